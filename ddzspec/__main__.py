@@ -1,0 +1,4 @@
+"""``python -m ddzspec`` runs the CLI."""
+from .cli import main
+
+main()

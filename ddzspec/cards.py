@@ -1,0 +1,253 @@
+"""Ranks, card multisets and the card notation (English, French, German).
+
+Suits never matter (seeds 000/002: "les quatre cartes d'une même hauteur sont équivalentes"),
+so a move or a hand is a multiset of ranks: :class:`Cards`, a frozen vector of 15 counts.
+
+Notation is parsed by Lark grammars (``grammar/notation_common.lark`` plus one terminal file per
+language) and formatted canonically: ranks low to high, body then kickers.
+
+>>> str(parse_cards("3 3 3 4 4 4 + 5 7").cards)
+'33344457'
+>>> parse_cards("DDD+grand joker", notation="fr").cards == parse_cards("QQQR").cards
+True
+>>> parse_cards("33X")
+Traceback (most recent call last):
+...
+ddzspec.errors.NotationError: column 3: unknown symbol 'X' in English notation
+  33X
+    ^
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ._resources import grammar_text
+from .errors import NotationError
+
+
+class Rank(IntEnum):
+    """The 15 ranks; values follow the classic order (3 lowest … big joker highest).
+
+    A variant's own order and strength come from its rules file (``Rules.strength``).
+    """
+
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+    TWO = 15
+    SMALL_JOKER = 16
+    BIG_JOKER = 17
+
+    @property
+    def index(self) -> int:
+        """Position in a :class:`Cards` count vector (0 … 14)."""
+        return self.value - 3
+
+    def symbol(self, notation: str = "en") -> str:
+        """The canonical symbol in a notation: ``Rank.QUEEN.symbol("fr") == "D"``."""
+        return SYMBOLS[notation][self.index]
+
+
+N_RANKS = 15
+ALL_RANKS: tuple[Rank, ...] = tuple(Rank)
+NOTATIONS = ("en", "fr", "de")
+LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German"}
+#: Canonical symbols per notation, indexed by ``Rank.index``.
+SYMBOLS: dict[str, tuple[str, ...]] = {
+    "en": ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "B", "R"),
+    "fr": ("3", "4", "5", "6", "7", "8", "9", "T", "V", "D", "R", "A", "2", "PJ", "GJ"),
+    "de": ("3", "4", "5", "6", "7", "8", "9", "T", "B", "D", "K", "A", "2", "KJ", "GJ"),
+}
+_TERMINAL_RANK = {
+    "THREE": Rank.THREE, "FOUR": Rank.FOUR, "FIVE": Rank.FIVE, "SIX": Rank.SIX,
+    "SEVEN": Rank.SEVEN, "EIGHT": Rank.EIGHT, "NINE": Rank.NINE, "TEN": Rank.TEN,
+    "JACK": Rank.JACK, "QUEEN": Rank.QUEEN, "KING": Rank.KING, "ACE": Rank.ACE, "TWO": Rank.TWO,
+    "SMALL_JOKER": Rank.SMALL_JOKER, "BIG_JOKER": Rank.BIG_JOKER,
+    "SMALL_JOKER_WORDS": Rank.SMALL_JOKER, "BIG_JOKER_WORDS": Rank.BIG_JOKER,
+}
+_BITS = 3  # counts 0..7 per rank in a packed key (a rank never has more than 4 copies)
+
+
+def pack(counts: Sequence[int]) -> int:
+    """Pack a count vector into an int key: 3 bits per rank (the table's lookup key)."""
+    key = 0
+    for i, c in enumerate(counts):
+        key |= c << (_BITS * i)
+    return key
+
+
+def unpack(key: int) -> tuple[int, ...]:
+    """Inverse of :func:`pack`."""
+    return tuple((key >> (_BITS * i)) & 7 for i in range(N_RANKS))
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """A multiset of ranks: ``counts[i]`` copies of ``Rank(i + 3)``; 15 counts.
+
+    ``str()`` is the English notation (low to high), ``repr()`` an executable constructor.
+    Raises ValueError on a negative count or a vector that is not 15 long.
+    """
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != N_RANKS or min(self.counts) < 0:
+            raise ValueError(f"Cards needs 15 non-negative counts, got {self.counts!r}")
+
+    @classmethod
+    def from_ranks(cls, ranks: Iterable[Rank | int]) -> Cards:
+        """Build from ranks with repetition: ``Cards.from_ranks([Rank.THREE] * 3)``."""
+        counts = [0] * N_RANKS
+        for r in ranks:
+            counts[int(r) - 3] += 1
+        return cls(tuple(counts))
+
+    @classmethod
+    def from_key(cls, key: int) -> Cards:
+        """Build from a packed key (see :func:`pack`)."""
+        return cls(unpack(key))
+
+    @classmethod
+    def parse(cls, text: str, notation: str = "en") -> Cards:
+        """Parse notation to a multiset; raises NotationError. See :func:`parse_cards`."""
+        return parse_cards(text, notation).cards
+
+    @property
+    def key(self) -> int:
+        """Packed int key (3 bits per rank)."""
+        return pack(self.counts)
+
+    def __len__(self) -> int:
+        return sum(self.counts)
+
+    def __iter__(self) -> Iterator[Rank]:
+        for i, c in enumerate(self.counts):
+            for _ in range(c):
+                yield ALL_RANKS[i]
+
+    def count(self, rank: Rank) -> int:
+        """Copies of ``rank``."""
+        return self.counts[rank.index]
+
+    def __add__(self, other: Cards) -> Cards:
+        return Cards(tuple(a + b for a, b in zip(self.counts, other.counts)))
+
+    def __sub__(self, other: Cards) -> Cards:
+        """Multiset difference; raises ValueError if ``other`` is not contained."""
+        return Cards(tuple(a - b for a, b in zip(self.counts, other.counts)))
+
+    def __le__(self, other: Cards) -> bool:  # type: ignore[override]
+        return all(a <= b for a, b in zip(self.counts, other.counts))
+
+    def format(self, notation: str = "en") -> str:
+        """Ranks low to high in ``notation`` (no body/kicker split)."""
+        sym = SYMBOLS[notation]
+        return "".join(sym[i] * c for i, c in enumerate(self.counts))
+
+    def __str__(self) -> str:
+        return self.format("en")
+
+    def __repr__(self) -> str:
+        return f"Cards.parse({self.format('en')!r})"
+
+
+EMPTY = Cards((0,) * N_RANKS)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCards:
+    """The result of parsing notation: the multiset and the writer's own split.
+
+    ``groups``: one Cards per ``+``-separated group as written (the first is what the writer
+    sees as the body). ``columns``: 1-based column of every card, in input order, with its rank.
+    """
+
+    text: str
+    cards: Cards
+    groups: tuple[Cards, ...]
+    columns: tuple[tuple[int, Rank, str], ...]
+
+
+@cache
+def _parser(notation: str) -> Lark:
+    if notation not in NOTATIONS:
+        raise NotationError(f"unknown notation {notation!r}; choose one of en, fr, de")
+    text = grammar_text("notation_common.lark") + "\n" + grammar_text(f"notation_{notation}.lark")
+    return Lark(text, parser="lalr", cache=True)
+
+
+def parse_cards(text: str, notation: str = "en",
+                deck: Sequence[int] | None = None) -> ParsedCards:
+    """Parse a card string in ``notation`` ("en", "fr" or "de").
+
+    ``deck``: copies per rank (15 counts) of the variant's deck; when given, more copies than the
+    deck holds (``22222``, ``BB``) and ranks the deck lacks (a 3 in duel) are errors.
+    Raises NotationError with the 1-based column and the offending text.
+    """
+    lang = LANGUAGE_NAMES.get(notation, notation)
+    if not text.strip():
+        raise NotationError("no cards given", text, None)
+    try:
+        tree = _parser(notation).parse(text)
+    except UnexpectedCharacters as e:
+        bad = text[e.pos_in_stream] if e.pos_in_stream is not None else "?"
+        raise NotationError(f"unknown symbol {bad!r} in {lang} notation", text, e.column,
+                            bad) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            raise NotationError("a '+' must be followed by cards", text, len(text) + 1,
+                                "") from None
+        what = "'+' needs cards on both sides" if tok.type == "_PLUS" else \
+            f"unexpected {str(tok)!r}"
+        if tok.type == "SUIT":
+            what = f"suit {str(tok)!r} must follow a rank"
+        raise NotationError(what, text, tok.column, str(tok)) from None
+    except UnexpectedEOF:
+        raise NotationError("a '+' must be followed by cards", text, len(text) + 1) from None
+    except UnexpectedInput as e:  # pragma: no cover - other lark errors
+        raise NotationError(str(e), text, getattr(e, "column", None)) from None
+    groups: list[Cards] = []
+    columns: list[tuple[int, Rank, str]] = []
+    total = [0] * N_RANKS
+    for group in tree.children:
+        assert isinstance(group, Tree)
+        counts = [0] * N_RANKS
+        for card in group.children:
+            assert isinstance(card, Tree)
+            rank_tree = card.children[0]
+            assert isinstance(rank_tree, Tree)
+            tok = rank_tree.children[0]
+            assert isinstance(tok, Token)
+            rank = _TERMINAL_RANK[tok.type]
+            counts[rank.index] += 1
+            total[rank.index] += 1
+            columns.append((tok.column or 1, rank, str(tok)))
+            if deck is not None:
+                held = deck[rank.index]
+                if held == 0:
+                    raise NotationError(f"the deck has no {rank.symbol('en')} "
+                                        f"({rank.name.lower().replace('_', ' ')})",
+                                        text, tok.column, str(tok))
+                if total[rank.index] > held:
+                    raise NotationError(f"more copies of {str(tok)!r} than the deck holds "
+                                        f"({held})", text, tok.column, str(tok))
+        groups.append(Cards(tuple(counts)))
+    return ParsedCards(text, Cards(tuple(total)), tuple(groups), tuple(columns))

@@ -1,0 +1,234 @@
+"""The ``ddzspec`` command line (click). ``python -m ddzspec`` is the same.
+
+Every command takes ``--rules NAME|PATH`` (default classic), ``--without SHAPE`` (repeatable),
+``--notation en|fr|de`` and ``--json``. Bad input (notation, rules files) exits 2 with a located
+message, never a traceback. Commands of other modules register themselves on :data:`main`;
+packages outside ddzspec (the solver) add commands through the ``ddzspec.commands`` entry point.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import Any
+
+import click
+
+from .errors import DdzError
+from .rules import Rules, load_rules
+
+F = Callable[..., Any]
+
+
+def common_options(func: F) -> F:
+    """Add --rules, --without, --notation, --json to a command; pass ``rules`` (loaded),
+    ``notation`` and ``as_json``; turn every DdzError into a clean exit 2."""
+
+    @click.option("--rules", "rules_name", default="classic", show_default=True,
+                  metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
+    @click.option("--without", "without", multiple=True, metavar="SHAPE",
+                  help="Drop a shape (repeatable), e.g. --without trio_pair.")
+    @click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
+                  show_default=True, help="Card notation language.")
+    @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+    @functools.wraps(func)
+    def wrapper(*args: Any, rules_name: str, without: tuple[str, ...], **kw: Any) -> Any:
+        try:
+            rules = load_rules(rules_name, without=without)
+            return func(*args, rules=rules, **kw)
+        except DdzError as e:
+            fail(str(e))
+    return wrapper
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print an error to stderr and exit (2: bad input)."""
+    click.echo(f"ddzspec: error: {message}", err=True)
+    sys.exit(code)
+
+
+def emit_json(obj: Any) -> None:
+    """Print one JSON document."""
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=None))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ddzspec")
+def main() -> None:
+    """ddzspec: Dou Dizhu rules as a declarative spec.
+
+    Read moves, compare them, explain the unique-interpretation rules, check and diff variants.
+    """
+
+
+# ----------------------------------------------------------------------------- read
+
+def reading_json(verdict: Any, notation: str) -> dict[str, Any]:
+    """The JSON object of one read move: cards, legal, type, body, kickers, key, reason."""
+    if verdict.legal:
+        r = verdict.reading
+        return {"cards": r.format(notation), "legal": True, "type": r.shape,
+                "body": r.body.format(notation), "kickers": r.kickers.format(notation),
+                "key": r.key, "reason": None}
+    out = {"cards": verdict.cards.format(notation), "legal": False, "type": None,
+           "body": None, "kickers": None, "key": None, "reason": verdict.reason}
+    if verdict.ambiguous:
+        out["reason"] = "ambiguous: " + "; ".join(x.describe(notation) for x in verdict.readings)
+        out["readings"] = [x.describe(notation) for x in verdict.readings]
+    return out
+
+
+@main.command()
+@click.argument("moves", nargs=-1, required=True)
+@common_options
+def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> None:
+    """Read each MOVE: canonical cards, type, body, kickers; or illegal and why."""
+    from .readings import read as read_move
+    verdicts = [read_move(m, rules, notation) for m in moves]
+    if as_json:
+        emit_json([reading_json(v, notation) for v in verdicts])
+        return
+    for v in verdicts:
+        if v.legal:
+            r = v.reading
+            kick = "+".join(u.format(notation) for u in r.units()) or "-"
+            click.echo(f"{r.format(notation):<16} {r.shape:<17} body {r.body.format(notation)}"
+                       f"  kickers {kick}")
+        elif v.ambiguous:
+            click.echo(f"{v.cards.format(notation):<16} AMBIGUOUS        "
+                       + "; ".join(x.describe(notation) for x in v.readings))
+        else:
+            click.echo(f"{v.cards.format(notation):<16} illegal          {v.reason}")
+
+
+# ----------------------------------------------------------------------------- beats
+
+@main.command()
+@click.argument("play")
+@click.argument("previous")
+@common_options
+def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) -> None:
+    """Does PLAY beat PREVIOUS? yes/no and why."""
+    from .readings import beats as beats_fn
+    from .readings import read as read_move
+    a, b = read_move(play, rules, notation), read_move(previous, rules, notation)
+    if not a.legal:
+        ok, why = False, f"{a.cards.format(notation)} is not a legal move: {reading_json(a, notation)['reason']}"
+    elif not b.legal:
+        ok, why = False, f"{b.cards.format(notation)} is not a legal move: {reading_json(b, notation)['reason']}"
+    else:
+        ok, why = beats_fn(a.reading, b.reading)
+        why = f"{a.reading.describe(notation)} vs {b.reading.describe(notation)}: {why}"
+    if as_json:
+        emit_json({"beats": ok, "reason": why})
+    else:
+        click.echo(("yes: " if ok else "no: ") + why)
+
+
+# ----------------------------------------------------------------------------- explain
+
+@main.command()
+@click.argument("move")
+@common_options
+def explain(move: str, rules: Rules, notation: str, as_json: bool) -> None:
+    """Explain MOVE for teaching: its reading and the readings the restrictions rule out."""
+    from .explain import explain as explain_fn
+    ex = explain_fn(move, rules, notation)
+    if as_json:
+        emit_json({**reading_json(ex.verdict, notation),
+                   "near_misses": [{"reading": c.reading.describe(notation),
+                                    "ruled_out_by": [r.name for r in c.violated]}
+                                   for c in ex.near_misses],
+                   "elsewhere": [{"rules": n, **reading_json(v, notation)}
+                                 for n, v in ex.elsewhere],
+                   "explanation": list(ex.lines)})
+        return
+    for line in ex.lines:
+        click.echo(line)
+
+
+# ----------------------------------------------------------------------------- check
+
+def table_with_progress(rules: Rules, quiet: bool = False) -> Any:
+    """The move table of ``rules``, with a rich progress bar while compiling cold."""
+    from .table import get_table, is_cached
+    if quiet or is_cached(rules):
+        return get_table(rules)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    with Progress(TextColumn("compiling {task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total} shapes"), TimeElapsedColumn(),
+                  transient=True, console=_stderr_console()) as prog:
+        task = prog.add_task(rules.name, total=len(rules.shapes))
+        return get_table(rules, progress=lambda done, total, name: prog.update(
+            task, completed=done, description=f"{rules.name}: {name}"))
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+    return Console(stderr=True)
+
+
+@main.command()
+@click.argument("rules_path", required=False, metavar="[RULES]")
+@click.option("--all", "show_all", is_flag=True, help="List every ambiguous move.")
+@common_options
+def check(rules_path: str | None, show_all: bool, rules: Rules, notation: str,
+          as_json: bool) -> None:
+    """Check a rules file exhaustively: every legal move, one reading each.
+
+    Prints the number of legal moves, the count per type, and every ambiguous multiset with all
+    its readings. Exit 1 if any move is ambiguous. RULES overrides --rules.
+    """
+    if rules_path:
+        rules = load_rules(rules_path, without=rules.without)
+    table = table_with_progress(rules, quiet=as_json)
+    amb = table.ambiguous_readings()
+    if as_json:
+        emit_json({"rules": rules.name, "moves": len(table), "by_type": table.by_type(),
+                   "ambiguous": [{"cards": c.format(notation),
+                                  "readings": [x.describe(notation) for x in rs]}
+                                 for c, rs in amb]})
+    else:
+        from rich.console import Console
+        from rich.table import Table
+        console = Console()
+        t = Table(title=f"{rules.title} — {rules.name}", show_footer=True)
+        t.add_column("type", footer="legal moves")
+        t.add_column("moves", justify="right", footer=str(len(table)))
+        for name, n in table.by_type().items():
+            t.add_row(name, str(n))
+        console.print(t)
+        if amb:
+            console.print(f"[bold red]{len(amb)} ambiguous moves[/] (a defect of the rules "
+                          "file: every legal move must have exactly one reading):")
+            for c, rs in (amb if show_all else amb[:50]):
+                console.print(f"  {c.format(notation)}: " + "; ".join(x.describe(notation)
+                                                                       for x in rs),
+                              highlight=False)
+            if not show_all and len(amb) > 50:
+                console.print(f"  … {len(amb) - 50} more (--all lists them)")
+        else:
+            console.print(f"[bold green]OK[/]: {len(table)} legal moves, each with exactly one "
+                          "reading.")
+    if amb:
+        sys.exit(1)
+
+
+# ----------------------------------------------------------------------------- plugins
+
+for _mod in ("ddzspec.cli_variants", "ddzspec.cli_game"):
+    try:
+        import_module(_mod)
+    except ModuleNotFoundError as _e:
+        if _e.name != _mod:
+            raise
+
+for _ep in entry_points(group="ddzspec.commands"):
+    try:
+        main.add_command(_ep.load(), _ep.name)
+    except ModuleNotFoundError:  # an entry point whose package is not installed
+        pass

@@ -1,0 +1,72 @@
+"""The error kinds of ddzspec. All are ``ValueError`` subclasses (as python-chess does).
+
+- :class:`NotationError` — a card string that cannot be read (unknown symbol, too many copies,
+  a rank the variant's deck lacks), with the 1-based column and a caret under the offending text.
+- :class:`RulesError` — a rules file that cannot be loaded, with file:line:column.
+- :class:`IllegalMoveError` — a multiset that is no legal move, with the reason.
+- :class:`AmbiguousReadingError` — a multiset with several readings: a defect of the rules file.
+- :class:`GameError` — an action a game state rejects (out of turn, cards not held, …).
+"""
+
+from __future__ import annotations
+
+
+class DdzError(ValueError):
+    """Base class of every ddzspec error."""
+
+
+class NotationError(DdzError):
+    """A card string that cannot be read.
+
+    Attributes: ``text`` (the input), ``column`` (1-based, or None), ``offending`` (the text at
+    fault). ``str(err)`` quotes the input with a caret under the column.
+    """
+
+    def __init__(self, message: str, text: str = "", column: int | None = None,
+                 offending: str = "") -> None:
+        self.message = message
+        self.text = text
+        self.column = column
+        self.offending = offending
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if self.column is None:
+            return f"{self.message}: {self.text!r}" if self.text else self.message
+        caret = " " * (self.column - 1) + "^"
+        return f"column {self.column}: {self.message}\n  {self.text}\n  {caret}"
+
+
+class RulesError(DdzError):
+    """A rules file that cannot be loaded: ``file:line:column: message``."""
+
+    def __init__(self, message: str, path: str = "<rules>", line: int | None = None,
+                 column: int | None = None) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        where = path if line is None else f"{path}:{line}:{column or 1}"
+        super().__init__(f"{where}: {message}")
+
+
+class IllegalMoveError(DdzError):
+    """A multiset that is no legal move under the rules; ``reason`` says why."""
+
+    def __init__(self, cards: str, reason: str) -> None:
+        self.cards = cards
+        self.reason = reason
+        super().__init__(f"{cards}: illegal: {reason}")
+
+
+class AmbiguousReadingError(DdzError):
+    """A multiset with several readings (a defect of the rules file); ``readings`` lists them."""
+
+    def __init__(self, cards: str, readings: list[str]) -> None:
+        self.cards = cards
+        self.readings = readings
+        super().__init__(f"{cards}: ambiguous, {len(readings)} readings: " + "; ".join(readings))
+
+
+class GameError(DdzError):
+    """An action the game rejects; the state is left exactly as it was."""

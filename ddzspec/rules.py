@@ -1,0 +1,753 @@
+"""Load a rules file (``grammar/rules.lark``) into frozen dataclasses.
+
+A rules file declares one variant: deck, order, rank groups, deal, bidding, shapes, precedence,
+restrictions, trick, win and scoring (see ``rules/classic.rules``, which cites seeds 000/002).
+``extends NAME`` starts from another file; sections then replace the parent's, except
+``shapes``, ``group`` and ``restrictions``, which merge by name (``without NAME`` drops a shape,
+``NAME off`` switches a restriction off).
+
+>>> r = load_rules("classic")
+>>> [s.name for s in r.shapes][:3], r.max_cards
+(['single', 'pair', 'trio'], 20)
+>>> load_rules("classic", without=("nope",))
+Traceback (most recent call last):
+...
+ddzspec.errors.RulesError: classic: --without nope: no such shape (shapes: single, pair, trio, trio_single, trio_pair, straight, pair_straight, plane, plane_singles, plane_pairs, four_two_singles, four_two_pairs, bomb, rocket)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+from ._resources import data_dir, grammar_text
+from .cards import ALL_RANKS, N_RANKS, Rank
+from .errors import RulesError
+
+#: Restrictions the language knows, with the parameter each takes (None: a switch).
+#: Each maps to one constraint in :mod:`ddzspec.readings`.
+KNOWN_RESTRICTIONS: dict[str, str | None] = {
+    "quad_block": None,
+    "kicker_not_body_rank": None,
+    "kicker_rank_max": "N",
+    "jokers_not_both_kickers": None,
+    "distinct_kicker_ranks": None,
+}
+#: Events that may double the multiplier besides shapes (which are named by shape name).
+DOUBLE_EVENTS = ("spring", "anti_spring", "rob")
+_RANK_OF_SYMBOL = {"10": Rank.TEN, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING,
+                   "A": Rank.ACE, "2": Rank.TWO, "B": Rank.SMALL_JOKER, "R": Rank.BIG_JOKER,
+                   **{str(i): Rank(i) for i in range(3, 10)}}
+KIND_SIZE = {"single": 1, "pair": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """One combination type: a body of ``copies`` cards per rank over a run of consecutive ranks
+    of ``seq`` (``run_min`` … ``run_max`` ranks long), plus optional kickers.
+
+    ``kicker_kind``: None, "single" or "pair"; ``kicker_count``: fixed number of kicker units, or
+    with ``kicker_each`` one unit per body rank. ``tier``: 0 for ordinary shapes; higher tiers
+    (bomb 1, rocket 2 in classic) beat every lower tier. ``seq``: rank indices (0 … 14) in order.
+    """
+
+    name: str
+    copies: int
+    run_min: int
+    run_max: int
+    group: str | None
+    seq: tuple[int, ...]
+    kicker_kind: str | None = None
+    kicker_count: int = 0
+    kicker_each: bool = False
+    tier: int = 0
+
+    def units(self, run: int) -> int:
+        """Kicker units (singles or pairs) for a body ``run`` ranks long."""
+        if self.kicker_kind is None:
+            return 0
+        return run if self.kicker_each else self.kicker_count
+
+    def size(self, run: int) -> int:
+        """Cards in a move of this shape with a body ``run`` ranks long."""
+        return self.copies * run + self.units(run) * KIND_SIZE.get(self.kicker_kind or "", 0)
+
+    def describe(self) -> str:
+        """Plain words: ``3 x 2..5 in chain + each single``."""
+        run = str(self.run_min) if self.run_min == self.run_max else f"{self.run_min}..{self.run_max}"
+        s = f"{self.copies} x {run}" + (f" in {self.group}" if self.group else "")
+        if self.kicker_kind:
+            s += f" + {'each' if self.kicker_each else self.kicker_count} {self.kicker_kind}"
+        return s
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """A named restriction switched on in a rules file; ``param`` for ``kicker_rank_max N``."""
+
+    name: str
+    param: int | None = None
+
+    def __str__(self) -> str:
+        return self.name if self.param is None else f"{self.name} {self.param}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Seats and cards dealt: ``players`` seats of ``hand`` cards, ``talon`` to the landlord,
+    ``undealt`` never dealt (duel: 9). ``turn``: "counterclockwise" or "clockwise"."""
+
+    players: int
+    hand: int
+    talon: int
+    undealt: int
+    turn: str = "counterclockwise"
+
+
+@dataclass(frozen=True, slots=True)
+class Bidding:
+    """``system`` "auction" (bids 1/2/3, one turn each) or "call_rob" (duel).
+
+    ``first_speaker``: "random"; ``all_pass_first_bidder``: after an all-pass redeal, "random"
+    (classic) or "next" (kawu). ``max_robs`` and ``no_call_first_speaker_landlord`` for call_rob.
+    """
+
+    system: str
+    first_speaker: str = "random"
+    bids: tuple[int, ...] = ()
+    ends_at: int | None = None
+    all_pass_first_bidder: str | None = None
+    max_robs: int = 0
+    no_call_first_speaker_landlord: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick closes after ``close_after`` passes in a row; the leader may not pass."""
+
+    close_after: int
+    leader_may_pass: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """Targets: a seat wins when, after its own move, its cards left ≤ its target.
+    An int (0: empty hand) or "robs" (the duel handicap = number of robs)."""
+
+    landlord: int | str = 0
+    peasant: int | str = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """``base``: an int or "bid"; ``double``: shape names and events (spring, anti_spring, rob)
+    that double the multiplier; ``settle``: "per_peasant" (each peasant settles base × multiplier
+    with the landlord: classic landlord ±2S, each peasant ∓S; duel winner ±S)."""
+
+    base: int | str
+    double: tuple[str, ...]
+    settle: str = "per_peasant"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A loaded variant. Build with :func:`load_rules`.
+
+    ``deck``: copies per rank (15 counts, index ``Rank.index``); ``order``: ranks low to high;
+    ``strength``: per rank index its position in ``order`` (−1 if not in the deck);
+    ``groups``: (name, rank indices) pairs; ``max_cards``: largest hand (hand + talon), the cap
+    on a move's size. ``digest``: sha256 of the resolved table-relevant spec (cache key).
+    """
+
+    name: str
+    title: str
+    path: str
+    deck: tuple[int, ...]
+    jokers: tuple[int, ...]
+    order: tuple[Rank, ...]
+    strength: tuple[int, ...]
+    groups: tuple[tuple[str, tuple[int, ...]], ...]
+    deal: Deal
+    bidding: Bidding
+    shapes: tuple[Shape, ...]
+    restrictions: tuple[Restriction, ...]
+    trick: Trick
+    win: Win
+    scoring: Scoring
+    max_cards: int
+    parents: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()
+    digest: str = field(default="", compare=False)
+
+    def shape(self, name: str) -> Shape:
+        """The shape called ``name``; KeyError if absent."""
+        for s in self.shapes:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def restriction(self, name: str) -> Restriction | None:
+        """The restriction ``name`` if switched on, else None."""
+        for r in self.restrictions:
+            if r.name == name:
+                return r
+        return None
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck (classic 54, duel 46)."""
+        return sum(self.deck)
+
+    def without_shapes(self, names: Sequence[str]) -> Rules:
+        """A copy with the named shapes dropped (puzzles posed under bans: "no trio + pair").
+        Raises RulesError for an unknown shape name."""
+        known = [s.name for s in self.shapes]
+        for n in names:
+            if n not in known:
+                raise RulesError(f"--without {n}: no such shape (shapes: {', '.join(known)})",
+                                 self.name)
+        if not names:
+            return self
+        kept = tuple(s for s in self.shapes if s.name not in names)
+        new = replace(self, shapes=kept, without=tuple(sorted(set(self.without) | set(names))))
+        return replace(new, digest=_digest(new))
+
+    def with_restrictions(self, restrictions: Sequence[Restriction]) -> Rules:
+        """A copy with another restriction set (used by checks and explain)."""
+        new = replace(self, restrictions=tuple(restrictions))
+        return replace(new, digest=_digest(new))
+
+
+def _digest(r: Rules) -> str:
+    spec = repr((r.deck, r.jokers, r.order, r.shapes, r.restrictions, r.max_cards))
+    return hashlib.sha256(spec.encode()).hexdigest()[:20]
+
+
+# --------------------------------------------------------------------------- parsing
+
+@cache
+def _parser() -> Lark:
+    return Lark(grammar_text("rules.lark"), parser="lalr", propagate_positions=True, cache=True)
+
+
+_READABLE = {
+    "NAME": "a name", "INT": "a number", "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
+    "STRING": "a quoted title", "LBRACE": "'{'", "RBRACE": "'}'", "EQUAL": "'='",
+    "KICKER_KIND": "single or pair", "EACH": "each", "SWITCH": "on or off", "YESNO": "yes or no",
+    "PLUS": "'+'", "__ANON_0": "'..'", "DOTDOT": "'..'", "ROLE": "landlord or peasant",
+    "BIDDING_SYSTEM": "auction or call_rob", "DIRECTION": "counterclockwise or clockwise",
+    "FIRST_BIDDER": "random or next", "SETTLE": "per_peasant", "MORETHAN": "'>'",
+    "$END": "end of file",
+}
+
+
+def _expected(names: set[str]) -> str:
+    words = sorted({_READABLE.get(n, n.lower().strip("_").replace("__anon_", "")) for n in names})
+    if len(words) > 8:
+        words = words[:8] + ["…"]
+    return ", ".join(words)
+
+
+def _parse(text: str, path: str) -> Tree:
+    try:
+        return _parser().parse(text)
+    except UnexpectedCharacters as e:
+        bad = text[e.pos_in_stream] if e.pos_in_stream is not None else "?"
+        raise RulesError(f"unexpected {bad!r}; expected {_expected(set(e.allowed or ()))}",
+                         path, e.line, e.column) from None
+    except UnexpectedToken as e:
+        got = "end of file" if e.token.type == "$END" else repr(str(e.token))
+        raise RulesError(f"unexpected {got}; expected {_expected(set(e.expected))}",
+                         path, e.line, e.column) from None
+    except UnexpectedEOF as e:
+        raise RulesError(f"unexpected end of file; expected {_expected(set(e.expected))}",
+                         path) from None
+
+
+@dataclass
+class _Pos:
+    line: int | None
+    column: int | None
+
+
+def _pos(node: Tree | Token) -> _Pos:
+    if isinstance(node, Token):
+        return _Pos(node.line, node.column)
+    meta = node.meta
+    return _Pos(getattr(meta, "line", None), getattr(meta, "column", None))
+
+
+@dataclass
+class _Raw:
+    """Sections of a rules file as written, with positions, before validation."""
+
+    path: str
+    name: str = ""
+    title: str = ""
+    parents: list[str] = field(default_factory=list)
+    sections: dict[str, tuple[Any, _Pos]] = field(default_factory=dict)
+    groups: dict[str, tuple[Any, _Pos]] = field(default_factory=dict)
+    shapes: dict[str, tuple[Any, _Pos]] = field(default_factory=dict)
+    restrictions: dict[str, tuple[Any, _Pos]] = field(default_factory=dict)
+
+
+def _rank(tok: Tree | Token) -> tuple[Rank, _Pos]:
+    t = tok.children[0] if isinstance(tok, Tree) else tok
+    assert isinstance(t, Token)
+    return _RANK_OF_SYMBOL[str(t)], _pos(t)
+
+
+def _ints(children: list[Any]) -> list[int]:
+    return [int(c) for c in children if isinstance(c, Token)]
+
+
+def resolve_path(name_or_path: str, base: Path | None = None) -> Path:
+    """Find a rules file: an existing path (with or without ``.rules``), relative to ``base``
+    when given, else a built-in name (classic, kawu, duel, duel-literal).
+    Raises RulesError listing the built-in names when nothing matches."""
+    p = Path(name_or_path)
+    candidates = [p, p.with_name(p.name + ".rules")]
+    if base is not None and not p.is_absolute():
+        candidates = [base / c for c in candidates] + candidates
+    for c in candidates:
+        if c.is_file():
+            return c
+    builtin = data_dir("rules") / f"{name_or_path}.rules"
+    if "/" not in name_or_path and builtin.is_file():
+        return builtin
+    names = ", ".join(sorted(x.stem for x in data_dir("rules").glob("*.rules")))
+    raise RulesError(f"no rules file {name_or_path!r} (built in: {names})", name_or_path)
+
+
+def builtin_rules() -> list[str]:
+    """Names of the shipped rules files."""
+    return sorted(x.stem for x in data_dir("rules").glob("*.rules"))
+
+
+def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
+    shown = str(path)
+    if path.resolve() in seen:
+        raise RulesError("extends itself (a cycle of extends)", shown)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RulesError(f"cannot read: {e.strerror}", shown) from None
+    tree = _parse(text, shown)
+    header = tree.children[0]
+    assert isinstance(header, Tree)
+    raw = _Raw(path=shown)
+    name_tok = header.children[0]
+    raw.name = str(name_tok)
+    for ch in header.children[1:]:
+        if isinstance(ch, Token) and ch.type == "STRING":
+            raw.title = str(ch)[1:-1]
+        elif isinstance(ch, Tree) and ch.data == "extends":
+            tok = ch.children[0]
+            target = str(tok).strip('"')
+            try:
+                parent_path = resolve_path(target, path.parent)
+            except RulesError as e:
+                raise RulesError(e.message, shown, tok.line, tok.column) from None
+            parent = _read_raw(parent_path, seen + (path.resolve(),))
+            raw.parents = [parent.name] + parent.parents
+            raw.sections = dict(parent.sections)
+            raw.groups = dict(parent.groups)
+            raw.shapes = dict(parent.shapes)
+            raw.restrictions = dict(parent.restrictions)
+            raw.title = raw.title or parent.title
+    seen_here: dict[str, str] = {}
+    for st in tree.children[1:]:
+        assert isinstance(st, Tree)
+        kind = st.data
+        if kind in ("deck", "order", "deal", "bidding", "precedence", "trick", "win", "scoring"):
+            if kind in seen_here:
+                raise RulesError(f"section {kind!r} given twice", shown, *_lc(st))
+            seen_here[kind] = kind
+            raw.sections[kind] = (st, _pos(st))
+        elif kind == "group":
+            gname = str(st.children[0])
+            if gname in seen_here:
+                raise RulesError(f"group {gname!r} declared twice", shown, *_lc(st))
+            seen_here[gname] = "group"
+            raw.groups[gname] = (st, _pos(st))
+        elif kind == "shapes":
+            for item in st.children:
+                assert isinstance(item, Tree)
+                sname = str(item.children[0])
+                if item.data == "shape_without":
+                    if sname not in raw.shapes:
+                        raise RulesError(f"without {sname}: no such shape", shown, *_lc(item))
+                    del raw.shapes[sname]
+                    continue
+                if ("shape", sname) in seen_here.items() or seen_here.get(sname) == "shape":
+                    raise RulesError(f"duplicate shape name {sname!r}", shown, *_lc(item))
+                seen_here[sname] = "shape"
+                raw.shapes[sname] = (item, _pos(item))
+        elif kind == "without":
+            for tok in st.children:
+                sname = str(tok)
+                if sname not in raw.shapes:
+                    raise RulesError(f"without {sname}: no such shape", shown, tok.line,
+                                     tok.column)
+                del raw.shapes[sname]
+        elif kind == "restrictions":
+            for item in st.children:
+                assert isinstance(item, Tree)
+                rname = str(item.children[0])
+                if rname not in KNOWN_RESTRICTIONS:
+                    raise RulesError(f"unknown restriction {rname!r} (known: "
+                                     f"{', '.join(KNOWN_RESTRICTIONS)})", shown, *_lc(item))
+                raw.restrictions[rname] = (item, _pos(item))
+    return raw
+
+
+def _lc(node: Tree | Token) -> tuple[int | None, int | None]:
+    p = _pos(node)
+    return p.line, p.column
+
+
+# --------------------------------------------------------------------------- validation
+
+class _Builder:
+    def __init__(self, raw: _Raw) -> None:
+        self.raw = raw
+
+    def err(self, msg: str, pos: _Pos | None = None) -> RulesError:
+        return RulesError(msg, self.raw.path, pos.line if pos else None,
+                          pos.column if pos else None)
+
+    def section(self, name: str) -> tuple[Tree, _Pos]:
+        if name not in self.raw.sections:
+            raise self.err(f"missing section {name!r}")
+        return self.raw.sections[name]
+
+    def build(self) -> Rules:
+        deck, jokers = self.deck()
+        order, strength = self.order(deck)
+        groups = self.groups(order)
+        deal = self.deal(deck)
+        max_cards = deal.hand + deal.talon
+        shapes = self.shapes(groups, order, max_cards)
+        shapes = self.precedence(shapes)
+        restrictions = self.restrictions()
+        bidding = self.bidding()
+        trick = self.trick()
+        win = self.win()
+        scoring = self.scoring(shapes, bidding)
+        r = Rules(name=self.raw.name, title=self.raw.title or self.raw.name, path=self.raw.path,
+                  deck=deck, jokers=jokers, order=order, strength=strength,
+                  groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
+                  shapes=shapes, restrictions=restrictions, trick=trick, win=win,
+                  scoring=scoring, max_cards=max_cards, parents=tuple(self.raw.parents))
+        return replace(r, digest=_digest(r))
+
+    def deck(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        st, pos = self.section("deck")
+        counts = [0] * N_RANKS
+        copies = None
+        ranks: list[tuple[Rank, _Pos]] = []
+        jokers: list[tuple[Rank, _Pos]] = []
+        remove: list[tuple[Rank, _Pos]] = []
+        for item in st.children:
+            assert isinstance(item, Tree)
+            if item.data == "deck_copies":
+                copies = int(item.children[0])
+                if not 1 <= copies <= 7:
+                    raise self.err("copies must be between 1 and 7", _pos(item))
+            elif item.data == "deck_ranks":
+                ranks += [_rank(c) for c in item.children]
+            elif item.data == "deck_jokers":
+                jokers += [_rank(c) for c in item.children]
+            elif item.data == "deck_remove":
+                remove += [_rank(c) for c in item.children]
+        if copies is None:
+            raise self.err("deck needs 'copies N'", pos)
+        for r, p in ranks:
+            if counts[r.index]:
+                raise self.err(f"rank {r.symbol()} listed twice in the deck", p)
+            counts[r.index] = copies
+        for r, p in jokers:
+            if counts[r.index]:
+                raise self.err(f"joker {r.symbol()} listed twice in the deck", p)
+            counts[r.index] = 1
+        for r, p in remove:
+            if not counts[r.index]:
+                raise self.err(f"remove {r.symbol()}: not in the deck", p)
+            counts[r.index] = 0
+        return tuple(counts), tuple(r.index for r, _ in jokers if counts[r.index])
+
+    def order(self, deck: tuple[int, ...]) -> tuple[tuple[Rank, ...], tuple[int, ...]]:
+        st, pos = self.section("order")
+        order: list[Rank] = []
+        for c in st.children:
+            r, p = _rank(c)
+            if not deck[r.index]:
+                raise self.err(f"rank {r.symbol()} is used in order but is not in the deck", p)
+            if r in order:
+                raise self.err(f"rank {r.symbol()} appears twice in order", p)
+            order.append(r)
+        missing = [ALL_RANKS[i].symbol() for i in range(N_RANKS) if deck[i] and
+                   ALL_RANKS[i] not in order]
+        if missing:
+            raise self.err(f"order lacks deck ranks: {' '.join(missing)}", pos)
+        strength = [-1] * N_RANKS
+        for i, r in enumerate(order):
+            strength[r.index] = i
+        return tuple(order), tuple(strength)
+
+    def groups(self, order: tuple[Rank, ...]) -> dict[str, tuple[int, ...]]:
+        out: dict[str, tuple[int, ...]] = {}
+        for gname, (st, pos) in self.raw.groups.items():
+            body = st.children[1:]
+            if len(body) == 1 and isinstance(body[0], Tree) and body[0].data == "rank_range":
+                (lo, plo), (hi, phi) = _rank(body[0].children[0]), _rank(body[0].children[1])
+                for r, p in ((lo, plo), (hi, phi)):
+                    if r not in order:
+                        raise self.err(f"group {gname}: rank {r.symbol()} is not in the deck", p)
+                a, b = order.index(lo), order.index(hi)
+                if a > b:
+                    raise self.err(f"group {gname}: {lo.symbol()} .. {hi.symbol()} runs "
+                                   "backwards in the order", pos)
+                out[gname] = tuple(r.index for r in order[a:b + 1])
+            else:
+                ranks = []
+                for c in body:
+                    r, p = _rank(c)
+                    if r not in order:
+                        raise self.err(f"group {gname}: rank {r.symbol()} is not in the deck", p)
+                    ranks.append(r)
+                idx = sorted(order.index(r) for r in ranks)
+                if idx != list(range(idx[0], idx[0] + len(idx))):
+                    raise self.err(f"group {gname}: ranks must be consecutive in the order", pos)
+                out[gname] = tuple(order[i].index for i in idx)
+        return out
+
+    def deal(self, deck: tuple[int, ...]) -> Deal:
+        st, pos = self.section("deal")
+        vals: dict[str, Any] = {}
+        for item in st.children:
+            assert isinstance(item, Tree)
+            v = item.children[0]
+            vals[item.data[5:]] = str(v) if item.data == "deal_turn" else int(v)
+        for k in ("players", "hand", "talon"):
+            if k not in vals:
+                raise self.err(f"deal needs '{k} N'", pos)
+        d = Deal(players=vals["players"], hand=vals["hand"], talon=vals["talon"],
+                 undealt=vals.get("undealt", 0), turn=vals.get("turn", "counterclockwise"))
+        if d.players < 2:
+            raise self.err("a deal needs at least 2 players", pos)
+        total = d.players * d.hand + d.talon + d.undealt
+        if total != sum(deck):
+            raise self.err(f"hand sizes do not add up to the deck: {d.players} players x "
+                           f"{d.hand} + talon {d.talon} + undealt {d.undealt} = {total}, "
+                           f"but the deck has {sum(deck)} cards", pos)
+        return d
+
+    def shapes(self, groups: dict[str, tuple[int, ...]], order: tuple[Rank, ...],
+               max_cards: int) -> tuple[Shape, ...]:
+        if not self.raw.shapes:
+            raise self.err("no shapes declared")
+        out = []
+        all_ranks = tuple(r.index for r in order)
+        for sname, (st, pos) in self.raw.shapes.items():
+            body = st.children[1]
+            kicker = st.children[2] if len(st.children) > 2 else None
+            assert isinstance(body, Tree)
+            copies = int(body.children[0])
+            run = body.children[1]
+            assert isinstance(run, Tree)
+            lo = int(run.children[0])
+            hi: int | None
+            if run.data == "run_exact":
+                hi = lo
+            else:
+                hi = int(run.children[1]) if len(run.children) > 1 and \
+                    run.children[1] is not None else None
+            gname = str(body.children[2]) if len(body.children) > 2 and \
+                body.children[2] is not None else None
+            if gname is not None and gname not in groups:
+                raise self.err(f"shape {sname}: unknown group {gname!r} (groups: "
+                               f"{', '.join(groups) or 'none'})", pos)
+            seq = groups[gname] if gname else all_ranks
+            if copies < 1:
+                raise self.err(f"shape {sname}: copies must be at least 1", pos)
+            if lo < 1:
+                raise self.err(f"shape {sname}: a run is at least 1 rank long", pos)
+            if hi is not None and lo > hi:
+                raise self.err(f"shape {sname}: impossible run bounds {lo}..{hi} "
+                               "(min > max)", pos)
+            if (hi or lo) > 1 and gname is None:
+                raise self.err(f"shape {sname}: a run longer than 1 rank needs 'in GROUP' "
+                               "(the ranks that may form chains)", pos)
+            if lo > len(seq):
+                raise self.err(f"shape {sname}: a run of {lo} is longer than group "
+                               f"{gname} ({len(seq)} ranks)", pos)
+            if hi is not None and hi > len(seq):
+                raise self.err(f"shape {sname}: run bound {hi} is longer than group "
+                               f"{gname} ({len(seq)} ranks)", pos)
+            kind, count, each = None, 0, False
+            if kicker is not None:
+                assert isinstance(kicker, Tree)
+                n, k = kicker.children
+                kind = str(k)
+                if str(n) == "each":
+                    each = True
+                else:
+                    count = int(n)
+                    if count < 1:
+                        raise self.err(f"shape {sname}: kicker count must be at least 1", pos)
+            shape = Shape(sname, copies, lo, hi if hi is not None else len(seq), gname, seq,
+                          kind, count, each)
+            # cap the run by the largest hand (a move never has more cards than a hand)
+            top = shape.run_max
+            while top >= lo and shape.size(top) > max_cards:
+                top -= 1
+            if top < lo:
+                raise self.err(f"shape {sname}: even the shortest run needs {shape.size(lo)} "
+                               f"cards, more than the largest hand ({max_cards})", pos)
+            out.append(replace(shape, run_max=top))
+        return tuple(out)
+
+    def precedence(self, shapes: tuple[Shape, ...]) -> tuple[Shape, ...]:
+        if "precedence" not in self.raw.sections:
+            return shapes
+        st, pos = self.raw.sections["precedence"]
+        names = [t for t in st.children if isinstance(t, Token)]
+        tiers: dict[str, int] = {}
+        for i, tok in enumerate(names):
+            n = str(tok)
+            if n not in {s.name for s in shapes}:
+                raise self.err(f"precedence: no shape named {n!r}", _pos(tok))
+            tiers[n] = len(names) - i
+        return tuple(replace(s, tier=tiers.get(s.name, 0)) for s in shapes)
+
+    def restrictions(self) -> tuple[Restriction, ...]:
+        out = []
+        for rname, (st, pos) in self.raw.restrictions.items():
+            param = None
+            on = True
+            for tok in st.children[1:]:
+                if isinstance(tok, Token) and tok.type == "INT":
+                    param = int(tok)
+                elif isinstance(tok, Token) and tok.type == "SWITCH":
+                    on = str(tok) == "on"
+            need = KNOWN_RESTRICTIONS[rname]
+            if on and need and param is None:
+                raise self.err(f"restriction {rname} needs a number ({rname} N)", pos)
+            if on and not need and param is not None:
+                raise self.err(f"restriction {rname} takes no number", pos)
+            if on:
+                out.append(Restriction(rname, param))
+        return tuple(out)
+
+    def bidding(self) -> Bidding:
+        st, pos = self.section("bidding")
+        system = str(st.children[0])
+        vals: dict[str, Any] = {}
+        for item in st.children[1:]:
+            assert isinstance(item, Tree)
+            if item.data == "bid_values":
+                vals["bids"] = tuple(_ints(item.children))
+            elif item.data == "bid_ends_at":
+                vals["ends_at"] = int(item.children[0])
+            elif item.data == "bid_all_pass":
+                vals["all_pass_first_bidder"] = str(item.children[0])
+            elif item.data == "bid_first_speaker":
+                vals["first_speaker"] = str(item.children[0])
+            elif item.data == "bid_max_robs":
+                vals["max_robs"] = int(item.children[0])
+            elif item.data == "bid_no_call":
+                vals["no_call_first_speaker_landlord"] = True
+        b = Bidding(system=system, **vals)
+        if system == "auction":
+            if not b.bids or list(b.bids) != sorted(set(b.bids)) or b.bids[0] < 1:
+                raise self.err("auction needs 'bids' as increasing positive numbers", pos)
+            if b.all_pass_first_bidder is None:
+                raise self.err("auction needs 'all_pass redeal first_bidder random|next'", pos)
+        elif b.max_robs < 1:
+            raise self.err("call_rob needs 'max_robs N' (N ≥ 1)", pos)
+        return b
+
+    def trick(self) -> Trick:
+        st, pos = self.section("trick")
+        close, may = None, False
+        for item in st.children:
+            assert isinstance(item, Tree)
+            if item.data == "trick_close_after":
+                close = int(item.children[0])
+            else:
+                may = str(item.children[0]) == "yes"
+        if close is None or close < 1:
+            raise self.err("trick needs 'close_after N passes' (N ≥ 1)", pos)
+        if may:
+            raise self.err("leader_may_pass yes: the deal could never end (the leader must "
+                           "play; seeds 000/002)", pos)
+        return Trick(close, may)
+
+    def win(self) -> Win:
+        st, pos = self.section("win")
+        t: dict[str, int | str] = {}
+        for item in st.children:
+            assert isinstance(item, Tree)
+            role, val = str(item.children[0]), item.children[1]
+            t[role] = str(val) if str(val) == "robs" else int(val)
+        return Win(t.get("landlord", 0), t.get("peasant", 0))
+
+    def scoring(self, shapes: tuple[Shape, ...], bidding: Bidding) -> Scoring:
+        st, pos = self.section("scoring")
+        base: int | str = 1
+        double: list[str] = []
+        settle = "per_peasant"
+        names = {s.name for s in shapes}
+        for item in st.children:
+            assert isinstance(item, Tree)
+            if item.data == "score_base":
+                v = str(item.children[0])
+                base = v if v == "bid" else int(v)
+                if base == "bid" and bidding.system != "auction":
+                    raise self.err("base bid needs auction bidding", _pos(item))
+            elif item.data == "score_double":
+                for tok in item.children:
+                    n = str(tok)
+                    if n not in names and n not in DOUBLE_EVENTS:
+                        raise self.err(f"double {n}: neither a shape nor an event "
+                                       f"({', '.join(DOUBLE_EVENTS)})", _pos(tok))
+                    double.append(n)
+            else:
+                settle = str(item.children[0])
+        return Scoring(base, tuple(double), settle)
+
+
+@cache
+def _load_cached(path: str, mtime: float) -> Rules:
+    return _Builder(_read_raw(Path(path))).build()
+
+
+def load_rules(name_or_path: str = "classic", without: Sequence[str] = ()) -> Rules:
+    """Load a rules file by built-in name ("classic", "kawu", "duel", "duel-literal") or path,
+    optionally dropping shapes (``without=("trio_pair",)``).
+
+    Returns frozen :class:`Rules`. Raises RulesError with file:line:column.
+    """
+    p = resolve_path(name_or_path)
+    rules = _load_cached(str(p), p.stat().st_mtime)
+    return rules.without_shapes(tuple(without))
+
+
+def load_rules_text(text: str, path: str = "<rules>") -> Rules:
+    """Load rules from a string (tests, tools); ``extends`` resolves built-in names."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "inline.rules"
+        f.write_text(text, encoding="utf-8")
+        try:
+            return _Builder(_read_raw(f)).build()
+        except RulesError as e:
+            raise RulesError(e.message, path, e.line, e.column) from None
