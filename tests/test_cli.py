@@ -1,0 +1,96 @@
+"""The CLI of issue 2 §6: read, beats, explain, check; exit codes and JSON shapes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from ddzspec.cli import main
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_read_lines() -> None:
+    code, out, _ = run("read", "444455", "44445555", "3 3 3 4 4 4 + 5 7")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["4444+55", "four_two_singles"]
+    assert lines[1].split()[:2] == ["44445555", "illegal"]
+    assert lines[2].split()[:2] == ["333444+57", "plane_singles"]
+
+
+def test_read_json_shape() -> None:
+    code, out, _ = run("read", "--json", "KKK+3", "33334")
+    assert code == 0
+    a, b = json.loads(out)
+    assert a == {"cards": "KKK+3", "legal": True, "type": "trio_single", "body": "KKK",
+                 "kickers": "3", "key": 10, "reason": None}
+    assert b["legal"] is False and b["type"] is None and b["body"] is None
+    assert "matches no combination" in b["reason"]
+
+
+def test_read_french_notation() -> None:
+    code, out, _ = run("read", "--json", "--notation", "fr", "DDD+grand joker")
+    assert json.loads(out)[0]["cards"] == "DDD+GJ"
+
+
+def test_notation_error_exits_2_with_located_message() -> None:
+    code, out, err = run("read", "33X")
+    assert code == 2
+    assert "column 3: unknown symbol 'X'" in err and "Traceback" not in err + out
+
+
+def test_too_many_copies_exit_2() -> None:
+    code, _, err = run("read", "22222")
+    assert code == 2 and "more copies of '2'" in err
+
+
+def test_beats_yes_no_and_json() -> None:
+    code, out, _ = run("beats", "KKK+3", "QQQ+R")
+    assert code == 0 and out.startswith("yes:")
+    code, out, _ = run("beats", "--json", "34567", "33344")
+    assert json.loads(out)["beats"] is False
+    assert "different types" in json.loads(out)["reason"]
+    code, out, _ = run("beats", "--json", "--notation", "fr", "RRR+3", "DDD+grand joker")
+    assert json.loads(out)["beats"] is True
+
+
+def test_beats_with_an_illegal_move_says_so() -> None:
+    code, out, _ = run("beats", "44445555", "33")
+    assert code == 0 and out.startswith("no:") and "not a legal move" in out
+
+
+def test_explain_text() -> None:
+    code, out, _ = run("explain", "44445555")
+    assert code == 0
+    assert "illegal" in out and "four_two_pairs 4444+55+55: ruled out by quad_block" in out
+    assert "plane_singles 444555+4+5: ruled out by quad_block, kicker_not_body_rank" in out
+
+
+def test_check_classic_json() -> None:
+    code, out, _ = run("check", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["moves"] == 24639 and d["ambiguous"] == [] and d["by_type"]["bomb"] == 13
+
+
+def test_check_human_output() -> None:
+    code, out, _ = run("check")
+    assert code == 0 and "24639" in out and "exactly one reading" in out
+
+
+def test_unknown_rules_name() -> None:
+    code, _, err = run("check", "--rules", "nope")
+    assert code == 2 and "no rules file 'nope'" in err and "classic" in err
+
+
+def test_python_dash_m() -> None:
+    out = subprocess.run([sys.executable, "-m", "ddzspec", "read", "BR"], capture_output=True,
+                         text=True, check=True).stdout
+    assert "rocket" in out

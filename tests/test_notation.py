@@ -1,0 +1,134 @@
+"""Card notation: English, French, German; suits; errors with columns (issue 2 §1).
+
+Rank letters from seeds 000 (French: V D R, petit/grand joker) and 002 (German: B D K,
+kleiner/großer Joker); English is the default notation.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddzspec.cards import N_RANKS, NOTATIONS, Cards, Rank, pack, parse_cards, unpack
+from ddzspec.errors import NotationError
+
+DECK = (4,) * 13 + (1, 1)
+DUEL_DECK = (0, 0) + (4,) * 11 + (1, 1)
+
+
+@pytest.mark.parametrize("text", ["333444+57", "3 3 3 4 4 4 + 5 7", "3,3,3,4,4,4,5,7",
+                                  "333 444 57", "3♠3♥3♦444+5s7c"])
+def test_spacing_commas_plus_and_suits_do_not_change_the_multiset(text: str) -> None:
+    assert str(parse_cards(text).cards) == "33344457"
+
+
+def test_ten_written_10_or_t() -> None:
+    assert str(parse_cards("10 10 10 J").cards) == "TTTJ"
+    assert parse_cards("1010T").cards == parse_cards("TTT").cards
+    assert parse_cards("tt").cards == parse_cards("TT").cards
+
+
+@pytest.mark.parametrize("text,notation,expected", [
+    ("JQKA", "en", "JQKA"), ("jqka", "en", "JQKA"),
+    ("B R", "en", "BR"), ("small joker big joker", "en", "BR"),
+    ("black joker, Red Joker", "en", "BR"),
+    ("VDRA", "fr", "JQKA"), ("vdra", "fr", "JQKA"),
+    ("petit joker grand joker", "fr", "BR"), ("PJ GJ", "fr", "BR"),
+    ("BDKA", "de", "JQKA"), ("bdka", "de", "JQKA"),
+    ("kleiner Joker großer Joker", "de", "BR"), ("grosser Joker", "de", "R"),
+    ("KJ GJ", "de", "BR"),
+])
+def test_language_tables(text: str, notation: str, expected: str) -> None:
+    assert str(parse_cards(text, notation).cards) == expected
+
+
+def test_same_letter_means_different_ranks_per_language() -> None:
+    # seeds 000/002: R is the king in French; B is the jack (Bube) in German
+    assert parse_cards("R", "fr").cards.count(Rank.KING) == 1
+    assert parse_cards("R", "en").cards.count(Rank.BIG_JOKER) == 1
+    assert parse_cards("B", "de").cards.count(Rank.JACK) == 1
+    assert parse_cards("B", "en").cards.count(Rank.SMALL_JOKER) == 1
+
+
+def test_writer_split_is_kept_in_groups() -> None:
+    p = parse_cards("44+4455")
+    assert [str(g) for g in p.groups] == ["44", "4455"]
+    assert str(p.cards) == "444455"
+
+
+@pytest.mark.parametrize("text,notation,column,fragment", [
+    ("33X", "en", 3, "unknown symbol 'X'"),
+    ("3 3 @", "en", 5, "unknown symbol '@'"),
+    ("J", "fr", 1, "unknown symbol 'J' in French"),
+    ("V", "de", 1, "unknown symbol 'V' in German"),
+    ("333+", "en", 5, "'+' must be followed by cards"),
+    ("+3", "en", 1, "'+' needs cards on both sides"),
+    ("3++4", "en", 3, "'+' needs cards on both sides"),
+    ("s3", "en", 1, "suit 's' must follow a rank"),
+])
+def test_notation_errors_give_column_and_offending_text(text: str, notation: str, column: int,
+                                                        fragment: str) -> None:
+    with pytest.raises(NotationError) as e:
+        parse_cards(text, notation)
+    assert e.value.column == column
+    assert fragment in str(e.value)
+    assert text in str(e.value)  # the input is quoted, with a caret under the column
+    assert str(e.value).splitlines()[-1] == "  " + " " * (column - 1) + "^"
+
+
+def test_empty_input_is_an_error() -> None:
+    with pytest.raises(NotationError, match="no cards"):
+        parse_cards("   ")
+
+
+def test_more_copies_than_the_deck_holds() -> None:
+    with pytest.raises(NotationError) as e:
+        parse_cards("22222", deck=DECK)
+    assert e.value.column == 5 and e.value.offending == "2"
+    with pytest.raises(NotationError) as e:
+        parse_cards("BB", deck=DECK)
+    assert e.value.column == 2 and "more copies of 'B'" in str(e.value)
+
+
+def test_rank_the_variant_lacks() -> None:
+    # seed 003 (duel): "retirez les quatre 3 et les quatre 4"
+    with pytest.raises(NotationError) as e:
+        parse_cards("55 4", deck=DUEL_DECK)
+    assert e.value.column == 4 and "the deck has no 4" in str(e.value)
+
+
+def test_unknown_notation() -> None:
+    with pytest.raises(NotationError, match="unknown notation"):
+        parse_cards("3", "xx")
+
+
+counts_strategy = st.lists(st.integers(0, 4), min_size=13, max_size=13).flatmap(
+    lambda c: st.tuples(st.integers(0, 1), st.integers(0, 1)).map(lambda j: tuple(c) + j))
+
+
+@settings(max_examples=300, deadline=None)
+@given(counts=counts_strategy, notation=st.sampled_from(NOTATIONS))
+def test_parse_of_format_is_identity(counts: tuple[int, ...], notation: str) -> None:
+    cards = Cards(counts)
+    if len(cards) == 0:
+        return
+    assert parse_cards(cards.format(notation), notation).cards == cards
+
+
+@given(counts=counts_strategy)
+def test_pack_unpack_roundtrip(counts: tuple[int, ...]) -> None:
+    assert unpack(pack(counts)) == counts
+    assert Cards.from_key(Cards(counts).key) == Cards(counts)
+
+
+def test_cards_value_type() -> None:
+    c = Cards.parse("QQQ3")
+    assert repr(c) == "Cards.parse('3QQQ')" and eval(repr(c)) == c
+    assert len(c) == 4 and list(c)[0] == Rank.THREE
+    assert c - Cards.parse("3") == Cards.parse("QQQ")
+    assert Cards.parse("QQ") <= c and not (Cards.parse("KK") <= c)
+    with pytest.raises(ValueError):
+        Cards((1,) * (N_RANKS - 1))
+    with pytest.raises(ValueError):
+        Cards.parse("3") - Cards.parse("4")
