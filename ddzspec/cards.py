@@ -21,7 +21,7 @@ ddzspec.errors.NotationError: column 3: unknown symbol 'X' in English notation
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
 
@@ -106,10 +106,13 @@ class Cards:
     """
 
     counts: tuple[int, ...]
+    key: int = field(init=False, repr=False, compare=False, hash=False)
+    """Packed int key (3 bits per rank), computed once: the move table's lookup key."""
 
     def __post_init__(self) -> None:
         if len(self.counts) != N_RANKS or min(self.counts) < 0:
             raise ValueError(f"Cards needs 15 non-negative counts, got {self.counts!r}")
+        object.__setattr__(self, "key", pack(self.counts))
 
     @classmethod
     def from_ranks(cls, ranks: Iterable[Rank | int]) -> Cards:
@@ -128,11 +131,6 @@ class Cards:
     def parse(cls, text: str, notation: str = "en") -> Cards:
         """Parse notation to a multiset; raises NotationError. See :func:`parse_cards`."""
         return parse_cards(text, notation).cards
-
-    @property
-    def key(self) -> int:
-        """Packed int key (3 bits per rank)."""
-        return pack(self.counts)
 
     def __len__(self) -> int:
         return sum(self.counts)

@@ -108,7 +108,7 @@ class MoveTable:
     def lookup(self, cards: Cards | int) -> Reading | None:
         """The unique reading of a multiset (Cards or packed key), or None if illegal or
         ambiguous. O(1); Readings are built once and memoised."""
-        key = cards if isinstance(cards, int) else pack(cards.counts)
+        key = cards if isinstance(cards, int) else cards.key
         got = self._memo.get(key)
         if got is None:
             entry = self.entries.get(key)
