@@ -121,7 +121,7 @@ def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) 
     elif not b.legal:
         ok, why = False, f"{b.cards.format(notation)} is not a legal move: {reading_json(b, notation)['reason']}"
     else:
-        ok, why = beats_fn(a.reading, b.reading)
+        ok, why = beats_fn(a.reading, b.reading, notation)
         why = f"{a.reading.describe(notation)} vs {b.reading.describe(notation)}: {why}"
     if as_json:
         emit_json({"beats": ok, "reason": why})

@@ -59,14 +59,13 @@ def explain(move: str, rules: Rules, notation: str = "en") -> Explanation:
     elsewhere: list[tuple[str, Verdict]] = []
     if v.legal:
         r = v.reading
-        body_top = r.body_top
+        shown = r.format(notation)
         lines.append(f"{shown} under {rules.name}: {r.shape} {r.format(notation, True)} "
                      f"(body {r.format(notation).split('+')[0]}"
                      + (f", kickers {'+'.join(u.format(notation) for u in r.units())}"
                         if r.kickers.counts != (0,) * 15 else "")
                      + f"; compares by its highest body rank, "
                      f"{rules.order[r.key].symbol(notation)}).")
-        del body_top
         if v.parsed is not None and len(v.parsed.groups) > 1:
             written = v.parsed.groups[0]
             if written != r.body:
@@ -84,11 +83,14 @@ def explain(move: str, rules: Rules, notation: str = "en") -> Explanation:
             lines.append(f"It {v.reason}; no restriction is involved.")
     if near:
         lines.append("Readings that would exist if restrictions were lifted:")
+        cited: dict[str, str] = {}
         for c in near:
             names = ", ".join(r.name for r in c.violated)
             lines.append(f"  {c.reading.describe(notation)}: ruled out by {names}")
             for r in c.violated:
-                lines.append(f"    - {r.name}: {words(r)}")
+                cited.setdefault(r.name, words(r))
+        lines.append("The restrictions, in plain words:")
+        lines.extend(f"  {name}: {text}" for name, text in cited.items())
     elif v.legal:
         lines.append("No other reading would exist even with every restriction lifted.")
     if not v.legal and rules.name != "classic":

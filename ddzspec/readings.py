@@ -242,12 +242,17 @@ def read(move: str | Cards, rules: Rules, notation: str = "en") -> Verdict:
     return Verdict(cards, readings, reason, parsed)
 
 
-def beats(play: Reading, previous: Reading) -> tuple[bool, str]:
+def beats(play: Reading, previous: Reading, notation: str = "en") -> tuple[bool, str]:
     """Whether ``play`` beats ``previous``, and why (seeds 000/002, "Il n'existe que deux
     exceptions"): the same type and card count with a higher body; a higher tier (bomb, rocket)
     beats every lower tier; within a tier above 0, the same shape compares by body.
 
-    Returns (bool, reason in plain words).
+    Returns (bool, reason in plain words, ranks in ``notation``).
+
+    >>> from ddzspec.rules import load_rules
+    >>> rules = load_rules("classic")
+    >>> beats(read("KKK+3", rules).reading, read("QQQ+R", rules).reading)
+    (True, 'same type and length, higher body (K over Q; kickers never count)')
     """
     if play.tier != previous.tier:
         if play.tier > previous.tier:
@@ -261,12 +266,12 @@ def beats(play: Reading, previous: Reading) -> tuple[bool, str]:
                        f"(a {play.shape} must have the same number of cards)")
     if play.key > previous.key:
         return True, (f"same type and length, higher body "
-                      f"({_top(play)} over {_top(previous)}; kickers never count)")
+                      f"({_top(play, notation)} over {_top(previous, notation)}; kickers never count)")
     if play.key == previous.key:
-        return False, f"same body height ({_top(play)}): a move must be strictly higher"
-    return False, f"lower body ({_top(play)} under {_top(previous)})"
+        return False, f"same body height ({_top(play, notation)}): a move must be strictly higher"
+    return False, f"lower body ({_top(play, notation)} under {_top(previous, notation)})"
 
 
-def _top(r: Reading) -> str:
+def _top(r: Reading, notation: str = "en") -> str:
     """Symbol of the body's highest rank (the one whose strength is ``r.key``)."""
-    return ALL_RANKS[r.body_top].symbol()
+    return ALL_RANKS[r.body_top].symbol(notation)
