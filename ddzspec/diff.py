@@ -15,7 +15,7 @@ restriction 4, reads 555666777888 three ways).
 
 >>> from ddzspec.rules import load_rules
 >>> [d.what for d in spec_differences(load_rules("classic"), load_rules("kawu"))]
-['bidding', 'restrictions']
+['restrictions', 'bidding']
 """
 
 from __future__ import annotations
