@@ -1,0 +1,151 @@
+"""Legal moves (the seeds' Hint, 003/004) against a brute-force filter of the compiled table."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddzspec.cards import N_RANKS, Cards
+from ddzspec.errors import GameError, IllegalMoveError, NotationError
+from ddzspec.moves import _GUARD, legal_moves, move_index, pack4
+from ddzspec.readings import beats
+from ddzspec.rules import load_rules
+
+VARIANTS = ("classic", "kawu", "duel")
+
+
+@cache
+def _brute(name: str):  # type: ignore[no-untyped-def]
+    idx = move_index(load_rules(name))
+    return [(pack4(r.cards.counts), r) for r in idx.table.readings()]
+
+
+def brute_moves(name: str, hand: Cards, previous=None):  # type: ignore[no-untyped-def]
+    h4 = pack4(hand.counts) | _GUARD
+    out = []
+    for m4, r in _brute(name):
+        if (h4 - m4) & _GUARD != _GUARD:
+            continue
+        if previous is None or beats(r, previous)[0]:
+            out.append(r.cards.key)
+    return sorted(out)
+
+
+@st.composite
+def hands(draw, name: str, max_size: int = 20):  # type: ignore[no-untyped-def]
+    rules = load_rules(name)
+    deck = [i for i in range(N_RANKS) for _ in range(rules.deck[i])]
+    n = draw(st.integers(1, max_size))
+    picked = draw(st.permutations(deck))[:n]
+    counts = [0] * N_RANKS
+    for i in picked:
+        counts[i] += 1
+    return Cards(tuple(counts))
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_leads_match_brute_force(name: str) -> None:
+    @settings(max_examples=60, deadline=None)
+    @given(hands(name))
+    def check(hand: Cards) -> None:
+        got = legal_moves(hand, rules=load_rules(name))
+        keys = [m.cards.key for m in got]
+        assert len(keys) == len(set(keys)), "duplicates"
+        assert sorted(keys) == brute_moves(name, hand)
+        assert not got.can_pass
+    check()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_answers_match_brute_force(name: str) -> None:
+    rules = load_rules(name)
+    table = move_index(rules).table
+    all_keys = sorted(table.entries)
+
+    @settings(max_examples=60, deadline=None)
+    @given(hands(name, 17), st.integers(0, len(all_keys) - 1))
+    def check(hand: Cards, k: int) -> None:
+        prev = table.lookup(all_keys[k])
+        assert prev is not None
+        got = legal_moves(hand, prev, rules)
+        keys = [m.cards.key for m in got]
+        assert len(keys) == len(set(keys))
+        assert sorted(keys) == brute_moves(name, hand, prev)
+        assert got.can_pass
+        for m in got:
+            assert beats(m, prev)[0]
+    check()
+
+
+def test_answer_from_a_small_hand_hits_the_same_type(classic) -> None:
+    """Same type and length with higher body, bombs, rocket (seeds 000/002)."""
+    got = legal_moves("3455567789TJQQKA2BR", "66", classic)
+    assert [m.format() for m in got] == ["77", "QQ", "BR"]
+    got = legal_moves("345678TTTT", "34567", classic)
+    assert [m.format() for m in got] == ["45678", "TTTT"]
+
+
+def test_four_sevens_may_still_play_three(classic) -> None:
+    """Seeds 000/002, restriction 2: "avec quatre 7 en main, on peut toujours en jouer trois en
+    brelan avec une carte" — it limits what is played, not what is held."""
+    got = [m.describe() for m in legal_moves("77773", rules=classic)]
+    assert "trio_single 777+3" in got
+    assert "bomb 7777" in got
+    assert "trio 777" in got
+    # but never 7777 split as 777 + 7 (restriction 3: four 7s together are only a bomb)
+    assert [m.describe() for m in legal_moves("7777", rules=classic)] == \
+        ["single 7", "pair 77", "trio 77" + "7", "bomb 7777"]
+    # answering a trio + single with four 7s in hand
+    ans = [m.format() for m in legal_moves("77773", "666+5", classic)]
+    assert ans == ["777+3", "7777"]
+
+
+def test_hint_order_is_deterministic_smallest_first(classic) -> None:
+    a = [m.format() for m in legal_moves("33445566", rules=classic)]
+    b = [m.format() for m in legal_moves(Cards.parse("65436543"), rules=classic)]
+    assert a == b
+    assert a[:3] == ["3", "33", "4"]
+    # bombs after ordinary moves, rocket last
+    got = [m.shape for m in legal_moves("3333BR", rules=classic)]
+    assert got[-2:] == ["bomb", "rocket"]
+
+
+def test_kawu_kickers_of_different_ranks(classic) -> None:
+    """Seed 004: four + two takes two singles of different ranks, so 444455 is no move."""
+    kawu = load_rules("kawu")
+    assert "444455" not in {m.format().replace("+", "") for m in legal_moves("444455", rules=kawu)}
+    assert "4444+55" in {m.format() for m in legal_moves("444455", rules=classic)}
+
+
+def test_duel_deck_has_no_three(classic) -> None:
+    duel = load_rules("duel")
+    with pytest.raises(NotationError):
+        legal_moves("3", rules=duel)
+    assert [m.format() for m in legal_moves("56789", rules=duel)][-1] == "56789"
+
+
+def test_errors(classic) -> None:
+    with pytest.raises(IllegalMoveError):
+        legal_moves("345", "44445555", classic)
+    with pytest.raises(GameError):
+        legal_moves(Cards.parse("3333444455556666777"), rules=classic).moves  # 19 is fine
+        legal_moves(Cards.parse("33334444555566667777A"), rules=classic)
+
+
+def test_cli_moves_json() -> None:
+    from ddzspec.cli import main
+    res = CliRunner().invoke(main, ["moves", "77773", "--beat", "666+5", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data == {"moves": [{"cards": "777+3", "type": "trio_single"},
+                              {"cards": "7777", "type": "bomb"}], "can_pass": True}
+    res = CliRunner().invoke(main, ["moves", "334"])
+    assert res.exit_code == 0
+    assert "pair" in res.output
+    res = CliRunner().invoke(main, ["moves", "33X"])
+    assert res.exit_code == 2
