@@ -151,7 +151,7 @@ class Cards:
         """Multiset difference; raises ValueError if ``other`` is not contained."""
         return Cards(tuple(a - b for a, b in zip(self.counts, other.counts)))
 
-    def __le__(self, other: Cards) -> bool:  # type: ignore[override]
+    def __le__(self, other: Cards) -> bool:
         return all(a <= b for a, b in zip(self.counts, other.counts))
 
     def format(self, notation: str = "en") -> str:

@@ -85,10 +85,10 @@ def explain(move: str, rules: Rules, notation: str = "en") -> Explanation:
         lines.append("Readings that would exist if restrictions were lifted:")
         cited: dict[str, str] = {}
         for c in near:
-            names = ", ".join(r.name for r in c.violated)
+            names = ", ".join(x.name for x in c.violated)
             lines.append(f"  {c.reading.describe(notation)}: ruled out by {names}")
-            for r in c.violated:
-                cited.setdefault(r.name, words(r))
+            for x in c.violated:
+                cited.setdefault(x.name, words(x))
         lines.append("The restrictions, in plain words:")
         lines.extend(f"  {name}: {text}" for name, text in cited.items())
     elif v.legal:
