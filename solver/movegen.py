@@ -1,0 +1,168 @@
+"""Move generation for the solver, straight from the compiled move table (never from subsets).
+
+Every legal move of a rules file (the :class:`ddzspec.table.MoveTable` entries) gets a small
+integer id and flat per-id arrays: its cards packed 4 bits per rank (``mk``), size, tier, a
+comparison class (shape, size), the strength of its body and whether it doubles the multiplier.
+
+Hands are packed 4 bits per rank too, so "move ``m`` fits in hand ``h``" is one subtraction
+with a guard bit per rank: ``((h | G) - mk[m]) & G == G`` where ``G`` sets bit 3 of every field.
+The moves of a hand are computed once per distinct hand (from the moves of a hand that contains
+it), then cached: the legal leads sorted by size (largest first), grouped by comparison class
+for answering a move, plus the higher-tier moves (bombs, rocket) that beat any lower tier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ddzspec.cards import N_RANKS, Cards, unpack
+from ddzspec.rules import Rules
+from ddzspec.table import MoveTable, get_table
+
+#: Guard bits: bit 3 of each of the 15 four-bit fields.
+GUARD = sum(8 << (4 * i) for i in range(N_RANKS))
+
+
+def pack4(counts: Sequence[int]) -> int:
+    """Pack 15 rank counts (each 0 … 7) four bits per rank (the solver's hand/move key)."""
+    key = 0
+    for i, c in enumerate(counts):
+        key |= c << (4 * i)
+    return key
+
+
+def unpack4(key: int) -> tuple[int, ...]:
+    """Inverse of :func:`pack4`: the 15 rank counts."""
+    return tuple((key >> (4 * i)) & 15 for i in range(N_RANKS))
+
+
+def contains(hand: int, move: int) -> bool:
+    """Whether the multiset ``move`` (4-bit packed) is contained in ``hand`` (4-bit packed)."""
+    return ((hand | GUARD) - move) & GUARD == GUARD
+
+
+@dataclass(slots=True)
+class HandInfo:
+    """The moves of one hand (ids): ``leads`` sorted by size, largest first; ``by_class``:
+    comparison class → ids (largest body first); ``tiered``: ids of tier > 0, weakest first.
+    ``count``: cards in the hand. Mutable only while being built; cached per hand."""
+
+    count: int
+    leads: tuple[int, ...]
+    by_class: dict[int, tuple[int, ...]]
+    tiered: tuple[int, ...]
+
+
+class MoveSet:
+    """Every legal move of ``rules`` as flat arrays indexed by move id (see the module doc).
+
+    ``mk[i]``: cards (4-bit packed); ``size``, ``tier``, ``cls`` (comparison class id),
+    ``strength`` (body's highest rank strength), ``doubles`` (the shape doubles the multiplier
+    under the rules' scoring), ``key3[i]``: the table's own packed key (3 bits per rank).
+    """
+
+    def __init__(self, rules: Rules, table: MoveTable | None = None) -> None:
+        self.rules = rules
+        self.table = table if table is not None else get_table(rules)
+        classes: dict[tuple[int, int], int] = {}
+        self.mk: list[int] = []
+        self.key3: list[int] = []
+        self.size: list[int] = []
+        self.tier: list[int] = []
+        self.cls: list[int] = []
+        self.strength: list[int] = []
+        self.doubles: list[bool] = []
+        self.by_key4: dict[int, int] = {}
+        dbl = set(rules.scoring.double)
+        for k3, (si, start, run) in self.table.entries.items():
+            shape = rules.shapes[si]
+            counts = unpack(k3)
+            k4 = pack4(counts)
+            size = sum(counts)
+            c = classes.setdefault((si, size), len(classes))
+            self.by_key4[k4] = len(self.mk)
+            self.mk.append(k4)
+            self.key3.append(k3)
+            self.size.append(size)
+            self.tier.append(shape.tier)
+            self.cls.append(c)
+            self.strength.append(rules.strength[shape.seq[start + run - 1]])
+            self.doubles.append(shape.name in dbl)
+        self.n_moves = len(self.mk)
+        self._hands: dict[int, HandInfo] = {}
+
+    # -------------------------------------------------------------------------- hands
+
+    def info(self, hand: int, parent: HandInfo | None = None) -> HandInfo:
+        """The cached :class:`HandInfo` of a 4-bit packed hand. ``parent``: the info of a hand
+        that contains ``hand`` (its moves are a superset), to filter instead of the whole table."""
+        got = self._hands.get(hand)
+        if got is not None:
+            return got
+        pool = parent.leads if parent is not None else range(self.n_moves)
+        g = GUARD
+        hg = hand | g
+        mk = self.mk
+        ids = [i for i in pool if (hg - mk[i]) & g == g]
+        size, strength, tier, cls = self.size, self.strength, self.tier, self.cls
+        ids.sort(key=lambda i: (-size[i], -strength[i]))
+        by_class: dict[int, list[int]] = {}
+        for i in ids:
+            by_class.setdefault(cls[i], []).append(i)
+        for lst in by_class.values():
+            lst.sort(key=lambda i: -strength[i])
+        tiered = sorted((i for i in ids if tier[i] > 0), key=lambda i: (tier[i], strength[i]))
+        count = sum(unpack4(hand))
+        got = HandInfo(count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},
+                       tuple(tiered))
+        self._hands[hand] = got
+        return got
+
+    def answers(self, info: HandInfo, last: int) -> list[int]:
+        """Ids of the moves of a hand that beat move ``last`` (same class and a higher body;
+        or a higher tier), larger bodies first, bombs and rocket last."""
+        s = self.strength[last]
+        t = self.tier[last]
+        strength, tier, cls = self.strength, self.tier, self.cls
+        out = [i for i in info.by_class.get(cls[last], ()) if strength[i] > s]
+        if info.tiered:
+            out.extend(i for i in info.tiered if tier[i] > t)
+        return out
+
+    def beats(self, m: int, last: int) -> bool:
+        """Whether move id ``m`` beats move id ``last``."""
+        if self.tier[m] != self.tier[last]:
+            return self.tier[m] > self.tier[last]
+        return self.cls[m] == self.cls[last] and self.strength[m] > self.strength[last]
+
+    # -------------------------------------------------------------------------- conversion
+
+    def move_id(self, cards: Cards) -> int | None:
+        """The id of the legal move with exactly these cards, or None if not a legal move."""
+        return self.by_key4.get(pack4(cards.counts))
+
+    def cards(self, m: int) -> Cards:
+        """The cards of move id ``m``."""
+        return Cards.from_key(self.key3[m])
+
+    def text(self, m: int, notation: str = "en") -> str:
+        """Canonical notation of move id ``m`` (body then kickers, e.g. ``888+3``)."""
+        r = self.table.lookup(self.key3[m])
+        assert r is not None
+        return r.format(notation)
+
+    def clear(self) -> None:
+        """Forget the cached hands (memory)."""
+        self._hands.clear()
+
+
+_SETS: dict[str, MoveSet] = {}
+
+
+def move_set(rules: Rules) -> MoveSet:
+    """The :class:`MoveSet` of ``rules``, built once per rules digest."""
+    got = _SETS.get(rules.digest)
+    if got is None:
+        got = _SETS[rules.digest] = MoveSet(rules)
+    return got

@@ -1,0 +1,494 @@
+"""Endgame positions: open hands, roles, the trick in progress, targets and scoring state.
+
+A position is read from the text format of ``grammar/position.lark`` (:func:`parse_position`),
+built from arguments (:func:`make_position`, what the CLI's quick options use) or from a shared
+puzzle record (:func:`position_from_puzzle`). Every problem raises :class:`PositionError` with
+the line and column (text input) and what was expected — never a traceback.
+
+Seats are in play order: two seats ``landlord``, ``peasant``; three seats ``landlord``,
+``peasant1`` (plays right after the landlord), ``peasant2``. With two seats a single pass closes
+a trick; with three, two passes do.
+
+>>> p = parse_position('''
+... rules classic
+... landlord: KK5543
+... peasant:  225543
+... to_move: landlord
+... ''')
+>>> p.seats, str(p.hands[1]), p.to_move
+(('landlord', 'peasant'), '334552', 0)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+from ddzspec._resources import grammar_text
+from ddzspec.cards import N_RANKS, Cards, parse_cards
+from ddzspec.errors import DdzError, NotationError
+from ddzspec.rules import Rules, load_rules
+from ddzspec.table import get_table
+
+SEATS_2 = ("landlord", "peasant")
+SEATS_3 = ("landlord", "peasant1", "peasant2")
+
+
+class PositionError(DdzError):
+    """A position that cannot be read or cannot occur: ``line:column: message``.
+
+    Attributes: ``message``, ``line`` and ``column`` (1-based, None when not from a text).
+    """
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 source: str = "<position>") -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        where = "" if line is None else f"{source}:{line}:{column or 1}: "
+        super().__init__(where + message)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An open-hand endgame position.
+
+    - ``rules``: the loaded variant (its shapes, comparison and restrictions; ``without`` bans
+      are part of it). ``notation``: the card notation used for output ("en", "fr", "de").
+    - ``seats``: seat names in play order; ``roles[i]`` is "landlord" or "peasant".
+    - ``hands``: one :class:`Cards` per seat. ``to_move``: index of the seat to move.
+    - ``on_table``: the move to beat (None at a lead), ``played_by`` its seat, ``passes``: passes
+      since it was played (always 0 with two seats).
+    - ``targets``: per seat, the cards left at which it has won after its own move (0 normally;
+      the duel peasant's handicap). ``base`` and ``multiplier``: the stake so far.
+    - ``landlord_plays``: plays the landlord has made so far, capped at 2 (0 or 1 keeps an
+      anti-spring possible); ``peasants_played``: whether a peasant has played a card (False
+      keeps a spring possible). The defaults (2, True) rule both out.
+    """
+
+    rules: Rules
+    seats: tuple[str, ...]
+    roles: tuple[str, ...]
+    hands: tuple[Cards, ...]
+    to_move: int
+    on_table: Cards | None = None
+    played_by: int | None = None
+    passes: int = 0
+    targets: tuple[int, ...] = (0, 0)
+    base: int = 1
+    multiplier: int = 1
+    landlord_plays: int = 2
+    peasants_played: bool = True
+    notation: str = "en"
+
+    @property
+    def n_seats(self) -> int:
+        """2 or 3."""
+        return len(self.seats)
+
+    def seat_index(self, name: str) -> int:
+        """Index of a seat name; ``peasant`` is accepted for ``peasant1`` and vice versa with
+        two seats. Raises PositionError for an unknown seat."""
+        return _seat_index(name, self.seats)
+
+    def format(self) -> str:
+        """This position in the text format (parses back to an equal position)."""
+        r = self.rules
+        lines = [f"rules {r.name}" + (" without " + ", ".join(r.without) if r.without else "")]
+        if self.notation != "en":
+            lines.append(f"notation {self.notation}")
+        for s, h in zip(self.seats, self.hands):
+            lines.append(f"{s}: {h.format(self.notation) or '-'}")
+        lines.append(f"to_move: {self.seats[self.to_move]}")
+        if self.on_table is not None and self.played_by is not None:
+            lines.append(f"on_table: {self.on_table.format(self.notation)} by "
+                         f"{self.seats[self.played_by]}")
+            if self.n_seats == 3:
+                lines.append(f"passes: {self.passes}")
+        for s, t in zip(self.seats, self.targets):
+            if t:
+                lines.append(f"target {s}: {t}")
+        if self.base != 1:
+            lines.append(f"base {self.base}")
+        if self.multiplier != 1:
+            lines.append(f"multiplier {self.multiplier}")
+        if self.landlord_plays < 2:
+            lines.append(f"played landlord: {('none', 'lead')[self.landlord_plays]}")
+        if not self.peasants_played:
+            lines.append("played peasants: no")
+        return "\n".join(lines) + "\n"
+
+
+def _seat_index(name: str, seats: tuple[str, ...]) -> int:
+    if name in seats:
+        return seats.index(name)
+    if len(seats) == 2 and name == "peasant1":
+        return 1
+    if len(seats) == 3 and name == "peasant":
+        raise PositionError("with three seats say peasant1 (plays right after the landlord) "
+                            "or peasant2")
+    raise PositionError(f"unknown seat {name!r}: expected one of {', '.join(seats)}")
+
+
+def make_position(rules: Rules, hands: dict[str, Cards | str], to_move: str, *,
+                  on_table: Cards | str | None = None, played_by: str | None = None,
+                  passes: int | None = None, targets: dict[str, int] | None = None,
+                  robs: int | None = None, base: int = 1, multiplier: int | None = None,
+                  landlord_plays: int = 2, peasants_played: bool = True,
+                  notation: str = "en") -> Position:
+    """Build and validate a position from seat names (see the module doc) to hands.
+
+    ``hands``: ``{"landlord": …, "peasant": …}`` or ``{"landlord", "peasant1", "peasant2"}``
+    (Cards or notation strings). ``targets`` overrides per-seat targets; ``robs`` gives the
+    duel handicap (the peasant's target when the rules' win target is ``robs``) and, when the
+    rules double on a rob, the multiplier 2^robs unless ``multiplier`` is given.
+    Raises PositionError (impossible positions) or NotationError (bad cards).
+    """
+    names = tuple(hands)
+    if len(names) == 2:
+        seats = SEATS_2
+        if "peasant1" in names:
+            hands = {("peasant" if k == "peasant1" else k): v for k, v in hands.items()}
+    elif len(names) == 3:
+        seats = SEATS_3
+    else:
+        raise PositionError(f"a position has 2 or 3 hands, got {len(names)}")
+    if set(hands) != set(seats):
+        raise PositionError(f"the hands must be {', '.join(seats)}; got {', '.join(names)}")
+    cards = tuple(h if isinstance(h, Cards) else parse_cards(h, notation, rules.deck).cards
+                  for h in (hands[s] for s in seats))
+    tm = _seat_index(to_move, seats)
+    table = None if on_table is None else (
+        on_table if isinstance(on_table, Cards)
+        else parse_cards(on_table, notation, rules.deck).cards)
+    pb = None if played_by is None else _seat_index(played_by, seats)
+    tg = [0] * len(seats)
+    for i, s in enumerate(seats):
+        t = rules.win.landlord if i == 0 else rules.win.peasant
+        tg[i] = (robs or 0) if t == "robs" else int(t)
+    for s, t in (targets or {}).items():
+        tg[_seat_index(s, seats)] = t
+    mult = multiplier
+    if mult is None:
+        mult = 2 ** (robs or 0) if "rob" in rules.scoring.double else 1
+    pos = Position(rules, seats, ("landlord",) + ("peasant",) * (len(seats) - 1), cards, tm,
+                   table, pb, 0 if passes is None else passes, tuple(tg), base, mult,
+                   landlord_plays, peasants_played, notation)
+    return validate(pos, passes_given=passes is not None)
+
+
+def validate(pos: Position, passes_given: bool = True) -> Position:
+    """Check a position can occur; return it (with ``passes`` inferred when not given).
+
+    Checks: card conservation against the deck (hands plus the move on the table), hand sizes,
+    the move on the table is a legal move and who played it fits the seat to move and the
+    passes, every hand is above its target (the deal is not over), base and multiplier ≥ 1.
+    Raises PositionError.
+    """
+    rules = pos.rules
+    n = pos.n_seats
+    total = [0] * N_RANKS
+    for h in pos.hands + ((pos.on_table,) if pos.on_table is not None else ()):
+        for i, c in enumerate(h.counts):
+            total[i] += c
+    from ddzspec.cards import ALL_RANKS
+    for i, c in enumerate(total):
+        if c > rules.deck[i]:
+            sym = ALL_RANKS[i].symbol(pos.notation)
+            raise PositionError(f"{c} cards of rank {sym} in the position, but the "
+                                f"{rules.name} deck holds {rules.deck[i]}")
+    for s, h, t in zip(pos.seats, pos.hands, pos.targets):
+        if len(h) > rules.max_cards:
+            raise PositionError(f"{s} holds {len(h)} cards, more than a hand can "
+                                f"({rules.max_cards})")
+        if t < 0:
+            raise PositionError(f"{s}: a target must be 0 or more, got {t}")
+        if len(h) <= t:
+            raise PositionError(f"{s} holds {len(h)} card(s), at or below its target {t}: "
+                                "the deal is already over")
+    if pos.base < 1 or pos.multiplier < 1:
+        raise PositionError("base and multiplier must be at least 1")
+    passes = pos.passes
+    if pos.on_table is None:
+        if pos.played_by is not None:
+            raise PositionError("played_by given without a move on the table")
+        if passes:
+            raise PositionError("passes given without a move on the table")
+    else:
+        table = get_table(rules)
+        reading = table.lookup(pos.on_table)
+        if reading is None:
+            raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
+                                f"is not a legal move of {rules.name}")
+        if pos.played_by is None:
+            raise PositionError("a move on the table needs the seat that played it ('by SEAT')")
+        if pos.played_by == pos.to_move:
+            raise PositionError(f"{pos.seats[pos.to_move]} is to move and cannot answer its "
+                                "own move: the trick would be closed")
+        inferred = (pos.to_move - pos.played_by - 1) % n
+        if passes_given and passes != inferred:
+            raise PositionError(f"{pos.seats[pos.played_by]} played and "
+                                f"{pos.seats[pos.to_move]} is to move: that means {inferred} "
+                                f"pass(es), not {passes}")
+        passes = inferred
+    from dataclasses import replace
+    return replace(pos, passes=passes)
+
+
+# ----------------------------------------------------------------------------- text format
+
+@cache
+def _parser() -> Lark:
+    return Lark(grammar_text("position.lark"), parser="lalr", propagate_positions=True)
+
+
+_EXPECT_NAMES = {
+    "SEAT": "a seat (landlord, peasant, peasant1, peasant2)", "_COLON": "':'",
+    "CARDS": "cards", "ESCAPED_STRING": "a quoted string", "INT": "a number",
+    "WORD": "a word", "_NL": "end of line", "RULES_NAME": "a rules name or path",
+    "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "$END": "end of input",
+    "_COMMA": "','",
+}
+
+
+def _expected(names: set[str]) -> str:
+    out = sorted({_EXPECT_NAMES.get(n, repr(n.lower().strip('"')) if n.isupper()
+                                    else repr(n)) for n in names})
+    return ", ".join(out)
+
+
+def _keyword_names(names: set[str]) -> set[str]:
+    # anonymous keyword terminals are named like RULES, TO_MOVE: show them as words
+    out = set()
+    for n in names:
+        if n in _EXPECT_NAMES:
+            out.add(n)
+        else:
+            out.add(n)
+    return out
+
+
+def parse_position(text: str, source: str = "<position>", notation: str | None = None,
+                   rules: Rules | None = None) -> Position:
+    """Parse the position text format (``grammar/position.lark``); see the module doc.
+
+    ``notation``: the card notation when the text has no ``notation`` line (default "en").
+    ``rules``: used when the text has no ``rules`` line (otherwise a ``rules`` line is needed).
+    Raises PositionError with ``source:line:column`` and what was expected.
+    """
+    try:
+        tree = _parser().parse(text if text.endswith("\n") else text + "\n")
+    except UnexpectedCharacters as e:
+        bad = text[e.pos_in_stream] if e.pos_in_stream is not None and e.pos_in_stream < len(
+            text) else "?"
+        exp = _expected(set(e.allowed or ()))
+        raise PositionError(f"unexpected {bad!r}" + (f"; expected {exp}" if exp else ""),
+                            e.line, e.column, source) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        got = "end of line" if tok.type == "_NL" else (
+            "end of input" if tok.type == "$END" else repr(str(tok)))
+        raise PositionError(f"unexpected {got}; expected {_expected(set(e.expected))}",
+                            tok.line, tok.column, source) from None
+    except UnexpectedEOF as e:
+        raise PositionError(f"unexpected end of input; expected {_expected(set(e.expected))}",
+                            None, None, source) from None
+    return _Builder(tree, source, notation, rules).build()
+
+
+class _Builder:
+    def __init__(self, tree: Tree, source: str, notation: str | None,
+                 rules: Rules | None) -> None:
+        self.tree = tree
+        self.source = source
+        self.notation = notation or "en"
+        self.rules = rules
+        self.seen: dict[str, Token | Tree] = {}
+
+    def err(self, msg: str, node: Token | Tree | None) -> PositionError:
+        line = col = None
+        if isinstance(node, Token):
+            line, col = node.line, node.column
+        elif isinstance(node, Tree) and node.meta and not node.meta.empty:
+            line, col = node.meta.line, node.meta.column
+        return PositionError(msg, line, col, self.source)
+
+    def once(self, key: str, node: Tree) -> None:
+        if key in self.seen:
+            prev = self.seen[key]
+            where = f" (first given on line {prev.meta.line})" if isinstance(prev, Tree) else ""
+            raise self.err(f"{key} given twice{where}", node)
+        self.seen[key] = node
+
+    def cards(self, node: Tree, rules: Rules) -> Cards:
+        tok = node.children[0]
+        assert isinstance(tok, Token)
+        text, offset = str(tok), 0
+        if tok.type == "ESCAPED_STRING":
+            text, offset = json.loads(text), 1
+        try:
+            return parse_cards(text, self.notation, rules.deck).cards
+        except NotationError as e:
+            col = (tok.column or 1) + offset + ((e.column or 1) - 1)
+            raise PositionError(e.message + f" (in {text!r})", tok.line, col,
+                                self.source) from None
+
+    def build(self) -> Position:
+        stmts = [c for c in self.tree.children if isinstance(c, Tree)]
+        rules = self.rules
+        rules_node = None
+        for st in stmts:
+            if st.data == "notation_stmt":
+                self.once("notation", st)
+                word = st.children[0]
+                if str(word) not in ("en", "fr", "de"):
+                    raise self.err(f"unknown notation {str(word)!r}; expected en, fr or de",
+                                   word)
+                self.notation = str(word)
+            elif st.data == "rules_stmt":
+                self.once("rules", st)
+                rules_node = st
+                name_tok = st.children[0]
+                name = str(name_tok)
+                if name.startswith('"'):
+                    name = json.loads(name)
+                without = tuple(str(t) for t in st.children[1:])
+                try:
+                    rules = load_rules(name, without=without)
+                except DdzError as e:
+                    raise self.err(str(e), name_tok) from None
+        if rules is None:
+            raise PositionError("the position needs a 'rules NAME' line (e.g. rules classic)",
+                                1, 1, self.source)
+        del rules_node
+        hands: dict[str, Cards] = {}
+        hand_nodes: dict[str, Tree] = {}
+        to_move = None
+        on_table = played_by = None
+        passes = robs = multiplier = None
+        base = 1
+        targets: dict[str, int] = {}
+        landlord_plays, peasants_played = 2, True
+        for st in stmts:
+            d = st.data
+            if d == "hand_stmt":
+                seat = str(st.children[0])
+                if seat == "peasants":
+                    raise self.err("a hand belongs to one seat: landlord, peasant, peasant1 "
+                                   "or peasant2", st.children[0])
+                self.once(f"hand of {seat}", st)
+                hands[seat] = self.cards(st.children[1], rules)
+                hand_nodes[seat] = st
+            elif d == "to_move_stmt":
+                self.once("to_move", st)
+                to_move = st.children[0]
+            elif d == "table_stmt":
+                self.once("on_table", st)
+                on_table = self.cards(st.children[0], rules)
+                played_by = st.children[1]
+            elif d == "passes_stmt":
+                self.once("passes", st)
+                passes = int(st.children[0])
+                if passes > 1:
+                    raise self.err("passes is 0 or 1 (two passes close a trick)", st.children[0])
+            elif d == "target_stmt":
+                seat, val = st.children
+                self.once(f"target of {seat}", st)
+                if str(val) == "robs":
+                    targets[str(seat)] = -1  # resolved below
+                elif val.type == "INT":
+                    targets[str(seat)] = int(val)
+                else:
+                    raise self.err(f"a target is a number or 'robs', not {str(val)!r}", val)
+            elif d == "robs_stmt":
+                self.once("robs", st)
+                robs = int(st.children[0])
+            elif d == "base_stmt":
+                self.once("base", st)
+                base = int(st.children[0])
+            elif d == "mult_stmt":
+                self.once("multiplier", st)
+                multiplier = int(st.children[0])
+            elif d == "played_stmt":
+                who, val = st.children
+                w, v = str(who), str(val)
+                self.once(f"played {w}", st)
+                if w == "landlord":
+                    vals = {"none": 0, "lead": 1, "more": 2}
+                    if v not in vals:
+                        raise self.err(f"played landlord: expected none, lead or more, not {v!r}",
+                                       val)
+                    landlord_plays = vals[v]
+                elif w == "peasants":
+                    vals = {"no": 0, "yes": 1}
+                    if v not in vals:
+                        raise self.err(f"played peasants: expected no or yes, not {v!r}", val)
+                    peasants_played = bool(vals[v])
+                else:
+                    raise self.err(f"played: expected landlord or peasants, not {w!r}", who)
+        if not hands:
+            raise PositionError("no hands given (e.g. 'landlord: 33', 'peasant: 44')",
+                                None, None, self.source)
+        if "landlord" not in hands:
+            raise PositionError("no landlord hand given", None, None, self.source)
+        if len(hands) == 2 and "peasant1" in hands:
+            hands["peasant"] = hands.pop("peasant1")
+        if len(hands) == 3 and "peasant" in hands:
+            raise self.err("with three seats name the peasants peasant1 (plays right after "
+                           "the landlord) and peasant2", hand_nodes["peasant"])
+        if len(hands) not in (2, 3):
+            raise PositionError(f"a position has 2 or 3 hands, got {len(hands)}",
+                                None, None, self.source)
+        if to_move is None:
+            raise PositionError("no 'to_move: SEAT' line", None, None, self.source)
+        seats = SEATS_2 if len(hands) == 2 else SEATS_3
+        if set(hands) != set(seats):
+            raise PositionError(f"the hands must be {', '.join(seats)}; got "
+                                f"{', '.join(hands)}", None, None, self.source)
+        for tok in (to_move, played_by):
+            if tok is not None:
+                try:
+                    _seat_index(str(tok), seats)
+                except PositionError as e:
+                    raise self.err(e.message, tok) from None
+        tg: dict[str, int] = {}
+        for s, t in targets.items():
+            try:
+                s = seats[_seat_index(s, seats)]
+            except PositionError as e:
+                raise self.err(e.message, None) from None
+            tg[s] = (robs or 0) if t == -1 else t
+        try:
+            return make_position(rules, dict(hands), str(to_move), on_table=on_table,
+                                 played_by=None if played_by is None else str(played_by),
+                                 passes=passes, targets=tg, robs=robs, base=base,
+                                 multiplier=multiplier, landlord_plays=landlord_plays,
+                                 peasants_played=peasants_played, notation=self.notation)
+        except PositionError as e:
+            if e.line is None:
+                raise PositionError(e.message, None, None, self.source) from None
+            raise
+
+
+def position_from_puzzle(record: dict[str, Any], rules: Rules | None = None) -> Position:
+    """A shared puzzle record (``shared/puzzles/two_seat.jsonl``: hands ``first``/``second``,
+    ``to_move`` first, ``on_table`` null or ``{"cards", "by"}``) as a 2-seat position: the
+    first seat is named ``landlord``, the second ``peasant`` (targets 0, no scoring state).
+    Raises PositionError on a malformed record."""
+    try:
+        hands = record["hands"]
+        first, second = hands["first"], hands["second"]
+        to_move = record.get("to_move", "first")
+        rename = {"first": "landlord", "second": "peasant"}
+        table = record.get("on_table")
+        rules = rules or load_rules("classic")
+        return make_position(rules, {"landlord": first, "peasant": second}, rename[to_move],
+                             on_table=None if table is None else table["cards"],
+                             played_by=None if table is None else rename[table["by"]])
+    except (KeyError, TypeError) as e:
+        raise PositionError(f"malformed puzzle record: missing or bad field {e}") from None

@@ -1,0 +1,472 @@
+"""The endgame search: boolean negamax with an exact transposition table, and MTD-style score.
+
+State of the search (all ints, so the transposition-table key is exact, no hashing tricks):
+``(seat to move, hands packed 4 bits per rank, move on the table (id, -1 at a lead), passes
+since it was played)``. Sides: the landlord against the peasant(s); two peasants cooperate.
+A seat wins when, after its own move, its cards left ≤ its target. With ``n`` seats ``n - 1``
+passes in a row close a trick and the last player leads.
+
+- :func:`solve` — ``want="winner"``: the winning side; ``"all"``: also the complete set of
+  winning moves of the seat to move (``PASS`` included); ``"score"``: also the exact payoff of
+  each seat when both sides maximise their own points. Every answer carries a principal
+  variation and statistics.
+- Boolean core: a move wins for the mover's side iff the child position is a win for the
+  child mover's side when that is the same side, a loss otherwise. Children are ordered: moves
+  that go out first (the move list is sorted largest first, so one comparison decides), moves
+  the opponents cannot answer next, then larger moves first.
+- Score: the landlord's payoff relative to the stake at a node is ``±2^k``. ``G(node, t)`` asks
+  "can the landlord guarantee ≥ t" — a boolean search with a threshold, which a bomb or rocket
+  halves for the child (it doubles everything after it). The exact value is found by a few
+  thresholds (MTD-style): the sign from the boolean core, then the exponent.
+- Limits: ``limit`` nodes and ``seconds``; when exceeded the answer is ``status="unknown"`` and
+  nothing from the aborted search is kept as a win or a loss.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .movegen import HandInfo, MoveSet, move_set, pack4
+from .position import Position
+
+PASS = "PASS"
+
+
+class _Aborted(Exception):
+    """Raised inside the search when the node or time limit is hit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One step of a line of play: ``seat`` name and ``cards`` in canonical notation
+    (``PASS`` for a pass)."""
+
+    seat: str
+    cards: str
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """The answer of :func:`solve`.
+
+    - ``status``: "solved", or "unknown" when a limit was hit (then ``winner`` is None).
+    - ``winner``: "landlord" or "peasants" under perfect play; ``to_move_wins``: whether the
+      side of the seat to move wins.
+    - ``winning_moves``: with ``want="all"`` or ``"score"``, every winning move of the seat to
+      move in canonical notation (``PASS`` for a pass; empty when it loses), else None.
+    - ``line``: the principal variation (best play, passes included) up to the end of the deal.
+    - ``score``: with ``want="score"``, points per seat name (zero-sum), else None.
+    - ``nodes``: positions searched; ``table_entries``: transposition-table entries;
+      ``seconds``: wall time; ``reason``: why the status is unknown.
+    """
+
+    status: Literal["solved", "unknown"]
+    winner: str | None
+    to_move_wins: bool | None
+    winning_moves: tuple[str, ...] | None
+    line: tuple[Play, ...]
+    score: dict[str, int] | None
+    nodes: int
+    table_entries: int
+    seconds: float
+    reason: str | None = None
+    best_moves: tuple[str, ...] | None = field(default=None)
+
+    def to_json(self) -> dict[str, object]:
+        """The CLI's JSON object: status, winner, winning_moves, line, score, nodes, seconds."""
+        return {"status": self.status, "winner": self.winner,
+                "winning_moves": None if self.winning_moves is None
+                else list(self.winning_moves),
+                "line": [{"seat": p.seat, "cards": p.cards} for p in self.line],
+                "score": self.score, "nodes": self.nodes,
+                "seconds": round(self.seconds, 6)}
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none."""
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+
+class Searcher:
+    """The search over one position's seats, roles and targets (see the module doc).
+
+    Build once per position; :meth:`win` and :meth:`at_least` may be called many times and
+    share their transposition tables. Raises :class:`_Aborted` when a limit is hit.
+    """
+
+    def __init__(self, pos: Position, limit: Limit | None = None,
+                 moves: MoveSet | None = None) -> None:
+        self.pos = pos
+        self.ms = moves if moves is not None else move_set(pos.rules)
+        self.n = pos.n_seats
+        self.side = tuple(r == "landlord" for r in pos.roles)  # True: landlord side
+        self.targets = pos.targets
+        self.close = self.n - 1
+        self.limit = limit or Limit()
+        self.nodes = 0
+        self.start = time.perf_counter()
+        self.tt: dict[tuple[int, tuple[int, ...], int, int], bool] = {}
+        self.stt: dict[tuple[object, ...], bool] = {}
+        dbl = set(pos.rules.scoring.double)
+        self.spring = "spring" in dbl
+        self.anti_spring = "anti_spring" in dbl
+        self.hands0 = tuple(pack4(h.counts) for h in pos.hands)
+        self.last0 = -1
+        if pos.on_table is not None:
+            m = self.ms.move_id(pos.on_table)
+            assert m is not None  # validated
+            self.last0 = m
+        root_hand = [self.ms.info(h) for h in self.hands0]
+        del root_hand
+        self._check_every = 2048
+        self._next_check = self._check_every
+        if sys.getrecursionlimit() < 10000:
+            sys.setrecursionlimit(10000)
+
+    # ------------------------------------------------------------------ limits
+
+    def _tick(self) -> None:
+        lim = self.limit
+        if lim.nodes is not None and self.nodes > lim.nodes:
+            raise _Aborted(f"node limit {lim.nodes} reached")
+        if lim.seconds is not None and time.perf_counter() - self.start > lim.seconds:
+            raise _Aborted(f"time limit {lim.seconds} s reached")
+        self._next_check = self.nodes + self._check_every
+
+    # ------------------------------------------------------------------ boolean core
+
+    def children(self, s: int, hands: tuple[int, ...], last: int,
+                 passes: int) -> list[tuple[int, tuple[int, ...], int, int, int]]:
+        """Every child of a node as (move id or -1 for a pass, seat to move, hands, last,
+        passes); a move that reaches the mover's target has seat -1 (the deal ends)."""
+        ms = self.ms
+        info = ms.info(hands[s])
+        cand = info.leads if last < 0 else ms.answers(info, last)
+        nxt = (s + 1) % self.n
+        out: list[tuple[int, tuple[int, ...], int, int, int]] = []
+        for m in cand:
+            nh = hands[s] - ms.mk[m]
+            ms.info(nh, info)
+            h2 = hands[:s] + (nh,) + hands[s + 1:]
+            if info.count - ms.size[m] <= self.targets[s]:
+                out.append((m, -1, h2, m, 0))
+            else:
+                out.append((m, nxt, h2, m, 0))
+        if last >= 0:
+            if passes + 1 >= self.close:
+                out.append((-1, nxt, hands, -1, 0))
+            else:
+                out.append((-1, nxt, hands, last, passes + 1))
+        return out
+
+    def win(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> bool:
+        """Whether the side of seat ``s`` (to move) wins; ``last`` the move id to beat (-1 at
+        a lead), ``passes`` since it was played."""
+        key = (s, hands, last, passes)
+        r = self.tt.get(key)
+        if r is not None:
+            return r
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._tick()
+        ms = self.ms
+        h = hands[s]
+        info = ms._hands.get(h) or ms.info(h)
+        cand = info.leads if last < 0 else ms.answers(info, last)
+        count = info.count
+        tgt = self.targets[s]
+        if cand and count - ms.size[cand[0]] <= tgt:
+            self.tt[key] = True
+            return True
+        n = self.n
+        nxt = s + 1 if s + 1 < n else 0
+        same = self.side[nxt] == self.side[s]
+        mk = ms.mk
+        pre, post = hands[:s], hands[s + 1:]
+        infos = ms._hands
+        if len(cand) > 1:
+            cand = self._order(s, hands, cand)
+        for m in cand:
+            nh = h - mk[m]
+            if nh not in infos:
+                ms.info(nh, info)
+            if self.win(nxt, pre + (nh,) + post, m, 0) == same:
+                self.tt[key] = True
+                return True
+        if last >= 0:
+            if passes + 1 >= self.close:
+                r = self.win(nxt, hands, -1, 0)
+            else:
+                r = self.win(nxt, hands, last, passes + 1)
+            if r == same:
+                self.tt[key] = True
+                return True
+        self.tt[key] = False
+        return False
+
+    def _order(self, s: int, hands: tuple[int, ...], cand: tuple[int, ...] | list[int]
+               ) -> list[int]:
+        """Moves no opponent can answer first (they keep the lead), then the rest, each group
+        largest first (the order of ``cand``)."""
+        ms = self.ms
+        side = self.side[s]
+        opp = [ms.info(hands[j]) for j in range(self.n) if self.side[j] != side]
+        first: list[int] = []
+        rest: list[int] = []
+        for m in cand:
+            for oi in opp:
+                if ms.answers(oi, m):
+                    rest.append(m)
+                    break
+            else:
+                first.append(m)
+        return first + rest
+
+    # ------------------------------------------------------------------ score core
+
+    def max_doublings(self, hands: tuple[int, ...]) -> int:
+        """An upper bound on the doublings still to come: possible bombs and rockets in the
+        hands, plus one for a spring / anti-spring."""
+        ms = self.ms
+        k = 0
+        for h in hands:
+            info = ms.info(h)
+            k += sum(1 for m in info.leads if ms.doubles[m])
+        return k + 1
+
+    def at_least(self, s: int, hands: tuple[int, ...], last: int, passes: int, lp: int,
+                 pp: bool, t: float) -> bool:
+        """Whether the landlord can guarantee a payoff ≥ ``t`` (in units of the stake at this
+        node: ±1 for a plain win/loss, doubled per bomb/rocket and spring/anti-spring).
+        ``lp``: landlord plays so far (capped at 2); ``pp``: a peasant has played."""
+        if not self.anti_spring:
+            lp = 2
+        if not self.spring:
+            pp = True
+        key = (s, hands, last, passes, lp, pp, t)
+        r = self.stt.get(key)
+        if r is not None:
+            return r
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._tick()
+        ms = self.ms
+        h = hands[s]
+        info = ms.info(h)
+        cand = info.leads if last < 0 else ms.answers(info, last)
+        is_ll = self.side[s]
+        tgt = self.targets[s]
+        n = self.n
+        nxt = s + 1 if s + 1 < n else 0
+        pre, post = hands[:s], hands[s + 1:]
+        lp2 = min(lp + 1, 2) if is_ll else lp
+        pp2 = pp or not is_ll
+        result = not is_ll  # landlord: any child true; peasants: all children true
+        for m in cand:
+            nh = h - ms.mk[m]
+            f = 2.0 if ms.doubles[m] else 1.0
+            if info.count - ms.size[m] <= tgt:
+                if is_ll:
+                    v = f * (2.0 if not pp and self.spring else 1.0)
+                else:
+                    v = -f * (2.0 if lp <= 1 and self.anti_spring else 1.0)
+                ok = v >= t
+            else:
+                ms.info(nh, info)
+                ok = self.at_least(nxt, pre + (nh,) + post, m, 0, lp2, pp2, t / f)
+            if ok == is_ll:
+                result = ok
+                break
+        else:
+            if last >= 0:
+                if passes + 1 >= self.close:
+                    ok = self.at_least(nxt, hands, -1, 0, lp, pp, t)
+                else:
+                    ok = self.at_least(nxt, hands, last, passes + 1, lp, pp, t)
+                if ok == is_ll:
+                    result = ok
+        self.stt[key] = result
+        return result
+
+
+def _side_name(landlord_side: bool) -> str:
+    return "landlord" if landlord_side else "peasants"
+
+
+def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winner",
+          limit: Limit | int | None = None, seconds: float | None = None,
+          line: bool = True) -> SolveResult:
+    """Solve an open-hand position under perfect play (see the module doc).
+
+    ``want``: "winner" (the winning side), "all" (also every winning move of the seat to
+    move) or "score" (also the exact payoff per seat, when both sides maximise their own
+    points). ``limit``: a :class:`Limit`, or an int meaning a node limit; ``seconds``: a time
+    limit. When a limit is hit the result has ``status="unknown"`` and ``winner=None``.
+    ``line``: compute the principal variation.
+    """
+    if want not in ("winner", "all", "score"):
+        raise ValueError(f"want must be 'winner', 'all' or 'score', not {want!r}")
+    lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
+    if seconds is not None:
+        lim = Limit(lim.nodes, seconds)
+    t0 = time.perf_counter()
+    S = Searcher(position, lim)
+    s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
+    lp0, pp0 = position.landlord_plays, position.peasants_played
+    try:
+        mover_wins = S.win(s0, h0, l0, p0)
+        ll_wins = mover_wins == S.side[s0]
+        winning: tuple[str, ...] | None = None
+        if want in ("all", "score"):
+            winning = tuple(_winning_moves(S, s0, h0, l0, p0))
+        score = None
+        value = None
+        if want == "score":
+            value = _score_value(S, ll_wins, s0, h0, l0, p0, lp0, pp0)
+            unit = 2 if position.n_seats == 3 else 1
+            stake = position.base * position.multiplier
+            ll_points = int(round(value * stake * unit))
+            score = {}
+            for name, role in zip(position.seats, position.roles):
+                score[name] = ll_points if role == "landlord" else -ll_points // (
+                    position.n_seats - 1)
+        pv: tuple[Play, ...] = ()
+        if line:
+            if want == "score" and value is not None:
+                pv = tuple(_score_line(S, s0, h0, l0, p0, lp0, pp0, value))
+            else:
+                pv = tuple(_bool_line(S, s0, h0, l0, p0))
+    except _Aborted as e:
+        return SolveResult("unknown", None, None, None, (), None, S.nodes,
+                           len(S.tt) + len(S.stt), time.perf_counter() - t0, str(e))
+    return SolveResult("solved", _side_name(ll_wins), mover_wins, winning, pv, score,
+                       S.nodes, len(S.tt) + len(S.stt), time.perf_counter() - t0)
+
+
+def _text(S: Searcher, m: int) -> str:
+    return PASS if m < 0 else S.ms.text(m, S.pos.notation)
+
+
+def _winning_moves(S: Searcher, s: int, hands: tuple[int, ...], last: int,
+                   passes: int) -> list[str]:
+    """Every move (and pass) of the seat to move after which its side wins."""
+    out = []
+    same_side = S.side[s]
+    for m, nxt, h2, l2, p2 in S.children(s, hands, last, passes):
+        if nxt < 0 or S.win(nxt, h2, l2, p2) == (S.side[nxt] == same_side):
+            out.append(_text(S, m))
+    return out
+
+
+def _bool_line(S: Searcher, s: int, hands: tuple[int, ...], last: int,
+               passes: int) -> list[Play]:
+    """The principal variation of the boolean game: the winner plays a winning move (going
+    out if it can); the loser plays the move that makes the line longest to the end."""
+    out: list[Play] = []
+    for _ in range(4 * 60):
+        mover_side = S.side[s]
+        wins = S.win(s, hands, last, passes)
+        pick = None
+        for ch in S.children(s, hands, last, passes):
+            m, nxt, h2, l2, p2 = ch
+            if nxt < 0:
+                if wins:
+                    pick = ch
+                    break
+                continue
+            child_ok = S.win(nxt, h2, l2, p2) == (S.side[nxt] == mover_side)
+            if child_ok == wins:
+                pick = ch
+                if wins:
+                    break
+        if pick is None:  # the loser has only moves that end the deal: cannot happen
+            break
+        m, nxt, h2, l2, p2 = pick
+        out.append(Play(S.pos.seats[s], _text(S, m)))
+        if nxt < 0:
+            break
+        s, hands, last, passes = nxt, h2, l2, p2
+    return out
+
+
+def _score_value(S: Searcher, ll_wins: bool, s: int, hands: tuple[int, ...], last: int,
+                 passes: int, lp: int, pp: bool) -> float:
+    """The exact landlord payoff in stake units (±2^k) by thresholds on the boolean core."""
+    kmax = S.max_doublings(hands)
+    if ll_wins:
+        v = 1.0
+        for _ in range(kmax):
+            if S.at_least(s, hands, last, passes, lp, pp, v * 2):
+                v *= 2
+            else:
+                break
+        return v
+    v = -1.0
+    for _ in range(kmax + 1):
+        if S.at_least(s, hands, last, passes, lp, pp, v):
+            return v
+        v *= 2
+    return v
+
+
+def _next_above(v: float) -> float:
+    return 1.0 if v == -1.0 else (v * 2 if v > 0 else v / 2)
+
+
+def _score_line(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: int,
+                lp: int, pp: bool, v: float) -> list[Play]:
+    """The principal variation under the score: each side keeps the value ``v``."""
+    out: list[Play] = []
+    ms = S.ms
+    for _ in range(4 * 60):
+        is_ll = S.side[s]
+        pick = None
+        for m, nxt, h2, l2, p2 in S.children(s, hands, last, passes):
+            f = 2.0 if m >= 0 and ms.doubles[m] else 1.0
+            lp2 = min(lp + 1, 2) if (m >= 0 and is_ll) else lp
+            pp2 = pp or (m >= 0 and not is_ll)
+            if nxt < 0:
+                if is_ll:
+                    val = f * (2.0 if not pp and S.spring else 1.0)
+                else:
+                    val = -f * (2.0 if lp <= 1 and S.anti_spring else 1.0)
+                if val == v:
+                    pick = (m, nxt, h2, l2, p2, lp2, pp2, v)
+                    break
+                continue
+            cv = v / f
+            if S.at_least(nxt, h2, l2, p2, lp2, pp2, cv) and not S.at_least(
+                    nxt, h2, l2, p2, lp2, pp2, _next_above(cv)):
+                pick = (m, nxt, h2, l2, p2, lp2, pp2, cv)
+                break
+        if pick is None:
+            break
+        m, nxt, h2, l2, p2, lp2, pp2, cv = pick
+        out.append(Play(S.pos.seats[s], _text(S, m)))
+        if nxt < 0:
+            break
+        s, hands, last, passes, lp, pp, v = nxt, h2, l2, p2, lp2, pp2, cv
+    return out
+
+
+def solve_many(positions: list[Position], want: Literal["winner", "all", "score"] = "all",
+               seconds: float | None = None,
+               progress: Callable[[int], None] | None = None) -> list[SolveResult]:
+    """Solve positions one after another (the CLI's --batch runs these in processes)."""
+    out = []
+    for i, p in enumerate(positions):
+        out.append(solve(p, want=want, seconds=seconds))
+        if progress:
+            progress(i + 1)
+    return out
+
+
+__all__ = ["PASS", "Limit", "Play", "SolveResult", "Searcher", "solve", "solve_many",
+           "HandInfo"]
