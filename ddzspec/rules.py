@@ -240,7 +240,7 @@ def _parser() -> Lark:
 _READABLE = {
     "NAME": "a name", "INT": "a number", "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
     "STRING": "a quoted title", "LBRACE": "'{'", "RBRACE": "'}'", "EQUAL": "'='",
-    "KICKER_KIND": "single or pair", "EACH": "each", "SWITCH": "on or off", "YESNO": "yes or no",
+    "EACH": "each", "SWITCH": "on or off", "YESNO": "yes or no",
     "PLUS": "'+'", "__ANON_0": "'..'", "DOTDOT": "'..'", "ROLE": "landlord or peasant",
     "BIDDING_SYSTEM": "auction or call_rob", "DIRECTION": "counterclockwise or clockwise",
     "FIRST_BIDDER": "random or next", "SETTLE": "per_peasant", "MORETHAN": "'>'",
@@ -404,6 +404,9 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
                 if rname not in KNOWN_RESTRICTIONS:
                     raise RulesError(f"unknown restriction {rname!r} (known: "
                                      f"{', '.join(KNOWN_RESTRICTIONS)})", shown, *_lc(item))
+                if seen_here.get(f"restriction {rname}"):
+                    raise RulesError(f"restriction {rname!r} given twice", shown, *_lc(item))
+                seen_here[f"restriction {rname}"] = "restriction"
                 raw.restrictions[rname] = (item, _pos(item))
     return raw
 
@@ -574,29 +577,32 @@ class _Builder:
                 body.children[2] is not None else None
             if gname is not None and gname not in groups:
                 raise self.err(f"shape {sname}: unknown group {gname!r} (groups: "
-                               f"{', '.join(groups) or 'none'})", pos)
+                               f"{', '.join(groups) or 'none'})", _pos(body.children[2]))
             seq = groups[gname] if gname else all_ranks
             if copies < 1:
                 raise self.err(f"shape {sname}: copies must be at least 1", pos)
             if lo < 1:
-                raise self.err(f"shape {sname}: a run is at least 1 rank long", pos)
+                raise self.err(f"shape {sname}: a run is at least 1 rank long", _pos(run))
             if hi is not None and lo > hi:
                 raise self.err(f"shape {sname}: impossible run bounds {lo}..{hi} "
-                               "(min > max)", pos)
+                               "(min > max)", _pos(run))
             if (hi or lo) > 1 and gname is None:
                 raise self.err(f"shape {sname}: a run longer than 1 rank needs 'in GROUP' "
                                "(the ranks that may form chains)", pos)
             if lo > len(seq):
                 raise self.err(f"shape {sname}: a run of {lo} is longer than group "
-                               f"{gname} ({len(seq)} ranks)", pos)
+                               f"{gname} ({len(seq)} ranks)", _pos(run))
             if hi is not None and hi > len(seq):
                 raise self.err(f"shape {sname}: run bound {hi} is longer than group "
-                               f"{gname} ({len(seq)} ranks)", pos)
+                               f"{gname} ({len(seq)} ranks)", _pos(run))
             kind, count, each = None, 0, False
             if kicker is not None:
                 assert isinstance(kicker, Tree)
                 n, k = kicker.children
                 kind = str(k)
+                if kind not in KIND_SIZE:
+                    raise self.err(f"shape {sname}: unknown kicker kind {kind!r} (kinds: "
+                                   f"{', '.join(KIND_SIZE)})", _pos(k))
                 if str(n) == "each":
                     each = True
                 else:
