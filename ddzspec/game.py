@@ -549,6 +549,11 @@ class GameState:
                                   f"{self.phase} phase (expected {' or '.join(want)})")
         if action.seat != self.turn:
             raise OutOfTurnError(f"it is seat {self.turn}'s turn, not seat {action.seat}'s")
+        if (action.cards is not None) != (action.kind == "play") or \
+                (action.kind in ("play", "pass") and action.value != 0):
+            raise GameError(f"malformed action: {action!r}")
+        if action.kind in ("call", "rob") and action.value not in (0, 1):
+            raise InvalidBidError(f"{action.kind}: value 1 (yes) or 0 (no), got {action.value}")
         log = self.log + (action,)
         if action.kind == "bid":
             return self._bid(action, log)

@@ -1,0 +1,392 @@
+"""The deal as a state machine: bidding, talon, trick play, win and scoring, each rule from its
+seed (000/002 classic, 003 duel, 004 kawu), plus property tests over random seeded deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddzspec.cards import N_RANKS, Cards
+from ddzspec.errors import GameError
+from ddzspec.game import (Action, BadSeatError, CardsNotHeldError, DoesNotBeatError, Game,
+                          GameState, InvalidBidError, LeaderMayNotPassError, NotAMoveError,
+                          OutOfTurnError, WrongPhaseError, shuffle_deal)
+from ddzspec.player import HeuristicPlayer
+from ddzspec.rules import Rules, load_rules
+
+VARIANTS = ("classic", "kawu", "duel")
+
+
+def rest_of_deck(rules: Rules, *parts: str) -> list[int]:
+    """The deck minus the given cards, as rank indices low to high."""
+    counts = list(rules.deck)
+    for p in parts:
+        if not p:
+            continue
+        for i, c in enumerate(Cards.parse(p).counts):
+            counts[i] -= c
+            assert counts[i] >= 0, p
+    return [i for i in range(N_RANKS) for _ in range(counts[i])]
+
+
+def cards_of(idx: list[int]) -> Cards:
+    counts = [0] * N_RANKS
+    for i in idx:
+        counts[i] += 1
+    return Cards(tuple(counts))
+
+
+def explicit(rules: Rules, seat0: str, talon: str, seat1: str | None = None,
+             first: int = 0) -> GameState:
+    """A deal where seat 0 holds ``seat0``; the rest of the deck is dealt low to high."""
+    rest = rest_of_deck(rules, seat0, talon, seat1 or "")
+    hands = [Cards.parse(seat0)]
+    if seat1 is not None:
+        hands.append(Cards.parse(seat1))
+    n = rules.deal.hand
+    while len(hands) < rules.deal.players:
+        hands.append(cards_of(rest[:n]))
+        rest = rest[n:]
+    return GameState.new(rules, hands=hands, talon=talon, first=first)
+
+
+def run(state: GameState, script: list[tuple[int, str]]) -> GameState:
+    """Apply ``(seat, what)`` steps: "bid N", "call"/"nocall", "rob"/"norob", "pass" or cards."""
+    for seat, what in script:
+        if what.startswith("bid "):
+            a = Action.bid(seat, int(what[4:]))
+        elif what in ("call", "nocall"):
+            a = Action.call(seat, what == "call")
+        elif what in ("rob", "norob"):
+            a = Action.rob(seat, what == "rob")
+        elif what == "pass":
+            a = Action.pass_(seat)
+        else:
+            a = Action.play(seat, what)
+        state = state.apply(a)
+    return state
+
+
+CLASSIC_LL = "3 5555 666777888999"  # landlord's 17; the talon TTT completes a 5-trio plane
+
+
+def test_seed_004_example_bid_2_one_bomb_landlord_wins() -> None:
+    """Seed 004: "enchère de 2, une bombe jouée, le propriétaire gagne. Chaque paysan perd
+    2 × 2 = 4 points et le propriétaire en gagne 8." Neither spring nor anti-spring here."""
+    for name in ("kawu", "classic"):
+        rules = load_rules(name)
+        g = explicit(rules, CLASSIC_LL, "TTT")
+        g = run(g, [(0, "bid 2"), (1, "bid 0"), (2, "bid 0")])
+        assert (g.phase, g.landlord, g.base, len(g.hands[0])) == ("play", 0, 2, 20)
+        g = run(g, [(0, "3"), (1, "4"), (2, "pass"), (0, "5555"), (1, "pass"), (2, "pass"),
+                    (0, "666777888999TTT")])
+        r = g.result
+        assert r is not None and g.over
+        assert r.winner == "landlord" and not r.spring and not r.anti_spring
+        assert [(f.kind, f.times) for f in r.factors] == [("bomb", 2)]
+        assert (r.base, r.multiplier, r.stake) == (2, 2, 4)
+        assert r.scores == (8, -4, -4)
+        assert r.to_json()["scores"] == {"0": 8, "1": -4, "2": -4}
+
+
+def test_seed_003_example_two_robs_one_bomb_is_8_points() -> None:
+    """Seed 003: "avec deux rafles et une bombe jouée, la donne vaut 4 × 2 = 8 points"."""
+    duel = load_rules("duel")
+    g = explicit(duel, "5 6666 777888999TTT", "JJJ", first=0)
+    g = run(g, [(0, "call"), (1, "rob"), (0, "rob"), (1, "norob")])
+    assert (g.landlord, g.robs, g.multiplier, g.target(1), g.target(0)) == (0, 2, 4, 2, 0)
+    q = "Q" if g.hands[1].counts[9] else "2"
+    g = run(g, [(0, "5"), (1, q), (0, "6666"), (1, "pass"), (0, "777888999TTTJJJ")])
+    r = g.result
+    assert r is not None
+    assert [f.kind for f in r.factors] == ["rob", "rob", "bomb"]
+    assert (r.multiplier, r.base, r.winner) == (8, 1, "landlord")
+    assert r.scores == (8, -8)
+
+
+def test_spring() -> None:
+    """Seeds 000/002: a spring when the landlord goes out while no peasant has played a card."""
+    g = explicit(load_rules("classic"), CLASSIC_LL, "TTT")
+    g = run(g, [(0, "bid 2"), (1, "bid 3")])  # 3 ends the auction at once (seat 1 landlord)
+    assert g.landlord == 1 and g.base == 3
+    g = explicit(load_rules("classic"), CLASSIC_LL, "TTT")
+    g = run(g, [(0, "bid 1"), (1, "bid 0"), (2, "bid 0"),
+                (0, "3"), (1, "pass"), (2, "pass"), (0, "5555"), (1, "pass"), (2, "pass"),
+                (0, "666777888999TTT")])
+    r = g.result
+    assert r is not None and r.spring and not r.anti_spring
+    assert [f.kind for f in r.factors] == ["bomb", "spring"]
+    assert (r.base, r.multiplier, r.scores) == (1, 4, (8, -4, -4))
+
+
+def test_anti_spring() -> None:
+    """Seeds 000/002: an anti-spring when a peasant goes out while the landlord has played
+    nothing but the opening lead."""
+    rules = load_rules("classic")
+    g = explicit(rules, CLASSIC_LL, "TTT", seat1="333 4444 6789T JJJJ Q")
+    g = run(g, [(0, "bid 2"), (1, "bid 0"), (2, "bid 0"), (0, "3"), (1, "4"), (2, "pass"),
+                (0, "pass")])
+    assert g.leader == 1 and g.turn == 1 and g.last is None
+    for move in ("333", "444", "6789T", "JJJJ"):
+        g = run(g, [(1, move), (2, "pass"), (0, "pass")])
+    g = run(g, [(1, "Q")])
+    r = g.result
+    assert r is not None and r.winner == "peasants" and r.out_seat == 1
+    assert r.anti_spring and not r.spring
+    assert [f.kind for f in r.factors] == ["bomb", "anti_spring"]
+    assert r.scores == (-16, 8, 8)
+
+
+def test_four_with_kickers_never_doubles() -> None:
+    """Seeds 000/002, restriction 1: 444455-like moves are not bombs and do not double."""
+    rules = load_rules("classic")
+    g = explicit(rules, "5555 3 4 666777888 99", "9KK")
+    g = run(g, [(0, "bid 1"), (1, "bid 0"), (2, "bid 0"),
+                (0, "5555+34"), (1, "pass"), (2, "pass"), (0, "666777888999"), (1, "pass"),
+                (2, "pass"), (0, "KK")])
+    r = g.result
+    assert r is not None
+    assert [f.kind for f in r.factors] == ["spring"]
+    assert r.multiplier == 2
+
+
+@pytest.mark.parametrize("name", ["classic", "kawu"])
+def test_all_pass_redeal(name: str) -> None:
+    """Seeds 000/002: all pass → void, reshuffle, nothing carried over, first bidder drawn at
+    random again; seed 004 (kawu): "le joueur suivant annonce en premier"."""
+    rules = load_rules(name)
+    g = GameState.new(rules, seed=11)
+    first = g.first
+    hands0 = g.hands
+    for k in range(3):
+        g = g.apply(Action.bid((first + k) % 3, 0))
+    assert g.phase == "bidding" and g.attempt == 1
+    assert g.hands != hands0 and g.bids == () and g.high == 0 and g.factors == ()
+    assert len(g.log) == 3
+    if name == "kawu":
+        assert g.first == (first + 1) % 3
+    else:
+        assert g.first == shuffle_deal(rules, 11, 1, first)[3]
+    assert g.turn == g.first
+    # and the redealt deal plays on normally
+    g = g.apply(Action.bid(g.first, 3))
+    assert g.landlord == g.first and g.phase == "play"
+
+
+def test_kawu_next_bidder_over_several_redeals() -> None:
+    rules = load_rules("kawu")
+    g = GameState.new(rules, seed=5)
+    firsts = [g.first]
+    for _ in range(4):
+        for k in range(3):
+            g = g.apply(Action.bid((g.first + k) % 3, 0))
+        firsts.append(g.first)
+    assert all(b == (a + 1) % 3 for a, b in zip(firsts, firsts[1:]))
+
+
+def test_fourth_rob_is_landlord_at_once() -> None:
+    """Seed 003: "Celui qui fait la quatrième rafle devient aussitôt le propriétaire"."""
+    duel = load_rules("duel")
+    g = GameState.new(duel, seed=3)
+    f, o = g.first, 1 - g.first
+    g = run(g, [(f, "call"), (o, "rob"), (f, "rob"), (o, "rob"), (f, "rob")])
+    assert (g.phase, g.landlord, g.robs, g.multiplier) == ("play", f, 4, 16)
+    assert g.target(o) == 4 and g.target(f) == 0  # the peasant wins at four cards left
+    assert len(g.hands[f]) == 20 and len(g.hands[o]) == 17
+    v = g.view(o)
+    assert v.targets == ((4, 0) if o == 0 else (0, 4))
+
+
+def test_no_call_first_speaker_is_landlord() -> None:
+    """Seed 003: "Si aucun des deux n'annonce, on ne redistribue pas : le premier joueur devient
+    le propriétaire avec zéro rafle"."""
+    duel = load_rules("duel")
+    g = GameState.new(duel, seed=4)
+    f = g.first
+    g = run(g, [(f, "nocall"), (1 - f, "nocall")])
+    assert (g.landlord, g.robs, g.multiplier, g.attempt) == (f, 0, 1, 0)
+    assert g.target(1 - f) == 0
+
+
+def test_second_speaker_calls_then_first_may_rob() -> None:
+    duel = load_rules("duel")
+    g = GameState.new(duel, seed=4)
+    f = g.first
+    g = run(g, [(f, "nocall"), (1 - f, "call"), (f, "rob"), (1 - f, "norob")])
+    assert (g.landlord, g.robs) == (f, 1)
+
+
+def test_duel_peasant_wins_at_the_handicap() -> None:
+    """Seed 003: "Le paysan gagne dès que, après l'un de ses coups, le nombre de cartes qui lui
+    restent est inférieur ou égal à l'avance"."""
+    duel = load_rules("duel")
+    g = explicit(duel, "6 777 888 999 TTT QQQ A", "JJJ", first=0)
+    assert g.hands[1].counts[2] > 0  # seat 1 holds a 5
+    g = run(g, [(0, "call"), (1, "rob"), (0, "norob")])
+    assert (g.landlord, g.robs, g.target(0)) == (1, 1, 1)
+    g = run(g, [(1, "5"), (0, "6"), (1, "pass"), (0, "777888999TTT"), (1, "pass"), (0, "QQQ")])
+    r = g.result
+    assert r is not None and r.winner == "peasants" and r.out_seat == 0
+    assert len(g.hands[0]) == 1
+    assert [f.kind for f in r.factors] == ["rob", "anti_spring"]
+    assert r.scores == (4, -4)
+
+
+def test_rejected_actions_raise_specific_errors_and_change_nothing() -> None:
+    rules = load_rules("classic")
+    g = explicit(rules, CLASSIC_LL, "TTT")
+    cases = [
+        (Action.bid(1, 1), OutOfTurnError),
+        (Action.bid(0, 4), InvalidBidError),
+        (Action.play(0, "3"), WrongPhaseError),
+        (Action.call(0), WrongPhaseError),
+        (Action.bid(5, 1), BadSeatError),
+    ]
+    for a, err in cases:
+        with pytest.raises(err):
+            g.apply(a)
+    g1 = g.apply(Action.bid(0, 2))
+    with pytest.raises(InvalidBidError, match="strictly above"):
+        g1.apply(Action.bid(1, 2))
+    g2 = run(g1, [(1, "bid 0"), (2, "bid 0")])
+    before = g2
+    cases = [
+        (Action.pass_(0), LeaderMayNotPassError),
+        (Action.play(0, "4"), CardsNotHeldError),
+        (Action.play(0, "35"), NotAMoveError),
+        (Action.play(1, "4"), OutOfTurnError),
+        (Action.bid(0, 3), WrongPhaseError),
+        (Action("play", 0, 0, Cards.parse("3") - Cards.parse("3")), NotAMoveError),
+    ]
+    for a, err in cases:
+        with pytest.raises(err):
+            g2.apply(a)
+        assert g2 == before
+    g3 = run(g2, [(0, "9")])
+    with pytest.raises(DoesNotBeatError, match="lower body"):
+        g3.apply(Action.play(1, "4"))
+    with pytest.raises(DoesNotBeatError, match="different types"):
+        g3.apply(Action.play(1, "44"))
+    game = Game(g3)
+    with pytest.raises(GameError):
+        game.act(Action.play(1, "4"))
+    assert game.state is g3
+
+
+def test_views_counter_and_warnings() -> None:
+    """Seed 003's Counter includes the 9 undealt cards; seed 004's one/two cards left."""
+    duel = load_rules("duel")
+    g = explicit(duel, "6 777 888 999 TTT QQQ A", "JJJ", first=0)
+    v = g.view(0)
+    assert v.talon is None and v.targets is None and v.role is None
+    assert len(v.unseen) == 46 - 17
+    g = run(g, [(0, "call"), (1, "norob")])
+    v0, v1 = g.view(0), g.view(1)
+    assert v0.role == "landlord" and v1.role == "peasant"
+    assert v1.talon == Cards.parse("JJJ")
+    assert len(v0.unseen) == 46 - 20  # the peasant's 17 and the 9 undealt
+    assert len(v1.unseen) == 46 - 17 - 3
+    assert v1.targets == (0, 0)
+    g = run(g, [(0, "777888999TTT"), (1, "pass"), (0, "QQQ+6")])
+    v1 = g.view(1)
+    # the landlord played JJJ? no: the talon JJJ is still held: seen from seat 1 all the same
+    assert v1.unseen.counts[8] == 0
+    assert g.warnings() == ()
+    g = run(g, [(1, "pass"), (0, "JJJ")])
+    assert g.warnings() == ((0, "one card left"),)
+    assert g.view(1).to_json()["warnings"] == {"0": "one card left"}
+    g = run(g, [(1, "pass")])
+    g2 = run(g, [(0, "A")])
+    assert g2.result is not None and g2.result.spring
+
+
+def test_unseen_counts_a_played_talon_rank_once() -> None:
+    rules = load_rules("classic")
+    g = explicit(rules, CLASSIC_LL, "TTT")
+    g = run(g, [(0, "bid 1"), (1, "bid 0"), (2, "bid 0")])
+    before = g.view(1).unseen.counts[7]  # tens: 4 in the deck, 3 shown in the talon
+    assert before == 4 - 3 - g.hands[1].counts[7]
+    g = run(g, [(0, "666777888999TTT")])
+    assert g.view(1).unseen.counts[7] == before
+
+
+# ----------------------------------------------------------------------------- properties
+
+def play_out(state: GameState, rng: random.Random, smart: bool) -> GameState:
+    players = [HeuristicPlayer(s) for s in range(state.players)]
+    while not state.over:
+        if smart:
+            a = players[state.turn].choose(state)  # type: ignore[index]
+        else:
+            a = rng.choice(state.legal_actions())
+        state = state.apply(a)
+    return state
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_random_deals_end_conserve_cards_and_are_zero_sum(name: str) -> None:
+    rules = load_rules(name)
+
+    @settings(max_examples=25, deadline=None)
+    @given(st.integers(0, 2**32), st.booleans())
+    def check(seed: int, smart: bool) -> None:
+        g = GameState.new(rules, seed=seed)
+        g = play_out(g, random.Random(seed), smart)
+        r = g.result
+        assert r is not None
+        total = g.undealt
+        for h, p in zip(g.hands, g.played):
+            total = total + h + p
+        assert total.counts == rules.deck
+        assert sum(r.scores) == 0
+        ll = r.landlord
+        assert all((r.scores[s] > 0) == (r.winner == ("landlord" if s == ll else "peasants"))
+                   for s in range(g.players))
+        assert len(g.hands[r.out_seat]) <= g.target(r.out_seat)
+        assert not (r.spring and r.anti_spring)
+        m = 1
+        for f in r.factors:
+            m *= f.times
+        assert m == r.multiplier
+        assert all(f.kind in rules.scoring.double for f in r.factors)
+    check()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_rejected_actions_never_change_the_state(name: str) -> None:
+    rules = load_rules(name)
+    n = rules.deal.players
+    deck = [i for i in range(N_RANKS) for _ in range(rules.deck[i])]
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.integers(0, 10**6), st.integers(0, 60), st.data())
+    def check(seed: int, steps: int, data: st.DataObject) -> None:
+        g = GameState.new(rules, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(steps):
+            if g.over:
+                break
+            g = g.apply(rng.choice(g.legal_actions()))
+        snapshot = (g, hash(g.log), g.hands, g.factors)
+        legal = set(g.legal_actions())
+        kind = data.draw(st.sampled_from(["bid", "call", "rob", "play", "pass"]))
+        seat = data.draw(st.integers(-1, n))
+        if kind == "play":
+            k = data.draw(st.integers(0, 6))
+            picked = data.draw(st.permutations(deck))[:k]
+            a = Action("play", seat, 0, Cards.from_ranks(i + 3 for i in picked))
+        else:
+            a = Action(kind, seat, data.draw(st.integers(-1, 4)))
+        try:
+            g2 = g.apply(a)
+        except GameError:
+            assert a not in legal
+            assert (g, hash(g.log), g.hands, g.factors) == snapshot
+        else:
+            assert a in legal or (a.kind == "play" and any(
+                x.cards == a.cards and x.seat == a.seat for x in legal))
+            assert g2 != g
+    check()
