@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from .cards import ALL_RANKS, N_RANKS, Cards, pack, parse_cards
 from .errors import NotationError
@@ -33,6 +34,8 @@ from .table import Entry, MoveTable, get_table
 
 #: The three directions of a difference, in output order.
 DIRECTIONS = ("only_a", "only_b", "changed")
+#: Candidates looked at per (direction, type) when picking a few examples of distinct reasons.
+SCAN = 1000
 #: A verdict signature: the set of (type, packed body) of a multiset's readings; empty: illegal.
 Signature = frozenset[tuple[str, int]]
 
@@ -326,13 +329,14 @@ def diff_tables(ta: MoveTable, tb: MoveTable, keys: Iterable[int] | None = None,
 def _pick(diffs: Iterable[Difference], limit: int) -> list[Difference]:
     """``limit`` examples from ``diffs`` (smallest first): every distinct reason once before
     any reason twice, so that e.g. classic vs duel shows the straights too long for duel's
-    chain next to those with a 3. Kept in the given order."""
+    chain next to those with a 3. Looks at the first ``SCAN`` candidates at most (speed).
+    Kept in the given order."""
     if limit <= 0:
         return []
     chosen: list[tuple[int, Difference]] = []
     spare: list[tuple[int, Difference]] = []
     seen: set[str] = set()
-    for n, d in enumerate(diffs):
+    for n, d in enumerate(islice(diffs, SCAN)):
         reason = d.why if d.direction != "changed" else d.type
         if reason not in seen:
             seen.add(reason)
