@@ -3,7 +3,6 @@ and ``replay`` (validate a record). Registered on :data:`ddzspec.cli.main` on im
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -41,3 +40,135 @@ def moves(hand: str, beat: str | None, rules: Rules, notation: str, as_json: boo
         click.echo("pass")
     if not lm.moves and not lm.can_pass:  # pragma: no cover - a non-empty hand always leads
         click.echo("(no move)")
+
+
+# ----------------------------------------------------------------------------- play
+
+def self_play(rules: Rules, seed: int | str) -> tuple[Any, list[tuple[Any, Any]]]:
+    """One deal among heuristic computer players: (initial state, [(action, state after)])."""
+    from .game import GameState
+    from .player import HeuristicPlayer
+    players = [HeuristicPlayer(s) for s in range(rules.deal.players)]
+    state = GameState.new(rules, seed=seed)
+    initial, steps = state, []
+    while not state.over:
+        assert state.turn is not None
+        action = players[state.turn].choose(state)
+        state = state.apply(action)
+        steps.append((action, state))
+    return initial, steps
+
+
+@main.command()
+@click.option("--seed", default=0, show_default=True, help="Shuffle seed (first deal).")
+@click.option("--games", default=1, show_default=True, type=click.IntRange(1),
+              help="Play K deals (seeds N, N+1, …) and print aggregate results.")
+@click.option("--save", "save_path", default=None, metavar="FILE",
+              help="Write the record of the (last) deal to FILE.")
+@common_options
+def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: str,
+         as_json: bool) -> None:
+    """Play a full deal among computer players and print the transcript.
+
+    --json prints the deal's record (its "result" holds winner, scores, multiplier, factors).
+    --games K plays K deals and prints wins per side, average points and bombs per deal.
+    """
+    from .record import record_of, save, transcript
+    if games == 1:
+        initial, steps = self_play(rules, seed)
+        final = steps[-1][1]
+        if save_path:
+            save(final, save_path)
+        if as_json:
+            click.echo(record_of(final).dumps())
+        else:
+            for line in transcript(initial, steps, notation):
+                click.echo(line)
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn
+    from .cli import _stderr_console
+    tiered = {x.name for x in rules.shapes if x.tier > 0}
+    wins = {"landlord": 0, "peasants": 0}
+    points = [0] * rules.deal.players
+    landlord_points = 0
+    bombs = springs = anti = redeals = 0
+    mults = 0
+    with Progress(TextColumn(f"{rules.name}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=_stderr_console(), transient=True,
+                  disable=as_json and not sys.stderr.isatty()) as prog:
+        task = prog.add_task("deals", total=games)
+        final = None
+        for k in range(games):
+            _, steps = self_play(rules, seed + k)
+            final = steps[-1][1]
+            r = final.result
+            wins[r.winner] += 1
+            for s, p in enumerate(r.scores):
+                points[s] += p
+            landlord_points += r.scores[r.landlord]
+            bombs += sum(1 for f in r.factors if f.kind in tiered)
+            springs += r.spring
+            anti += r.anti_spring
+            redeals += final.attempt
+            mults += r.multiplier
+            prog.advance(task)
+    if save_path and final is not None:
+        save(final, save_path)
+    agg = {"rules": rules.name, "games": games, "first_seed": seed, "wins": wins,
+           "landlord_win_rate": wins["landlord"] / games,
+           "average_points": {str(s): p / games for s, p in enumerate(points)},
+           "average_landlord_points": landlord_points / games,
+           "bombs_per_deal": bombs / games, "average_multiplier": mults / games,
+           "springs": springs, "anti_springs": anti, "redeals": redeals}
+    if as_json:
+        emit_json(agg)
+        return
+    click.echo(f"{rules.title}: {games} deals, seeds {seed}…{seed + games - 1}")
+    click.echo(f"  wins: landlord {wins['landlord']}, peasants {wins['peasants']} "
+               f"(landlord {100 * wins['landlord'] / games:.1f}%)")
+    click.echo("  average points per seat: " + ", ".join(
+        f"seat {s} {p / games:+.2f}" for s, p in enumerate(points))
+        + f"; landlord {landlord_points / games:+.2f}")
+    click.echo(f"  bombs/rockets per deal: {bombs / games:.3f}; average multiplier "
+               f"{mults / games:.2f}; springs {springs}, anti-springs {anti}; "
+               f"all-pass redeals {redeals}")
+
+
+# ----------------------------------------------------------------------------- replay
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
+              show_default=True, help="Card notation language.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def replay(file: str, notation: str, as_json: bool) -> None:
+    """Validate a deal record action by action; print the transcript and the score breakdown,
+    or the first invalid action with its index and reason (exit 1).
+
+    The rules named in the record are used (built-in name or path).
+    """
+    from .errors import DdzError
+    from .record import load, replay as replay_fn, result_lines, transcript
+    try:
+        rec = load(file)
+        rep = replay_fn(rec)
+    except DdzError as e:
+        fail(str(e))
+        return
+    state = rep.state
+    if as_json:
+        emit_json({"valid": rep.ok, "actions": len(rep.steps),
+                   "error": None if rep.ok else {"index": rep.error_index,
+                                                 "reason": rep.error},
+                   "warnings": list(rep.warnings), "phase": state.phase,
+                   "result": None if state.result is None else state.result.to_json()})
+    else:
+        for w in rep.warnings:
+            click.echo(f"warning: {w}", err=True)
+        for line in transcript(rep.initial, rep.steps, notation):
+            click.echo(line)
+        if not rep.ok:
+            click.echo(f"invalid action {rep.error_index}: {rep.error}")
+    if not rep.ok:
+        sys.exit(1)

@@ -421,6 +421,9 @@ class GameState:
             raise GameError("more copies than the deck holds: "
                             + " ".join(ALL_RANKS[i].symbol() for i in over))
         und = Cards(tuple(rules.deck[i] - total[i] for i in range(N_RANKS)))
+        if len(und) != d.undealt:
+            raise GameError(f"{len(und)} cards left undealt ({und}); {rules.name} leaves "
+                            f"{d.undealt} undealt")
         f = 0 if first is None else cls._check_seat(rules, first)
         return hs, t, und, f
 

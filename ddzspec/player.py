@@ -91,6 +91,11 @@ class HeuristicPlayer:
                     and last_seat != seat:
                 return Action.pass_(seat)
         counts = hand.counts
+        # an opponent with one (two) cards to go: do not lead singles (pairs) if avoidable,
+        # and answer them with the highest card
+        danger = {len(state.hands[s]) - state.target(s) for s in range(state.players)
+                  if s != seat and (state.role(s) != state.role(seat)
+                                    or state.role(s) == "landlord")}
         best: tuple[tuple[float, ...], Reading] | None = None
         for m in moves:
             mc = m.cards.counts
@@ -104,7 +109,10 @@ class HeuristicPlayer:
                 if breaks_four and not opp_close:
                     continue
                 high = 0 if prev is None else m.key
-                cost = (0, _groups(rem) + (0.5 * m.key / 15 if prev is None else 0),
+                risky = m.size in danger and m.size <= 2 and m.shape in ("single", "pair")
+                if risky:
+                    high = -m.key  # if we must, play the highest
+                cost = (0, int(risky), _groups(rem) + (0.5 * m.key / 15 if prev is None else 0),
                         high, -m.size)
             if best is None or cost < best[0]:
                 best = (cost, m)
