@@ -24,7 +24,6 @@ passes in a row close a trick and the last player leads.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,6 +59,8 @@ class SolveResult:
       move in canonical notation (``PASS`` for a pass; empty when it loses), else None.
     - ``line``: the principal variation (best play, passes included) up to the end of the deal.
     - ``score``: with ``want="score"``, points per seat name (zero-sum), else None.
+    - ``best_moves``: with ``want="score"``, the moves that keep the exact score (a subset of
+      the winning moves when the side to move wins).
     - ``nodes``: positions searched; ``table_entries``: transposition-table entries;
       ``seconds``: wall time; ``reason``: why the status is unknown.
     """
@@ -82,7 +83,8 @@ class SolveResult:
                 "winning_moves": None if self.winning_moves is None
                 else list(self.winning_moves),
                 "line": [{"seat": p.seat, "cards": p.cards} for p in self.line],
-                "score": self.score, "nodes": self.nodes,
+                "score": self.score, "best_moves": None if self.best_moves is None
+                else list(self.best_moves), "nodes": self.nodes,
                 "seconds": round(self.seconds, 6)}
 
 
@@ -127,8 +129,6 @@ class Searcher:
         del root_hand
         self._check_every = 2048
         self._next_check = self._check_every
-        if sys.getrecursionlimit() < 10000:
-            sys.setrecursionlimit(10000)
 
     # ------------------------------------------------------------------ limits
 
@@ -337,6 +337,9 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
             for name, role in zip(position.seats, position.roles):
                 score[name] = ll_points if role == "landlord" else -ll_points // (
                     position.n_seats - 1)
+        best: tuple[str, ...] | None = None
+        if want == "score" and value is not None:
+            best = tuple(_best_moves(S, s0, h0, l0, p0, lp0, pp0, value))
         pv: tuple[Play, ...] = ()
         if line:
             if want == "score" and value is not None:
@@ -347,7 +350,8 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
         return SolveResult("unknown", None, None, None, (), None, S.nodes,
                            len(S.tt) + len(S.stt), time.perf_counter() - t0, str(e))
     return SolveResult("solved", _side_name(ll_wins), mover_wins, winning, pv, score,
-                       S.nodes, len(S.tt) + len(S.stt), time.perf_counter() - t0)
+                       S.nodes, len(S.tt) + len(S.stt), time.perf_counter() - t0,
+                       best_moves=best)
 
 
 def _text(S: Searcher, m: int) -> str:
@@ -416,6 +420,34 @@ def _score_value(S: Searcher, ll_wins: bool, s: int, hands: tuple[int, ...], las
     return v
 
 
+def _child_value_is(S: Searcher, ch: tuple[int, int, tuple[int, ...], int, int], is_ll: bool,
+                    lp: int, pp: bool, v: float) -> tuple[bool, int, bool, float]:
+    """Whether the child ``ch`` of a node with value ``v`` (landlord stake units) keeps that
+    value; also the child's flags and its value in its own stake units."""
+    m, nxt, h2, l2, p2 = ch
+    f = 2.0 if m >= 0 and S.ms.doubles[m] else 1.0
+    lp2 = min(lp + 1, 2) if (m >= 0 and is_ll) else lp
+    pp2 = pp or (m >= 0 and not is_ll)
+    if nxt < 0:
+        if is_ll:
+            val = f * (2.0 if not pp and S.spring else 1.0)
+        else:
+            val = -f * (2.0 if lp <= 1 and S.anti_spring else 1.0)
+        return val == v, lp2, pp2, v
+    cv = v / f
+    ok = S.at_least(nxt, h2, l2, p2, lp2, pp2, cv) and not S.at_least(
+        nxt, h2, l2, p2, lp2, pp2, _next_above(cv))
+    return ok, lp2, pp2, cv
+
+
+def _best_moves(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: int,
+                lp: int, pp: bool, v: float) -> list[str]:
+    """Every move of the seat to move that keeps the exact value ``v`` (best for the score)."""
+    is_ll = S.side[s]
+    return [_text(S, ch[0]) for ch in S.children(s, hands, last, passes)
+            if _child_value_is(S, ch, is_ll, lp, pp, v)[0]]
+
+
 def _next_above(v: float) -> float:
     return 1.0 if v == -1.0 else (v * 2 if v > 0 else v / 2)
 
@@ -424,31 +456,17 @@ def _score_line(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: 
                 lp: int, pp: bool, v: float) -> list[Play]:
     """The principal variation under the score: each side keeps the value ``v``."""
     out: list[Play] = []
-    ms = S.ms
     for _ in range(4 * 60):
         is_ll = S.side[s]
         pick = None
-        for m, nxt, h2, l2, p2 in S.children(s, hands, last, passes):
-            f = 2.0 if m >= 0 and ms.doubles[m] else 1.0
-            lp2 = min(lp + 1, 2) if (m >= 0 and is_ll) else lp
-            pp2 = pp or (m >= 0 and not is_ll)
-            if nxt < 0:
-                if is_ll:
-                    val = f * (2.0 if not pp and S.spring else 1.0)
-                else:
-                    val = -f * (2.0 if lp <= 1 and S.anti_spring else 1.0)
-                if val == v:
-                    pick = (m, nxt, h2, l2, p2, lp2, pp2, v)
-                    break
-                continue
-            cv = v / f
-            if S.at_least(nxt, h2, l2, p2, lp2, pp2, cv) and not S.at_least(
-                    nxt, h2, l2, p2, lp2, pp2, _next_above(cv)):
-                pick = (m, nxt, h2, l2, p2, lp2, pp2, cv)
+        for ch in S.children(s, hands, last, passes):
+            ok, lp2, pp2, cv = _child_value_is(S, ch, is_ll, lp, pp, v)
+            if ok:
+                pick = (ch, lp2, pp2, cv)
                 break
         if pick is None:
             break
-        m, nxt, h2, l2, p2, lp2, pp2, cv = pick
+        (m, nxt, h2, l2, p2), lp2, pp2, cv = pick
         out.append(Play(S.pos.seats[s], _text(S, m)))
         if nxt < 0:
             break
