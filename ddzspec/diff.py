@@ -155,7 +155,9 @@ def why_not(reading: Reading, rules: Rules, notation: str = "en") -> str:
     ``rules``: ranks its deck lacks, more cards than its largest hand, no shape of that name, a
     shape of that name with other bounds (chain ranks, run length, kickers), or the restrictions
     that rule it out. Several reasons are joined with "; ". Pure table arithmetic, no CSP."""
-    sym = lambda i: ALL_RANKS[i].symbol(notation)  # noqa: E731
+    def sym(i: int) -> str:
+        return ALL_RANKS[i].symbol(notation)
+
     counts = reading.cards.counts
     reasons = []
     missing = [i for i in range(N_RANKS) if counts[i] and not rules.deck[i]]
