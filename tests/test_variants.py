@@ -371,3 +371,25 @@ def test_explain_in_every_variant(rules: dict[str, Rules], name: str, move: str,
     ex = explain(move, rules[name])
     assert ex.verdict.legal and ex.verdict.reading.shape == shape
     assert f" under {name}: {shape} " in ex.lines[0]
+
+
+def test_diff_changed_type_when_both_read_it(tmp_path: Path, rules: dict[str, Rules]) -> None:
+    # a house variant that calls the bomb a "quad": 3333 is read in both, as another type
+    f = tmp_path / "quad.rules"
+    f.write_text("rules quad extends classic\n"
+                 "shapes {\n    without bomb\n    quad = 4 x 1\n}\n"
+                 "precedence rocket > quad > others\n"
+                 "scoring {\n    base bid\n    double quad rocket spring anti_spring\n}\n")
+    d = diff_rules(rules["classic"], load_rules(str(f)), limit=None)
+    assert d.counts == {"only_a": {}, "only_b": {}, "changed": {"bomb -> quad": 13}}
+    x = d.differences[0]
+    assert str(x.cards) == "3333" and x.why == "classic: bomb 3333; quad: quad 3333"
+    assert [s.what for s in d.spec] == ["shape bomb", "shape quad", "scoring"]
+
+
+def test_diff_moves_from_stdin() -> None:
+    res = CliRunner().invoke(main, ["diff", "classic", "kawu", "--moves", "-", "--json"],
+                             input="444455\n44445566\n")
+    assert res.exit_code == 1
+    doc = json.loads(res.output)
+    assert doc["compared"] == 2 and [x["cards"] for x in doc["differences"]] == ["444455"]
