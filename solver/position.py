@@ -16,7 +16,7 @@ a trick; with three, two passes do.
 ... to_move: landlord
 ... ''')
 >>> p.seats, str(p.hands[1]), p.to_move
-(('landlord', 'peasant'), '334552', 0)
+(('landlord', 'peasant'), '345522', 0)
 """
 
 from __future__ import annotations

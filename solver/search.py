@@ -354,6 +354,12 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
                        best_moves=best)
 
 
+def _sorted_moves(S: Searcher, ms: list[int]) -> list[str]:
+    """Move ids (−1: pass) as text, smaller moves first, then lower bodies; PASS last."""
+    key = (lambda m: (1, 0, 0) if m < 0 else (0, S.ms.size[m], S.ms.strength[m]))
+    return [_text(S, m) for m in sorted(ms, key=key)]
+
+
 def _text(S: Searcher, m: int) -> str:
     return PASS if m < 0 else S.ms.text(m, S.pos.notation)
 
@@ -365,8 +371,8 @@ def _winning_moves(S: Searcher, s: int, hands: tuple[int, ...], last: int,
     same_side = S.side[s]
     for m, nxt, h2, l2, p2 in S.children(s, hands, last, passes):
         if nxt < 0 or S.win(nxt, h2, l2, p2) == (S.side[nxt] == same_side):
-            out.append(_text(S, m))
-    return out
+            out.append(m)
+    return _sorted_moves(S, out)
 
 
 def _bool_line(S: Searcher, s: int, hands: tuple[int, ...], last: int,
@@ -444,8 +450,8 @@ def _best_moves(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: 
                 lp: int, pp: bool, v: float) -> list[str]:
     """Every move of the seat to move that keeps the exact value ``v`` (best for the score)."""
     is_ll = S.side[s]
-    return [_text(S, ch[0]) for ch in S.children(s, hands, last, passes)
-            if _child_value_is(S, ch, is_ll, lp, pp, v)[0]]
+    return _sorted_moves(S, [ch[0] for ch in S.children(s, hands, last, passes)
+                             if _child_value_is(S, ch, is_ll, lp, pp, v)[0]])
 
 
 def _next_above(v: float) -> float:

@@ -1,0 +1,206 @@
+"""``ddzspec solve``: the endgame solver on the command line (registered on ``ddzspec`` through
+the ``ddzspec.commands`` entry point).
+
+- ``ddzspec solve FILE|-`` reads a position (``grammar/position.lark``) and prints the winner,
+  the winning moves, the line of best play and, with ``--score``, the exact score.
+- Quick use without a file: ``--landlord CARDS --peasant CARDS [--peasant CARDS] --to-move SEAT
+  [--on-table CARDS --played-by SEAT]`` with ``--rules`` / ``--without`` (two seats: landlord,
+  peasant; three: landlord, peasant1 who plays right after the landlord, peasant2).
+- ``--batch FILE.jsonl --workers N``: many positions in parallel processes, a progress bar and a
+  summary table. Each line: a shared puzzle record (``hands`` first/second …) or
+  ``{"id": …, "position": "<text of a position>"}``.
+- ``--json``: ``{"status", "winner", "winning_moves", "line", "score", "nodes", "seconds"}``
+  (``--batch``: one such object per line, with ``id``).
+
+Bad input exits 2 with a located message; an impossible position says why.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ddzspec.cli import common_options, emit_json, fail
+from ddzspec.errors import DdzError
+from ddzspec.rules import Rules
+
+from .position import Position, make_position, parse_position, position_from_puzzle
+from .search import SolveResult, solve as solve_position
+
+
+def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) -> None:
+    if res.status != "solved":
+        click.echo(f"unknown: {res.reason} (nodes {res.nodes:,}, {res.seconds:.2f} s)")
+        return
+    mover = pos.seats[pos.to_move]
+    click.echo(f"winner: {res.winner} ({mover}, to move, "
+               f"{'wins' if res.to_move_wins else 'loses'})")
+    if res.winning_moves is not None:
+        if res.winning_moves:
+            label = "winning moves" if show_all else "winning move"
+            moves = res.winning_moves if show_all else res.winning_moves[:1]
+            click.echo(f"{label}: " + ", ".join(moves))
+            if not show_all and len(res.winning_moves) > 1:
+                click.echo(f"  ({len(res.winning_moves) - 1} more: --all lists them)")
+        else:
+            click.echo("winning moves: none")
+    if res.score is not None:
+        click.echo("score: " + ", ".join(f"{s} {v:+d}" for s, v in res.score.items()))
+        if res.best_moves:
+            click.echo("best moves for the score: " + ", ".join(res.best_moves))
+    if res.line:
+        click.echo("line: " + " · ".join(f"{p.seat} {p.cards}" for p in res.line))
+    click.echo(f"nodes {res.nodes:,}, table entries {res.table_entries:,}, "
+               f"{res.seconds:.3f} s")
+
+
+def _batch_one(item: tuple[str, str, str, float | None]) -> dict[str, Any]:
+    """Solve one batch line in a worker process: (id, JSON line, want, seconds) → JSON."""
+    ident, line, want, seconds = item
+    try:
+        rec = json.loads(line)
+        if "position" in rec:
+            pos = parse_position(rec["position"], source=ident)
+        else:
+            pos = position_from_puzzle(rec)
+        res = solve_position(pos, want=want, seconds=seconds)  # type: ignore[arg-type]
+        out = {"id": ident, **res.to_json()}
+        if "winner" in rec and "winning_moves" in rec and "hands" in rec:
+            got = {"landlord": "first", "peasants": "second"}.get(res.winner or "")
+            from ddzspec.cards import parse_cards
+            norm = sorted(("PASS",) if m == "PASS" else parse_cards(m).cards.counts
+                          for m in rec["winning_moves"])
+            mine = None if res.winning_moves is None else sorted(
+                ("PASS",) if m == "PASS" else parse_cards(m).cards.counts
+                for m in res.winning_moves)
+            out["expected_agrees"] = (res.status == "solved" and got == rec["winner"]
+                                      and (mine is None or mine == norm))
+        return out
+    except (DdzError, ValueError, KeyError, TypeError) as e:
+        return {"id": ident, "status": "error", "error": str(e)}
+
+
+def _run_batch(path: str, workers: int, want: str, seconds: float | None,
+               as_json: bool) -> None:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+        return
+    items = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            ident = str(json.loads(line).get("id", f"line {i}"))
+        except (json.JSONDecodeError, AttributeError) as e:
+            fail(f"{path}:{i}: not a JSON object: {e}")
+            return
+        items.append((ident, line, want, seconds))
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import TimeElapsedColumn
+    results: list[dict[str, Any]] = []
+    with Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as prog:
+        task = prog.add_task("batch", total=len(items))
+        if workers <= 1:
+            for it in items:
+                results.append(_batch_one(it))
+                prog.advance(task)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as ex:
+                for r in ex.map(_batch_one, items):
+                    results.append(r)
+                    prog.advance(task)
+    if as_json:
+        for r in results:
+            emit_json(r)
+        return
+    from rich.table import Table
+    t = Table(title=f"{len(results)} positions")
+    for col in ("id", "status", "winner", "winning moves", "nodes", "seconds", "expected"):
+        t.add_column(col, justify="right" if col in ("nodes", "seconds") else "left")
+    total_s = 0.0
+    for r in results:
+        if r["status"] == "error":
+            t.add_row(r["id"], "error", r["error"], "", "", "", "")
+            continue
+        total_s += r["seconds"]
+        exp = r.get("expected_agrees")
+        t.add_row(r["id"], r["status"], r["winner"] or "-",
+                  ", ".join(r["winning_moves"] or []), f"{r['nodes']:,}",
+                  f"{r['seconds']:.3f}", "" if exp is None else ("agrees" if exp else "DIFFERS"))
+    Console().print(t)
+    solved = sum(r["status"] == "solved" for r in results)
+    bad = sum(r.get("expected_agrees") is False for r in results)
+    click.echo(f"solved {solved}/{len(results)}; total search time {total_s:.2f} s"
+               + (f"; {bad} differ from the expected answer" if bad else ""))
+
+
+@click.command("solve")
+@click.argument("file", required=False, metavar="[FILE|-]")
+@click.option("--landlord", metavar="CARDS", help="The landlord's hand (quick use).")
+@click.option("--peasant", "peasants", multiple=True, metavar="CARDS",
+              help="A peasant's hand; twice for three seats (peasant1, then peasant2).")
+@click.option("--to-move", metavar="SEAT",
+              help="landlord | peasant | peasant1 | peasant2.")
+@click.option("--on-table", metavar="CARDS", help="The move to beat (mid-trick).")
+@click.option("--played-by", metavar="SEAT", help="Who played the move on the table.")
+@click.option("--robs", type=int, help="Duel: robs (the peasant's handicap and multiplier).")
+@click.option("--base", type=int, default=1, show_default=True, help="Base of the deal.")
+@click.option("--multiplier", type=int, help="Multiplier so far.")
+@click.option("--all", "show_all", is_flag=True, help="List every winning move.")
+@click.option("--score", is_flag=True, help="Also the exact score under best play.")
+@click.option("--limit-seconds", type=float, metavar="S",
+              help="Give up after S seconds: the answer is 'unknown'.")
+@click.option("--batch", metavar="FILE.jsonl", help="Solve many positions (one JSON per line).")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="Processes for --batch.")
+@common_options
+def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
+          to_move: str | None, on_table: str | None, played_by: str | None,
+          robs: int | None, base: int, multiplier: int | None, show_all: bool, score: bool,
+          limit_seconds: float | None, batch: str | None, workers: int, rules: Rules,
+          notation: str, as_json: bool) -> None:
+    """Solve an open-hand endgame: the winner, the winning moves, the line of best play.
+
+    FILE (or - for stdin) holds a position in the text format (see grammar/position.lark);
+    or give the hands with --landlord/--peasant and --to-move.
+    """
+    want = "score" if score else "all"
+    if batch:
+        _run_batch(batch, workers, want, limit_seconds, as_json)
+        return
+    if file is not None:
+        if landlord or peasants:
+            fail("give a position FILE or --landlord/--peasant, not both")
+        try:
+            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot read {file}: {e.strerror}")
+            return
+        pos = parse_position(text, source="<stdin>" if file == "-" else file,
+                             notation=notation, rules=rules)
+    else:
+        if not landlord or not peasants or not to_move:
+            fail("give a position FILE, or --landlord, --peasant (once or twice) and --to-move")
+            return
+        if len(peasants) > 2:
+            fail("at most two --peasant hands")
+        names = ("peasant",) if len(peasants) == 1 else ("peasant1", "peasant2")
+        hands = {"landlord": landlord, **dict(zip(names, peasants))}
+        if (on_table is None) != (played_by is None):
+            fail("--on-table and --played-by go together")
+        pos = make_position(rules, hands, to_move, on_table=on_table, played_by=played_by,
+                            robs=robs, base=base, multiplier=multiplier, notation=notation)
+    res = solve_position(pos, want=want, seconds=limit_seconds)  # type: ignore[arg-type]
+    if as_json:
+        emit_json(res.to_json())
+    else:
+        _print_result(pos, res, show_all, score)

@@ -1,0 +1,83 @@
+"""``ddzspec solve``: file and quick use, --all, --score, --json, --batch, located errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ddzspec.cli import main
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, ["solve", *args], input=stdin)
+
+
+def test_quick_use_all_and_score() -> None:
+    r = run("--landlord", "KK5543", "--peasant", "225543", "--to-move", "landlord", "--all",
+            "--score")
+    assert r.exit_code == 0, r.output
+    assert "winner: landlord" in r.output
+    assert "winning moves: 4, 5" in r.output
+    assert "score: landlord +1, peasant -1" in r.output
+    assert "line: landlord" in r.output
+
+
+def test_json_from_stdin_three_seats() -> None:
+    text = "rules classic\nlandlord: 35\npeasant1: 8888KK\npeasant2: 6\nto_move: peasant1\n"
+    r = run("-", "--score", "--json", stdin=text)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["status"] == "solved" and out["winner"] == "peasants"
+    assert out["score"] == {"landlord": -4, "peasant1": 2, "peasant2": 2}
+    assert "8888+KK" in out["winning_moves"]
+    assert out["line"][0] == {"seat": "peasant1", "cards": "8888"}
+    assert isinstance(out["nodes"], int) and isinstance(out["seconds"], float)
+
+
+def test_mid_trick_quick_use_with_ban(tmp_path: Path) -> None:
+    r = run("--without", "plane_pairs", "--landlord", "AA9", "--peasant", "2QQTT7755",
+            "--to-move", "landlord", "--on-table", "3", "--played-by", "peasant", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["winner"] == "landlord" and out["winning_moves"] == ["PASS"]
+
+
+def test_file_and_unknown(tmp_path: Path) -> None:
+    f = tmp_path / "p.pos"
+    f.write_text("rules classic\nlandlord: B2AK998553\npeasant: RQQJJT953\nto_move: landlord\n")
+    r = run(str(f), "--limit-seconds", "0.0001", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["status"] == "unknown" and out["winner"] is None
+
+
+def test_errors_exit_2() -> None:
+    r = run("-", stdin="rules classic\nlandlord: 3X\n")
+    assert r.exit_code == 2 and "<stdin>:2:12" in r.output
+    r = run("--landlord", "2222", "--peasant", "2", "--to-move", "landlord")
+    assert r.exit_code == 2 and "deck holds 4" in r.output
+    r = run("--landlord", "33", "--peasant", "44", "--to-move", "banker")
+    assert r.exit_code == 2 and "unknown seat" in r.output
+    r = run()
+    assert r.exit_code == 2
+
+
+def test_batch(tmp_path: Path) -> None:
+    f = tmp_path / "b.jsonl"
+    lines = [
+        {"id": "a", "hands": {"first": "QQTT", "second": "A3"}, "to_move": "first",
+         "on_table": None, "winner": "first", "winning_moves": ["TT", "QQ"]},
+        {"id": "b", "position": "rules classic\nlandlord: 3\npeasant: 4\nto_move: peasant\n"},
+        {"id": "c", "position": "rules classic\nlandlord: 3X\n"},
+    ]
+    f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    r = run("--batch", str(f), "--workers", "2", "--json")
+    assert r.exit_code == 0, r.output
+    outs = {o["id"]: o for o in map(json.loads, filter(None, r.stdout.splitlines()))}
+    assert outs["a"]["expected_agrees"] is True
+    assert outs["b"]["winner"] == "peasants"
+    assert outs["c"]["status"] == "error" and "2:12" in outs["c"]["error"]
+    r = run("--batch", str(f))
+    assert r.exit_code == 0 and "solved 2/3" in r.output
