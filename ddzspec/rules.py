@@ -309,20 +309,25 @@ def _ints(children: list[Any]) -> list[int]:
 
 
 def resolve_path(name_or_path: str, base: Path | None = None) -> Path:
-    """Find a rules file: an existing path (with or without ``.rules``), relative to ``base``
-    when given, else a built-in name (classic, kawu, duel, duel-literal).
+    """Find a rules file. A bare built-in name ("classic", "kawu", "duel", "duel-literal")
+    always means the shipped file, whatever lies in the working folder; anything else is a path
+    (``.rules`` may be left off), relative to ``base`` when given (an ``extends`` in a file).
     Raises RulesError listing the built-in names when nothing matches."""
+    if not name_or_path.strip():
+        raise RulesError("empty rules name (give a built-in name or a path)", "<rules>")
+    builtin = data_dir("rules") / f"{name_or_path}.rules"
+    if "/" not in name_or_path and not name_or_path.endswith(".rules") and builtin.is_file():
+        return builtin
     p = Path(name_or_path)
-    candidates = [p, p.with_name(p.name + ".rules")]
+    candidates = [p] if p.suffix == ".rules" else [p, p.parent / (p.name + ".rules")]
     if base is not None and not p.is_absolute():
         candidates = [base / c for c in candidates] + candidates
     for c in candidates:
         if c.is_file():
             return c
-    builtin = data_dir("rules") / f"{name_or_path}.rules"
-    if "/" not in name_or_path and builtin.is_file():
-        return builtin
-    names = ", ".join(sorted(x.stem for x in data_dir("rules").glob("*.rules")))
+    if p.is_dir():
+        raise RulesError("is a folder, not a rules file", name_or_path)
+    names = ", ".join(builtin_rules())
     raise RulesError(f"no rules file {name_or_path!r} (built in: {names})", name_or_path)
 
 
@@ -333,12 +338,13 @@ def builtin_rules() -> list[str]:
 
 def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
     shown = str(path)
-    if path.resolve() in seen:
-        raise RulesError("extends itself (a cycle of extends)", shown)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8-sig")
     except OSError as e:
         raise RulesError(f"cannot read: {e.strerror}", shown) from None
+    except UnicodeDecodeError as e:
+        raise RulesError(f"not UTF-8 text (byte {e.start}: {e.object[e.start:e.start + 1]!r})",
+                         shown) from None
     tree = _parse(text, shown)
     header = tree.children[0]
     assert isinstance(header, Tree)
@@ -355,7 +361,11 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
                 parent_path = resolve_path(target, path.parent)
             except RulesError as e:
                 raise RulesError(e.message, shown, tok.line, tok.column) from None
-            parent = _read_raw(parent_path, seen + (path.resolve(),))
+            chain = seen + (path.resolve(),)
+            if parent_path.resolve() in chain:
+                names = " -> ".join([p.name for p in chain] + [parent_path.name])
+                raise RulesError(f"a cycle of extends: {names}", shown, tok.line, tok.column)
+            parent = _read_raw(parent_path, chain)
             raw.parents = [parent.name] + parent.parents
             raw.sections = dict(parent.sections)
             raw.groups = dict(parent.groups)
@@ -370,13 +380,13 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
             if kind in seen_here:
                 raise RulesError(f"section {kind!r} given twice", shown, *_lc(st))
             seen_here[kind] = kind
-            raw.sections[kind] = (st, _pos(st))
+            raw.sections[kind] = (_mark(st, shown), _pos(st))
         elif kind == "group":
             gname = str(st.children[0])
             if gname in seen_here:
                 raise RulesError(f"group {gname!r} declared twice", shown, *_lc(st))
             seen_here[gname] = "group"
-            raw.groups[gname] = (st, _pos(st))
+            raw.groups[gname] = (_mark(st, shown), _pos(st))
         elif kind == "shapes":
             for item in st.children:
                 assert isinstance(item, Tree)
@@ -389,7 +399,7 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
                 if ("shape", sname) in seen_here.items() or seen_here.get(sname) == "shape":
                     raise RulesError(f"duplicate shape name {sname!r}", shown, *_lc(item))
                 seen_here[sname] = "shape"
-                raw.shapes[sname] = (item, _pos(item))
+                raw.shapes[sname] = (_mark(item, shown), _pos(item))
         elif kind == "without":
             for tok in st.children:
                 sname = str(tok)
@@ -407,8 +417,14 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
                 if seen_here.get(f"restriction {rname}"):
                     raise RulesError(f"restriction {rname!r} given twice", shown, *_lc(item))
                 seen_here[f"restriction {rname}"] = "restriction"
-                raw.restrictions[rname] = (item, _pos(item))
+                raw.restrictions[rname] = (_mark(item, shown), _pos(item))
     return raw
+
+
+def _mark(tree: Tree, path: str) -> Tree:
+    """Remember the file a section comes from (errors in inherited sections name the parent)."""
+    tree.meta.ddz_path = path  # type: ignore[attr-defined]
+    return tree
 
 
 def _lc(node: Tree | Token) -> tuple[int | None, int | None]:
@@ -422,13 +438,19 @@ class _Builder:
     def __init__(self, raw: _Raw) -> None:
         self.raw = raw
 
+    def at(self, tree: Tree) -> None:
+        """Errors from now on are located in the file ``tree`` (a section) comes from."""
+        self.cur = getattr(tree.meta, "ddz_path", self.raw.path)
+
     def err(self, msg: str, pos: _Pos | None = None) -> RulesError:
-        return RulesError(msg, self.raw.path, pos.line if pos else None,
+        return RulesError(msg, getattr(self, "cur", self.raw.path), pos.line if pos else None,
                           pos.column if pos else None)
 
     def section(self, name: str) -> tuple[Tree, _Pos]:
         if name not in self.raw.sections:
+            self.cur = self.raw.path
             raise self.err(f"missing section {name!r}")
+        self.at(self.raw.sections[name][0])
         return self.raw.sections[name]
 
     def build(self) -> Rules:
@@ -508,6 +530,7 @@ class _Builder:
     def groups(self, order: tuple[Rank, ...]) -> dict[str, tuple[int, ...]]:
         out: dict[str, tuple[int, ...]] = {}
         for gname, (st, pos) in self.raw.groups.items():
+            self.at(st)
             body = st.children[1:]
             if len(body) == 1 and isinstance(body[0], Tree) and body[0].data == "rank_range":
                 (lo, plo), (hi, phi) = _rank(body[0].children[0]), _rank(body[0].children[1])
@@ -548,6 +571,10 @@ class _Builder:
             raise self.err("a deal needs at least 2 players", pos)
         total = d.players * d.hand + d.talon + d.undealt
         if total != sum(deck):
+            deck_tree, deck_pos = self.raw.sections["deck"]
+            if getattr(deck_tree.meta, "ddz_path", None) == self.raw.path != self.cur:
+                self.at(deck_tree)  # the deck changed here, the deal was inherited
+                pos = deck_pos
             raise self.err(f"hand sizes do not add up to the deck: {d.players} players x "
                            f"{d.hand} + talon {d.talon} + undealt {d.undealt} = {total}, "
                            f"but the deck has {sum(deck)} cards", pos)
@@ -556,10 +583,12 @@ class _Builder:
     def shapes(self, groups: dict[str, tuple[int, ...]], order: tuple[Rank, ...],
                max_cards: int) -> tuple[Shape, ...]:
         if not self.raw.shapes:
+            self.cur = self.raw.path
             raise self.err("no shapes declared")
         out = []
         all_ranks = tuple(r.index for r in order)
         for sname, (st, pos) in self.raw.shapes.items():
+            self.at(st)
             body = st.children[1]
             kicker = st.children[2] if len(st.children) > 2 else None
             assert isinstance(body, Tree)
@@ -625,6 +654,7 @@ class _Builder:
         if "precedence" not in self.raw.sections:
             return shapes
         st, pos = self.raw.sections["precedence"]
+        self.at(st)
         names = [t for t in st.children if isinstance(t, Token)]
         tiers: dict[str, int] = {}
         for i, tok in enumerate(names):
@@ -637,6 +667,7 @@ class _Builder:
     def restrictions(self) -> tuple[Restriction, ...]:
         out = []
         for rname, (st, pos) in self.raw.restrictions.items():
+            self.at(st)
             param = None
             on = True
             for tok in st.children[1:]:

@@ -1,0 +1,72 @@
+"""Loading rules files: built-in names, paths, extends (positions in the right file, cycles),
+encodings. Cases found by a fresh tester (kept as regressions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ddzspec.errors import RulesError
+from ddzspec.rules import load_rules
+
+
+def test_a_local_file_never_shadows_a_builtin_name(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    src = Path(load_rules("classic").path).read_text()
+    (tmp_path / "classic.rules").write_text(src.replace("kicker_rank_max 2 ", "kicker_rank_max 0 "))
+    (tmp_path / "duel").write_text("garbage\n")
+    monkeypatch.chdir(tmp_path)
+    assert load_rules("classic").restriction("kicker_rank_max").param == 2
+    assert load_rules("duel").deal.players == 2
+    assert load_rules("./classic.rules").restriction("kicker_rank_max").param == 0
+    assert load_rules("./classic").restriction("kicker_rank_max").param == 0
+
+
+@pytest.mark.parametrize("name,message", [
+    ("", "empty rules name"), (".", "is a folder"), ("nope", "no rules file 'nope'"),
+])
+def test_bad_names(name: str, message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        load_rules(name)
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    f = tmp_path / "x.rules"
+    f.write_bytes(b"\xff\xfe rules x\n")
+    with pytest.raises(RulesError, match="not UTF-8"):
+        load_rules(str(f))
+
+
+def test_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    f = tmp_path / "bom.rules"
+    f.write_bytes("\ufeffrules bom extends classic\n".encode())
+    assert load_rules(str(f)).name == "bom"
+
+
+def test_extends_cycle_is_located_and_named(tmp_path: Path) -> None:
+    (tmp_path / "a.rules").write_text('rules a extends "b"\n')
+    (tmp_path / "b.rules").write_text('# b\nrules b extends "a"\n')
+    with pytest.raises(RulesError) as e:
+        load_rules(str(tmp_path / "a.rules"))
+    assert "a cycle of extends: a.rules -> b.rules -> a.rules" in str(e.value)
+    assert (Path(e.value.path).name, e.value.line, e.value.column) == ("b.rules", 2, 17)
+
+
+def test_error_in_a_child_deck_points_at_the_child(tmp_path: Path) -> None:
+    f = tmp_path / "t.rules"
+    f.write_text("rules t extends classic\ndeck {\n ranks 3 4 5 6 7 8 9 10 J Q K A 2\n"
+                 " copies 3\n jokers B R\n}\n")
+    with pytest.raises(RulesError) as e:
+        load_rules(str(f))
+    assert (e.value.path, e.value.line) == (str(f), 2)
+    assert "the deck has 41 cards" in str(e.value)
+
+
+def test_error_in_an_inherited_section_names_the_parent(tmp_path: Path) -> None:
+    f = tmp_path / "t.rules"
+    f.write_text("rules t extends classic\ndeck {\n ranks 5 6 7 8 9 10 J Q K A 2 3\n"
+                 " copies 4\n jokers B R\n remove 3\n}\n")
+    with pytest.raises(RulesError) as e:
+        load_rules(str(f))
+    # classic's `order` (inherited) lists the 3 that this deck removed
+    assert Path(e.value.path).name == "classic.rules" and "rank 3 is used in order" in str(e.value)
