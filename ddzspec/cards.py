@@ -155,9 +155,16 @@ class Cards:
         return all(a <= b for a, b in zip(self.counts, other.counts))
 
     def format(self, notation: str = "en") -> str:
-        """Ranks low to high in ``notation`` (no body/kicker split)."""
+        """Ranks low to high in ``notation`` (no body/kicker split). A two-letter joker symbol
+        (fr PJ/GJ, de KJ/GJ) is set off by a space: German ``KK KJ`` is two kings and the
+        small joker."""
         sym = SYMBOLS[notation]
-        return "".join(sym[i] * c for i, c in enumerate(self.counts))
+        out = ""
+        for i, c in enumerate(self.counts):
+            for _ in range(c):
+                s = sym[i]
+                out += (" " + s) if len(s) > 1 and out else s
+        return out
 
     def __str__(self) -> str:
         return self.format("en")
@@ -200,28 +207,32 @@ def parse_cards(text: str, notation: str = "en",
     Raises NotationError with the 1-based column and the offending text.
     """
     lang = LANGUAGE_NAMES.get(notation, notation)
-    if not text.strip():
+    if not text.strip(" \t\r\n,\u00a0\u3000\ufe0f"):
         raise NotationError("no cards given", text, None)
+    shown = text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
     try:
         tree = _parser(notation).parse(text)
     except UnexpectedCharacters as e:
-        bad = text[e.pos_in_stream] if e.pos_in_stream is not None else "?"
-        raise NotationError(f"unknown symbol {bad!r} in {lang} notation", text, e.column,
+        pos = e.pos_in_stream or 0
+        bad = text[pos] if pos < len(text) else "?"
+        what = f"{bad!r}" if bad.isprintable() and not bad.isspace() else \
+            f"{bad!r} (U+{ord(bad):04X})"
+        raise NotationError(f"unknown symbol {what} in {lang} notation", shown, pos + 1,
                             bad) from None
     except UnexpectedToken as e:
         tok = e.token
         if tok.type == "$END":
-            raise NotationError("a '+' must be followed by cards", text, len(text) + 1,
+            raise NotationError("a '+' must be followed by cards", shown, len(text) + 1,
                                 "") from None
         what = "'+' needs cards on both sides" if tok.type == "_PLUS" else \
             f"unexpected {str(tok)!r}"
         if tok.type == "SUIT":
             what = f"suit {str(tok)!r} must follow a rank"
-        raise NotationError(what, text, tok.column, str(tok)) from None
+        raise NotationError(what, shown, (tok.start_pos or 0) + 1, str(tok)) from None
     except UnexpectedEOF:
-        raise NotationError("a '+' must be followed by cards", text, len(text) + 1) from None
+        raise NotationError("a '+' must be followed by cards", shown, len(text) + 1) from None
     except UnexpectedInput as e:  # pragma: no cover - other lark errors
-        raise NotationError(str(e), text, getattr(e, "column", None)) from None
+        raise NotationError(str(e), shown, getattr(e, "column", None)) from None
     groups: list[Cards] = []
     columns: list[tuple[int, Rank, str]] = []
     total = [0] * N_RANKS
@@ -235,17 +246,27 @@ def parse_cards(text: str, notation: str = "en",
             tok = rank_tree.children[0]
             assert isinstance(tok, Token)
             rank = _TERMINAL_RANK[tok.type]
+            col = (tok.start_pos or 0) + 1
+            if len(card.children) > 1:
+                suit = card.children[1]
+                assert isinstance(suit, Token)
+                if rank in (Rank.SMALL_JOKER, Rank.BIG_JOKER):
+                    raise NotationError(f"a joker has no suit ({str(suit)!r})", shown,
+                                        (suit.start_pos or 0) + 1, str(suit))
+                if suit.start_pos != tok.end_pos:
+                    raise NotationError(f"suit {str(suit)!r} must directly follow its rank",
+                                        shown, (suit.start_pos or 0) + 1, str(suit))
             counts[rank.index] += 1
             total[rank.index] += 1
-            columns.append((tok.column or 1, rank, str(tok)))
+            columns.append((col, rank, str(tok)))
             if deck is not None:
                 held = deck[rank.index]
                 if held == 0:
                     raise NotationError(f"the deck has no {rank.symbol('en')} "
                                         f"({rank.name.lower().replace('_', ' ')})",
-                                        text, tok.column, str(tok))
+                                        shown, col, str(tok))
                 if total[rank.index] > held:
                     raise NotationError(f"more copies of {str(tok)!r} than the deck holds "
-                                        f"({held})", text, tok.column, str(tok))
+                                        f"({held})", shown, col, str(tok))
         groups.append(Cards(tuple(counts)))
     return ParsedCards(text, Cards(tuple(total)), tuple(groups), tuple(columns))

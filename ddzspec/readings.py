@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from constraint import FunctionConstraint, Problem
 
-from .cards import ALL_RANKS, N_RANKS, SYMBOLS, Cards, ParsedCards, parse_cards
+from .cards import ALL_RANKS, N_RANKS, Cards, ParsedCards, parse_cards
 from .restrictions import holds
 from .rules import KIND_SIZE, Restriction, Rules, Shape
 
@@ -81,8 +81,7 @@ class Reading:
 
 
 def _fmt(cards: Cards, notation: str) -> str:
-    sym = SYMBOLS[notation]
-    return "".join(sym[i] * c for i, c in enumerate(cards.counts))
+    return cards.format(notation)
 
 
 @dataclass(frozen=True, slots=True)
