@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from .cards import N_RANKS, Cards, parse_cards
+from .cards import N_RANKS, Cards, pack, parse_cards
 from .errors import GameError, IllegalMoveError
 from .readings import Reading
 from .rules import KIND_SIZE, Rules, load_rules
@@ -107,89 +107,161 @@ class MoveIndex:
             by_type.setdefault((si, size), []).append((k, self.four[key], r))
             if tier > 0:
                 tiered.append((tier, self.four[key], r))
-        #: (shape index, size) → (sorted keys, [(move4, Reading)]) in hint order
-        self.by_type = {t: ([k for k, _, _ in v], [(m, r) for _, m, r in v])
-                        for t, v in by_type.items()}
+        #: (shape index, size) → (sorted body keys, [(body4, [(move4, Reading)…])]): for one
+        #: shape and size the key fixes the body, so moves are grouped by body, in hint order
+        self.by_type: dict[tuple[int, int], tuple[list[int], list[tuple[int, list[tuple[
+            int, Reading]]]]]] = {}
+        for t, v in by_type.items():
+            keys: list[int] = []
+            groups: list[tuple[int, list[tuple[int, Reading]]]] = []
+            for k, m4, r in v:
+                if not keys or keys[-1] != k:
+                    keys.append(k)
+                    groups.append((pack4(r.body.counts), []))
+                groups[-1][1].append((m4, r))
+            self.by_type[t] = (keys, groups)
         self.tiered = tiered  # hint order: by tier then key
         self.tiers = [t for t, _, _ in tiered]
-        # leads: every body of every shape, as (shape index, start, run, body counts, units, k)
-        self.bodies: list[tuple[int, int, int, tuple[tuple[int, int], ...], int, int, int]] = []
+        # leads. A body of ``copies`` cards per rank is held iff its rank bits are all among
+        # the hand's ranks with at least ``copies`` cards (a 15-bit mask). Bodies without
+        # kickers are whole moves: kept only if the table reads them so; for each copies value
+        # the held ones depend on that one mask only, so they are memoised per mask. Bodies
+        # with kickers are extended by the kicker units the hand's remaining counts allow and
+        # kept when the table holds the multiset with exactly that entry (``kcheck``).
+        self.by_pos: list[Reading] = [r for _, _, r in items]
+        eid_shift = 16
+        assert len(rules.shapes) < 256 and N_RANKS < 16  # entry ids fit in 16 bits
+        plain: dict[int, list[tuple[int, int]]] = {}
+        kicked: dict[int, list[tuple[int, tuple[int, ...], int, int, int, tuple[int, ...]]]] = {}
+        entries = table.entries
+        self.kcheck: dict[int, int] = {}
+        for key, (si, start, run) in entries.items():
+            if rules.shapes[si].kicker_kind is not None:
+                eid = (si << 8) | (start << 4) | run
+                self.kcheck[(key << eid_shift) | eid] = self.rank[key]
         for si, shape in enumerate(rules.shapes):
             k = KIND_SIZE.get(shape.kicker_kind or "", 1)
+            incs = tuple(k << (3 * r + eid_shift) for r in range(N_RANKS))
             for run in range(shape.run_min, shape.run_max + 1):
                 if shape.size(run) > rules.max_cards:
                     continue
                 for start in range(len(shape.seq) - run + 1):
-                    body = tuple((i, shape.copies) for i in shape.seq[start:start + run])
-                    if any(rules.deck[i] < c for i, c in body):
+                    ranks = shape.seq[start:start + run]
+                    if any(rules.deck[i] < shape.copies for i in ranks):
                         continue
-                    base = sum(c << (3 * i) for i, c in body)
-                    self.bodies.append((si, start, run, body, shape.units(run), k, base))
+                    counts = [0] * N_RANKS
+                    for i in ranks:
+                        counts[i] = shape.copies
+                    base = pack(counts)
+                    bmask = sum(1 << i for i in ranks)
+                    units = shape.units(run)
+                    if units == 0:
+                        if entries.get(base) == (si, start, run):
+                            plain.setdefault(shape.copies, []).append((bmask, self.rank[base]))
+                        continue
+                    eid = (si << 8) | (start << 4) | run
+                    kicked.setdefault(shape.copies, []).append(
+                        (bmask, tuple(ranks), units, k, (base << eid_shift) | eid, incs))
+        self.max_copies = max(rules.deck)
+        self.plain_groups = [(c, v, {}) for c, v in sorted(plain.items())]
+        self.kicked_groups = sorted(kicked.items())
 
     def leads(self, counts: Sequence[int]) -> list[Reading]:
         """Every table move contained in a hand (15 counts), hint order."""
-        entries = self.table.entries
+        masks = [0] * (self.max_copies + 1)
+        for i, c in enumerate(counts):
+            if c:
+                bit = 1 << i
+                for j in range(1, min(c, self.max_copies) + 1):
+                    masks[j] |= bit
         found: list[int] = []
-        for si, start, run, body, units, k, base in self.bodies:
-            ok = True
-            for i, c in body:
-                if counts[i] < c:
-                    ok = False
-                    break
-            if not ok:
+        for c, bodies, cache in self.plain_groups:
+            if c > self.max_copies:
                 continue
-            entry = (si, start, run)
-            if units == 0:
-                if entries.get(base) == entry:
-                    found.append(base)
+            m = masks[c]
+            got = cache.get(m)
+            if got is None:
+                nm = ~m
+                got = tuple(pos for bm, pos in bodies if not bm & nm)
+                if len(cache) > 40_000:
+                    cache.clear()
+                cache[m] = got
+            found.extend(got)
+        kcheck = self.kcheck
+        for c, kbodies in self.kicked_groups:
+            if c > self.max_copies or not masks[c]:
                 continue
-            avail = list(counts)
-            for i, c in body:
-                avail[i] -= c
-            ranks = [i for i in range(N_RANKS) if avail[i] >= k]
-            _kickers(ranks, avail, k, units, 0, base, entries, entry, found)
-        rank = self.rank
-        found.sort(key=rank.__getitem__)
-        reading = self.reading
-        return [reading[key] for key in found]
+            nm = ~masks[c]
+            for bm, ranks_, units, k, ebase, incs in kbodies:
+                if bm & nm:
+                    continue
+                avail = list(counts)
+                for i in ranks_:
+                    avail[i] -= c
+                cand = [i for i in range(N_RANKS) if avail[i] >= k]
+                if units == 1:
+                    for r in cand:
+                        p = kcheck.get(ebase + incs[r])
+                        if p is not None:
+                            found.append(p)
+                elif units == 2:
+                    for x, r in enumerate(cand):
+                        kr = ebase + incs[r]
+                        if avail[r] >= 2 * k:
+                            p = kcheck.get(kr + incs[r])
+                            if p is not None:
+                                found.append(p)
+                        for r2 in cand[x + 1:]:
+                            p = kcheck.get(kr + incs[r2])
+                            if p is not None:
+                                found.append(p)
+                else:
+                    _kickers(cand, avail, k, units, 0, ebase, incs, kcheck, found)
+        found.sort()
+        by_pos = self.by_pos
+        return [by_pos[p] for p in found]
 
     def answers(self, counts: Sequence[int], previous: Reading) -> list[Reading]:
         """Every table move contained in a hand that beats ``previous``, hint order."""
         hand4 = pack4(counts) | _GUARD
+        g = _GUARD
         out: list[Reading] = []
         si = self.shape_index.get(previous.shape)
         if si is not None:
             got = self.by_type.get((si, previous.size))
             if got is not None:
-                keys, moves = got
-                for m4, r in moves[bisect_right(keys, previous.key):]:
-                    if (hand4 - m4) & _GUARD == _GUARD:
-                        out.append(r)
-        for m4, r in ((m, r) for _, m, r in
-                      self.tiered[bisect_right(self.tiers, previous.tier):]):
-            if (hand4 - m4) & _GUARD == _GUARD:
+                keys, groups = got
+                for b in range(bisect_right(keys, previous.key), len(keys)):
+                    body4, moves = groups[b]
+                    if (hand4 - body4) & g != g:
+                        continue
+                    for m4, r in moves:
+                        if (hand4 - m4) & g == g:
+                            out.append(r)
+        tiered = self.tiered
+        for j in range(bisect_right(self.tiers, previous.tier), len(tiered)):
+            _, m4, r = tiered[j]
+            if (hand4 - m4) & g == g:
                 out.append(r)
         return out
 
 
 def _kickers(ranks: list[int], avail: list[int], k: int, left: int, pos: int, key: int,
-             entries: dict[int, tuple[int, int, int]], entry: tuple[int, int, int],
-             found: list[int]) -> None:
-    """Extend ``key`` by ``left`` kicker units of ``k`` cards from ``ranks[pos:]``; keep the
-    candidates the table reads as ``entry``."""
+             incs: tuple[int, ...], kcheck: dict[int, int], found: list[int]) -> None:
+    """Extend ``key`` (packed multiset and entry id) by ``left`` kicker units of ``k`` cards
+    from ``ranks[pos:]``; keep the hint positions of the candidates the table holds."""
     if left == 0:
-        if entries.get(key) == entry:
-            found.append(key)
+        p = kcheck.get(key)
+        if p is not None:
+            found.append(p)
         return
-    n = len(ranks)
-    if pos >= n:
+    if pos >= len(ranks):
         return
     r = ranks[pos]
     most = min(left, avail[r] // k)
-    shift = 3 * r
+    inc = incs[r]
     for m in range(most, -1, -1):
-        _kickers(ranks, avail, k, left - m, pos + 1, key + ((m * k) << shift), entries, entry,
-                 found)
+        _kickers(ranks, avail, k, left - m, pos + 1, key + m * inc, incs, kcheck, found)
 
 
 _INDEXES: dict[str, MoveIndex] = {}
