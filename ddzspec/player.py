@@ -101,6 +101,9 @@ class HeuristicPlayer:
             mc = m.cards.counts
             rem = [a - b for a, b in zip(counts, mc)]
             breaks_four = any(counts[i] == 4 and 0 < mc[i] < 4 for i in range(len(mc)))
+            if m.tier == 0 and m.kickers and any(counts[i] == 4 and mc[i] == 4
+                                                 for i in range(len(mc))):
+                breaks_four = True  # a four spent with kickers is a bomb lost
             if m.tier > 0:
                 if not (opp_close or _groups(rem) <= 2):
                     continue
