@@ -59,7 +59,9 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
         a, b = _load_pair(rules_a, rules_b, without)
         moves = None
         if moves_file is not None:
-            moves = read_moves_file(_read_text(moves_file), moves_file, notation)
+            deck = tuple(max(x, y) for x, y in zip(a.deck, b.deck))
+            shown = "<stdin>" if moves_file == "-" else moves_file
+            moves = read_moves_file(_read_text(moves_file), shown, notation, deck)
         limit = None if show_all or moves is not None else examples
         from .cli import table_with_progress
         for r in (a, b):

@@ -360,17 +360,22 @@ def diff_rules(a: Rules, b: Rules, limit: int | None = 5,
     return diff_tables(get_table(a), get_table(b), keys, limit, notation)
 
 
-def read_moves_file(text: str, path: str = "<moves>", notation: str = "en") -> list[Cards]:
+def read_moves_file(text: str, path: str = "<moves>", notation: str = "en",
+                    deck: Sequence[int] | None = None) -> list[Cards]:
     """The moves of a ``--moves`` file: one move per line in ``notation``; blank lines and
-    ``#`` comments are skipped. Any rank of the 54-card deck is accepted (a move may be legal
-    under one variant only). Raises NotationError located as ``path:line:column``."""
+    ``#`` comments are skipped. ``deck``: copies per rank a move may hold (for a diff, the larger
+    of the two decks, so that a move legal under one variant only is accepted); default the
+    54-card deck. Raises NotationError located as ``path:line:column`` (unknown symbol, more
+    copies than the deck holds)."""
+    if deck is None:
+        deck = (4,) * 13 + (1, 1)
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0].strip()
         if not body:
             continue
         try:
-            out.append(parse_cards(body, notation).cards)
+            out.append(parse_cards(body, notation, deck=deck).cards)
         except NotationError as e:
             col = (e.column or 1) + line.index(body)
             raise NotationError(f"{path}:{n}:{col}: {e.message}", body) from None
@@ -402,7 +407,7 @@ def diff_lines(d: Diff, notation: str = "en", shown_all: bool = False) -> list[s
         a, b = d.a.path, d.b.path
     head = {"only_a": f"readings only in {a}", "only_b": f"readings only in {b}",
             "changed": f"read differently ({a} -> {b})"}
-    lines = [f"diff {a} {b}: {d.compared} multisets compared"]
+    lines = [f"diff {a} {b}: {d.compared} multiset{'' if d.compared == 1 else 's'} compared"]
     if d.spec:
         lines.append("Rules that differ:")
         w = max(len(s.what) for s in d.spec)
@@ -420,6 +425,8 @@ def diff_lines(d: Diff, notation: str = "en", shown_all: bool = False) -> list[s
         w = max(len(t) for t in c)
         for t, n in c.items():
             lines.append(f"  {t:<{w}}  {n:>6}")
+    if not d.differences:
+        return lines
     lines.append("Examples" + ("" if shown_all else " (a few per type; --all lists every one)")
                  + ":")
     last = None

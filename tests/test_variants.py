@@ -293,7 +293,9 @@ def test_diff_moves_file(tmp_path: Path) -> None:
     doc = json.loads(out)
     assert doc["compared"] == 5
     assert [x["cards"] for x in doc["differences"]] == ["444455", "33344455"]
-    code, out = run("diff", "duel", "duel-literal", "--moves", str(f))
+    h = tmp_path / "duel.txt"                     # duel's deck: no 3s or 4s (seed 003)
+    h.write_text("555666777888\n55566678\n")
+    code, out = run("diff", "duel", "duel-literal", "--moves", str(h))
     assert code == 1 and "555666777888: duel: plane 555666777888; duel-literal:" in out
     g = tmp_path / "same.txt"
     g.write_text("3 3 3 4 4 4 + 5 7\nBR\n")
@@ -312,6 +314,12 @@ def test_diff_moves_file_errors(tmp_path: Path) -> None:
     assert code == 2 and "no rules file 'nope'" in out
     with pytest.raises(Exception, match=r"m\.txt:1:2"):
         read_moves_file("4X\n", "m.txt")
+    # more copies than either deck holds; a rank neither deck has (duel vs duel-literal: no 3)
+    res = CliRunner().invoke(main, ["diff", "classic", "kawu", "--moves", "-"], input="22222\n")
+    assert res.exit_code == 2 and "<stdin>:1:5: more copies of '2' than the deck holds (4)" \
+        in res.output
+    res = CliRunner().invoke(main, ["diff", "duel", "duel-literal", "--moves", "-"], input="33\n")
+    assert res.exit_code == 2 and "<stdin>:1:1: the deck has no 3" in res.output
 
 
 def test_diff_identical(rules: dict[str, Rules]) -> None:
@@ -325,7 +333,10 @@ def test_without_on_every_command() -> None:
     code, out = run("read", "--without", "trio_pair", "--json", "33344")
     assert code == 0 and json.loads(out)[0]["legal"] is False
     code, out = run("beats", "--without", "trio_pair", "44455", "33344")
-    assert code == 0 and out.startswith("no: ")
+    assert code != 0 or out.startswith("no: ")
+    assert "is not a legal move" in out
+    code, out = run("beats", "--without", "trio_pair", "444", "333")
+    assert code == 0 and out.startswith("yes: ")
     code, out = run("explain", "--without", "four_two_singles", "444455")
     assert code == 0 and "illegal" in out
     code, out = run("check", "--without", "trio_pair", "--json")
