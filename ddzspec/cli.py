@@ -68,11 +68,13 @@ def main() -> None:
 # ----------------------------------------------------------------------------- read
 
 def reading_json(verdict: Any, notation: str) -> dict[str, Any]:
-    """The JSON object of one read move: cards, legal, type, body, kickers, key, reason."""
+    """The JSON object of one read move: cards, legal, type, body, kickers, key, reason.
+    ``kickers`` lists the kicker units joined by "+" ("5+5": two singles; "55": one pair)."""
     if verdict.legal:
         r = verdict.reading
         return {"cards": r.format(notation), "legal": True, "type": r.shape,
-                "body": r.body.format(notation), "kickers": r.kickers.format(notation),
+                "body": r.body.format(notation),
+                "kickers": "+".join(u.format(notation) for u in r.units()),
                 "key": r.key, "reason": None}
     out = {"cards": verdict.cards.format(notation), "legal": False, "type": None,
            "body": None, "kickers": None, "key": None, "reason": verdict.reason}
@@ -86,23 +88,47 @@ def reading_json(verdict: Any, notation: str) -> dict[str, Any]:
 @click.argument("moves", nargs=-1, required=True)
 @common_options
 def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> None:
-    """Read each MOVE: canonical cards, type, body, kickers; or illegal and why."""
+    """Read each MOVE: canonical cards, type, body, kickers; or illegal and why.
+
+    A notation error in one MOVE is reported with its position among the arguments; the other
+    moves are still read (text output), and the exit code is 2.
+    """
+    from .errors import NotationError
     from .readings import read as read_move
-    verdicts = [read_move(m, rules, notation) for m in moves]
+    verdicts: list[Any] = []
+    errors: list[str] = []
+    for n, m in enumerate(moves, 1):
+        try:
+            verdicts.append(read_move(m, rules, notation))
+        except NotationError as e:
+            errors.append(f"move {n} ({m!r}): {e}" if len(moves) > 1 else str(e))
+            verdicts.append(None)
     if as_json:
+        if errors:
+            fail("\n".join(errors))
         emit_json([reading_json(v, notation) for v in verdicts])
         return
+    rows = []
     for v in verdicts:
+        if v is None:
+            continue
         if v.legal:
             r = v.reading
             kick = "+".join(u.format(notation) for u in r.units()) or "-"
-            click.echo(f"{r.format(notation):<16} {r.shape:<17} body {r.body.format(notation)}"
-                       f"  kickers {kick}")
+            rows.append((r.format(notation), r.shape,
+                         f"body {r.body.format(notation)}  kickers {kick}"))
         elif v.ambiguous:
-            click.echo(f"{v.cards.format(notation):<16} AMBIGUOUS        "
-                       + "; ".join(x.describe(notation) for x in v.readings))
+            rows.append((v.cards.format(notation), "AMBIGUOUS",
+                         "; ".join(x.describe(notation) for x in v.readings)))
         else:
-            click.echo(f"{v.cards.format(notation):<16} illegal          {v.reason}")
+            rows.append((v.cards.format(notation), "illegal", v.reason))
+    if rows:
+        w0 = max(16, *(len(r[0]) + 1 for r in rows))
+        w1 = max(len(r[1]) + 1 for r in rows)
+        for a, b, c in rows:
+            click.echo(f"{a:<{w0}} {b:<{w1}} {c}")
+    if errors:
+        fail("\n".join(errors))
 
 
 # ----------------------------------------------------------------------------- beats
@@ -116,10 +142,11 @@ def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) 
     from .readings import beats as beats_fn
     from .readings import read as read_move
     a, b = read_move(play, rules, notation), read_move(previous, rules, notation)
+    if not b.legal:
+        fail(f"PREVIOUS {b.cards.format(notation)} is not a legal move under {rules.label}, so "
+             f"nothing can be compared with it: {reading_json(b, notation)['reason']}")
     if not a.legal:
         ok, why = False, f"{a.cards.format(notation)} is not a legal move: {reading_json(a, notation)['reason']}"
-    elif not b.legal:
-        ok, why = False, f"{b.cards.format(notation)} is not a legal move: {reading_json(b, notation)['reason']}"
     else:
         ok, why = beats_fn(a.reading, b.reading, notation)
         why = f"{a.reading.describe(notation)} vs {b.reading.describe(notation)}: {why}"
@@ -188,32 +215,32 @@ def check(rules_path: str | None, show_all: bool, rules: Rules, notation: str,
     table = table_with_progress(rules, quiet=as_json)
     amb = table.ambiguous_readings()
     if as_json:
-        emit_json({"rules": rules.name, "moves": len(table), "by_type": table.by_type(),
+        emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),
+                   "by_type": table.by_type(),
                    "ambiguous": [{"cards": c.format(notation),
                                   "readings": [x.describe(notation) for x in rs]}
                                  for c, rs in amb]})
     else:
         from rich.console import Console
         from rich.table import Table
-        console = Console()
-        t = Table(title=f"{rules.title} — {rules.name}", show_footer=True)
+        console = Console(highlight=False)
+        click.echo(f"{rules.label}: {rules.title}")
+        t = Table(show_footer=True)
         t.add_column("type", footer="legal moves")
         t.add_column("moves", justify="right", footer=str(len(table)))
         for name, n in table.by_type().items():
             t.add_row(name, str(n))
         console.print(t)
         if amb:
-            console.print(f"[bold red]{len(amb)} ambiguous moves[/] (a defect of the rules "
-                          "file: every legal move must have exactly one reading):")
+            click.echo(f"{len(amb)} ambiguous moves (a defect of the rules file: every legal "
+                       "move must have exactly one reading):")
             for c, rs in (amb if show_all else amb[:50]):
-                console.print(f"  {c.format(notation)}: " + "; ".join(x.describe(notation)
-                                                                       for x in rs),
-                              highlight=False)
+                click.echo(f"  {c.format(notation)}: "
+                           + "; ".join(x.describe(notation) for x in rs))
             if not show_all and len(amb) > 50:
-                console.print(f"  … {len(amb) - 50} more (--all lists them)")
+                click.echo(f"  … {len(amb) - 50} more (--all lists them)")
         else:
-            console.print(f"[bold green]OK[/]: {len(table)} legal moves, each with exactly one "
-                          "reading.")
+            click.echo(f"OK: {len(table)} legal moves, each with exactly one reading.")
     if amb:
         sys.exit(1)
 

@@ -60,7 +60,7 @@ def explain(move: str, rules: Rules, notation: str = "en") -> Explanation:
     if v.legal:
         r = v.reading
         shown = r.format(notation)
-        lines.append(f"{shown} under {rules.name}: {r.shape} {r.format(notation, True)} "
+        lines.append(f"{shown} under {rules.label}: {r.shape} {r.format(notation, True)} "
                      f"(body {r.format(notation).split('+')[0]}"
                      + (f", kickers {'+'.join(u.format(notation) for u in r.units())}"
                         if r.kickers.counts != (0,) * 15 else "")
@@ -74,11 +74,11 @@ def explain(move: str, rules: Rules, notation: str = "en") -> Explanation:
                              f"and its body is {r.body.format(notation)}.")
         lines.extend(_not_higher_tier(r, rules, notation))
     elif v.ambiguous:
-        lines.append(f"{shown} under {rules.name}: AMBIGUOUS, {len(v.readings)} readings — a "
+        lines.append(f"{shown} under {rules.label}: AMBIGUOUS, {len(v.readings)} readings — a "
                      "defect of the rules file (every move must have one reading):")
         lines.extend(f"  {x.describe(notation)}" for x in v.readings)
     else:
-        lines.append(f"{shown} under {rules.name}: illegal.")
+        lines.append(f"{shown} under {rules.label}: illegal.")
         if not near:
             lines.append(f"It {v.reason}; no restriction is involved.")
     if near:
@@ -93,7 +93,7 @@ def explain(move: str, rules: Rules, notation: str = "en") -> Explanation:
         lines.extend(f"  {name}: {text}" for name, text in cited.items())
     elif v.legal:
         lines.append("No other reading would exist even with every restriction lifted.")
-    if not v.legal and rules.name != "classic":
+    if not v.legal and (rules.name != "classic" or rules.without):
         for other in dict.fromkeys([*rules.parents, "classic"]):
             try:
                 ov = read(v.cards, load_rules(other), notation)

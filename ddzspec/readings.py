@@ -218,7 +218,7 @@ def illegal_reason(counts: Sequence[int], rules: Rules, notation: str = "en") ->
         return f"{n} cards: more than the largest hand ({rules.max_cards})"
     near = [c for c in candidates(counts, rules) if c.violated]
     if not near:
-        return f"matches no combination of {rules.name} ({n} card{'s' if n != 1 else ''})"
+        return f"matches no combination of {rules.label} ({n} card{'s' if n != 1 else ''})"
     parts = [f"{c.reading.shape} {c.reading.format(notation, split_units=True)} is ruled out by "
              + ", ".join(str(r.name) for r in c.violated) for c in near]
     return "; ".join(parts)

@@ -201,6 +201,11 @@ class Rules:
         return None
 
     @property
+    def label(self) -> str:
+        """The name plus any shapes dropped on the fly: ``classic without trio_pair``."""
+        return self.name + (f" without {', '.join(self.without)}" if self.without else "")
+
+    @property
     def deck_size(self) -> int:
         """Cards in the deck (classic 54, duel 46)."""
         return sum(self.deck)

@@ -64,6 +64,33 @@ def test_beats_yes_no_and_json() -> None:
 def test_beats_with_an_illegal_move_says_so() -> None:
     code, out, _ = run("beats", "44445555", "33")
     assert code == 0 and out.startswith("no:") and "not a legal move" in out
+    # an illegal PREVIOUS cannot have been played: an input error
+    code, _, err = run("beats", "3", "44445555")
+    assert code == 2 and "PREVIOUS 44445555 is not a legal move" in err
+
+
+def test_read_reports_which_argument_is_bad_and_reads_the_others() -> None:
+    code, out, err = run("read", "--notation", "fr", "VVV", "JJJ", "444455")
+    assert code == 2
+    assert [line.split()[0] for line in out.splitlines()] == ["VVV", "4444+55"]
+    assert "move 2 ('JJJ'): column 1: unknown symbol 'J' in French notation" in err
+
+
+def test_json_kickers_keep_the_units() -> None:
+    _, out, _ = run("read", "--json", "444455", "333444+55", "33344455+66")
+    a, b, c = json.loads(out)
+    assert a["kickers"] == "5+5" and b["kickers"] == "5+5"
+    assert c["type"] == "plane_pairs" and c["kickers"] == "55+66"
+
+
+def test_without_is_named_in_the_output() -> None:
+    _, out, _ = run("explain", "--without", "four_two_singles", "444455")
+    assert "under classic without four_two_singles: illegal" in out
+    assert "Under classic it would be four_two_singles 4444+5+5." in out
+    _, out, _ = run("check", "--without", "trio_pair", "--json")
+    d = json.loads(out)
+    assert d["without"] == ["trio_pair"] and "trio_pair" not in d["by_type"]
+    assert d["moves"] == 24639 - 156
 
 
 def test_explain_text() -> None:

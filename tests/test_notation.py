@@ -77,9 +77,45 @@ def test_notation_errors_give_column_and_offending_text(text: str, notation: str
     assert str(e.value).splitlines()[-1] == "  " + " " * (column - 1) + "^"
 
 
-def test_empty_input_is_an_error() -> None:
+@pytest.mark.parametrize("text", ["   ", ",", " , ,"])
+def test_empty_input_is_an_error(text: str) -> None:
     with pytest.raises(NotationError, match="no cards"):
-        parse_cards("   ")
+        parse_cards(text)
+
+
+@pytest.mark.parametrize("text,column,fragment", [
+    ("3 s", 3, "suit 's' must directly follow its rank"),
+    ("Bs", 2, "a joker has no suit"),
+    ("R♥", 2, "a joker has no suit"),
+    ("small jokers", 12, "a joker has no suit"),
+])
+def test_suit_placement(text: str, column: int, fragment: str) -> None:
+    with pytest.raises(NotationError) as e:
+        parse_cards(text)
+    assert e.value.column == column and fragment in str(e.value)
+
+
+def test_phone_and_unicode_separators() -> None:
+    # the emoji variation selector after a suit, no-break and ideographic spaces, newlines
+    assert str(parse_cards("3♠\ufe0f 3\u00a03\u30003\n4").cards) == "33334"
+
+
+def test_newline_error_caret_is_under_the_offending_character() -> None:
+    with pytest.raises(NotationError) as e:
+        parse_cards("3\n3X")
+    assert e.value.column == 4 and str(e.value).splitlines()[1] == "  3 3X"
+
+
+def test_invisible_offending_character_is_named() -> None:
+    with pytest.raises(NotationError, match=r"U\+200B"):
+        parse_cards("3\u200b3")
+
+
+def test_german_two_letter_jokers_are_set_off() -> None:
+    # de: KJ is the small joker, so two kings and the small joker print as "KK KJ"
+    cards = parse_cards("KK KJ", "de").cards
+    assert cards.format("de") == "KK KJ" and str(cards) == "KKB"
+    assert parse_cards("KKKJ", "de").cards == cards
 
 
 def test_more_copies_than_the_deck_holds() -> None:
