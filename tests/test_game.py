@@ -235,6 +235,20 @@ def test_duel_peasant_wins_at_the_handicap() -> None:
     assert r.scores == (4, -4)
 
 
+def test_four_sevens_in_hand_play_777_plus_one() -> None:
+    """Seeds 000/002, restriction 2: "avec quatre 7 en main, on peut toujours en jouer trois en
+    brelan avec une carte"; the fourth 7 stays in hand."""
+    rules = load_rules("classic")
+    g = explicit(rules, "3 7777 666888999TTT", "JQK")
+    g = run(g, [(0, "bid 1"), (1, "bid 0"), (2, "bid 0"), (0, "777+3")])
+    assert g.last is not None and g.last[1].shape == "trio_single"
+    assert g.hands[0].counts[4] == 1 and g.factors == ()
+    g0 = run(explicit(rules, "3 7777 666888999TTT", "JQK"),
+             [(0, "bid 1"), (1, "bid 0"), (2, "bid 0")])
+    with pytest.raises(NotAMoveError, match="no combination"):  # four 7s + a 3: no move
+        g0.apply(Action.play(0, "7777+3"))
+
+
 def test_rejected_actions_raise_specific_errors_and_change_nothing() -> None:
     rules = load_rules("classic")
     g = explicit(rules, CLASSIC_LL, "TTT")
@@ -376,8 +390,10 @@ def test_rejected_actions_never_change_the_state(name: str) -> None:
         seat = data.draw(st.integers(-1, n))
         if kind == "play":
             k = data.draw(st.integers(0, 6))
-            picked = data.draw(st.permutations(deck))[:k]
-            a = Action("play", seat, 0, Cards.from_ranks(i + 3 for i in picked))
+            own = g.turn is not None and data.draw(st.booleans())
+            pool = list(g.hands[g.turn]) if own else [i + 3 for i in deck]  # type: ignore[index]
+            picked = data.draw(st.permutations(pool))[:k]
+            a = Action("play", seat, 0, Cards.from_ranks(picked))
         else:
             a = Action(kind, seat, data.draw(st.integers(-1, 4)))
         try:
