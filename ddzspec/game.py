@@ -144,9 +144,9 @@ class Action:
         return {"seat": self.seat, "pass": True}
 
     @classmethod
-    def from_json(cls, obj: Any) -> Action:
-        """Inverse of :meth:`to_json`. Raises GameError on a malformed object, NotationError on
-        bad cards."""
+    def from_json(cls, obj: Any, deck: Sequence[int] | None = None) -> Action:
+        """Inverse of :meth:`to_json`. ``deck``: the variant's copies per rank, to reject ranks
+        it lacks. Raises GameError on a malformed object, NotationError on bad cards."""
         if not isinstance(obj, dict) or not isinstance(obj.get("seat"), int) \
                 or isinstance(obj.get("seat"), bool):
             raise GameError(f"an action needs an integer 'seat': {obj!r}")
@@ -166,7 +166,7 @@ class Action:
         if kind == "play":
             if not isinstance(v, str):
                 raise GameError(f"play takes cards in notation: {obj!r}")
-            return cls.play(seat, v)
+            return cls("play", seat, 0, parse_cards(v, deck=deck).cards)
         if v is not True:
             raise GameError(f"pass is true: {obj!r}")
         return cls.pass_(seat)

@@ -227,7 +227,7 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
     for i, raw in enumerate(record.actions):
         obj = raw.to_json()
         try:
-            action = raw if isinstance(raw, Action) else Action.from_json(obj)
+            action = raw if isinstance(raw, Action) else Action.from_json(obj, rules.deck)
             state = state.apply(action)
         except DdzError as e:
             return Replay(init, tuple(steps), i, f"{_show(obj)}: {e}", tuple(warnings))
