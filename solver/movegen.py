@@ -46,12 +46,15 @@ def contains(hand: int, move: int) -> bool:
 class HandInfo:
     """The moves of one hand (ids): ``leads`` sorted by size, largest first; ``by_class``:
     comparison class → ids (largest body first); ``tiered``: ids of tier > 0, weakest first.
-    ``count``: cards in the hand. Mutable only while being built; cached per hand."""
+    ``count``: cards in the hand. ``top``: comparison class → strongest body held;
+    ``max_tier``: the highest tier held (0 without bomb or rocket). Cached per hand."""
 
     count: int
     leads: tuple[int, ...]
     by_class: dict[int, tuple[int, ...]]
     tiered: tuple[int, ...]
+    top: dict[int, int]
+    max_tier: int
 
 
 class MoveSet:
@@ -114,8 +117,10 @@ class MoveSet:
             lst.sort(key=lambda i: -strength[i])
         tiered = sorted((i for i in ids if tier[i] > 0), key=lambda i: (tier[i], strength[i]))
         count = sum(unpack4(hand))
+        top = {c: strength[v[0]] for c, v in by_class.items()}
+        max_tier = max((tier[i] for i in tiered), default=0)
         got = HandInfo(count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},
-                       tuple(tiered))
+                       tuple(tiered), top, max_tier)
         self._hands[hand] = got
         return got
 
@@ -129,6 +134,11 @@ class MoveSet:
         if info.tiered:
             out.extend(i for i in info.tiered if tier[i] > t)
         return out
+
+    def can_answer(self, info: HandInfo, last: int) -> bool:
+        """Whether a hand holds any move that beats move id ``last`` (O(1))."""
+        return (info.max_tier > self.tier[last]
+                or info.top.get(self.cls[last], -1) > self.strength[last])
 
     def beats(self, m: int, last: int) -> bool:
         """Whether move id ``m`` beats move id ``last``."""

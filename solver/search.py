@@ -180,11 +180,15 @@ class Searcher:
         h = hands[s]
         info = ms._hands.get(h) or ms.info(h)
         cand = info.leads if last < 0 else ms.answers(info, last)
-        count = info.count
-        tgt = self.targets[s]
-        if cand and count - ms.size[cand[0]] <= tgt:
-            self.tt[key] = True
-            return True
+        if cand:
+            # a move that reaches the target ends the deal: leads are sorted largest first,
+            # answers are one class (one size) then bombs / rocket of other sizes
+            lim = info.count - self.targets[s]
+            size = ms.size
+            if size[cand[0]] >= lim or (last >= 0 and info.tiered
+                                        and any(size[m] >= lim for m in cand)):
+                self.tt[key] = True
+                return True
         n = self.n
         nxt = s + 1 if s + 1 < n else 0
         same = self.side[nxt] == self.side[s]
@@ -220,9 +224,10 @@ class Searcher:
         opp = [ms.info(hands[j]) for j in range(self.n) if self.side[j] != side]
         first: list[int] = []
         rest: list[int] = []
+        can = ms.can_answer
         for m in cand:
             for oi in opp:
-                if ms.answers(oi, m):
+                if can(oi, m):
                     rest.append(m)
                     break
             else:

@@ -90,10 +90,13 @@ def reference(pos: Position):
 
 
 @st.composite
-def positions(draw, seats: int, max_cards: int, rules: Rules = CLASSIC):
-    """A random small position: hands dealt from the deck, maybe a move on the table, maybe
-    a spring state and (duel) a handicap."""
-    deck = [i for i in range(N_RANKS) for _ in range(rules.deck[i])]
+def positions(draw, seats: int, max_cards: int, rules: Rules = CLASSIC,
+              ranks: tuple[int, ...] | None = None):
+    """A random small position: hands dealt from the deck (or from the given rank indices
+    only: bombs and rockets then come often), maybe a move on the table, maybe a spring state
+    and (duel) a handicap."""
+    deck = [i for i in (ranks if ranks is not None else range(N_RANKS))
+            for _ in range(rules.deck[i])]
     order = draw(st.permutations(deck))
     sizes = [draw(st.integers(1, max_cards)) for _ in range(seats)]
     names = ("landlord", "peasant") if seats == 2 else ("landlord", "peasant1", "peasant2")
@@ -107,7 +110,7 @@ def positions(draw, seats: int, max_cards: int, rules: Rules = CLASSIC):
     to_move = draw(st.sampled_from(names))
     on_table = played_by = None
     rest = [0] * N_RANKS
-    for i in order[at:at + 4]:
+    for i in order[at:at + 4] or order[:1]:
         rest[i] += 1
     if draw(st.booleans()):
         moves = sub_moves(rules, tuple(rest))
@@ -159,4 +162,22 @@ def test_three_seats_against_minimax(pos: Position) -> None:
 @SETTINGS
 @given(positions(2, 5, DUEL))
 def test_duel_handicap_against_minimax(pos: Position) -> None:
+    check(pos)
+
+
+@SETTINGS
+@given(positions(2, 6, CLASSIC, ranks=(0, 1, 2, 11, 12, 13, 14)))
+def test_bombs_and_rockets_against_minimax(pos: Position) -> None:
+    check(pos)
+
+
+@SETTINGS
+@given(positions(2, 6, DUEL, ranks=(2, 3, 12, 13, 14)))
+def test_duel_bombs_at_the_handicap_against_minimax(pos: Position) -> None:
+    check(pos)
+
+
+@SETTINGS
+@given(positions(3, 4, CLASSIC, ranks=(0, 1, 12, 13, 14)))
+def test_three_seats_bombs_against_minimax(pos: Position) -> None:
     check(pos)
