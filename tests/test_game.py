@@ -344,7 +344,7 @@ def play_out(state: GameState, rng: random.Random, smart: bool) -> GameState:
 def test_random_deals_end_conserve_cards_and_are_zero_sum(name: str) -> None:
     rules = load_rules(name)
 
-    @settings(max_examples=25, deadline=None)
+    @settings(max_examples=100, deadline=None)
     @given(st.integers(0, 2**32), st.booleans())
     def check(seed: int, smart: bool) -> None:
         g = GameState.new(rules, seed=seed)
@@ -375,7 +375,7 @@ def test_rejected_actions_never_change_the_state(name: str) -> None:
     n = rules.deal.players
     deck = [i for i in range(N_RANKS) for _ in range(rules.deck[i])]
 
-    @settings(max_examples=40, deadline=None)
+    @settings(max_examples=100, deadline=None)
     @given(st.integers(0, 10**6), st.integers(0, 60), st.data())
     def check(seed: int, steps: int, data: st.DataObject) -> None:
         g = GameState.new(rules, seed=seed)

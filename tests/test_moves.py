@@ -50,7 +50,7 @@ def hands(draw, name: str, max_size: int = 20):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_leads_match_brute_force(name: str) -> None:
-    @settings(max_examples=60, deadline=None)
+    @settings(max_examples=150, deadline=None)
     @given(hands(name))
     def check(hand: Cards) -> None:
         got = legal_moves(hand, rules=load_rules(name))
@@ -67,7 +67,7 @@ def test_answers_match_brute_force(name: str) -> None:
     table = move_index(rules).table
     all_keys = sorted(table.entries)
 
-    @settings(max_examples=60, deadline=None)
+    @settings(max_examples=150, deadline=None)
     @given(hands(name, 17), st.integers(0, len(all_keys) - 1))
     def check(hand: Cards, k: int) -> None:
         prev = table.lookup(all_keys[k])

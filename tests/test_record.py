@@ -39,7 +39,7 @@ def roundtrip(g: GameState) -> Record:
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_replay_reproduces_the_result(name: str) -> None:
-    @settings(max_examples=15, deadline=None)
+    @settings(max_examples=40, deadline=None)
     @given(st.integers(0, 10**9))
     def check(seed: int) -> None:
         g = self_play(name, seed)
