@@ -201,9 +201,8 @@ def _stderr_console() -> Any:
 
 @main.command()
 @click.argument("rules_path", required=False, metavar="[RULES]")
-@click.option("--all", "show_all", is_flag=True, help="List every ambiguous move.")
 @common_options
-def check(rules_path: str | None, show_all: bool, rules: Rules, notation: str,
+def check(rules_path: str | None, rules: Rules, notation: str,
           as_json: bool) -> None:
     """Check a rules file exhaustively: every legal move, one reading each.
 
@@ -234,13 +233,15 @@ def check(rules_path: str | None, show_all: bool, rules: Rules, notation: str,
         if amb:
             click.echo(f"{len(amb)} ambiguous moves (a defect of the rules file: every legal "
                        "move must have exactly one reading):")
-            for c, rs in (amb if show_all else amb[:50]):
+            for c, rs in amb:
                 click.echo(f"  {c.format(notation)}: "
                            + "; ".join(x.describe(notation) for x in rs))
-            if not show_all and len(amb) > 50:
-                click.echo(f"  … {len(amb) - 50} more (--all lists them)")
         else:
             click.echo(f"OK: {len(table)} legal moves, each with exactly one reading.")
+        never = [name for name, n in table.by_type().items() if n == 0]
+        if never:
+            click.echo(f"warning: no legal move has type {', '.join(never)} (the restrictions "
+                       "rule out every candidate)")
     if amb:
         sys.exit(1)
 

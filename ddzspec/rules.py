@@ -463,6 +463,7 @@ class _Builder:
         order, strength = self.order(deck)
         groups = self.groups(order)
         deal = self.deal(deck)
+        self.deck_counts, self.the_deal = deck, deal
         max_cards = deal.hand + deal.talon
         shapes = self.shapes(groups, order, max_cards)
         shapes = self.precedence(shapes)
@@ -574,6 +575,8 @@ class _Builder:
                  undealt=vals.get("undealt", 0), turn=vals.get("turn", "counterclockwise"))
         if d.players < 2:
             raise self.err("a deal needs at least 2 players", pos)
+        if d.hand < 1:
+            raise self.err("hand must be at least 1 card", pos)
         total = d.players * d.hand + d.talon + d.undealt
         if total != sum(deck):
             deck_tree, deck_pos = self.raw.sections["deck"]
@@ -652,6 +655,16 @@ class _Builder:
             if top < lo:
                 raise self.err(f"shape {sname}: even the shortest run needs {shape.size(lo)} "
                                f"cards, more than the largest hand ({max_cards})", pos)
+            most = max((self.deck_counts[i] for i in seq), default=0)
+            if copies > most:
+                raise self.err(f"shape {sname}: can never be formed: its body needs {copies} "
+                               f"cards of a rank, but the deck holds at most {most} of any "
+                               f"rank in {gname or 'the order'}", pos)
+            fit = [i for i in range(len(seq) - lo + 1)
+                   if all(self.deck_counts[j] >= copies for j in seq[i:i + lo])]
+            if not fit:
+                raise self.err(f"shape {sname}: can never be formed: no run of {lo} ranks of "
+                               f"{gname or 'the order'} has {copies} cards of each rank", pos)
             out.append(replace(shape, run_max=top))
         return tuple(out)
 
@@ -666,6 +679,8 @@ class _Builder:
             n = str(tok)
             if n not in {s.name for s in shapes}:
                 raise self.err(f"precedence: no shape named {n!r}", _pos(tok))
+            if n in tiers:
+                raise self.err(f"precedence: {n} is listed twice", _pos(tok))
             tiers[n] = len(names) - i
         return tuple(replace(s, tier=tiers.get(s.name, 0)) for s in shapes)
 
@@ -685,6 +700,9 @@ class _Builder:
                 raise self.err(f"restriction {rname} needs a number ({rname} N)", pos)
             if on and not need and param is not None:
                 raise self.err(f"restriction {rname} takes no number", pos)
+            if on and need and param is not None and param < 1:
+                raise self.err(f"restriction {rname} {param}: N must be at least 1 (to allow "
+                               "no kicker at all, drop the shapes that carry kickers)", pos)
             if on:
                 out.append(Restriction(rname, param))
         return tuple(out)
@@ -713,6 +731,9 @@ class _Builder:
                 raise self.err("auction needs 'bids' as increasing positive numbers", pos)
             if b.all_pass_first_bidder is None:
                 raise self.err("auction needs 'all_pass redeal first_bidder random|next'", pos)
+            if b.ends_at is not None and b.ends_at not in b.bids:
+                raise self.err(f"ends_at {b.ends_at} is not one of the bids "
+                               f"({' '.join(map(str, b.bids))})", pos)
         elif b.max_robs < 1:
             raise self.err("call_rob needs 'max_robs N' (N ≥ 1)", pos)
         return b
@@ -728,6 +749,10 @@ class _Builder:
                 may = str(item.children[0]) == "yes"
         if close is None or close < 1:
             raise self.err("trick needs 'close_after N passes' (N ≥ 1)", pos)
+        players = self.the_deal.players
+        if close > players - 1:
+            raise self.err(f"close_after {close} passes: with {players} players at most "
+                           f"{players - 1} others can pass in a row", pos)
         if may:
             raise self.err("leader_may_pass yes: the deal could never end (the leader must "
                            "play; seeds 000/002)", pos)
@@ -739,7 +764,13 @@ class _Builder:
         for item in st.children:
             assert isinstance(item, Tree)
             role, val = str(item.children[0]), item.children[1]
+            if role in t:
+                raise self.err(f"target {role} given twice", _pos(item))
             t[role] = str(val) if str(val) == "robs" else int(val)
+            hand = self.the_deal.hand + (self.the_deal.talon if role == "landlord" else 0)
+            if isinstance(t[role], int) and t[role] >= hand:
+                raise self.err(f"target {role} {t[role]}: a {role} holds {hand} cards, so the "
+                               "deal would be won before it starts", _pos(item))
         return Win(t.get("landlord", 0), t.get("peasant", 0))
 
     def scoring(self, shapes: tuple[Shape, ...], bidding: Bidding) -> Scoring:

@@ -13,13 +13,13 @@ from ddzspec.rules import load_rules
 
 def test_a_local_file_never_shadows_a_builtin_name(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     src = Path(load_rules("classic").path).read_text()
-    (tmp_path / "classic.rules").write_text(src.replace("kicker_rank_max 2 ", "kicker_rank_max 0 "))
+    (tmp_path / "classic.rules").write_text(src.replace("kicker_rank_max 2 ", "kicker_rank_max 1 "))
     (tmp_path / "duel").write_text("garbage\n")
     monkeypatch.chdir(tmp_path)
     assert load_rules("classic").restriction("kicker_rank_max").param == 2
     assert load_rules("duel").deal.players == 2
-    assert load_rules("./classic.rules").restriction("kicker_rank_max").param == 0
-    assert load_rules("./classic").restriction("kicker_rank_max").param == 0
+    assert load_rules("./classic.rules").restriction("kicker_rank_max").param == 1
+    assert load_rules("./classic").restriction("kicker_rank_max").param == 1
 
 
 @pytest.mark.parametrize("name,message", [
@@ -70,3 +70,30 @@ def test_error_in_an_inherited_section_names_the_parent(tmp_path: Path) -> None:
         load_rules(str(f))
     # classic's `order` (inherited) lists the 3 that this deck removed
     assert Path(e.value.path).name == "classic.rules" and "rank 3 is used in order" in str(e.value)
+
+
+_CLASSIC = Path(load_rules("classic").path).read_text()
+
+
+@pytest.mark.parametrize("old,new,line,message", [
+    ("trio_single      = 3 x 1 + 1 single", "trio_single      = 5 x 1 + 1 single", 38,
+     "shape trio_single: can never be formed: its body needs 5 cards of a rank"),
+    ("rocket           = 1 x 2 in jokers", "rocket           = 2 x 1 in jokers", 48,
+     "shape rocket: can never be formed"),
+    ("precedence rocket > bomb > others", "precedence bomb > bomb > others", 50,
+     "precedence: bomb is listed twice"),
+    ("ends_at 3", "ends_at 7", 25, "ends_at 7 is not one of the bids (1 2 3)"),
+    ("close_after 2 passes", "close_after 9 passes", 60,
+     "with 3 players at most 2 others can pass in a row"),
+    ("target peasant 0", "target peasant 30", 67,
+     "a peasant holds 17 cards, so the deal would be won before it starts"),
+    ("kicker_rank_max 2 ", "kicker_rank_max 0 ", 56, "N must be at least 1"),
+])
+def test_rules_that_could_never_work_are_rejected(tmp_path: Path, old: str, new: str, line: int,
+                                                  message: str) -> None:
+    assert old in _CLASSIC
+    f = tmp_path / "broken.rules"
+    f.write_text(_CLASSIC.replace(old, new))
+    with pytest.raises(RulesError) as e:
+        load_rules(str(f))
+    assert e.value.line == line and message in str(e.value)
