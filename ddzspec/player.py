@@ -85,12 +85,20 @@ class HeuristicPlayer:
                         for s in range(state.players)
                         if s != seat and (state.role(s) != state.role(seat)
                                           or state.role(s) == "landlord"))
+        counts = hand.counts
         if prev is not None and state.last is not None:
             last_seat = state.last[0]
             if state.role(seat) == "peasant" and state.role(last_seat) == "peasant" \
                     and last_seat != seat:
+                # a partner's move: let it stand, unless it is low and a low answer of whole
+                # rank groups sheds cards for free
+                low = len(rules.order) // 2
+                for m in moves:
+                    mc = m.cards.counts
+                    if m.tier == 0 and prev.key < low - 2 and m.key <= low and \
+                            all(c == 0 or c == counts[i] for i, c in enumerate(mc)):
+                        return Action("play", seat, 0, m.cards)
                 return Action.pass_(seat)
-        counts = hand.counts
         # an opponent with one (two) cards to go: do not lead singles (pairs) if avoidable,
         # and answer them with the highest card
         danger = {len(state.hands[s]) - state.target(s) for s in range(state.players)
