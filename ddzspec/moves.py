@@ -163,7 +163,8 @@ class MoveIndex:
                     kicked.setdefault(shape.copies, []).append(
                         (bmask, tuple(ranks), units, k, (base << eid_shift) | eid, incs))
         self.max_copies = max(rules.deck)
-        self.plain_groups = [(c, v, {}) for c, v in sorted(plain.items())]
+        self.plain_groups: list[tuple[int, list[tuple[int, int]], dict[int, tuple[int, ...]]]] = \
+            [(c, v, {}) for c, v in sorted(plain.items())]
         self.kicked_groups = sorted(kicked.items())
 
     def leads(self, counts: Sequence[int]) -> list[Reading]:
