@@ -202,8 +202,10 @@ def test_check_duel_literal_exit_1_with_the_three_readings() -> None:
                                    "plane_singles 666777888+5+5+5"]
     assert len(amb) == len(doc["ambiguous"]) == 180
     assert all(len(r) >= 2 for r in amb.values())
-    code, out = run("check", rules_path("duel-literal"), "--all")
+    code, out = run("check", rules_path("duel-literal"))
     assert code == 1 and "180 ambiguous moves" in out and "555666777888" in out
+    # every ambiguous move is listed, one per line, with all its readings
+    assert sum(1 for line in out.splitlines() if line.startswith("  ")) == 180
 
 
 def test_555666777888_reads_three_ways_on_duel_literal(rules: dict[str, Rules]) -> None:
