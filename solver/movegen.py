@@ -109,12 +109,12 @@ class MoveSet:
         mk = self.mk
         ids = [i for i in pool if (hg - mk[i]) & g == g]
         size, strength, tier, cls = self.size, self.strength, self.tier, self.cls
-        ids.sort(key=lambda i: (-size[i], -strength[i]))
+        ids.sort(key=lambda i: (-size[i], strength[i]))
         by_class: dict[int, list[int]] = {}
         for i in ids:
             by_class.setdefault(cls[i], []).append(i)
         for lst in by_class.values():
-            lst.sort(key=lambda i: -strength[i])
+            lst.sort(key=lambda i: strength[i])
         tiered = sorted((i for i in ids if tier[i] > 0), key=lambda i: (tier[i], strength[i]))
         count = sum(unpack4(hand))
         top = {c: strength[v[0]] for c, v in by_class.items()}

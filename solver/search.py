@@ -12,8 +12,10 @@ passes in a row close a trick and the last player leads.
   variation and statistics.
 - Boolean core: a move wins for the mover's side iff the child position is a win for the
   child mover's side when that is the same side, a loss otherwise. Children are ordered: moves
-  that go out first (the move list is sorted largest first, so one comparison decides), moves
-  the opponents cannot answer next, then larger moves first.
+  that go out first (the move list is sorted largest first, so one comparison decides); at a
+  lead larger moves first, weaker bodies first within a size; when answering, answers no
+  opponent can beat first, weakest first, the pass last (orderings chosen by measured node
+  counts; none changes an answer).
 - Score: the landlord's payoff relative to the stake at a node is ``±2^k``. ``G(node, t)`` asks
   "can the landlord guarantee ≥ t" — a boolean search with a threshold, which a bomb or rocket
   halves for the child (it doubles everything after it). The exact value is found by a few
@@ -102,6 +104,9 @@ class Searcher:
     Build once per position; :meth:`win` and :meth:`at_least` may be called many times and
     share their transposition tables. Raises :class:`_Aborted` when a limit is hit.
     """
+
+    #: try a pass before the answers (ordering only; never changes an answer)
+    pass_first = False
 
     def __init__(self, pos: Position, limit: Limit | None = None,
                  moves: MoveSet | None = None) -> None:
@@ -195,8 +200,16 @@ class Searcher:
         mk = ms.mk
         pre, post = hands[:s], hands[s + 1:]
         infos = ms._hands
-        if len(cand) > 1:
+        if last >= 0 and len(cand) > 1:
             cand = self._order(s, hands, cand)
+        if last >= 0 and self.pass_first:
+            if passes + 1 >= self.close:
+                r = self.win(nxt, hands, -1, 0)
+            else:
+                r = self.win(nxt, hands, last, passes + 1)
+            if r == same:
+                self.tt[key] = True
+                return True
         for m in cand:
             nh = h - mk[m]
             if nh not in infos:
@@ -204,7 +217,7 @@ class Searcher:
             if self.win(nxt, pre + (nh,) + post, m, 0) == same:
                 self.tt[key] = True
                 return True
-        if last >= 0:
+        if last >= 0 and not self.pass_first:
             if passes + 1 >= self.close:
                 r = self.win(nxt, hands, -1, 0)
             else:
@@ -217,8 +230,9 @@ class Searcher:
 
     def _order(self, s: int, hands: tuple[int, ...], cand: tuple[int, ...] | list[int]
                ) -> list[int]:
-        """Moves no opponent can answer first (they keep the lead), then the rest, each group
-        largest first (the order of ``cand``)."""
+        """Answers no opponent can beat first (they take the lead), then the rest, each group
+        in the order of ``cand`` (weakest first). Measured: this ordering pays at answer nodes
+        but not at leads, where largest-then-weakest first is best."""
         ms = self.ms
         side = self.side[s]
         opp = [ms.info(hands[j]) for j in range(self.n) if self.side[j] != side]
