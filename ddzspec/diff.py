@@ -20,6 +20,8 @@ restriction 4, reads 555666777888 three ways).
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -272,20 +274,13 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     return tuple(out)
 
 
-def _fields(x: object, y: object) -> tuple[str, str]:
-    """The fields of two dataclass values that differ, as "name value, ..." on each side."""
-    from dataclasses import fields
-
-    def show(v: object) -> str:
-        return (" ".join(map(str, v)) or "-") if isinstance(v, tuple) else str(v)
-
-    names = [f.name for f in fields(x)]  # type: ignore[arg-type]
-    if type(x) is not type(y):
-        return (", ".join(f"{n} {show(getattr(x, n))}" for n in names),
-                ", ".join(f"{n} {show(getattr(y, n))}" for n in names))
-    diff = [n for n in names if getattr(x, n) != getattr(y, n)]
-    return (", ".join(f"{n} {show(getattr(x, n))}" for n in diff),
-            ", ".join(f"{n} {show(getattr(y, n))}" for n in diff))
+def _fields(x: Any, y: Any) -> tuple[str, str]:
+    """The clauses (rules-language words) of two sections that differ, on each side."""
+    cx, cy = x.clauses(), y.clauses()
+    if cx[:1] != cy[:1] and type(x).__name__ == "Bidding":  # another bidding system: all of it
+        return ", ".join(cx), ", ".join(cy)
+    return (", ".join(c for c in cx if c not in cy) or "-",
+            ", ".join(c for c in cy if c not in cx) or "-")
 
 
 # --------------------------------------------------------------------------- diff
@@ -402,8 +397,8 @@ def diff_json(d: Diff, notation: str = "en") -> dict[str, object]:
 def diff_lines(d: Diff, notation: str = "en", shown_all: bool = False) -> list[str]:
     """Plain-text report: the sections that differ, counts per direction and type, then the
     examples (a few per type unless ``shown_all``)."""
-    a, b = d.a.name, d.b.name
-    if a == b:
+    a, b = d.a.label, d.b.label
+    if a == b and d.a.path != d.b.path:
         a, b = d.a.path, d.b.path
     head = {"only_a": f"readings only in {a}", "only_b": f"readings only in {b}",
             "changed": f"read differently ({a} -> {b})"}

@@ -110,6 +110,11 @@ class Deal:
     undealt: int
     turn: str = "counterclockwise"
 
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        return [f"players {self.players}", f"hand {self.hand}", f"talon {self.talon}",
+                f"undealt {self.undealt}", f"turn {self.turn}"]
+
 
 @dataclass(frozen=True, slots=True)
 class Bidding:
@@ -127,6 +132,20 @@ class Bidding:
     max_robs: int = 0
     no_call_first_speaker_landlord: bool = False
 
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        out = [self.system, f"first_speaker {self.first_speaker}"]
+        if self.system == "auction":
+            out.append("bids " + " ".join(map(str, self.bids)))
+            if self.ends_at is not None:
+                out.append(f"ends_at {self.ends_at}")
+            out.append(f"all_pass redeal first_bidder {self.all_pass_first_bidder}")
+        else:
+            out.append(f"max_robs {self.max_robs}")
+            if self.no_call_first_speaker_landlord:
+                out.append("no_call landlord first_speaker")
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class Trick:
@@ -134,6 +153,11 @@ class Trick:
 
     close_after: int
     leader_may_pass: bool = False
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        return [f"close_after {self.close_after} passes",
+                f"leader_may_pass {'yes' if self.leader_may_pass else 'no'}"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +167,10 @@ class Win:
 
     landlord: int | str = 0
     peasant: int | str = 0
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        return [f"target landlord {self.landlord}", f"target peasant {self.peasant}"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +182,11 @@ class Scoring:
     base: int | str
     double: tuple[str, ...]
     settle: str = "per_peasant"
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        return [f"base {self.base}", "double " + " ".join(self.double),
+                f"settle {self.settle}"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -237,7 +237,7 @@ def test_diff_classic_kawu_cli_shows_444455_and_33344455() -> None:
     assert "readings only in classic: 11985" in out
     assert "four_two_singles 4444+5+5  (ruled out by distinct_kicker_ranks in kawu)" in out
     assert "plane_singles 333444+5+5  (ruled out by distinct_kicker_ranks in kawu)" in out
-    assert "all_pass_first_bidder next" in out
+    assert "all_pass redeal first_bidder next" in out
 
 
 def test_diff_classic_duel_removed_ranks_and_shorter_chains(rules: dict[str, Rules],
