@@ -293,7 +293,7 @@ def _expected(names: set[str]) -> str:
     return ", ".join(words)
 
 
-def _parse(text: str, path: str) -> Tree:
+def _parse(text: str, path: str) -> Tree[Any]:
     try:
         return _parser().parse(text)
     except UnexpectedCharacters as e:
@@ -315,7 +315,7 @@ class _Pos:
     column: int | None
 
 
-def _pos(node: Tree | Token) -> _Pos:
+def _pos(node: Tree[Any] | Token) -> _Pos:
     if isinstance(node, Token):
         return _Pos(node.line, node.column)
     meta = node.meta
@@ -336,7 +336,7 @@ class _Raw:
     restrictions: dict[str, tuple[Any, _Pos]] = field(default_factory=dict)
 
 
-def _rank(tok: Tree | Token) -> tuple[Rank, _Pos]:
+def _rank(tok: Tree[Any] | Token) -> tuple[Rank, _Pos]:
     t = tok.children[0] if isinstance(tok, Tree) else tok
     assert isinstance(t, Token)
     return _RANK_OF_SYMBOL[str(t)], _pos(t)
@@ -398,11 +398,11 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
             try:
                 parent_path = resolve_path(target, path.parent)
             except RulesError as e:
-                raise RulesError(e.message, shown, tok.line, tok.column) from None
+                raise RulesError(e.message, shown, *_lc(tok)) from None
             chain = seen + (path.resolve(),)
             if parent_path.resolve() in chain:
                 names = " -> ".join([p.name for p in chain] + [parent_path.name])
-                raise RulesError(f"a cycle of extends: {names}", shown, tok.line, tok.column)
+                raise RulesError(f"a cycle of extends: {names}", shown, *_lc(tok))
             parent = _read_raw(parent_path, chain)
             raw.parents = [parent.name] + parent.parents
             raw.sections = dict(parent.sections)
@@ -442,8 +442,7 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
             for tok in st.children:
                 sname = str(tok)
                 if sname not in raw.shapes:
-                    raise RulesError(f"without {sname}: no such shape", shown, tok.line,
-                                     tok.column)
+                    raise RulesError(f"without {sname}: no such shape", shown, *_lc(tok))
                 del raw.shapes[sname]
         elif kind == "restrictions":
             for item in st.children:
@@ -459,13 +458,13 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
     return raw
 
 
-def _mark(tree: Tree, path: str) -> Tree:
+def _mark(tree: Tree[Any], path: str) -> Tree[Any]:
     """Remember the file a section comes from (errors in inherited sections name the parent)."""
     tree.meta.ddz_path = path  # type: ignore[attr-defined]
     return tree
 
 
-def _lc(node: Tree | Token) -> tuple[int | None, int | None]:
+def _lc(node: Tree[Any] | Token) -> tuple[int | None, int | None]:
     p = _pos(node)
     return p.line, p.column
 
@@ -476,7 +475,7 @@ class _Builder:
     def __init__(self, raw: _Raw) -> None:
         self.raw = raw
 
-    def at(self, tree: Tree) -> None:
+    def at(self, tree: Tree[Any]) -> None:
         """Errors from now on are located in the file ``tree`` (a section) comes from."""
         self.cur = getattr(tree.meta, "ddz_path", self.raw.path)
 
@@ -484,7 +483,7 @@ class _Builder:
         return RulesError(msg, getattr(self, "cur", self.raw.path), pos.line if pos else None,
                           pos.column if pos else None)
 
-    def section(self, name: str) -> tuple[Tree, _Pos]:
+    def section(self, name: str) -> tuple[Tree[Any], _Pos]:
         if name not in self.raw.sections:
             self.cur = self.raw.path
             raise self.err(f"missing section {name!r}")
@@ -522,7 +521,7 @@ class _Builder:
         for item in st.children:
             assert isinstance(item, Tree)
             if item.data == "deck_copies":
-                copies = int(item.children[0])
+                copies = int(str(item.children[0]))
                 if not 1 <= copies <= 7:
                     raise self.err("copies must be between 1 and 7", _pos(item))
             elif item.data == "deck_ranks":
@@ -600,7 +599,7 @@ class _Builder:
         for item in st.children:
             assert isinstance(item, Tree)
             v = item.children[0]
-            vals[item.data[5:]] = str(v) if item.data == "deal_turn" else int(v)
+            vals[item.data[5:]] = str(v) if item.data == "deal_turn" else int(str(v))
         for k in ("players", "hand", "talon"):
             if k not in vals:
                 raise self.err(f"deal needs '{k} N'", pos)
@@ -633,15 +632,15 @@ class _Builder:
             body = st.children[1]
             kicker = st.children[2] if len(st.children) > 2 else None
             assert isinstance(body, Tree)
-            copies = int(body.children[0])
+            copies = int(str(body.children[0]))
             run = body.children[1]
             assert isinstance(run, Tree)
-            lo = int(run.children[0])
+            lo = int(str(run.children[0]))
             hi: int | None
             if run.data == "run_exact":
                 hi = lo
             else:
-                hi = int(run.children[1]) if len(run.children) > 1 and \
+                hi = int(str(run.children[1])) if len(run.children) > 1 and \
                     run.children[1] is not None else None
             gname = str(body.children[2]) if len(body.children) > 2 and \
                 body.children[2] is not None else None
@@ -676,7 +675,7 @@ class _Builder:
                 if str(n) == "each":
                     each = True
                 else:
-                    count = int(n)
+                    count = int(str(n))
                     if count < 1:
                         raise self.err(f"shape {sname}: kicker count must be at least 1", pos)
             shape = Shape(sname, copies, lo, hi if hi is not None else len(seq), gname, seq,
@@ -749,13 +748,13 @@ class _Builder:
             if item.data == "bid_values":
                 vals["bids"] = tuple(_ints(item.children))
             elif item.data == "bid_ends_at":
-                vals["ends_at"] = int(item.children[0])
+                vals["ends_at"] = int(str(item.children[0]))
             elif item.data == "bid_all_pass":
                 vals["all_pass_first_bidder"] = str(item.children[0])
             elif item.data == "bid_first_speaker":
                 vals["first_speaker"] = str(item.children[0])
             elif item.data == "bid_max_robs":
-                vals["max_robs"] = int(item.children[0])
+                vals["max_robs"] = int(str(item.children[0]))
             elif item.data == "bid_no_call":
                 vals["no_call_first_speaker_landlord"] = True
         b = Bidding(system=system, **vals)
@@ -777,7 +776,7 @@ class _Builder:
         for item in st.children:
             assert isinstance(item, Tree)
             if item.data == "trick_close_after":
-                close = int(item.children[0])
+                close = int(str(item.children[0]))
             else:
                 may = str(item.children[0]) == "yes"
         if close is None or close < 1:
@@ -799,10 +798,11 @@ class _Builder:
             role, val = str(item.children[0]), item.children[1]
             if role in t:
                 raise self.err(f"target {role} given twice", _pos(item))
-            t[role] = str(val) if str(val) == "robs" else int(val)
+            target: int | str = str(val) if str(val) == "robs" else int(str(val))
+            t[role] = target
             hand = self.the_deal.hand + (self.the_deal.talon if role == "landlord" else 0)
-            if isinstance(t[role], int) and t[role] >= hand:
-                raise self.err(f"target {role} {t[role]}: a {role} holds {hand} cards, so the "
+            if isinstance(target, int) and target >= hand:
+                raise self.err(f"target {role} {target}: a {role} holds {hand} cards, so the "
                                "deal would be won before it starts", _pos(item))
         return Win(t.get("landlord", 0), t.get("peasant", 0))
 
@@ -816,7 +816,7 @@ class _Builder:
             assert isinstance(item, Tree)
             if item.data == "score_base":
                 v = str(item.children[0])
-                base = v if v == "bid" else int(v)
+                base = v if v == "bid" else int(str(v))
                 if base == "bid" and bidding.system != "auction":
                     raise self.err("base bid needs auction bidding", _pos(item))
             elif item.data == "score_double":
