@@ -282,14 +282,15 @@ _READABLE = {
     "PLUS": "'+'", "__ANON_0": "'..'", "DOTDOT": "'..'", "ROLE": "landlord or peasant",
     "BIDDING_SYSTEM": "auction or call_rob", "DIRECTION": "counterclockwise or clockwise",
     "FIRST_BIDDER": "random or next", "SETTLE": "per_peasant", "MORETHAN": "'>'",
+    "X": "'x'", "COLON": "':'",
     "$END": "end of file",
 }
 
 
 def _expected(names: set[str]) -> str:
     words = sorted({_READABLE.get(n, n.lower().strip("_").replace("__anon_", "")) for n in names})
-    if len(words) > 8:
-        words = words[:8] + ["…"]
+    if len(words) > 16:
+        words = words[:16] + ["…"]
     return ", ".join(words)
 
 
@@ -298,11 +299,18 @@ def _parse(text: str, path: str) -> Tree[Any]:
         return _parser().parse(text)
     except UnexpectedCharacters as e:
         bad = text[e.pos_in_stream] if e.pos_in_stream is not None else "?"
+        if bad == '"':
+            raise RulesError("unterminated quoted title (close the quote on the same line)",
+                             path, e.line, e.column) from None
         raise RulesError(f"unexpected {bad!r}; expected {_expected(set(e.allowed or ()))}",
                          path, e.line, e.column) from None
     except UnexpectedToken as e:
         got = "end of file" if e.token.type == "$END" else repr(str(e.token))
-        raise RulesError(f"unexpected {got}; expected {_expected(set(e.expected))}",
+        # the interactive parser knows exactly what this state accepts (LALR lookahead sets
+        # of merged states are wider)
+        ip = getattr(e, "interactive_parser", None)
+        accepted = set(ip.accepts()) if ip is not None else set(e.expected)
+        raise RulesError(f"unexpected {got}; expected {_expected(accepted or set(e.expected))}",
                          path, e.line, e.column) from None
     except UnexpectedEOF as e:
         raise RulesError(f"unexpected end of file; expected {_expected(set(e.expected))}",

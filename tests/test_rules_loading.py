@@ -97,3 +97,18 @@ def test_rules_that_could_never_work_are_rejected(tmp_path: Path, old: str, new:
     with pytest.raises(RulesError) as e:
         load_rules(str(f))
     assert e.value.line == line and message in str(e.value)
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("    copies 4", "    copeis 4",
+     "8:5: unexpected 'copeis'; expected '}', a rank (3-9, 10, J, Q, K, A, 2, B, R), copies, "
+     "jokers, ranks, remove"),
+    ('rules classic "Classic', 'rules classic "Classic\n', "4:15: unterminated quoted title"),
+])
+def test_syntax_errors_say_what_this_place_accepts(tmp_path: Path, old: str, new: str,
+                                                   message: str) -> None:
+    f = tmp_path / "x.rules"
+    f.write_text(_CLASSIC.replace(old, new, 1))
+    with pytest.raises(RulesError) as e:
+        load_rules(str(f))
+    assert message in str(e.value)
