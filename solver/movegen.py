@@ -77,6 +77,8 @@ class MoveSet:
         self.strength: list[int] = []
         self.doubles: list[bool] = []
         self.by_key4: dict[int, int] = {}
+        #: ranks used (bit i: rank index i) → ids of the moves using exactly those ranks
+        self.by_support: dict[int, list[int]] = {}
         dbl = set(rules.scoring.double)
         for k3, (si, start, run) in self.table.entries.items():
             shape = rules.shapes[si]
@@ -85,6 +87,8 @@ class MoveSet:
             size = sum(counts)
             c = classes.setdefault((si, size), len(classes))
             self.by_key4[k4] = len(self.mk)
+            support = sum(1 << i for i, c in enumerate(counts) if c)
+            self.by_support.setdefault(support, []).append(len(self.mk))
             self.mk.append(k4)
             self.key3.append(k3)
             self.size.append(size)
@@ -103,7 +107,16 @@ class MoveSet:
         got = self._hands.get(hand)
         if got is not None:
             return got
-        pool = parent.leads if parent is not None else range(self.n_moves)
+        pool: Sequence[int]
+        if parent is not None:
+            pool = parent.leads
+        else:  # the moves whose ranks are all in the hand: every sub-mask of its rank mask
+            mask = sum(1 << i for i, c in enumerate(unpack4(hand)) if c)
+            pool = []
+            sub = mask
+            while sub:
+                pool.extend(self.by_support.get(sub, ()))
+                sub = (sub - 1) & mask
         g = GUARD
         hg = hand | g
         mk = self.mk
