@@ -47,7 +47,8 @@ class HandInfo:
     """The moves of one hand (ids): ``leads`` sorted by size, largest first; ``by_class``:
     comparison class → ids (largest body first); ``tiered``: ids of tier > 0, weakest first.
     ``count``: cards in the hand. ``top``: comparison class → strongest body held;
-    ``max_tier``: the highest tier held (0 without bomb or rocket). Cached per hand."""
+    ``max_tier``: the highest tier held (0 without bomb or rocket); ``n_doubling``: moves
+    held that double the multiplier (bombs, rocket). Cached per hand."""
 
     count: int
     leads: tuple[int, ...]
@@ -55,6 +56,7 @@ class HandInfo:
     tiered: tuple[int, ...]
     top: dict[int, int]
     max_tier: int
+    n_doubling: int
 
 
 class MoveSet:
@@ -133,7 +135,8 @@ class MoveSet:
         top = {c: strength[v[0]] for c, v in by_class.items()}
         max_tier = max((tier[i] for i in tiered), default=0)
         got = HandInfo(count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},
-                       tuple(tiered), top, max_tier)
+                       tuple(tiered), top, max_tier,
+                       sum(1 for i in ids if self.doubles[i]))
         self._hands[hand] = got
         return got
 

@@ -269,6 +269,25 @@ class Searcher:
             lp = 2
         if not self.spring:
             pp = True
+        # the boolean core decides thresholds in (-1, 1] and the sign of the others
+        if t > 0:
+            if self.win(s, hands, last, passes) != self.side[s]:
+                return False
+            if t <= 1:
+                return True
+        else:
+            if self.win(s, hands, last, passes) == self.side[s]:
+                return True
+            if t > -1:
+                return False
+        # at most 2^d is still at stake: d bombs/rockets held, one spring / anti-spring
+        infos = self.ms._hands
+        d = sum(infos[h].n_doubling if h in infos else self.ms.info(h).n_doubling
+                for h in hands) + (0 if pp and lp >= 2 else 1)
+        if t > (1 << d):
+            return False
+        if t <= -(1 << d):
+            return True
         key = (s, hands, last, passes, lp, pp, t)
         r = self.stt.get(key)
         if r is not None:
