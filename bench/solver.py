@@ -39,13 +39,20 @@ DEFAULT_PUZZLES = HERE.parents[1] / "shared" / "puzzles" / "two_seat.jsonl"
 #: Larger positions: (name, rules, hands, to move, want).
 BIG = [
     ("13v12 lead", "classic", {"landlord": "334446TJJQKK2", "peasant": "356678KKAAAR"},
-     "landlord", "winner"),
+     "landlord", "all"),
     ("13v12 lead, deal 2", "classic", {"landlord": "344556TJAAA22", "peasant": "567799TJQKKB"},
-     "landlord", "winner"),
+     "landlord", "all"),
+    ("13v12 lead, deal 3", "classic", {"landlord": "34669TTQKK222", "peasant": "45668JQKAA2B"},
+     "landlord", "all"),
+    ("13v12 lead, score", "classic", {"landlord": "34669TTQKK222", "peasant": "45668JQKAA2B"},
+     "landlord", "score"),
     ("3 seats 6/5/5 team", "classic",
      {"landlord": "3456KK", "peasant1": "789TA", "peasant2": "JQQ22"}, "landlord", "all"),
     ("3 seats 8/6/6 score", "classic",
      {"landlord": "33445566", "peasant1": "77889T", "peasant2": "JJQQKK"}, "landlord",
+     "score"),
+    ("3 seats 10/8/8 score", "classic",
+     {"landlord": "3446TJQKK2", "peasant1": "3468JKAR", "peasant2": "35567KAA"}, "landlord",
      "score"),
 ]
 
