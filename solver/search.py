@@ -92,10 +92,14 @@ class SolveResult:
 
 @dataclass(frozen=True, slots=True)
 class Limit:
-    """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none."""
+    """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none.
+    ``entries``: transposition-table entries kept (about 350 bytes each); past it the tables
+    are emptied — a cache only, so answers never change, and memory stays bounded (the
+    default keeps a search well under 2 GiB)."""
 
     nodes: int | None = None
     seconds: float | None = None
+    entries: int = 3_000_000
 
 
 class Searcher:
@@ -118,6 +122,7 @@ class Searcher:
         self.close = self.n - 1
         self.limit = limit or Limit()
         self.nodes = 0
+        self.flushes = 0
         self.start = time.perf_counter()
         self.tt: dict[tuple[int, tuple[int, ...], int, int], bool] = {}
         self.stt: dict[tuple[object, ...], bool] = {}
@@ -143,6 +148,14 @@ class Searcher:
             raise _Aborted(f"node limit {lim.nodes} reached")
         if lim.seconds is not None and time.perf_counter() - self.start > lim.seconds:
             raise _Aborted(f"time limit {lim.seconds} s reached")
+        if len(self.tt) + len(self.stt) > lim.entries:
+            self.tt.clear()
+            self.stt.clear()
+            self.flushes += 1
+        if len(self.ms._hands) > 4 * lim.entries // 10:
+            self.ms.clear()
+            for h in self.hands0:
+                self.ms.info(h)
         self._next_check = self.nodes + self._check_every
 
     # ------------------------------------------------------------------ boolean core
@@ -353,7 +366,7 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
         raise ValueError(f"want must be 'winner', 'all' or 'score', not {want!r}")
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
     if seconds is not None:
-        lim = Limit(lim.nodes, seconds)
+        lim = Limit(lim.nodes, seconds, lim.entries)
     t0 = time.perf_counter()
     S = Searcher(position, lim)
     s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes

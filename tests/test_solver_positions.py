@@ -194,3 +194,19 @@ def test_located_errors(text: str, line: int, column: int, words: str) -> None:
 def test_impossible_positions(text: str, words: str) -> None:
     with pytest.raises(PositionError, match=words):
         parse_position(text)
+
+
+def test_bounded_tables_give_the_same_answer() -> None:
+    text = ("rules classic\nlandlord: B2AK998553\npeasant: RQQJJT953\nto_move: landlord\n")
+    small = solve(parse_position(text), want="all", limit=Limit(entries=500))
+    full = solve(parse_position(text), want="all")
+    assert small.status == full.status == "solved"
+    assert small.winning_moves == full.winning_moves == ("9",)
+
+
+def test_duel_target_robs_line() -> None:
+    text = ("rules duel\nlandlord: 78JQ\npeasant: 567T2\nto_move: landlord\nrobs 2\n"
+            "target peasant: robs\nmultiplier 1\n")
+    p = parse_position(text)
+    assert p.targets == (0, 2) and p.multiplier == 1
+    assert solve(p, want="score").score == {"landlord": -1, "peasant": 1}
