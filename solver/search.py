@@ -429,7 +429,8 @@ def _winning_moves(S: Searcher, s: int, hands: tuple[int, ...], last: int,
 def _bool_line(S: Searcher, s: int, hands: tuple[int, ...], last: int,
                passes: int) -> list[Play]:
     """The principal variation of the boolean game: the winner plays a winning move (going
-    out if it can); the loser plays the move that makes the line longest to the end."""
+    out if it can); the loser, every move losing, plays its first one in search order (a
+    card rather than a pass when it has one)."""
     out: list[Play] = []
     for _ in range(4 * 60):
         mover_side = S.side[s]
@@ -444,9 +445,8 @@ def _bool_line(S: Searcher, s: int, hands: tuple[int, ...], last: int,
                 continue
             child_ok = S.win(nxt, h2, l2, p2) == (S.side[nxt] == mover_side)
             if child_ok == wins:
-                pick = ch
-                if wins:
-                    break
+                pick = ch  # the winner's first winning move; the loser's first move
+                break
         if pick is None:  # the loser has only moves that end the deal: cannot happen
             break
         m, nxt, h2, l2, p2 = pick
