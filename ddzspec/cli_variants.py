@@ -1,7 +1,7 @@
 """``ddzspec diff RULES_A RULES_B``: how two variants differ, move by move (issue 3 §4).
 
 Registered on :data:`ddzspec.cli.main` when :mod:`ddzspec.cli` is imported. Exit codes follow
-diff(1): 0 when no multiset differs, 1 when some do, 2 on bad input (a rules file that does not
+diff(1): 0 when nothing differs, 1 when a multiset or a rules section does, 2 on bad input (a rules file that does not
 load, an unknown shape for ``--without``, a bad line in a ``--moves`` file), never a traceback.
 """
 
@@ -52,7 +52,7 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
     (an ambiguous multiset has several readings). Prints the rules sections that differ, the
     counts per direction and type, then a few examples per type (--all: every one). With
     --moves FILE only the listed moves are compared, and every difference among them is listed.
-    Exit 0 if nothing differs, 1 if something does, 2 on bad input.
+    Exit 0 if nothing differs, 1 if a multiset or a rules section does, 2 on bad input.
     """
     from .diff import diff_json, diff_lines, diff_rules, read_moves_file
     try:
@@ -75,7 +75,7 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
     else:
         for line in diff_lines(result, notation, shown_all=limit is None):
             click.echo(line)
-    if not result.identical:
+    if not result.identical or result.spec:  # a rules section differs: a difference too
         sys.exit(1)
 
 

@@ -376,8 +376,13 @@ class GameState:
         (one per seat, ``deal.hand`` cards each) and ``talon`` (the undealt rest is the deck
         minus both), with ``first`` the first speaker (default 0). An explicit deal voided by an
         all-pass auction is redealt from ``seed`` (default 0). Raises GameError when the cards
-        do not make up the deck, NotationError on bad notation.
+        do not make up the deck, or when the rules cannot be played to the end (no shape plays
+        a lone card: a leader could be stuck), NotationError on bad notation.
         """
+        if not rules.lone_cards_playable:
+            raise GameError(f"{rules.label} cannot be played: no shape plays a lone card of "
+                            "every rank, so a leader could be left unable to play and the deal "
+                            "would never end")
         if hands is None:
             if talon is not None:
                 raise GameError("a talon without hands")
@@ -570,6 +575,9 @@ class GameState:
 
     def _bid(self, a: Action, log: tuple[Action, ...]) -> GameState:
         b = self.rules.bidding
+        if not isinstance(a.value, int) or isinstance(a.value, bool):
+            raise InvalidBidError(f"bid {a.value!r}: a bid is a whole number: pass (0) or "
+                                  f"{', '.join(map(str, b.bids))}")
         if a.value != 0:
             if a.value not in b.bids:
                 raise InvalidBidError(f"bid {a.value}: the bids are pass (0) or "

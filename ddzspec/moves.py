@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import overload
 
 from .cards import N_RANKS, Cards, pack, parse_cards
-from .errors import GameError, IllegalMoveError
+from .errors import NotationError, GameError, IllegalMoveError
 from .readings import Reading
 from .rules import KIND_SIZE, Rules, load_rules
 from .table import MoveTable, get_table
@@ -279,6 +279,14 @@ def move_index(rules: Rules) -> MoveIndex:
 
 def _cards(x: str | Cards, rules: Rules, what: str) -> Cards:
     if isinstance(x, Cards):
+        over = [i for i, c in enumerate(x.counts) if c > rules.deck[i]]
+        if over:
+            from .cards import ALL_RANKS
+            bad = ALL_RANKS[over[0]]
+            held = rules.deck[over[0]]
+            raise NotationError(f"{what} {x}: " + (f"the deck has no {bad.symbol()}" if not held
+                                else f"more copies of {bad.symbol()} than the deck holds "
+                                f"({held})"))
         return x
     return parse_cards(x, "en", deck=rules.deck).cards
 
@@ -293,7 +301,10 @@ def to_reading(move: str | Cards | Reading, rules: Rules) -> Reading:
     if r is None:
         from .readings import read
         v = read(cards, rules)
-        raise IllegalMoveError(str(cards), v.reason or "ambiguous")
+        if v.ambiguous:
+            raise IllegalMoveError(str(cards), "ambiguous, " + "; ".join(
+                x.describe() for x in v.readings) + " (a defect of the rules file)")
+        raise IllegalMoveError(str(cards), v.reason or "no reading")
     return r
 
 

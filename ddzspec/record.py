@@ -119,7 +119,7 @@ class Record:
         res = obj.get("result")
         if res is not None and not isinstance(res, dict):
             raise RecordError("\"result\" must be an object or null")
-        return cls(r["name"], str(r.get("sha256", "")), str(r.get("digest", "")), seed, setup,
+        return cls(r["name"], str(r.get("sha256") or ""), str(r.get("digest") or ""), seed, setup,
                    tuple(_RawAction(a) for a in actions), res)  # type: ignore[misc]
 
 
@@ -151,8 +151,12 @@ def record_of(state: GameState) -> Record:
 
 
 def save(state: GameState, path: str | Path) -> None:
-    """Write the record of ``state`` to ``path`` (JSON)."""
-    Path(path).write_text(record_of(state).dumps() + "\n", encoding="utf-8")
+    """Write the record of ``state`` to ``path`` (JSON). Raises RecordError when the file
+    cannot be written."""
+    try:
+        Path(path).write_text(record_of(state).dumps() + "\n", encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"{path}: cannot write: {e.strerror}") from None
 
 
 def load(path: str | Path) -> Record:
@@ -161,6 +165,10 @@ def load(path: str | Path) -> Record:
         obj = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
         raise RecordError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path}: not a UTF-8 text file (byte {e.start})") from None
+    except RecursionError:
+        raise RecordError(f"{path}: JSON nested too deeply to be a deal record") from None
     except json.JSONDecodeError as e:
         raise RecordError(f"{path}: not JSON: line {e.lineno} column {e.colno}: {e.msg}") \
             from None
@@ -218,6 +226,10 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
     if record.rules_sha256 and sha and record.rules_sha256 != sha:
         warnings.append(f"the rules file {rules.path} differs from the one recorded "
                         f"(sha256 {record.rules_sha256[:12]}… recorded, {sha[:12]}… now)")
+    if record.rules_digest and record.rules_digest != rules.digest:
+        warnings.append(f"the moves of {rules.label} differ from the recorded rules' (digest "
+                        f"{record.rules_digest} recorded, {rules.digest} now): replaying "
+                        "under the current file")
     try:
         state = initial_state(record, rules)
     except DdzError as e:

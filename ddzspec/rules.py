@@ -234,6 +234,17 @@ class Rules:
         return None
 
     @property
+    def lone_cards_playable(self) -> bool:
+        """Whether every rank of the deck can be played as a lone card (a shape of one card
+        per rank, run 1, no kickers, over every rank). Without it a hand could be left unable
+        to lead, and a deal could never end (seeds 000/002: the leader must play)."""
+        ranks = {i for i in range(N_RANKS) if self.deck[i]}
+        for s in self.shapes:
+            if s.copies == 1 and s.run_min == 1 and s.kicker_kind is None:
+                ranks -= set(s.seq)
+        return not ranks
+
+    @property
     def label(self) -> str:
         """The name plus any shapes dropped on the fly: ``classic without trio_pair``."""
         return self.name + (f" without {', '.join(self.without)}" if self.without else "")

@@ -121,6 +121,16 @@ class MoveTable:
     def __post_init__(self) -> None:
         self._memo: dict[int, Reading] = {}
 
+    def bound_to(self, rules: Rules) -> MoveTable:
+        """The same table for another Rules object with the same move digest (a file that
+        differs only in deal, bidding, scoring…): shares the entries and memoised Readings,
+        but ``table.rules`` is ``rules``."""
+        if rules is self.rules:
+            return self
+        other = MoveTable(rules, self.entries, self.ambiguous)
+        other._memo = self._memo
+        return other
+
     def readings(self) -> Iterator[Reading]:
         """Every legal move's reading (table order)."""
         for key in self.entries:
@@ -176,7 +186,7 @@ def get_table(rules: Rules, progress: Callable[[int, int, str], None] | None = N
     """The move table of ``rules``: from memory, else the disk cache, else compiled (and
     cached). A cache file that cannot be read is recompiled."""
     if use_cache and rules.digest in _LOADED:
-        return _LOADED[rules.digest]
+        return _LOADED[rules.digest].bound_to(rules)
     path = table_path(rules)
     table = None
     if use_cache and path.is_file():

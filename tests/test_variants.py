@@ -302,6 +302,9 @@ def test_diff_moves_file(tmp_path: Path) -> None:
     g = tmp_path / "same.txt"
     g.write_text("3 3 3 4 4 4 + 5 7\nBR\n")
     code, out = run("diff", "classic", "kawu", "--moves", str(g))
+    # the moves agree, but the rules sections (restrictions, bidding) still differ: exit 1
+    assert code == 1 and "No multiset differs" in out and "Rules that differ" in out
+    code, out = run("diff", "classic", "classic", "--moves", str(g))
     assert code == 0 and "No multiset differs" in out
 
 

@@ -1,0 +1,101 @@
+"""Regressions found by fresh testers (kept as tests): diff of non-move sections, unplayable
+rules, bad record files, non-integer bids, ambiguous --beat moves, hands beyond the deck."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddzspec.cards import Cards
+from ddzspec.cli import main
+from ddzspec.errors import GameError, IllegalMoveError, NotationError
+from ddzspec.game import Action, GameState, InvalidBidError
+from ddzspec.moves import legal_moves
+from ddzspec.rules import load_rules
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_diff_sees_a_scoring_only_change(tmp_path: Path) -> None:
+    f = tmp_path / "nospring.rules"
+    f.write_text('rules nospring "no spring" extends classic\n'
+                 "scoring { base bid  double bomb rocket  settle per_peasant }\n")
+    code, out, _ = run("diff", "classic", str(f))
+    assert code == 1
+    assert out.splitlines()[0].startswith("diff classic nospring:")
+    assert "nospring: double bomb rocket" in out and "No multiset differs" in out
+
+
+def test_tables_are_shared_but_bound_to_the_asking_rules(tmp_path: Path) -> None:
+    from ddzspec.rules import load_rules_text
+    from ddzspec.table import get_table
+    other = load_rules_text('rules other extends classic\ntrick { close_after 2 passes }\n')
+    classic = load_rules("classic")
+    assert other.digest == classic.digest
+    assert get_table(other).rules is other and get_table(classic).rules is classic
+    assert get_table(other).entries is get_table(classic).entries
+
+
+def test_rules_without_single_cannot_be_played() -> None:
+    with pytest.raises(GameError, match="cannot be played"):
+        GameState.new(load_rules("classic", without=("single",)), seed=1)
+    code, _, err = run("play", "--without", "single", "--seed", "1")
+    assert code == 2 and "no shape plays a lone card" in err
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"\xff\xfe\x00\x01", "not a UTF-8 text file"),
+    (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+])
+def test_unreadable_records(tmp_path: Path, content: bytes, message: str) -> None:
+    f = tmp_path / "r.json"
+    f.write_bytes(content)
+    code, _, err = run("replay", str(f))
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_play_save_to_a_bad_path(tmp_path: Path) -> None:
+    code, _, err = run("play", "--save", str(tmp_path / "no" / "x.json"))
+    assert code == 2 and "cannot write" in err
+    code, _, err = run("play", "--save", str(tmp_path))
+    assert code == 2 and "cannot write" in err
+
+
+@pytest.mark.parametrize("value", [True, "1", 1.0])
+def test_a_bid_is_a_whole_number(value: object) -> None:
+    s = GameState.new(load_rules("classic"), seed=3)
+    with pytest.raises(InvalidBidError, match="a bid is a whole number"):
+        s.apply(Action("bid", s.turn, value))  # type: ignore[arg-type]
+
+
+def test_beat_an_ambiguous_move_lists_its_readings() -> None:
+    code, _, err = run("moves", "--rules", "duel-literal", "--beat", "555666777888",
+                       "666777888999")
+    assert code == 2
+    assert "plane_singles 555666777+8+8+8" in err and "defect of the rules file" in err
+
+
+def test_hand_as_cards_is_checked_against_the_deck() -> None:
+    with pytest.raises(NotationError, match="the deck has no 3"):
+        legal_moves(Cards.parse("33345"), rules=load_rules("duel"))
+    with pytest.raises(NotationError, match="more copies of 3"):
+        legal_moves(Cards((5,) + (0,) * 14))
+    with pytest.raises(IllegalMoveError):
+        legal_moves("3456789", previous="33334")
+
+
+def test_record_with_null_hash_and_changed_digest_warns(tmp_path: Path) -> None:
+    f = tmp_path / "r.json"
+    run("play", "--seed", "2", "--save", str(f))
+    rec = json.loads(f.read_text())
+    rec["rules"]["sha256"] = None
+    rec["rules"]["digest"] = "0" * 20
+    f.write_text(json.dumps(rec))
+    code, _, err = run("replay", str(f))
+    assert code == 0 and "digest 00000000000000000000 recorded" in err and "None" not in err
