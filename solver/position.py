@@ -22,6 +22,7 @@ a trick; with three, two passes do.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -135,7 +136,7 @@ def _seat_index(name: str, seats: tuple[str, ...]) -> int:
     raise PositionError(f"unknown seat {name!r}: expected one of {', '.join(seats)}")
 
 
-def make_position(rules: Rules, hands: dict[str, Cards | str], to_move: str, *,
+def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, *,
                   on_table: Cards | str | None = None, played_by: str | None = None,
                   passes: int | None = None, targets: dict[str, int] | None = None,
                   robs: int | None = None, base: int = 1, multiplier: int | None = None,
@@ -150,6 +151,7 @@ def make_position(rules: Rules, hands: dict[str, Cards | str], to_move: str, *,
     Raises PositionError (impossible positions) or NotationError (bad cards).
     """
     names = tuple(hands)
+    seats: tuple[str, ...]
     if len(names) == 2:
         seats = SEATS_2
         if "peasant1" in names:
@@ -262,17 +264,6 @@ def _expected(names: set[str]) -> str:
     return ", ".join(out)
 
 
-def _keyword_names(names: set[str]) -> set[str]:
-    # anonymous keyword terminals are named like RULES, TO_MOVE: show them as words
-    out = set()
-    for n in names:
-        if n in _EXPECT_NAMES:
-            out.add(n)
-        else:
-            out.add(n)
-    return out
-
-
 def parse_position(text: str, source: str = "<position>", notation: str | None = None,
                    rules: Rules | None = None) -> Position:
     """Parse the position text format (``grammar/position.lark``); see the module doc.
@@ -341,7 +332,6 @@ class _Builder:
     def build(self) -> Position:
         stmts = [c for c in self.tree.children if isinstance(c, Tree)]
         rules = self.rules
-        rules_node = None
         for st in stmts:
             if st.data == "notation_stmt":
                 self.once("notation", st)
@@ -352,7 +342,6 @@ class _Builder:
                 self.notation = str(word)
             elif st.data == "rules_stmt":
                 self.once("rules", st)
-                rules_node = st
                 name_tok = st.children[0]
                 name = str(name_tok)
                 if name.startswith('"'):
@@ -365,7 +354,6 @@ class _Builder:
         if rules is None:
             raise PositionError("the position needs a 'rules NAME' line (e.g. rules classic)",
                                 1, 1, self.source)
-        del rules_node
         hands: dict[str, Cards] = {}
         hand_nodes: dict[str, Tree] = {}
         to_move = None
@@ -376,28 +364,29 @@ class _Builder:
         landlord_plays, peasants_played = 2, True
         for st in stmts:
             d = st.data
+            ch: list[Any] = list(st.children)
             if d == "hand_stmt":
-                seat = str(st.children[0])
+                seat = str(ch[0])
                 if seat == "peasants":
                     raise self.err("a hand belongs to one seat: landlord, peasant, peasant1 "
-                                   "or peasant2", st.children[0])
+                                   "or peasant2", ch[0])
                 self.once(f"hand of {seat}", st)
-                hands[seat] = self.cards(st.children[1], rules)
+                hands[seat] = self.cards(ch[1], rules)
                 hand_nodes[seat] = st
             elif d == "to_move_stmt":
                 self.once("to_move", st)
-                to_move = st.children[0]
+                to_move = ch[0]
             elif d == "table_stmt":
                 self.once("on_table", st)
-                on_table = self.cards(st.children[0], rules)
-                played_by = st.children[1]
+                on_table = self.cards(ch[0], rules)
+                played_by = ch[1]
             elif d == "passes_stmt":
                 self.once("passes", st)
-                passes = int(st.children[0])
+                passes = int(ch[0])
                 if passes > 1:
-                    raise self.err("passes is 0 or 1 (two passes close a trick)", st.children[0])
+                    raise self.err("passes is 0 or 1 (two passes close a trick)", ch[0])
             elif d == "target_stmt":
-                seat, val = st.children
+                seat, val = ch
                 self.once(f"target of {seat}", st)
                 if str(val) == "robs":
                     targets[str(seat)] = -1  # resolved below
@@ -407,15 +396,15 @@ class _Builder:
                     raise self.err(f"a target is a number or 'robs', not {str(val)!r}", val)
             elif d == "robs_stmt":
                 self.once("robs", st)
-                robs = int(st.children[0])
+                robs = int(ch[0])
             elif d == "base_stmt":
                 self.once("base", st)
-                base = int(st.children[0])
+                base = int(ch[0])
             elif d == "mult_stmt":
                 self.once("multiplier", st)
-                multiplier = int(st.children[0])
+                multiplier = int(ch[0])
             elif d == "played_stmt":
-                who, val = st.children
+                who, val = ch
                 w, v = str(who), str(val)
                 self.once(f"played {w}", st)
                 if w == "landlord":

@@ -35,6 +35,9 @@ from .movegen import HandInfo, MoveSet, move_set, pack4
 from .position import Position
 
 PASS = "PASS"
+#: A child of a node: (move id or -1 for a pass, seat to move or -1 when the deal ended,
+#: hands, move to beat, passes).
+Child = tuple[int, int, tuple[int, ...], int, int]
 
 
 class _Aborted(Exception):
@@ -135,8 +138,8 @@ class Searcher:
             m = self.ms.move_id(pos.on_table)
             assert m is not None  # validated
             self.last0 = m
-        root_hand = [self.ms.info(h) for h in self.hands0]
-        del root_hand
+        for h in self.hands0:
+            self.ms.info(h)
         self._check_every = 2048
         self._next_check = self._check_every
 
@@ -161,14 +164,14 @@ class Searcher:
     # ------------------------------------------------------------------ boolean core
 
     def children(self, s: int, hands: tuple[int, ...], last: int,
-                 passes: int) -> list[tuple[int, tuple[int, ...], int, int, int]]:
+                 passes: int) -> list[Child]:
         """Every child of a node as (move id or -1 for a pass, seat to move, hands, last,
         passes); a move that reaches the mover's target has seat -1 (the deal ends)."""
         ms = self.ms
         info = ms.info(hands[s])
         cand = info.leads if last < 0 else ms.answers(info, last)
         nxt = (s + 1) % self.n
-        out: list[tuple[int, tuple[int, ...], int, int, int]] = []
+        out: list[Child] = []
         for m in cand:
             nh = hands[s] - ms.mk[m]
             ms.info(nh, info)
@@ -477,7 +480,7 @@ def _score_value(S: Searcher, ll_wins: bool, s: int, hands: tuple[int, ...], las
     return v
 
 
-def _child_value_is(S: Searcher, ch: tuple[int, int, tuple[int, ...], int, int], is_ll: bool,
+def _child_value_is(S: Searcher, ch: Child, is_ll: bool,
                     lp: int, pp: bool, v: float) -> tuple[bool, int, bool, float]:
     """Whether the child ``ch`` of a node with value ``v`` (landlord stake units) keeps that
     value; also the child's flags and its value in its own stake units."""
