@@ -100,6 +100,8 @@ class MoveSet:
             self.doubles.append(shape.name in dbl)
         self.n_moves = len(self.mk)
         self._hands: dict[int, HandInfo] = {}
+        #: (hand, move id) → the ids of the hand's moves that beat it (see :meth:`answers`)
+        self._answers: dict[tuple[int, int], tuple[int, ...]] = {}
 
     # -------------------------------------------------------------------------- hands
 
@@ -179,8 +181,9 @@ class MoveSet:
         return r.format(notation)
 
     def clear(self) -> None:
-        """Forget the cached hands (memory)."""
+        """Forget the cached hands and answers (memory)."""
         self._hands.clear()
+        self._answers.clear()
 
 
 _SETS: dict[str, MoveSet] = {}

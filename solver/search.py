@@ -121,6 +121,9 @@ class Searcher:
         self.ms = moves if moves is not None else move_set(pos.rules)
         self.n = pos.n_seats
         self.side = tuple(r == "landlord" for r in pos.roles)  # True: landlord side
+        #: per seat, the seats of the other side
+        self.opponents = tuple(tuple(j for j in range(self.n) if self.side[j] != self.side[i])
+                               for i in range(self.n))
         self.targets = pos.targets
         self.close = self.n - 1
         self.limit = limit or Limit()
@@ -155,7 +158,7 @@ class Searcher:
             self.tt.clear()
             self.stt.clear()
             self.flushes += 1
-        if len(self.ms._hands) > 4 * lim.entries // 10:
+        if len(self.ms._hands) > 4 * lim.entries // 10 or len(self.ms._answers) > lim.entries:
             self.ms.clear()
             for h in self.hands0:
                 self.ms.info(h)
@@ -200,7 +203,12 @@ class Searcher:
         ms = self.ms
         h = hands[s]
         info = ms._hands.get(h) or ms.info(h)
-        cand = info.leads if last < 0 else ms.answers(info, last)
+        if last < 0:
+            cand = info.leads
+        else:
+            cand = ms._answers.get((h, last))
+            if cand is None:
+                cand = ms._answers[(h, last)] = tuple(ms.answers(info, last))
         if cand:
             # a move that reaches the target ends the deal: leads are sorted largest first,
             # answers are one class (one size) then bombs / rocket of other sizes
@@ -250,14 +258,15 @@ class Searcher:
         in the order of ``cand`` (weakest first). Measured: this ordering pays at answer nodes
         but not at leads, where largest-then-weakest first is best."""
         ms = self.ms
-        side = self.side[s]
-        opp = [ms.info(hands[j]) for j in range(self.n) if self.side[j] != side]
+        infos = ms._hands
+        tier, cls, strength = ms.tier, ms.cls, ms.strength
+        opp = [infos.get(hands[j]) or ms.info(hands[j]) for j in self.opponents[s]]
         first: list[int] = []
         rest: list[int] = []
-        can = ms.can_answer
         for m in cand:
+            t, c, st = tier[m], cls[m], strength[m]
             for oi in opp:
-                if can(oi, m):
+                if oi.max_tier > t or oi.top.get(c, -1) > st:
                     rest.append(m)
                     break
             else:
