@@ -27,7 +27,7 @@ passes in a row close a trick and the last player leads.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -203,12 +203,14 @@ class Searcher:
         ms = self.ms
         h = hands[s]
         info = ms._hands.get(h) or ms.info(h)
+        cand: Sequence[int]
         if last < 0:
             cand = info.leads
         else:
-            cand = ms._answers.get((h, last))
-            if cand is None:
-                cand = ms._answers[(h, last)] = tuple(ms.answers(info, last))
+            got = ms._answers.get((h, last))
+            if got is None:
+                got = ms._answers[(h, last)] = tuple(ms.answers(info, last))
+            cand = got
         if cand:
             # a move that reaches the target ends the deal: leads are sorted largest first,
             # answers are one class (one size) then bombs / rocket of other sizes
@@ -252,8 +254,7 @@ class Searcher:
         self.tt[key] = False
         return False
 
-    def _order(self, s: int, hands: tuple[int, ...], cand: tuple[int, ...] | list[int]
-               ) -> list[int]:
+    def _order(self, s: int, hands: tuple[int, ...], cand: Sequence[int]) -> list[int]:
         """Answers no opponent can beat first (they take the lead), then the rest, each group
         in the order of ``cand`` (weakest first). Measured: this ordering pays at answer nodes
         but not at leads, where largest-then-weakest first is best."""
