@@ -81,3 +81,10 @@ def test_batch(tmp_path: Path) -> None:
     assert outs["c"]["status"] == "error" and "2:12" in outs["c"]["error"]
     r = run("--batch", str(f))
     assert r.exit_code == 0 and "solved 2/3" in r.output
+
+
+def test_french_notation() -> None:
+    r = run("--notation", "fr", "--landlord", "DDTT", "--peasant", "A3", "--to-move",
+            "landlord", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["winning_moves"] == ["TT", "DD"]
