@@ -14,8 +14,9 @@ passes in a row close a trick and the last player leads.
   child mover's side when that is the same side, a loss otherwise. Children are ordered: moves
   that go out first (the move list is sorted largest first, so one comparison decides); at a
   lead larger moves first, weaker bodies first within a size; when answering, answers no
-  opponent can beat first, weakest first, the pass last (orderings chosen by measured node
-  counts; none changes an answer).
+  opponent can beat first, weakest first, the pass last; before all of them the move that last
+  won from the same hand against the same move (a killer move). Orderings were chosen by
+  measured node counts; none changes an answer.
 - Score: the landlord's payoff relative to the stake at a node is ``±2^k``. ``G(node, t)`` asks
   "can the landlord guarantee ≥ t" — a boolean search with a threshold, which a bomb or rocket
   halves for the child (it doubles everything after it). The exact value is found by a few
@@ -114,6 +115,8 @@ class Searcher:
 
     #: try a pass before the answers (ordering only; never changes an answer)
     pass_first = False
+    #: try first the move that last won from the same hand against the same move (ordering)
+    killers = True
 
     def __init__(self, pos: Position, limit: Limit | None = None,
                  moves: MoveSet | None = None) -> None:
@@ -132,6 +135,7 @@ class Searcher:
         self.start = time.perf_counter()
         self.tt: dict[tuple[int, tuple[int, ...], int, int], bool] = {}
         self.stt: dict[tuple[object, ...], bool] = {}
+        self.killer: dict[tuple[int, int], int] = {}
         dbl = set(pos.rules.scoring.double)
         self.spring = "spring" in dbl
         self.anti_spring = "anti_spring" in dbl
@@ -157,6 +161,7 @@ class Searcher:
         if len(self.tt) + len(self.stt) > lim.entries:
             self.tt.clear()
             self.stt.clear()
+            self.killer.clear()
             self.flushes += 1
         if len(self.ms._hands) > 4 * lim.entries // 10 or len(self.ms._answers) > lim.entries:
             self.ms.clear()
@@ -228,6 +233,11 @@ class Searcher:
         infos = ms._hands
         if last >= 0 and len(cand) > 1:
             cand = self._order(s, hands, cand)
+        kkey = (h, last)
+        if self.killers:
+            k = self.killer.get(kkey)
+            if k is not None and len(cand) > 1 and cand[0] != k:
+                cand = [k] + [m for m in cand if m != k]
         if last >= 0 and self.pass_first:
             if passes + 1 >= self.close:
                 r = self.win(nxt, hands, -1, 0)
@@ -242,6 +252,7 @@ class Searcher:
                 ms.info(nh, info)
             if self.win(nxt, pre + (nh,) + post, m, 0) == same:
                 self.tt[key] = True
+                self.killer[kkey] = m
                 return True
         if last >= 0 and not self.pass_first:
             if passes + 1 >= self.close:
