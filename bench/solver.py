@@ -44,6 +44,8 @@ BIG = [
      "landlord", "all"),
     ("13v12 lead, deal 3", "classic", {"landlord": "34669TTQKK222", "peasant": "45668JQKAA2B"},
      "landlord", "all"),
+    ("15v15 lead", "classic", {"landlord": "3344468TJJQKKK2", "peasant": "35566789TKAAA2R"},
+     "landlord", "winner"),
     ("13v12 lead, score", "classic", {"landlord": "34669TTQKK222", "peasant": "45668JQKAA2B"},
      "landlord", "score"),
     ("3 seats 6/5/5 team", "classic",
