@@ -51,7 +51,10 @@ class PositionError(DdzError):
         self.message = message
         self.line = line
         self.column = column
-        where = "" if line is None else f"{source}:{line}:{column or 1}: "
+        if line is not None:
+            where = f"{source}:{line}:{column or 1}: "
+        else:
+            where = "" if source == "<position>" else f"{source}: "
         super().__init__(where + message)
 
 
