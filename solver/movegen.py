@@ -47,8 +47,9 @@ class HandInfo:
     """The moves of one hand (ids): ``leads`` sorted by size, largest first; ``by_class``:
     comparison class → ids (largest body first); ``tiered``: ids of tier > 0, weakest first.
     ``count``: cards in the hand. ``top``: comparison class → strongest body held;
-    ``max_tier``: the highest tier held (0 without bomb or rocket); ``n_doubling``: moves
-    held that double the multiplier (bombs, rocket). Cached per hand."""
+    ``max_tier``: the highest tier held (0 without bomb or rocket); ``n_doubling``: an upper
+    bound on the plays from this hand that double the multiplier (the bombs and rocket held,
+    see :class:`MoveSet`). Cached per hand."""
 
     count: int
     leads: tuple[int, ...]
@@ -99,6 +100,14 @@ class MoveSet:
             self.strength.append(rules.strength[shape.seq[start + run - 1]])
             self.doubles.append(shape.name in dbl)
         self.n_moves = len(self.mk)
+        # How many doubling plays a hand can still make: when every doubling move uses all
+        # the deck's copies of each rank in it (bomb, rocket) each is played at most once, so
+        # the moves held bound it; otherwise cards // smallest doubling size.
+        self.doubling_single_use = all(
+            all(c in (0, rules.deck[r]) for r, c in enumerate(unpack(self.key3[i])))
+            for i in range(self.n_moves) if self.doubles[i])
+        self.min_doubling_size = min((self.size[i] for i in range(self.n_moves)
+                                      if self.doubles[i]), default=1)
         self._hands: dict[int, HandInfo] = {}
         #: (hand, move id) → the ids of the hand's moves that beat it (see :meth:`answers`)
         self._answers: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -136,9 +145,11 @@ class MoveSet:
         count = sum(unpack4(hand))
         top = {c: strength[v[0]] for c, v in by_class.items()}
         max_tier = max((tier[i] for i in tiered), default=0)
+        n_doubling = sum(1 for i in ids if self.doubles[i])
+        if n_doubling and not self.doubling_single_use:
+            n_doubling = max(n_doubling, count // self.min_doubling_size)
         got = HandInfo(count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},
-                       tuple(tiered), top, max_tier,
-                       sum(1 for i in ids if self.doubles[i]))
+                       tuple(tiered), top, max_tier, n_doubling)
         self._hands[hand] = got
         return got
 
@@ -186,12 +197,14 @@ class MoveSet:
         self._answers.clear()
 
 
-_SETS: dict[str, MoveSet] = {}
+_SETS: dict[tuple[str, tuple[str, ...]], MoveSet] = {}
 
 
 def move_set(rules: Rules) -> MoveSet:
-    """The :class:`MoveSet` of ``rules``, built once per rules digest."""
-    got = _SETS.get(rules.digest)
+    """The :class:`MoveSet` of ``rules``, built once per rules digest and doubling shapes (the
+    digest covers only what the move table depends on, not the scoring)."""
+    key = (rules.digest, rules.scoring.double)
+    got = _SETS.get(key)
     if got is None:
-        got = _SETS[rules.digest] = MoveSet(rules)
+        got = _SETS[key] = MoveSet(rules)
     return got

@@ -288,14 +288,10 @@ class Searcher:
     # ------------------------------------------------------------------ score core
 
     def max_doublings(self, hands: tuple[int, ...]) -> int:
-        """An upper bound on the doublings still to come: possible bombs and rockets in the
-        hands, plus one for a spring / anti-spring."""
+        """An upper bound on the doublings still to come: the doubling plays the hands can
+        make (bombs and rockets held), plus one for a spring / anti-spring."""
         ms = self.ms
-        k = 0
-        for h in hands:
-            info = ms.info(h)
-            k += sum(1 for m in info.leads if ms.doubles[m])
-        return k + 1
+        return sum(ms.info(h).n_doubling for h in hands) + 1
 
     def at_least(self, s: int, hands: tuple[int, ...], last: int, passes: int, lp: int,
                  pp: bool, t: float) -> bool:

@@ -181,3 +181,20 @@ def test_duel_bombs_at_the_handicap_against_minimax(pos: Position) -> None:
 @given(positions(3, 4, CLASSIC, ranks=(0, 1, 12, 13, 14)))
 def test_three_seats_bombs_against_minimax(pos: Position) -> None:
     check(pos)
+
+
+def _pairs_double() -> Rules:
+    from ddzspec.rules import load_rules_text
+    return load_rules_text("rules pairs_double extends classic\nscoring {\n    base 1\n"
+                           "    double pair bomb rocket spring anti_spring\n"
+                           "    settle per_peasant\n}\n")
+
+
+PAIRS_DOUBLE = _pairs_double()
+
+
+@SETTINGS
+@given(positions(2, 5, PAIRS_DOUBLE, ranks=(0, 1, 2, 12, 13, 14)))
+def test_score_when_a_repeatable_shape_doubles(pos: Position) -> None:
+    # a pair can be played twice from four of a rank: the stake bound must allow for it
+    check(pos)
