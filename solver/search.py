@@ -28,7 +28,8 @@ passes in a row close a trick and the last player leads.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -64,7 +65,8 @@ class SolveResult:
     - ``winning_moves``: with ``want="all"`` or ``"score"``, every winning move of the seat to
       move in canonical notation (``PASS`` for a pass; empty when it loses), else None.
     - ``line``: the principal variation (best play, passes included) up to the end of the deal.
-    - ``score``: with ``want="score"``, points per seat name (zero-sum), else None.
+    - ``score``: with ``want="score"``, points per seat name (zero-sum; a read-only
+      mapping), else None.
     - ``best_moves``: with ``want="score"``, the moves that keep the exact score (a subset of
       the winning moves when the side to move wins).
     - ``nodes``: positions searched; ``table_entries``: transposition-table entries;
@@ -76,7 +78,7 @@ class SolveResult:
     to_move_wins: bool | None
     winning_moves: tuple[str, ...] | None
     line: tuple[Play, ...]
-    score: dict[str, int] | None
+    score: Mapping[str, int] | None
     nodes: int
     table_entries: int
     seconds: float
@@ -89,7 +91,7 @@ class SolveResult:
                 "winning_moves": None if self.winning_moves is None
                 else list(self.winning_moves),
                 "line": [{"seat": p.seat, "cards": p.cards} for p in self.line],
-                "score": self.score, "best_moves": None if self.best_moves is None
+                "score": None if self.score is None else dict(self.score), "best_moves": None if self.best_moves is None
                 else list(self.best_moves), "nodes": self.nodes,
                 "seconds": round(self.seconds, 6)}
 
@@ -397,17 +399,16 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
         winning: tuple[str, ...] | None = None
         if want in ("all", "score"):
             winning = tuple(_winning_moves(S, s0, h0, l0, p0))
-        score = None
+        score: Mapping[str, int] | None = None
         value = None
         if want == "score":
             value = _score_value(S, ll_wins, s0, h0, l0, p0, lp0, pp0)
             unit = 2 if position.n_seats == 3 else 1
             stake = position.base * position.multiplier
             ll_points = int(round(value * stake * unit))
-            score = {}
-            for name, role in zip(position.seats, position.roles):
-                score[name] = ll_points if role == "landlord" else -ll_points // (
-                    position.n_seats - 1)
+            score = MappingProxyType({
+                name: ll_points if role == "landlord" else -ll_points // (position.n_seats - 1)
+                for name, role in zip(position.seats, position.roles)})
         best: tuple[str, ...] | None = None
         if want == "score" and value is not None:
             best = tuple(_best_moves(S, s0, h0, l0, p0, lp0, pp0, value))
