@@ -88,3 +88,13 @@ def test_french_notation() -> None:
             "landlord", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["winning_moves"] == ["TT", "DD"]
+
+
+def test_solver_cli_imports_first() -> None:
+    # ddzspec.cli loads solver.cli through its entry point: importing solver.cli first must work
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-c", "import solver.cli, ddzspec.cli; "
+                        "print('solve' in ddzspec.cli.main.commands)"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
