@@ -8,55 +8,47 @@ packages outside ddzspec (the solver) add commands through the ``ddzspec.command
 
 from __future__ import annotations
 
-import functools
-import json
 import sys
-from collections.abc import Callable
 from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any
 
 import click
 
-from .errors import DdzError
+from .cli_common import common_options, emit_json, fail
 from .rules import Rules, load_rules
 
-F = Callable[..., Any]
+__all__ = ["main", "common_options", "emit_json", "fail"]
 
 
-def common_options(func: F) -> F:
-    """Add --rules, --without, --notation, --json to a command; pass ``rules`` (loaded),
-    ``notation`` and ``as_json``; turn every DdzError into a clean exit 2."""
+class _Main(click.Group):
+    """The ``ddzspec`` group: commands of other packages (the solver) are loaded from the
+    ``ddzspec.commands`` entry point when first listed or called, not at import time."""
 
-    @click.option("--rules", "rules_name", default="classic", show_default=True,
-                  metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
-    @click.option("--without", "without", multiple=True, metavar="SHAPE",
-                  help="Drop a shape (repeatable), e.g. --without trio_pair.")
-    @click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
-                  show_default=True, help="Card notation language.")
-    @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-    @functools.wraps(func)
-    def wrapper(*args: Any, rules_name: str, without: tuple[str, ...], **kw: Any) -> Any:
-        try:
-            rules = load_rules(rules_name, without=without)
-            return func(*args, rules=rules, **kw)
-        except DdzError as e:
-            fail(str(e))
-    return wrapper
+    _plugins_loaded = False
 
+    def _load_plugins(self) -> None:
+        if self._plugins_loaded:
+            return
+        self._plugins_loaded = True
+        for ep in entry_points(group="ddzspec.commands"):
+            if ep.name in self.commands:
+                continue
+            try:
+                self.add_command(ep.load(), ep.name)
+            except ModuleNotFoundError:  # an entry point whose package is not installed
+                pass
 
-def fail(message: str, code: int = 2) -> None:
-    """Print an error to stderr and exit (2: bad input)."""
-    click.echo(f"ddzspec: error: {message}", err=True)
-    sys.exit(code)
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load_plugins()
+        return super().list_commands(ctx)
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            self._load_plugins()
+        return super().get_command(ctx, cmd_name)
 
-def emit_json(obj: Any) -> None:
-    """Print one JSON document."""
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=None))
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ddzspec")
 def main() -> None:
     """ddzspec: Dou Dizhu rules as a declarative spec.
@@ -254,9 +246,3 @@ for _mod in ("ddzspec.cli_variants", "ddzspec.cli_game"):
     except ModuleNotFoundError as _e:
         if _e.name != _mod:
             raise
-
-for _ep in entry_points(group="ddzspec.commands"):
-    try:
-        main.add_command(_ep.load(), _ep.name)
-    except ModuleNotFoundError:  # an entry point whose package is not installed
-        pass

@@ -149,7 +149,7 @@ def replay(file: str, notation: str, as_json: bool) -> None:
     The rules named in the record are used (built-in name or path).
     """
     from .errors import DdzError
-    from .record import load, replay as replay_fn, result_lines, transcript
+    from .record import load, replay as replay_fn, transcript
     try:
         rec = load(file)
         rep = replay_fn(rec)

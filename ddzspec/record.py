@@ -279,7 +279,6 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
     breakdown. ``steps``: (action, state after) pairs or ReplaySteps."""
     pairs = [(s.action, s.state) if isinstance(s, ReplayStep) else s for s in steps]
     out: list[str] = []
-    rules = initial.rules
     out += _deal_lines(initial, notation)
     prev = initial
     trick_no = 0

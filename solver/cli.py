@@ -17,57 +17,20 @@ Bad input exits 2 with a located message; an impossible position says why.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import click
 
+from ddzspec.cli_common import common_options, emit_json, fail
 from ddzspec.errors import DdzError
-from ddzspec.rules import Rules, load_rules
+from ddzspec.rules import Rules
 
 from .position import Position, make_position, parse_position, position_from_puzzle
 from .search import SolveResult, solve as solve_position
-
-
-# ddzspec.cli loads this module through its entry point while it is itself being imported,
-# so this module cannot import ddzspec.cli: the same --rules/--without/--notation/--json
-# options and error handling as ddzspec's own commands are declared here.
-
-def fail(message: str, code: int = 2) -> None:
-    """Print an error to stderr and exit (2: bad input), as ddzspec's commands do."""
-    click.echo(f"ddzspec: error: {message}", err=True)
-    sys.exit(code)
-
-
-def emit_json(obj: Any) -> None:
-    """Print one JSON document."""
-    click.echo(json.dumps(obj, ensure_ascii=False))
-
-
-def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """--rules, --without, --notation, --json (as in :func:`ddzspec.cli.common_options`);
-    passes ``rules`` (loaded), ``notation`` and ``as_json``; a DdzError exits 2."""
-
-    @click.option("--rules", "rules_name", default="classic", show_default=True,
-                  metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
-    @click.option("--without", "without", multiple=True, metavar="SHAPE",
-                  help="Drop a shape (repeatable), e.g. --without trio_pair.")
-    @click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
-                  show_default=True, help="Card notation language.")
-    @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-    @functools.wraps(func)
-    def wrapper(*args: Any, rules_name: str, without: tuple[str, ...], **kw: Any) -> Any:
-        try:
-            rules = load_rules(rules_name, without=without)
-            return func(*args, rules=rules, **kw)
-        except DdzError as e:
-            fail(str(e))
-    return wrapper
 
 
 def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) -> None:

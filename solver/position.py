@@ -296,15 +296,15 @@ def parse_position(text: str, source: str = "<position>", notation: str | None =
 
 
 class _Builder:
-    def __init__(self, tree: Tree, source: str, notation: str | None,
+    def __init__(self, tree: Tree[Any], source: str, notation: str | None,
                  rules: Rules | None) -> None:
         self.tree = tree
         self.source = source
         self.notation = notation or "en"
         self.rules = rules
-        self.seen: dict[str, Token | Tree] = {}
+        self.seen: dict[str, Token | Tree[Any]] = {}
 
-    def err(self, msg: str, node: Token | Tree | None) -> PositionError:
+    def err(self, msg: str, node: Token | Tree[Any] | None) -> PositionError:
         line = col = None
         if isinstance(node, Token):
             line, col = node.line, node.column
@@ -312,14 +312,14 @@ class _Builder:
             line, col = node.meta.line, node.meta.column
         return PositionError(msg, line, col, self.source)
 
-    def once(self, key: str, node: Tree) -> None:
+    def once(self, key: str, node: Tree[Any]) -> None:
         if key in self.seen:
             prev = self.seen[key]
             where = f" (first given on line {prev.meta.line})" if isinstance(prev, Tree) else ""
             raise self.err(f"{key} given twice{where}", node)
         self.seen[key] = node
 
-    def cards(self, node: Tree, rules: Rules) -> Cards:
+    def cards(self, node: Tree[Any], rules: Rules) -> Cards:
         tok = node.children[0]
         assert isinstance(tok, Token)
         text, offset = str(tok), 0
@@ -358,7 +358,7 @@ class _Builder:
             raise PositionError("the position needs a 'rules NAME' line (e.g. rules classic)",
                                 1, 1, self.source)
         hands: dict[str, Cards] = {}
-        hand_nodes: dict[str, Tree] = {}
+        hand_nodes: dict[str, Tree[Any]] = {}
         to_move = None
         on_table = played_by = None
         passes = robs = multiplier = None
