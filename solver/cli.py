@@ -27,7 +27,7 @@ import click
 
 from ddzspec.cli_common import common_options, emit_json, fail
 from ddzspec.errors import DdzError
-from ddzspec.rules import Rules
+from ddzspec.rules import Rules, load_rules
 
 from .position import Position, make_position, parse_position, position_from_puzzle
 from .search import SolveResult, solve as solve_position
@@ -38,7 +38,8 @@ def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) 
         click.echo(f"unknown: {res.reason} (nodes {res.nodes:,}, {res.seconds:.2f} s)")
         return
     mover = pos.seats[pos.to_move]
-    click.echo(f"winner: {res.winner} ({mover}, to move, "
+    winner = "peasant" if res.winner == "peasants" and pos.n_seats == 2 else res.winner
+    click.echo(f"winner: {winner} ({mover}, to move, "
                f"{'wins' if res.to_move_wins else 'loses'})")
     if res.winning_moves is not None:
         if res.winning_moves:
@@ -63,10 +64,25 @@ def _batch_one(item: tuple[str, str, str, float | None]) -> dict[str, Any]:
     """Solve one batch line in a worker process: (id, JSON line, want, seconds) → JSON."""
     ident, line, want, seconds = item
     try:
-        rec = json.loads(line)
+        try:
+            rec = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as e:
+            return {"id": ident, "status": "error", "error": f"not JSON: {e}"}
+        if not isinstance(rec, dict):
+            return {"id": ident, "status": "error",
+                    "error": "a line must be a JSON object: a puzzle record or "
+                             '{"id", "position"}'}
         if "position" in rec:
-            pos = parse_position(rec["position"], source=ident)
+            if not isinstance(rec["position"], str):
+                return {"id": ident, "status": "error",
+                        "error": '"position" must be the text of a position'}
+            pos = parse_position(rec["position"], source=f"position {ident}",
+                                 rules=load_rules("classic"))
         else:
+            if rec.get("seats", 2) != 2 or "third" in rec.get("hands", {}):
+                return {"id": ident, "status": "error",
+                        "error": "a puzzle record has two seats (first, second); write a "
+                                 'three-seat position as {"id", "position"}'}
             pos = position_from_puzzle(rec)
         res = solve_position(pos, want=want, seconds=seconds)  # type: ignore[arg-type]
         out = {"id": ident, **res.to_json()}
@@ -96,11 +112,15 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
     for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        if line.lstrip().startswith("#"):
+            continue
+        ident = f"line {i}"
         try:
-            ident = str(json.loads(line).get("id", f"line {i}"))
-        except (json.JSONDecodeError, AttributeError) as e:
-            fail(f"{path}:{i}: not a JSON object: {e}")
-            return
+            obj = json.loads(line)
+            if isinstance(obj, dict) and "id" in obj:
+                ident = str(obj["id"])
+        except (json.JSONDecodeError, RecursionError):
+            pass  # reported on its own row
         items.append((ident, line, want, seconds))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -121,7 +141,10 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
     if as_json:
         for r in results:
             emit_json(r)
+        if any(r["status"] == "error" for r in results):
+            sys.exit(1)
         return
+    from rich.markup import escape
     from rich.table import Table
     t = Table(title=f"{len(results)} positions")
     for col in ("id", "status", "winner", "winning moves", "nodes", "seconds", "expected"):
@@ -129,18 +152,24 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
     total_s = 0.0
     for r in results:
         if r["status"] == "error":
-            t.add_row(r["id"], "error", r["error"], "", "", "", "")
+            t.add_row(escape(r["id"]), "error", "", "", "", "", "")
             continue
         total_s += r["seconds"]
         exp = r.get("expected_agrees")
-        t.add_row(r["id"], r["status"], r["winner"] or "-",
-                  ", ".join(r["winning_moves"] or []), f"{r['nodes']:,}",
+        t.add_row(escape(r["id"]), r["status"], r["winner"] or "-",
+                  escape(", ".join(r["winning_moves"] or [])), f"{r['nodes']:,}",
                   f"{r['seconds']:.3f}", "" if exp is None else ("agrees" if exp else "DIFFERS"))
-    Console().print(t)
+    Console(width=None if sys.stdout.isatty() else 160).print(t)
+    errors = [r for r in results if r["status"] == "error"]
+    for r in errors:
+        click.echo(f"error in {r['id']}: {r['error']}")
     solved = sum(r["status"] == "solved" for r in results)
     bad = sum(r.get("expected_agrees") is False for r in results)
     click.echo(f"solved {solved}/{len(results)}; total search time {total_s:.2f} s"
-               + (f"; {bad} differ from the expected answer" if bad else ""))
+               + (f"; {bad} differ from the expected answer" if bad else "")
+               + (f"; {len(errors)} line(s) in error" if errors else ""))
+    if errors:
+        sys.exit(1)
 
 
 @click.command("solve")
@@ -157,10 +186,10 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
 @click.option("--multiplier", type=int, help="Multiplier so far.")
 @click.option("--all", "show_all", is_flag=True, help="List every winning move.")
 @click.option("--score", is_flag=True, help="Also the exact score under best play.")
-@click.option("--limit-seconds", type=float, metavar="S",
-              help="Give up after S seconds: the answer is 'unknown'.")
+@click.option("--limit-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9),
+              metavar="S", help="Give up after S seconds: the answer is 'unknown' (exit 3).")
 @click.option("--batch", metavar="FILE.jsonl", help="Solve many positions (one JSON per line).")
-@click.option("--workers", type=int, default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes for --batch.")
 @common_options
 def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
@@ -171,7 +200,8 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     """Solve an open-hand endgame: the winner, the winning moves, the line of best play.
 
     FILE (or - for stdin) holds a position in the text format (see grammar/position.lark);
-    or give the hands with --landlord/--peasant and --to-move.
+    or give the hands with --landlord/--peasant and --to-move. Exit 0 when solved, 3 when
+    a limit stopped the search (the answer is "unknown"), 2 on bad input.
     """
     want = "score" if score else "all"
     if batch:
@@ -204,3 +234,5 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
         emit_json(res.to_json())
     else:
         _print_result(pos, res, show_all, score)
+    if res.status != "solved":
+        sys.exit(3)

@@ -165,6 +165,18 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         raise PositionError(f"a position has 2 or 3 hands, got {len(names)}")
     if set(hands) != set(seats):
         raise PositionError(f"the hands must be {', '.join(seats)}; got {', '.join(names)}")
+    if len(seats) > rules.deal.players:
+        raise PositionError(f"{rules.label} is a {rules.deal.players}-player variant: a "
+                            f"position has at most {rules.deal.players} hands, got {len(seats)}")
+    uses_robs = "robs" in (rules.win.landlord, rules.win.peasant) or \
+        "rob" in rules.scoring.double
+    if robs is not None:
+        if not uses_robs:
+            raise PositionError(f"robs {robs}: {rules.label} has no robs (neither a target "
+                                "nor the multiplier depends on them)")
+        if not 0 <= robs <= max(rules.bidding.max_robs, 0):
+            raise PositionError(f"robs {robs}: {rules.label} allows 0 to "
+                                f"{rules.bidding.max_robs} robs")
     cards = tuple(h if isinstance(h, Cards) else parse_cards(h, notation, rules.deck).cards
                   for h in (hands[s] for s in seats))
     tm = _seat_index(to_move, seats)
@@ -179,8 +191,12 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     for s, t in (targets or {}).items():
         tg[_seat_index(s, seats)] = t
     mult = multiplier
+    rob_mult = 2 ** (robs or 0) if "rob" in rules.scoring.double else 1
     if mult is None:
-        mult = 2 ** (robs or 0) if "rob" in rules.scoring.double else 1
+        mult = rob_mult
+    elif mult % rob_mult:
+        raise PositionError(f"multiplier {mult} is the multiplier so far, robs included: with "
+                            f"{robs} robs it is a multiple of {rob_mult}")
     pos = Position(rules, seats, ("landlord",) + ("peasant",) * (len(seats) - 1), cards, tm,
                    table, pb, 0 if passes is None else passes, tuple(tg), base, mult,
                    landlord_plays, peasants_played, notation)
@@ -218,6 +234,10 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
                                 "the deal is already over")
     if pos.base < 1 or pos.multiplier < 1:
         raise PositionError("base and multiplier must be at least 1")
+    if pos.landlord_plays == 0 and (pos.to_move != 0 or pos.on_table is not None):
+        raise PositionError("played landlord: none means the landlord has not led yet, so the "
+                            "landlord is to move with nothing on the table (the landlord "
+                            "leads first)")
     passes = pos.passes
     if pos.on_table is None:
         if pos.played_by is not None:
@@ -335,6 +355,14 @@ class _Builder:
     def build(self) -> Position:
         stmts = [c for c in self.tree.children if isinstance(c, Tree)]
         rules = self.rules
+        card_seen = None
+        for st in stmts:
+            if st.data in ("hand_stmt", "table_stmt") and card_seen is None:
+                card_seen = st
+            if st.data == "notation_stmt" and card_seen is not None:
+                raise self.err("notation must come before any cards (cards on line "
+                               f"{card_seen.meta.line} were read as "
+                               f"{self.notation})", st)
         for st in stmts:
             if st.data == "notation_stmt":
                 self.once("notation", st)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ddzspec.cards import parse_cards
-from solver import PositionError, parse_position, position_from_puzzle, solve
+from solver import position_from_puzzle, solve
 
 PUZZLES = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "two_seat.jsonl"
 if not PUZZLES.is_file():  # the repository checked out elsewhere: look beside the working tree

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -48,9 +50,43 @@ def test_file_and_unknown(tmp_path: Path) -> None:
     f = tmp_path / "p.pos"
     f.write_text("rules classic\nlandlord: B2AK998553\npeasant: RQQJJT953\nto_move: landlord\n")
     r = run(str(f), "--limit-seconds", "0.0001", "--json")
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 3, r.output  # unknown: a limit stopped the search
     out = json.loads(r.output)
     assert out["status"] == "unknown" and out["winner"] is None
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--limit-seconds", "0", "--landlord", "3", "--peasant", "4", "--to-move", "landlord"],
+     "--limit-seconds"),
+    (["--rules", "duel", "--landlord", "5A", "--peasant", "6", "--peasant", "K7",
+      "--to-move", "landlord"], "duel is a 2-player variant"),
+    (["--landlord", "2", "--peasant", "45", "--to-move", "peasant", "--robs", "1"],
+     "classic has no robs"),
+])
+def test_impossible_options(args: list[str], message: str) -> None:
+    r = run(*args)
+    assert r.exit_code == 2 and message in r.output
+
+
+def test_notation_after_cards_is_an_error(tmp_path: Path) -> None:
+    f = tmp_path / "n.pos"
+    f.write_text("rules classic\nlandlord: KK\npeasant: 55\nto_move: landlord\nnotation fr\n")
+    r = run(str(f))
+    assert r.exit_code == 2 and "5:1: notation must come before any cards" in r.output
+
+
+def test_batch_lines_in_error_are_reported_per_line(tmp_path: Path) -> None:
+    f = tmp_path / "b.jsonl"
+    f.write_text('{"id": 5, "position": 7}\n[1,2,3]\nnot json\n# a comment\n'
+                 '{"id": "ok", "position": "landlord: 33\\npeasant: 4\\nto_move: landlord\\n"}\n'
+                 '{"id": "three", "seats": 3, "hands": {"first": "3", "second": "4", '
+                 '"third": "5"}}\n')
+    r = run("--batch", str(f))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "solved 1/5" in r.output and "4 line(s) in error" in r.output
+    assert 'error in 5: "position" must be the text of a position' in r.output
+    assert "error in line 3: not JSON" in r.output
+    assert "error in three: a puzzle record has two seats" in r.output
 
 
 def test_errors_exit_2() -> None:
@@ -74,13 +110,15 @@ def test_batch(tmp_path: Path) -> None:
     ]
     f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     r = run("--batch", str(f), "--workers", "2", "--json")
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output  # a line in error
+
     outs = {o["id"]: o for o in map(json.loads, filter(None, r.stdout.splitlines()))}
     assert outs["a"]["expected_agrees"] is True
     assert outs["b"]["winner"] == "peasants"
     assert outs["c"]["status"] == "error" and "2:12" in outs["c"]["error"]
     r = run("--batch", str(f))
-    assert r.exit_code == 0 and "solved 2/3" in r.output
+    assert r.exit_code == 1 and "solved 2/3" in r.output and "1 line(s) in error" in r.output
+    assert "error in c: position c:2:12: unknown symbol 'X'" in r.output
 
 
 def test_french_notation() -> None:

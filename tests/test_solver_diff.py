@@ -121,8 +121,10 @@ def positions(draw, seats: int, max_cards: int, rules: Rules = CLASSIC,
     robs = draw(st.integers(0, 2)) if rules is DUEL else None
     if robs:
         assume(sizes[1] > robs)
+    # "played landlord: none" only at the very start: the landlord leads first
+    fresh = to_move == "landlord" and on_table is None
     return make_position(rules, hands, to_move, on_table=on_table, played_by=played_by,
-                         robs=robs, landlord_plays=draw(st.integers(0, 2)),
+                         robs=robs, landlord_plays=draw(st.integers(0 if fresh else 1, 2)),
                          peasants_played=draw(st.booleans()))
 
 

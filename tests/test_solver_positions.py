@@ -206,7 +206,10 @@ def test_bounded_tables_give_the_same_answer() -> None:
 
 def test_duel_target_robs_line() -> None:
     text = ("rules duel\nlandlord: 78JQ\npeasant: 567T2\nto_move: landlord\nrobs 2\n"
-            "target peasant: robs\nmultiplier 1\n")
+            "target peasant: robs\nmultiplier 4\n")
     p = parse_position(text)
-    assert p.targets == (0, 2) and p.multiplier == 1
-    assert solve(p, want="score").score == {"landlord": -1, "peasant": 1}
+    assert p.targets == (0, 2) and p.multiplier == 4
+    assert solve(p, want="score").score == {"landlord": -4, "peasant": 4}
+    # the multiplier so far includes the robs: 2 robs make it a multiple of 4
+    with pytest.raises(PositionError, match="with 2 robs it is a multiple of 4"):
+        parse_position(text.replace("multiplier 4", "multiplier 2"))
