@@ -97,6 +97,30 @@ def unpack(key: int) -> tuple[int, ...]:
     return tuple((key >> (_BITS * i)) & 7 for i in range(N_RANKS))
 
 
+#: Guard bits of the 4-bit packing: bit 3 of each of the 15 four-bit fields.
+GUARD4 = sum(8 << (4 * i) for i in range(N_RANKS))
+
+
+def pack4(counts: Sequence[int]) -> int:
+    """Pack 15 rank counts (each 0 … 7) four bits per rank: the containment-test form used by
+    move generation and search (see :func:`holds4`)."""
+    key = 0
+    for i, c in enumerate(counts):
+        key |= c << (4 * i)
+    return key
+
+
+def unpack4(key: int) -> tuple[int, ...]:
+    """Inverse of :func:`pack4`: the 15 rank counts."""
+    return tuple((key >> (4 * i)) & 15 for i in range(N_RANKS))
+
+
+def holds4(hand4: int, move4: int) -> bool:
+    """Whether the multiset ``move4`` is contained in ``hand4`` (both :func:`pack4`-packed).
+    One subtraction: no rank borrows iff every guard bit survives."""
+    return ((hand4 | GUARD4) - move4) & GUARD4 == GUARD4
+
+
 @dataclass(frozen=True, slots=True)
 class Cards:
     """A multiset of ranks: ``counts[i]`` copies of ``Rank(i + 3)``; 15 counts.

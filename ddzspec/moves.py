@@ -32,21 +32,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from .cards import N_RANKS, Cards, pack, parse_cards
+from .cards import GUARD4, N_RANKS, Cards, pack, pack4, parse_cards
 from .errors import NotationError, GameError, IllegalMoveError
 from .readings import Reading
 from .rules import KIND_SIZE, Rules, load_rules
 from .table import MoveTable, get_table
 
-_GUARD = sum(8 << (4 * i) for i in range(N_RANKS))
-
-
-def pack4(counts: Sequence[int]) -> int:
-    """Pack counts 4 bits per rank (values 0 … 7): the containment-test form."""
-    key = 0
-    for i, c in enumerate(counts):
-        key |= c << (4 * i)
-    return key
+_GUARD = GUARD4
 
 
 def contains(hand4: int, move4: int) -> bool:

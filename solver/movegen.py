@@ -16,30 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ddzspec.cards import N_RANKS, Cards, unpack
+from ddzspec.cards import GUARD4, Cards, holds4, pack4, unpack, unpack4
 from ddzspec.rules import Rules
 from ddzspec.table import MoveTable, get_table
 
-#: Guard bits: bit 3 of each of the 15 four-bit fields.
-GUARD = sum(8 << (4 * i) for i in range(N_RANKS))
-
-
-def pack4(counts: Sequence[int]) -> int:
-    """Pack 15 rank counts (each 0 … 7) four bits per rank (the solver's hand/move key)."""
-    key = 0
-    for i, c in enumerate(counts):
-        key |= c << (4 * i)
-    return key
-
-
-def unpack4(key: int) -> tuple[int, ...]:
-    """Inverse of :func:`pack4`: the 15 rank counts."""
-    return tuple((key >> (4 * i)) & 15 for i in range(N_RANKS))
-
-
-def contains(hand: int, move: int) -> bool:
-    """Whether the multiset ``move`` (4-bit packed) is contained in ``hand`` (4-bit packed)."""
-    return ((hand | GUARD) - move) & GUARD == GUARD
+GUARD = GUARD4
+contains = holds4  # whether a 4-bit packed move is contained in a 4-bit packed hand
 
 
 @dataclass(slots=True)

@@ -33,7 +33,9 @@ from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .movegen import HandInfo, MoveSet, move_set, pack4
+from ddzspec.cards import pack4
+
+from .movegen import HandInfo, MoveSet, move_set
 from .position import Position
 
 PASS = "PASS"
