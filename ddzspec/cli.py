@@ -133,7 +133,15 @@ def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) 
     """Does PLAY beat PREVIOUS? yes/no and why."""
     from .readings import beats as beats_fn
     from .readings import read as read_move
-    a, b = read_move(play, rules, notation), read_move(previous, rules, notation)
+    from .errors import NotationError
+    try:
+        a = read_move(play, rules, notation)
+    except NotationError as e:
+        fail(f"PLAY: {e}")
+    try:
+        b = read_move(previous, rules, notation)
+    except NotationError as e:
+        fail(f"PREVIOUS: {e}")
     if not b.legal:
         fail(f"PREVIOUS {b.cards.format(notation)} is not a legal move under {rules.label}, so "
              f"nothing can be compared with it: {reading_json(b, notation)['reason']}")

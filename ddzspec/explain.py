@@ -80,7 +80,10 @@ def explain(move: str, rules: Rules, notation: str = "en") -> Explanation:
     else:
         lines.append(f"{shown} under {rules.label}: illegal.")
         if not near:
-            lines.append(f"It {v.reason}; no restriction is involved.")
+            reason = v.reason or ""
+            said = f"It {reason}" if reason.startswith("matches") else \
+                reason[:1].upper() + reason[1:]
+            lines.append(f"{said}; no restriction is involved.")
     if near:
         lines.append("Readings that would exist if restrictions were lifted:")
         cited: dict[str, str] = {}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cards import Cards
+from .cards import Cards, parse_cards
 from .errors import DdzError, GameError
 from .game import Action, GameState
 from .rules import Rules, load_rules
@@ -160,9 +160,12 @@ def save(state: GameState, path: str | Path) -> None:
 
 
 def load(path: str | Path) -> Record:
-    """Read a record file. Raises RecordError (unreadable file, bad JSON, bad format)."""
+    """Read a record file ("-": standard input). Raises RecordError (unreadable file, bad JSON,
+    bad format)."""
     try:
-        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+        import sys
+        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
+        obj = json.loads(text)
     except OSError as e:
         raise RecordError(f"{path}: cannot read: {e.strerror}") from None
     except UnicodeDecodeError as e:
@@ -298,8 +301,9 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
                 base = f"base {st.base}"
                 peasant = (st.landlord + 1) % st.players
                 if st.target(peasant) or st.rules.win.peasant == "robs":
-                    base += (f", robs {st.robs}: a peasant wins at {st.target(peasant)} "
-                             "cards left")
+                    left = st.target(peasant)
+                    base += (f", robs {st.robs}: a peasant wins at {left} "
+                             f"card{'' if left == 1 else 's'} left")
                 out.append(f"landlord: seat {st.landlord} ({base}); talon "
                            f"{st.talon.format(notation)} shown and taken "
                            f"({len(st.hands[st.landlord])} cards)")
@@ -323,7 +327,7 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
         prev = st
     final = pairs[-1][1] if pairs else initial
     if final.result is not None:
-        out += result_lines(final)
+        out += result_lines(final, notation)
     else:
         out.append(f"(deal in progress: {final.phase}, seat {final.turn} to act)")
     return out
@@ -340,8 +344,8 @@ def _deal_lines(st: GameState, notation: str) -> list[str]:
     return lines
 
 
-def result_lines(st: GameState) -> list[str]:
-    """The result and the score breakdown of a finished deal."""
+def result_lines(st: GameState, notation: str = "en") -> list[str]:
+    """The result and the score breakdown of a finished deal (cards in ``notation``)."""
     r = st.result
     assert r is not None
     who = "the landlord" if r.winner == "landlord" else "the peasants"
@@ -351,7 +355,8 @@ def result_lines(st: GameState) -> list[str]:
     for f in r.factors:
         what = f.kind.replace("_", "-")
         if f.cards:
-            what += f" {f.cards}"
+            what += " " + (f.cards if notation == "en" else
+                           parse_cards(f.cards).cards.format(notation))
         if f.seat is not None:
             what += f" (seat {f.seat})"
         parts.append(f"×{f.times} {what}")

@@ -349,6 +349,7 @@ class _Raw:
     name: str = ""
     title: str = ""
     parents: list[str] = field(default_factory=list)
+    extends_at: tuple[int | None, int | None] = (None, None)
     sections: dict[str, tuple[Any, _Pos]] = field(default_factory=dict)
     groups: dict[str, tuple[Any, _Pos]] = field(default_factory=dict)
     shapes: dict[str, tuple[Any, _Pos]] = field(default_factory=dict)
@@ -423,6 +424,7 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
                 names = " -> ".join([p.name for p in chain] + [parent_path.name])
                 raise RulesError(f"a cycle of extends: {names}", shown, *_lc(tok))
             parent = _read_raw(parent_path, chain)
+            raw.extends_at = _lc(tok)
             raw.parents = [parent.name] + parent.parents
             raw.sections = dict(parent.sections)
             raw.groups = dict(parent.groups)
@@ -499,8 +501,15 @@ class _Builder:
         self.cur = getattr(tree.meta, "ddz_path", self.raw.path)
 
     def err(self, msg: str, pos: _Pos | None = None) -> RulesError:
-        return RulesError(msg, getattr(self, "cur", self.raw.path), pos.line if pos else None,
-                          pos.column if pos else None)
+        cur = getattr(self, "cur", self.raw.path)
+        line, col = (pos.line, pos.column) if pos else (None, None)
+        if cur != self.raw.path:
+            # found in a section this file inherits: the conflict comes from this file, so
+            # locate it at this file's `extends` and say where the inherited section is
+            where = f"{Path(cur).name}:{line}:{col or 1}" if line else Path(cur).name
+            return RulesError(f"{msg} (in the section inherited from {where}; this file "
+                              "changes what it depends on)", self.raw.path, *self.raw.extends_at)
+        return RulesError(msg, cur, line, col)
 
     def section(self, name: str) -> tuple[Tree[Any], _Pos]:
         if name not in self.raw.sections:
@@ -522,6 +531,10 @@ class _Builder:
         bidding = self.bidding()
         trick = self.trick()
         win = self.win()
+        if "robs" in (win.landlord, win.peasant) and bidding.system != "call_rob":
+            st, pos = self.section("win")
+            raise self.err("a target of 'robs' needs call_rob bidding (only robs make a "
+                           "handicap)", pos)
         scoring = self.scoring(shapes, bidding)
         r = Rules(name=self.raw.name, title=self.raw.title or self.raw.name, path=self.raw.path,
                   deck=deck, jokers=jokers, order=order, strength=strength,
@@ -836,6 +849,8 @@ class _Builder:
             if item.data == "score_base":
                 v = str(item.children[0])
                 base = v if v == "bid" else int(str(v))
+                if isinstance(base, int) and base < 1:
+                    raise self.err("base must be at least 1 (or 'bid')", _pos(item))
                 if base == "bid" and bidding.system != "auction":
                     raise self.err("base bid needs auction bidding", _pos(item))
             elif item.data == "score_double":
@@ -844,6 +859,8 @@ class _Builder:
                     if n not in names and n not in DOUBLE_EVENTS:
                         raise self.err(f"double {n}: neither a shape nor an event "
                                        f"({', '.join(DOUBLE_EVENTS)})", _pos(tok))
+                    if n == "rob" and bidding.system != "call_rob":
+                        raise self.err("double rob needs call_rob bidding", _pos(tok))
                     double.append(n)
             else:
                 settle = str(item.children[0])

@@ -27,7 +27,7 @@ import click
 
 from ddzspec.cli_common import common_options, emit_json, fail
 from ddzspec.errors import DdzError
-from ddzspec.rules import Rules, load_rules
+from ddzspec.rules import Rules
 
 from .position import Position, make_position, parse_position, position_from_puzzle
 from .search import SolveResult, solve as solve_position
@@ -60,9 +60,10 @@ def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) 
                f"{res.seconds:.3f} s")
 
 
-def _batch_one(item: tuple[str, str, str, float | None]) -> dict[str, Any]:
-    """Solve one batch line in a worker process: (id, JSON line, want, seconds) → JSON."""
-    ident, line, want, seconds = item
+def _batch_one(item: tuple[str, str, str, float | None, Rules, str]) -> dict[str, Any]:
+    """Solve one batch line in a worker process: (id, JSON line, want, seconds, rules used when
+    a position has no rules line and for puzzle records, notation) → JSON."""
+    ident, line, want, seconds, rules, notation = item
     try:
         try:
             rec = json.loads(line)
@@ -77,16 +78,18 @@ def _batch_one(item: tuple[str, str, str, float | None]) -> dict[str, Any]:
                 return {"id": ident, "status": "error",
                         "error": '"position" must be the text of a position'}
             pos = parse_position(rec["position"], source=f"position {ident}",
-                                 rules=load_rules("classic"))
+                                 rules=rules, notation=notation)
         else:
             if rec.get("seats", 2) != 2 or "third" in rec.get("hands", {}):
                 return {"id": ident, "status": "error",
                         "error": "a puzzle record has two seats (first, second); write a "
                                  'three-seat position as {"id", "position"}'}
-            pos = position_from_puzzle(rec)
+            pos = position_from_puzzle(rec, rules)
         res = solve_position(pos, want=want, seconds=seconds)  # type: ignore[arg-type]
         out = {"id": ident, **res.to_json()}
-        if "winner" in rec and "winning_moves" in rec and "hands" in rec:
+        expected = rec.get("winning_moves")
+        if "winner" in rec and isinstance(expected, list) and all(
+                isinstance(m, str) for m in expected):
             got = {"landlord": "first", "peasants": "second"}.get(res.winner or "")
             from ddzspec.cards import parse_cards
             norm = sorted(("PASS",) if m == "PASS" else parse_cards(m).cards.counts
@@ -97,17 +100,30 @@ def _batch_one(item: tuple[str, str, str, float | None]) -> dict[str, Any]:
             out["expected_agrees"] = (res.status == "solved" and got == rec["winner"]
                                       and (mine is None or mine == norm))
         return out
-    except (DdzError, ValueError, KeyError, TypeError) as e:
+    except (DdzError, ValueError, KeyError, TypeError, AttributeError) as e:
         return {"id": ident, "status": "error", "error": str(e)}
 
 
-def _run_batch(path: str, workers: int, want: str, seconds: float | None,
-               as_json: bool) -> None:
+def _finite(v: float | None) -> float | None:
+    if v is not None and v != v:  # NaN passes every range check
+        raise click.BadParameter("not a number")
+    return v
+
+
+def _read_text(path: str) -> str:
+    """A text file's content ("-": standard input); bad files exit 2 with a message."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}")
-        return
+    except UnicodeDecodeError as e:
+        fail(f"{path}: not a UTF-8 text file (byte {e.start})")
+    raise AssertionError  # unreachable: fail exits
+
+
+def _run_batch(path: str, workers: int, want: str, seconds: float | None,
+               as_json: bool, rules: Rules, notation: str) -> None:
+    text = _read_text(path)
     items = []
     for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -121,7 +137,7 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
                 ident = str(obj["id"])
         except (json.JSONDecodeError, RecursionError):
             pass  # reported on its own row
-        items.append((ident, line, want, seconds))
+        items.append((ident, line, want, seconds, rules, notation))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.progress import TimeElapsedColumn
@@ -187,7 +203,8 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
 @click.option("--all", "show_all", is_flag=True, help="List every winning move.")
 @click.option("--score", is_flag=True, help="Also the exact score under best play.")
 @click.option("--limit-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9),
-              metavar="S", help="Give up after S seconds: the answer is 'unknown' (exit 3).")
+              metavar="S", callback=lambda ctx, p, v: _finite(v),
+              help="Give up after S seconds: the answer is 'unknown' (exit 3).")
 @click.option("--batch", metavar="FILE.jsonl", help="Solve many positions (one JSON per line).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes for --batch.")
@@ -205,16 +222,14 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     """
     want = "score" if score else "all"
     if batch:
-        _run_batch(batch, workers, want, limit_seconds, as_json)
+        if file or landlord or peasants:
+            fail("--batch takes no position FILE, --landlord or --peasant")
+        _run_batch(batch, workers, want, limit_seconds, as_json, rules, notation)
         return
     if file is not None:
         if landlord or peasants:
             fail("give a position FILE or --landlord/--peasant, not both")
-        try:
-            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-        except OSError as e:
-            fail(f"cannot read {file}: {e.strerror}")
-            return
+        text = _read_text(file)
         pos = parse_position(text, source="<stdin>" if file == "-" else file,
                              notation=notation, rules=rules)
     else:

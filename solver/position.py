@@ -165,6 +165,9 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         raise PositionError(f"a position has 2 or 3 hands, got {len(names)}")
     if set(hands) != set(seats):
         raise PositionError(f"the hands must be {', '.join(seats)}; got {', '.join(names)}")
+    if not rules.lone_cards_playable:
+        raise PositionError(f"{rules.label} cannot be played out: no shape plays a lone card of "
+                            "every rank, so a leader could be left unable to play")
     if len(seats) > rules.deal.players:
         raise PositionError(f"{rules.label} is a {rules.deal.players}-player variant: a "
                             f"position has at most {rules.deal.players} hands, got {len(seats)}")
@@ -234,6 +237,8 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
                                 "the deal is already over")
     if pos.base < 1 or pos.multiplier < 1:
         raise PositionError("base and multiplier must be at least 1")
+    if pos.base > 10**9 or pos.multiplier > 2**40:
+        raise PositionError("base must be at most 10^9 and multiplier at most 2^40")
     if pos.landlord_plays == 0 and (pos.to_move != 0 or pos.on_table is not None):
         raise PositionError("played landlord: none means the landlord has not led yet, so the "
                             "landlord is to move with nothing on the table (the landlord "
@@ -500,15 +505,23 @@ def position_from_puzzle(record: dict[str, Any], rules: Rules | None = None) -> 
     ``to_move`` first, ``on_table`` null or ``{"cards", "by"}``) as a 2-seat position: the
     first seat is named ``landlord``, the second ``peasant`` (targets 0, no scoring state).
     Raises PositionError on a malformed record."""
-    try:
-        hands = record["hands"]
-        first, second = hands["first"], hands["second"]
-        to_move = record.get("to_move", "first")
-        rename = {"first": "landlord", "second": "peasant"}
-        table = record.get("on_table")
-        rules = rules or load_rules("classic")
-        return make_position(rules, {"landlord": first, "peasant": second}, rename[to_move],
-                             on_table=None if table is None else table["cards"],
-                             played_by=None if table is None else rename[table["by"]])
-    except (KeyError, TypeError) as e:
-        raise PositionError(f"malformed puzzle record: missing or bad field {e}") from None
+    def bad(what: str) -> PositionError:
+        return PositionError(f"malformed puzzle record: {what}")
+    hands = record.get("hands")
+    if not isinstance(hands, dict) or set(hands) != {"first", "second"}:
+        raise bad('"hands" must be {"first": CARDS, "second": CARDS}')
+    if not all(isinstance(h, str) for h in hands.values()):
+        raise bad("each hand must be a card string, e.g. \"KK5543\"")
+    to_move = record.get("to_move", "first")
+    if to_move not in ("first", "second"):
+        raise bad('"to_move" must be "first" or "second"')
+    table = record.get("on_table")
+    if table is not None and (not isinstance(table, dict) or not isinstance(
+            table.get("cards"), str) or table.get("by") not in ("first", "second")):
+        raise bad('"on_table" must be null or {"cards": CARDS, "by": "first"|"second"}')
+    rename = {"first": "landlord", "second": "peasant"}
+    rules = rules or load_rules("classic")
+    return make_position(rules, {"landlord": hands["first"], "peasant": hands["second"]},
+                         rename[to_move],
+                         on_table=None if table is None else table["cards"],
+                         played_by=None if table is None else rename[table["by"]])

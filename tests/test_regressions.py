@@ -99,3 +99,52 @@ def test_record_with_null_hash_and_changed_digest_warns(tmp_path: Path) -> None:
     f.write_text(json.dumps(rec))
     code, _, err = run("replay", str(f))
     assert code == 0 and "digest 00000000000000000000 recorded" in err and "None" not in err
+
+
+def test_score_line_speaks_the_notation() -> None:
+    code, out, _ = run("play", "--rules", "kawu", "--seed", "3", "--notation", "fr")
+    assert code == 0 and "×2 rocket PJ GJ" in out and "rocket BR" not in out
+
+
+def test_replay_reads_stdin(tmp_path: Path) -> None:
+    f = tmp_path / "r.json"
+    run("play", "--seed", "4", "--save", str(f))
+    res = CliRunner().invoke(main, ["replay", "-"], input=f.read_text())
+    assert res.exit_code == 0 and res.stdout.splitlines()[-1].startswith("points:")
+
+
+def test_explain_oversized_move_reads_as_a_sentence() -> None:
+    _, out, _ = run("explain", "333444555666777888999T")
+    assert "22 cards: more than the largest hand (20); no restriction is involved." in out
+
+
+def test_beats_names_the_empty_argument() -> None:
+    code, _, err = run("beats", "3", "")
+    assert code == 2 and "PREVIOUS: no cards given" in err
+
+
+def test_solver_batch_uses_the_rules_option_and_survives_odd_fields(tmp_path: Path) -> None:
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"id":"f","hands":{"first":"KK","second":5},"to_move":"first"}\n'
+                 '{"id":"g","hands":{"first":"KK","second":"5"},"winner":"first",'
+                 '"winning_moves":[5]}\n'
+                 '{"id":"d","position":"landlord: 33\\npeasant: 5\\nto_move: landlord\\n"}\n')
+    code, out, _ = run("solve", "--batch", str(f))
+    assert code == 1 and "Traceback" not in out
+    assert "error in f: malformed puzzle record: each hand must be a card string" in out
+    assert "solved 2/3" in out
+    code, out, _ = run("solve", "--batch", str(f), "--rules", "duel")
+    assert "error in d: position d:1:11: the deck has no 3" in out
+
+
+def test_solver_refuses_nan_limits_binary_files_and_unplayable_rules(tmp_path: Path) -> None:
+    code, _, err = run("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+                       "--limit-seconds", "nan")
+    assert code == 2 and "not a number" in err
+    f = tmp_path / "bin.pos"
+    f.write_bytes(b"\xff\xfe\x00")
+    code, _, err = run("solve", str(f))
+    assert code == 2 and "not a UTF-8 text file" in err
+    code, _, err = run("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+                       "--without", "single")
+    assert code == 2 and "cannot be played out" in err

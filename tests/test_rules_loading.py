@@ -68,8 +68,36 @@ def test_error_in_an_inherited_section_names_the_parent(tmp_path: Path) -> None:
                  " copies 4\n jokers B R\n remove 3\n}\n")
     with pytest.raises(RulesError) as e:
         load_rules(str(f))
-    # classic's `order` (inherited) lists the 3 that this deck removed
-    assert Path(e.value.path).name == "classic.rules" and "rank 3 is used in order" in str(e.value)
+    # classic's `order` (inherited) lists the 3 that this deck removed: the conflict is this
+    # file's doing, so it is located at this file's `extends`, naming the inherited section
+    assert (e.value.path, e.value.line, e.value.column) == (str(f), 1, 17)
+    assert "rank 3 is used in order" in str(e.value)
+    assert "in the section inherited from classic.rules:11:" in str(e.value)
+
+
+def test_a_child_group_that_breaks_an_inherited_shape(tmp_path: Path) -> None:
+    f = tmp_path / "house.rules"
+    f.write_text("rules house extends classic\ngroup chain = 5 .. A\n")
+    with pytest.raises(RulesError) as e:
+        load_rules(str(f))
+    assert (e.value.path, e.value.line) == (str(f), 1)
+    assert "run bound 12 is longer than group chain (10 ranks)" in str(e.value)
+    assert "inherited from classic.rules:40:" in str(e.value)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("rules x extends classic\nscoring { base 0 double bomb settle per_peasant }\n",
+     "base must be at least 1"),
+    ("rules x extends classic\nwin { target landlord 0 target peasant robs }\n",
+     "a target of 'robs' needs call_rob bidding"),
+    ("rules x extends classic\nscoring { base bid double rob settle per_peasant }\n",
+     "double rob needs call_rob bidding"),
+])
+def test_robs_and_base_need_their_context(tmp_path: Path, text: str, message: str) -> None:
+    f = tmp_path / "x.rules"
+    f.write_text(text)
+    with pytest.raises(RulesError, match=message):
+        load_rules(str(f))
 
 
 _CLASSIC = Path(load_rules("classic").path).read_text()
