@@ -65,12 +65,12 @@ class Reading:
 
     def format(self, notation: str = "en", split_units: bool = False) -> str:
         """Canonical notation, body then kickers: ``333444+57`` (or ``333444+5+7``)."""
-        body = _fmt(self.body, notation)
+        body = self.body.format(notation)
         if not len(self.kickers):
             return body
         if split_units:
-            return "+".join([body] + [_fmt(u, notation) for u in self.units()])
-        return body + "+" + _fmt(self.kickers, notation)
+            return "+".join([body] + [u.format(notation) for u in self.units()])
+        return body + "+" + self.kickers.format(notation)
 
     def __str__(self) -> str:
         return self.format()
@@ -78,10 +78,6 @@ class Reading:
     def describe(self, notation: str = "en") -> str:
         """``four_two_singles 4444+5+5`` — type then the split into body and kicker units."""
         return f"{self.shape} {self.format(notation, split_units=True)}"
-
-
-def _fmt(cards: Cards, notation: str) -> str:
-    return cards.format(notation)
 
 
 @dataclass(frozen=True, slots=True)

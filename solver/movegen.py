@@ -146,11 +146,6 @@ class MoveSet:
             out.extend(i for i in info.tiered if tier[i] > t)
         return out
 
-    def can_answer(self, info: HandInfo, last: int) -> bool:
-        """Whether a hand holds any move that beats move id ``last`` (O(1))."""
-        return (info.max_tier > self.tier[last]
-                or info.top.get(self.cls[last], -1) > self.strength[last])
-
     def beats(self, m: int, last: int) -> bool:
         """Whether move id ``m`` beats move id ``last``."""
         if self.tier[m] != self.tier[last]:

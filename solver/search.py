@@ -135,7 +135,6 @@ class Searcher:
         self.close = self.n - 1
         self.limit = limit or Limit()
         self.nodes = 0
-        self.flushes = 0
         self.start = time.perf_counter()
         self.tt: dict[tuple[int, tuple[int, ...], int, int], bool] = {}
         self.stt: dict[tuple[object, ...], bool] = {}
@@ -166,7 +165,6 @@ class Searcher:
             self.tt.clear()
             self.stt.clear()
             self.killer.clear()
-            self.flushes += 1
         if len(self.ms._hands) > 4 * lim.entries // 10 or len(self.ms._answers) > lim.entries:
             self.ms.clear()
             for h in self.hands0:
