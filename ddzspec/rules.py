@@ -274,6 +274,51 @@ class Rules:
         return replace(new, digest=_digest(new))
 
 
+def resolved_text(rules: Rules) -> str:
+    """The resolved rules of ``rules`` as one self-contained rules file: every section written
+    out, no ``extends``, shapes dropped by ``without`` left out. Loading it gives back rules
+    equal to ``rules`` in every field but ``path``, ``parents`` and ``without``::
+
+        replace(load_rules_text(resolved_text(r)), path=r.path, parents=r.parents,
+                without=r.without) == r
+
+    This is what a record carries (it replays on another machine) and what ``ddzspec rules
+    show`` prints."""
+    symbol = {r: t for t, r in _RANK_OF_SYMBOL.items()}  # the rules language writes 10
+
+    def ranks(idx: Sequence[int]) -> str:
+        return " ".join(symbol[ALL_RANKS[i]] for i in idx)
+
+    plain = [i for i in range(N_RANKS) if rules.deck[i] and i not in rules.jokers]
+    copies = {rules.deck[i] for i in plain}
+    if len(copies) != 1:  # the language gives every non-joker rank the same copies
+        raise RulesError("cannot write this deck in the rules language", rules.name)
+    title = rules.title.replace('"', "'")
+    out = [f'rules {rules.name} "{title}"', "", "deck {",
+           f"    ranks {ranks(plain)}", f"    copies {copies.pop()}"]
+    if rules.jokers:
+        out.append(f"    jokers {ranks(rules.jokers)}")
+    out += ["}", "order " + ranks([r.index for r in rules.order])]
+    out += [f"group {g} = {ranks(idx)}" for g, idx in rules.groups]
+
+    def block(head: str, clauses: Sequence[str]) -> None:
+        out.extend(["", head + " {"] + [f"    {c}" for c in clauses] + ["}"])
+
+    block("deal", rules.deal.clauses())
+    bid = rules.bidding.clauses()
+    block(f"bidding {bid[0]}", bid[1:])
+    width = max(len(s.name) for s in rules.shapes)
+    block("shapes", [f"{s.name:<{width}} = {s.describe()}" for s in rules.shapes])
+    tiered = sorted((s for s in rules.shapes if s.tier), key=lambda s: -s.tier)
+    if tiered:
+        out += ["", "precedence " + " > ".join([s.name for s in tiered] + ["others"])]
+    block("restrictions", [str(r) for r in rules.restrictions])
+    block("trick", rules.trick.clauses())
+    block("win", rules.win.clauses())
+    block("scoring", rules.scoring.clauses())
+    return "\n".join(out) + "\n"
+
+
 def _digest(r: Rules) -> str:
     spec = repr((r.deck, r.jokers, r.order, r.shapes, r.restrictions, r.max_cards))
     return hashlib.sha256(spec.encode()).hexdigest()[:20]

@@ -140,3 +140,16 @@ def test_syntax_errors_say_what_this_place_accepts(tmp_path: Path, old: str, new
     with pytest.raises(RulesError) as e:
         load_rules(str(f))
     assert message in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["classic", "kawu", "duel", "duel-literal"])
+def test_resolved_text_loads_back_to_the_same_rules(name: str) -> None:
+    from dataclasses import replace
+
+    from ddzspec.rules import load_rules, load_rules_text, resolved_text
+    r = load_rules(name, without=("trio_pair",))
+    text = resolved_text(r)
+    assert "extends" not in text and "trio_pair " not in text
+    back = load_rules_text(text)
+    assert replace(back, path=r.path, parents=r.parents, without=r.without) == r
+    assert back.digest == r.digest
