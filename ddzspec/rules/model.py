@@ -27,9 +27,9 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from ._resources import data_dir, grammar_text
-from .cards import ALL_RANKS, N_RANKS, Rank
-from .errors import RulesError
+from .._resources import data_dir, grammar_text
+from ..cards import ALL_RANKS, N_RANKS, Rank
+from ..errors import RulesError
 
 #: Restrictions the language knows, with the parameter each takes (None: a switch).
 #: Each maps to one constraint in :mod:`ddzspec.readings`.
