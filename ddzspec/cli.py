@@ -254,3 +254,7 @@ for _mod in ("ddzspec.cli_variants", "ddzspec.cli_game"):
     except ModuleNotFoundError as _e:
         if _e.name != _mod:
             raise
+
+from .cli_rules import rules as _rules  # imports nothing from this module: no cycle
+
+main.add_command(_rules)

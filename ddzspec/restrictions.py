@@ -1,90 +1,136 @@
-"""The named restrictions: one predicate each, shared by the CSP and the table compiler.
+"""The named restrictions: one registry entry each — name, parameter, plain-words wording and
+predicate in one place. The loader accepts exactly the names of :data:`REGISTRY` and checks
+each parameter against its entry; the CSP (:mod:`ddzspec.readings`), the table compiler
+(:mod:`ddzspec.table`) and ``diff`` ask :func:`holds`; ``explain`` prints :func:`words`.
 
-Each predicate sees one *candidate reading* — a shape, the played counts (15 per rank), the
-body's rank indices and the remainder (the kickers' counts) — and says whether it holds.
-Seeds: 000/002 (classic: restrictions 1–4), 004 (kawu: distinct kicker ranks), 003 (duel).
+Each predicate sees one *candidate reading* — the restriction as written, the rules, the shape,
+the played counts (15 per rank), the body's rank indices and the remainder (the kickers'
+counts) — and says whether it holds.
+Seeds: 000/002 (classic: restrictions 1–4), 004 (kawu: distinct kicker ranks), 003 (duel);
+``kicker_not_in`` is a house rule ("no jokers and no 2s among kickers").
+
+>>> from ddzspec.rules import Restriction
+>>> REGISTRY["kicker_rank_max"].param
+<Param.COUNT: 'N'>
+>>> words(Restriction("kicker_not_in", ranks=(12, 13, 14)))
+'no kicker is a 2, B or R (house rule)'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .rules import Restriction, Rules, Shape
+from .cards import ALL_RANKS
 
-Predicate = Callable[["Rules", Shape, Sequence[int], Sequence[int], Sequence[int], "int | None"],
-                     bool]
+if TYPE_CHECKING:
+    from .rules.model import Restriction, Rules, Shape
+
+#: ``predicate(restriction, rules, shape, counts, body, rem) -> bool``.
+Predicate = Callable[["Restriction", "Rules", "Shape", Sequence[int], Sequence[int],
+                      Sequence[int]], bool]
 
 
-def quad_block(rules: Rules, shape: Shape, counts: Sequence[int], body: Sequence[int],
-               rem: Sequence[int], param: int | None) -> bool:
-    """Restrictions 1–2 (seeds 000/002): four cards of a rank are used as one block — a whole
-    four-card body — and the joker pair only as the rocket (both jokers in the body)."""
+class Param(enum.Enum):
+    """What a restriction takes after its name in a rules file."""
+
+    NONE = ""        #: a switch: ``quad_block``
+    COUNT = "N"      #: a number ≥ 1: ``kicker_rank_max 2``
+    RANKS = "RANKS"  #: ranks and/or ``group NAME``: ``kicker_not_in 2 group jokers``
+
+
+@dataclass(frozen=True, slots=True)
+class RestrictionKind:
+    """One registry entry. ``wording``: plain words for ``explain``, a format string over
+    ``{n}`` (the number) and ``{ranks}`` (the ranks, "2, B or R"); ``predicate``: see the
+    module doc."""
+
+    name: str
+    param: Param
+    wording: str
+    predicate: Predicate
+
+    def words(self, r: Restriction) -> str:
+        """Plain-words statement of ``r`` (a restriction of this kind)."""
+        syms = [ALL_RANKS[i].symbol() for i in r.ranks]
+        ranks = ", ".join(syms[:-1]) + " or " + syms[-1] if len(syms) > 1 else "".join(syms)
+        return self.wording.format(n=r.param, ranks=ranks)
+
+
+def _quad_block(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
+                body: Sequence[int], rem: Sequence[int]) -> bool:
     for i, c in enumerate(counts):
         if c >= 4 and (shape.copies != 4 or i not in body):
             return False
-    jk = rules.jokers
-    if len(jk) >= 2 and all(counts[j] for j in jk) and not all(j in body for j in jk):
-        return False
-    return True
+    jk = rules.jokers  # both jokers played: both in the body (the rocket)
+    return len(jk) < 2 or not all(counts[j] for j in jk) or all(j in body for j in jk)
 
 
-def kicker_not_body_rank(rules: Rules, shape: Shape, counts: Sequence[int],
-                         body: Sequence[int], rem: Sequence[int], param: int | None) -> bool:
-    """Restriction 3 (seeds 000/002, 003, 004): a kicker never has a body rank."""
+def _kicker_not_body_rank(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
+                          body: Sequence[int], rem: Sequence[int]) -> bool:
     return all(rem[i] == 0 for i in body)
 
 
-def kicker_rank_max(rules: Rules, shape: Shape, counts: Sequence[int], body: Sequence[int],
-                    rem: Sequence[int], param: int | None) -> bool:
-    """Restriction 4 (seeds 000/002): no rank more than N (2) times among the kickers."""
-    assert param is not None
-    return max(rem) <= param
+def _kicker_rank_max(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
+                     body: Sequence[int], rem: Sequence[int]) -> bool:
+    return r.param is not None and max(rem) <= r.param
 
 
-def jokers_not_both_kickers(rules: Rules, shape: Shape, counts: Sequence[int],
-                            body: Sequence[int], rem: Sequence[int], param: int | None) -> bool:
-    """Restriction 4 (seeds 000/002; also 003, 004): the two jokers are never both kickers
-    (one joker may be)."""
+def _jokers_not_both_kickers(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
+                             body: Sequence[int], rem: Sequence[int]) -> bool:
     jk = rules.jokers
     return len(jk) < 2 or sum(1 for j in jk if rem[j]) < len(jk)
 
 
-def distinct_kicker_ranks(rules: Rules, shape: Shape, counts: Sequence[int],
-                          body: Sequence[int], rem: Sequence[int], param: int | None) -> bool:
-    """Seed 004 (kawu): the kicker units of one move all have different ranks — single wings
-    all different, pair wings all different, four + two singles / two pairs of different ranks."""
+def _distinct_kicker_ranks(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
+                           body: Sequence[int], rem: Sequence[int]) -> bool:
     unit = 2 if shape.kicker_kind == "pair" else 1
     return all(c <= unit for c in rem)
 
 
-PREDICATES: dict[str, Predicate] = {
-    "quad_block": quad_block,
-    "kicker_not_body_rank": kicker_not_body_rank,
-    "kicker_rank_max": kicker_rank_max,
-    "jokers_not_both_kickers": jokers_not_both_kickers,
-    "distinct_kicker_ranks": distinct_kicker_ranks,
-}
+def _kicker_not_in(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
+                   body: Sequence[int], rem: Sequence[int]) -> bool:
+    return all(rem[i] == 0 for i in r.ranks)
 
-#: Plain words for ``explain``.
-WORDS: dict[str, str] = {
-    "quad_block": "four cards of a rank are played only as one whole four-card body, and the "
-                  "two jokers together only as the rocket (restrictions 1-2, seeds 000/002)",
-    "kicker_not_body_rank": "a kicker never has the rank of the body (restriction 3, seeds "
-                            "000/002)",
-    "kicker_rank_max": "no rank appears more than {n} times among the kickers (restriction 4, "
-                       "seeds 000/002)",
-    "jokers_not_both_kickers": "the two jokers are never both kickers (restriction 4, seeds "
-                               "000/002)",
-    "distinct_kicker_ranks": "the kickers of one move all have different ranks (seed 004, kawu)",
-}
+
+_ENTRIES = (
+    RestrictionKind(
+        "quad_block", Param.NONE,
+        "four cards of a rank are played only as one whole four-card body, and the two jokers "
+        "together only as the rocket (restrictions 1-2, seeds 000/002)", _quad_block),
+    RestrictionKind(
+        "kicker_not_body_rank", Param.NONE,
+        "a kicker never has the rank of the body (restriction 3, seeds 000/002)",
+        _kicker_not_body_rank),
+    RestrictionKind(
+        "kicker_rank_max", Param.COUNT,
+        "no rank appears more than {n} times among the kickers (restriction 4, seeds 000/002)",
+        _kicker_rank_max),
+    RestrictionKind(
+        "jokers_not_both_kickers", Param.NONE,
+        "the two jokers are never both kickers (restriction 4, seeds 000/002)",
+        _jokers_not_both_kickers),
+    RestrictionKind(
+        "distinct_kicker_ranks", Param.NONE,
+        "the kickers of one move all have different ranks (seed 004, kawu)",
+        _distinct_kicker_ranks),
+    RestrictionKind(
+        "kicker_not_in", Param.RANKS, "no kicker is a {ranks} (house rule)", _kicker_not_in),
+)
+
+#: Every restriction the rules language knows, by name, in the order the loader lists them.
+REGISTRY: Mapping[str, RestrictionKind] = {k.name: k for k in _ENTRIES}
 
 
 def words(r: Restriction) -> str:
-    """Plain-words statement of a restriction."""
-    return WORDS[r.name].format(n=r.param)
+    """Plain-words statement of a restriction (KeyError for a name not in the registry)."""
+    return REGISTRY[r.name].words(r)
 
 
 def holds(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
           body: Sequence[int], rem: Sequence[int]) -> bool:
-    """Whether restriction ``r`` holds for one candidate reading."""
-    return PREDICATES[r.name](rules, shape, counts, body, rem, r.param)
+    """Whether restriction ``r`` holds for one candidate reading: ``counts`` the played cards
+    (15 per rank), ``body`` the body's rank indices, ``rem`` the kickers' counts."""
+    return REGISTRY[r.name].predicate(r, rules, shape, counts, body, rem)

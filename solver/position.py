@@ -22,17 +22,18 @@ a trick; with three, two passes do.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+from lark import Lark, Token, Transformer, v_args
+from lark.tree import Meta
 
 from ddzspec._resources import grammar_text
 from ddzspec.cards import N_RANKS, Cards, parse_cards
 from ddzspec.errors import DdzError, NotationError
+from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import get_table
 
@@ -277,19 +278,115 @@ def _parser() -> Lark:
     return Lark(grammar_text("position.lark"), parser="lalr", propagate_positions=True)
 
 
-_EXPECT_NAMES = {
-    "SEAT": "a seat (landlord, peasant, peasant1, peasant2)", "_COLON": "':'",
-    "CARDS": "cards", "ESCAPED_STRING": "a quoted string", "INT": "a number",
-    "WORD": "a word", "_NL": "end of line", "RULES_NAME": "a rules name or path",
-    "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "$END": "end of input",
-    "_COMMA": "','",
-}
+_VOCABULARY = Vocabulary(
+    names={"SEAT": "a seat (landlord, peasant, peasant1, peasant2)", "_COLON": "':'",
+           "CARDS": "cards", "ESCAPED_STRING": "a quoted string", "INT": "a number",
+           "WORD": "a word", "RULES_NAME": "a rules name or path",
+           "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "_COMMA": "','"},
+    end="end of input", newline="_NL")
 
 
-def _expected(names: set[str]) -> str:
-    out = sorted({_EXPECT_NAMES.get(n, repr(n.lower().strip('"')) if n.isupper()
-                                    else repr(n)) for n in names})
-    return ", ".join(out)
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """A token as written: its text, terminal type and 1-based place."""
+
+    text: str
+    type: str
+    line: int | None
+    column: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """One statement of a position, with its place (1-based line and column)."""
+
+    line: int | None
+    column: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _RulesLine(_Line):
+    name: _Word
+    without: tuple[_Word, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Notation(_Line):
+    word: _Word
+
+
+@dataclass(frozen=True, slots=True)
+class _Hand(_Line):
+    seat: _Word
+    cards: _Word
+
+
+@dataclass(frozen=True, slots=True)
+class _ToMove(_Line):
+    seat: _Word
+
+
+@dataclass(frozen=True, slots=True)
+class _OnTable(_Line):
+    cards: _Word
+    by: _Word
+
+
+@dataclass(frozen=True, slots=True)
+class _Number(_Line):
+    """``passes``, ``robs``, ``base`` or ``multiplier`` and its value."""
+
+    key: str
+    value: _Word
+
+
+@dataclass(frozen=True, slots=True)
+class _Target(_Line):
+    seat: _Word
+    value: _Word
+
+
+@dataclass(frozen=True, slots=True)
+class _Played(_Line):
+    who: _Word
+    what: _Word
+
+
+@v_args(meta=True)
+class _Statements(Transformer[Token, list[_Line]]):
+    """Parse tree → the statements in order, each a small frozen :class:`_Line`."""
+
+    @staticmethod
+    def _place(meta: Meta) -> tuple[int | None, int | None]:
+        return (None, None) if meta.empty else (meta.line, meta.column)
+
+    def __default_token__(self, token: Token) -> _Word:
+        return _Word(str(token), token.type, token.line, token.column)
+
+    def start(self, meta: Meta, children: list[Any]) -> list[_Line]:
+        return [c for c in children if isinstance(c, _Line)]
+
+    def cards(self, meta: Meta, children: list[_Word]) -> _Word:
+        return children[0]
+
+    def rules_stmt(self, meta: Meta, ch: list[_Word]) -> _RulesLine:
+        return _RulesLine(*self._place(meta), ch[0], tuple(ch[1:]))
+
+    def __default__(self, data: Any, children: list[_Word], meta: Meta) -> _Line:
+        if data in _NUMBERS:
+            return _Number(*self._place(meta), _NUMBERS[data], children[0])
+        return _KINDS[data](*self._place(meta), *children)
+
+
+#: Grammar rule -> the statement it builds from its words (in order).
+_KINDS: dict[str, Callable[..., _Line]] = {
+    "notation_stmt": _Notation, "hand_stmt": _Hand, "to_move_stmt": _ToMove,
+    "table_stmt": _OnTable, "target_stmt": _Target, "played_stmt": _Played}
+#: Grammar rule -> the key of a one-number statement.
+_NUMBERS = {"passes_stmt": "passes", "robs_stmt": "robs", "base_stmt": "base",
+            "mult_stmt": "multiplier"}
+
+_Located = _Word | _Line | None
 
 
 def parse_position(text: str, source: str = "<position>", notation: str | None = None,
@@ -301,53 +398,37 @@ def parse_position(text: str, source: str = "<position>", notation: str | None =
     Raises PositionError with ``source:line:column`` and what was expected.
     """
     try:
-        tree = _parser().parse(text if text.endswith("\n") else text + "\n")
-    except UnexpectedCharacters as e:
-        bad = text[e.pos_in_stream] if e.pos_in_stream is not None and e.pos_in_stream < len(
-            text) else "?"
-        exp = _expected(set(e.allowed or ()))
-        raise PositionError(f"unexpected {bad!r}" + (f"; expected {exp}" if exp else ""),
-                            e.line, e.column, source) from None
-    except UnexpectedToken as e:
-        tok = e.token
-        got = "end of line" if tok.type == "_NL" else (
-            "end of input" if tok.type == "$END" else repr(str(tok)))
-        raise PositionError(f"unexpected {got}; expected {_expected(set(e.expected))}",
-                            tok.line, tok.column, source) from None
-    except UnexpectedEOF as e:
-        raise PositionError(f"unexpected end of input; expected {_expected(set(e.expected))}",
-                            None, None, source) from None
-    return _Builder(tree, source, notation, rules).build()
+        tree = parse_located(_parser(), text if text.endswith("\n") else text + "\n",
+                             _VOCABULARY)
+    except SyntaxProblem as e:
+        raise PositionError(e.message, e.line, e.column, source) from None
+    return _Builder(_Statements().transform(tree), source, notation, rules).build()
 
 
 class _Builder:
-    def __init__(self, tree: Tree[Any], source: str, notation: str | None,
+    def __init__(self, stmts: list[_Line], source: str, notation: str | None,
                  rules: Rules | None) -> None:
-        self.tree = tree
+        self.stmts = stmts
         self.source = source
         self.notation = notation or "en"
         self.rules = rules
-        self.seen: dict[str, Token | Tree[Any]] = {}
+        self.seen: dict[str, _Line] = {}
 
-    def err(self, msg: str, node: Token | Tree[Any] | None) -> PositionError:
+    def err(self, msg: str, node: _Located) -> PositionError:
         line = col = None
-        if isinstance(node, Token):
+        if node is not None:
             line, col = node.line, node.column
-        elif isinstance(node, Tree) and node.meta and not node.meta.empty:
-            line, col = node.meta.line, node.meta.column
         return PositionError(msg, line, col, self.source)
 
-    def once(self, key: str, node: Tree[Any]) -> None:
+    def once(self, key: str, st: _Line) -> None:
         if key in self.seen:
             prev = self.seen[key]
-            where = f" (first given on line {prev.meta.line})" if isinstance(prev, Tree) else ""
-            raise self.err(f"{key} given twice{where}", node)
-        self.seen[key] = node
+            where = f" (first given on line {prev.line})" if prev.line is not None else ""
+            raise self.err(f"{key} given twice{where}", st)
+        self.seen[key] = st
 
-    def cards(self, node: Tree[Any], rules: Rules) -> Cards:
-        tok = node.children[0]
-        assert isinstance(tok, Token)
-        text, offset = str(tok), 0
+    def cards(self, tok: _Word, rules: Rules) -> Cards:
+        text, offset = tok.text, 0
         if tok.type == "ESCAPED_STRING":
             text, offset = json.loads(text), 1
         try:
@@ -358,104 +439,92 @@ class _Builder:
                                 self.source) from None
 
     def build(self) -> Position:
-        stmts = [c for c in self.tree.children if isinstance(c, Tree)]
+        stmts = self.stmts
         rules = self.rules
-        card_seen = None
+        card_seen: _Line | None = None
         for st in stmts:
-            if st.data in ("hand_stmt", "table_stmt") and card_seen is None:
+            if isinstance(st, (_Hand, _OnTable)) and card_seen is None:
                 card_seen = st
-            if st.data == "notation_stmt" and card_seen is not None:
+            if isinstance(st, _Notation) and card_seen is not None:
                 raise self.err("notation must come before any cards (cards on line "
-                               f"{card_seen.meta.line} were read as "
-                               f"{self.notation})", st)
+                               f"{card_seen.line} were read as {self.notation})", st)
         for st in stmts:
-            if st.data == "notation_stmt":
+            if isinstance(st, _Notation):
                 self.once("notation", st)
-                word = st.children[0]
-                if str(word) not in ("en", "fr", "de"):
-                    raise self.err(f"unknown notation {str(word)!r}; expected en, fr or de",
-                                   word)
-                self.notation = str(word)
-            elif st.data == "rules_stmt":
+                if st.word.text not in ("en", "fr", "de"):
+                    raise self.err(f"unknown notation {st.word.text!r}; expected en, fr or de",
+                                   st.word)
+                self.notation = st.word.text
+            elif isinstance(st, _RulesLine):
                 self.once("rules", st)
-                name_tok = st.children[0]
-                name = str(name_tok)
+                name = st.name.text
                 if name.startswith('"'):
                     name = json.loads(name)
-                without = tuple(str(t) for t in st.children[1:])
                 try:
-                    rules = load_rules(name, without=without)
+                    rules = load_rules(name, without=tuple(t.text for t in st.without))
                 except DdzError as e:
-                    raise self.err(str(e), name_tok) from None
+                    raise self.err(str(e), st.name) from None
         if rules is None:
             raise PositionError("the position needs a 'rules NAME' line (e.g. rules classic)",
                                 1, 1, self.source)
         hands: dict[str, Cards] = {}
-        hand_nodes: dict[str, Tree[Any]] = {}
-        to_move = None
-        on_table = played_by = None
-        passes = robs = multiplier = None
-        base = 1
+        hand_stmts: dict[str, _Hand] = {}
+        to_move: _Word | None = None
+        played_by: _Word | None = None
+        on_table = None
+        numbers: dict[str, int] = {}
         targets: dict[str, int] = {}
         landlord_plays, peasants_played = 2, True
         for st in stmts:
-            d = st.data
-            ch: list[Any] = list(st.children)
-            if d == "hand_stmt":
-                seat = str(ch[0])
+            if isinstance(st, _Hand):
+                seat = st.seat.text
                 if seat == "peasants":
                     raise self.err("a hand belongs to one seat: landlord, peasant, peasant1 "
-                                   "or peasant2", ch[0])
+                                   "or peasant2", st.seat)
                 self.once(f"hand of {seat}", st)
-                hands[seat] = self.cards(ch[1], rules)
-                hand_nodes[seat] = st
-            elif d == "to_move_stmt":
+                hands[seat] = self.cards(st.cards, rules)
+                hand_stmts[seat] = st
+            elif isinstance(st, _ToMove):
                 self.once("to_move", st)
-                to_move = ch[0]
-            elif d == "table_stmt":
+                to_move = st.seat
+            elif isinstance(st, _OnTable):
                 self.once("on_table", st)
-                on_table = self.cards(ch[0], rules)
-                played_by = ch[1]
-            elif d == "passes_stmt":
-                self.once("passes", st)
-                passes = int(ch[0])
-                if passes > 1:
-                    raise self.err("passes is 0 or 1 (two passes close a trick)", ch[0])
-            elif d == "target_stmt":
-                seat, val = ch
+                on_table = self.cards(st.cards, rules)
+                played_by = st.by
+            elif isinstance(st, _Number):
+                self.once(st.key, st)
+                numbers[st.key] = int(st.value.text)
+                if st.key == "passes" and numbers["passes"] > 1:
+                    raise self.err("passes is 0 or 1 (two passes close a trick)", st.value)
+            elif isinstance(st, _Target):
+                seat, val = st.seat.text, st.value
                 self.once(f"target of {seat}", st)
-                if str(val) == "robs":
-                    targets[str(seat)] = -1  # resolved below
+                if val.text == "robs":
+                    targets[seat] = -1  # resolved below
                 elif val.type == "INT":
-                    targets[str(seat)] = int(val)
+                    targets[seat] = int(val.text)
                 else:
-                    raise self.err(f"a target is a number or 'robs', not {str(val)!r}", val)
-            elif d == "robs_stmt":
-                self.once("robs", st)
-                robs = int(ch[0])
-            elif d == "base_stmt":
-                self.once("base", st)
-                base = int(ch[0])
-            elif d == "mult_stmt":
-                self.once("multiplier", st)
-                multiplier = int(ch[0])
-            elif d == "played_stmt":
-                who, val = ch
-                w, v = str(who), str(val)
-                self.once(f"played {w}", st)
-                if w == "landlord":
+                    raise self.err(f"a target is a number or 'robs', not {val.text!r}", val)
+            elif isinstance(st, _Played):
+                who, what = st.who.text, st.what.text
+                self.once(f"played {who}", st)
+                if who == "landlord":
                     vals = {"none": 0, "lead": 1, "more": 2}
-                    if v not in vals:
-                        raise self.err(f"played landlord: expected none, lead or more, not {v!r}",
-                                       val)
-                    landlord_plays = vals[v]
-                elif w == "peasants":
+                    if what not in vals:
+                        raise self.err("played landlord: expected none, lead or more, not "
+                                       f"{what!r}", st.what)
+                    landlord_plays = vals[what]
+                elif who == "peasants":
                     vals = {"no": 0, "yes": 1}
-                    if v not in vals:
-                        raise self.err(f"played peasants: expected no or yes, not {v!r}", val)
-                    peasants_played = bool(vals[v])
+                    if what not in vals:
+                        raise self.err(f"played peasants: expected no or yes, not {what!r}",
+                                       st.what)
+                    peasants_played = bool(vals[what])
                 else:
-                    raise self.err(f"played: expected landlord or peasants, not {w!r}", who)
+                    raise self.err(f"played: expected landlord or peasants, not {who!r}",
+                                   st.who)
+        passes, robs = numbers.get("passes"), numbers.get("robs")
+        base, multiplier = numbers.get("base", 1), numbers.get("multiplier")
         if not hands:
             raise PositionError("no hands given (e.g. 'landlord: 33', 'peasant: 44')",
                                 None, None, self.source)
@@ -465,7 +534,7 @@ class _Builder:
             hands["peasant"] = hands.pop("peasant1")
         if len(hands) == 3 and "peasant" in hands:
             raise self.err("with three seats name the peasants peasant1 (plays right after "
-                           "the landlord) and peasant2", hand_nodes["peasant"])
+                           "the landlord) and peasant2", hand_stmts["peasant"])
         if len(hands) not in (2, 3):
             raise PositionError(f"a position has 2 or 3 hands, got {len(hands)}",
                                 None, None, self.source)
@@ -478,7 +547,7 @@ class _Builder:
         for tok in (to_move, played_by):
             if tok is not None:
                 try:
-                    _seat_index(str(tok), seats)
+                    _seat_index(tok.text, seats)
                 except PositionError as e:
                     raise self.err(e.message, tok) from None
         tg: dict[str, int] = {}
@@ -489,8 +558,8 @@ class _Builder:
                 raise self.err(e.message, None) from None
             tg[s] = (robs or 0) if t == -1 else t
         try:
-            return make_position(rules, dict(hands), str(to_move), on_table=on_table,
-                                 played_by=None if played_by is None else str(played_by),
+            return make_position(rules, dict(hands), to_move.text, on_table=on_table,
+                                 played_by=None if played_by is None else played_by.text,
                                  passes=passes, targets=tg, robs=robs, base=base,
                                  multiplier=multiplier, landlord_plays=landlord_plays,
                                  peasants_played=peasants_played, notation=self.notation)

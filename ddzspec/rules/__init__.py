@@ -1,0 +1,26 @@
+"""The rules of a variant: the frozen model (:mod:`ddzspec.rules.model`) and its loader
+(:mod:`ddzspec.rules.load`: parsing with a Lark Transformer, ``extends`` merging, validation).
+
+Every public name is importable from here: ``from ddzspec.rules import Rules, load_rules``.
+"""
+
+from .load import builtin_rules, load_rules, load_rules_text, resolve_path
+from .model import (
+    DOUBLE_EVENTS,
+    KIND_SIZE,
+    RANK_OF_SYMBOL,
+    Bidding,
+    Deal,
+    Restriction,
+    Rules,
+    Scoring,
+    Shape,
+    Trick,
+    Win,
+    rank_symbol,
+    resolved_text,
+)
+
+__all__ = ["DOUBLE_EVENTS", "KIND_SIZE", "RANK_OF_SYMBOL", "Bidding", "Deal", "Restriction",
+           "Rules", "Scoring", "Shape", "Trick", "Win", "builtin_rules", "load_rules",
+           "load_rules_text", "rank_symbol", "resolve_path", "resolved_text"]

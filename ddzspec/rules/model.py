@@ -1,0 +1,321 @@
+"""The loaded rules as frozen values: :class:`Rules` and its parts (deck, order, groups,
+:class:`Deal`, :class:`Bidding`, :class:`Shape` s, :class:`Restriction` s, :class:`Trick`,
+:class:`Win`, :class:`Scoring`), and :func:`resolved_text`, which writes them back as one
+self-contained rules file. Loading, ``extends`` merging and validation live in
+:mod:`ddzspec.rules.load`.
+
+A rules file declares one variant (see ``rules/classic.rules``, which cites seeds 000/002).
+
+>>> from ddzspec.rules import load_rules
+>>> r = load_rules("classic")
+>>> [s.name for s in r.shapes][:3], r.max_cards
+(['single', 'pair', 'trio'], 20)
+>>> load_rules("classic", without=("nope",))
+Traceback (most recent call last):
+...
+ddzspec.errors.RulesError: classic: --without nope: no such shape (shapes: single, pair, trio, trio_single, trio_pair, straight, pair_straight, plane, plane_singles, plane_pairs, four_two_singles, four_two_pairs, bomb, rocket)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ..cards import ALL_RANKS, N_RANKS, Rank
+from ..errors import RulesError
+
+#: Events that may double the multiplier besides shapes (which are named by shape name).
+DOUBLE_EVENTS = ("spring", "anti_spring", "rob")
+#: Rank symbols of the rules language (English notation, ``10`` for ten).
+RANK_OF_SYMBOL = {"10": Rank.TEN, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING,
+                  "A": Rank.ACE, "2": Rank.TWO, "B": Rank.SMALL_JOKER, "R": Rank.BIG_JOKER,
+                  **{str(i): Rank(i) for i in range(3, 10)}}
+_SYMBOL_OF_RANK = {r: t for t, r in RANK_OF_SYMBOL.items()}
+#: Cards per kicker unit, by kicker kind.
+KIND_SIZE = {"single": 1, "pair": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """One combination type: a body of ``copies`` cards per rank over a run of consecutive ranks
+    of ``seq`` (``run_min`` … ``run_max`` ranks long), plus optional kickers.
+
+    ``kicker_kind``: None, "single" or "pair"; ``kicker_count``: fixed number of kicker units, or
+    with ``kicker_each`` one unit per body rank. ``tier``: 0 for ordinary shapes; higher tiers
+    (bomb 1, rocket 2 in classic) beat every lower tier. ``seq``: rank indices (0 … 14) in order.
+    """
+
+    name: str
+    copies: int
+    run_min: int
+    run_max: int
+    group: str | None
+    seq: tuple[int, ...]
+    kicker_kind: str | None = None
+    kicker_count: int = 0
+    kicker_each: bool = False
+    tier: int = 0
+
+    def units(self, run: int) -> int:
+        """Kicker units (singles or pairs) for a body ``run`` ranks long."""
+        if self.kicker_kind is None:
+            return 0
+        return run if self.kicker_each else self.kicker_count
+
+    def size(self, run: int) -> int:
+        """Cards in a move of this shape with a body ``run`` ranks long."""
+        return self.copies * run + self.units(run) * KIND_SIZE.get(self.kicker_kind or "", 0)
+
+    def describe(self) -> str:
+        """Plain words: ``3 x 2..5 in chain + each single``."""
+        run = str(self.run_min) if self.run_min == self.run_max else f"{self.run_min}..{self.run_max}"
+        s = f"{self.copies} x {run}" + (f" in {self.group}" if self.group else "")
+        if self.kicker_kind:
+            s += f" + {'each' if self.kicker_each else self.kicker_count} {self.kicker_kind}"
+        return s
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """A named restriction switched on in a rules file (its meaning: the registry entry of
+    :mod:`ddzspec.restrictions`). ``param``: the number of ``kicker_rank_max N``; ``ranks``:
+    rank indices (0 … 14) of ``kicker_not_in 2 B R``, a group already expanded.
+    ``str()`` is the restriction in the rules language."""
+
+    name: str
+    param: int | None = None
+    ranks: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        words = [self.name] + ([] if self.param is None else [str(self.param)])
+        return " ".join(words + [rank_symbol(i) for i in self.ranks])
+
+
+def rank_symbol(index: int) -> str:
+    """The rules-language symbol of a rank index (0 … 14): ``3`` … ``10`` … ``A``, ``2``,
+    ``B``, ``R``."""
+    return _SYMBOL_OF_RANK[ALL_RANKS[index]]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Seats and cards dealt: ``players`` seats of ``hand`` cards, ``talon`` to the landlord,
+    ``undealt`` never dealt (duel: 9). ``turn``: "counterclockwise" or "clockwise"."""
+
+    players: int
+    hand: int
+    talon: int
+    undealt: int
+    turn: str = "counterclockwise"
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        return [f"players {self.players}", f"hand {self.hand}", f"talon {self.talon}",
+                f"undealt {self.undealt}", f"turn {self.turn}"]
+
+
+@dataclass(frozen=True, slots=True)
+class Bidding:
+    """``system`` "auction" (bids 1/2/3, one turn each) or "call_rob" (duel).
+
+    ``first_speaker``: "random"; ``all_pass_first_bidder``: after an all-pass redeal, "random"
+    (classic) or "next" (kawu). ``max_robs`` and ``no_call_first_speaker_landlord`` for call_rob.
+    """
+
+    system: str
+    first_speaker: str = "random"
+    bids: tuple[int, ...] = ()
+    ends_at: int | None = None
+    all_pass_first_bidder: str | None = None
+    max_robs: int = 0
+    no_call_first_speaker_landlord: bool = False
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        out = [self.system, f"first_speaker {self.first_speaker}"]
+        if self.system == "auction":
+            out.append("bids " + " ".join(map(str, self.bids)))
+            if self.ends_at is not None:
+                out.append(f"ends_at {self.ends_at}")
+            out.append(f"all_pass redeal first_bidder {self.all_pass_first_bidder}")
+        else:
+            out.append(f"max_robs {self.max_robs}")
+            if self.no_call_first_speaker_landlord:
+                out.append("no_call landlord first_speaker")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick closes after ``close_after`` passes in a row; the leader may not pass."""
+
+    close_after: int
+    leader_may_pass: bool = False
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        return [f"close_after {self.close_after} passes",
+                f"leader_may_pass {'yes' if self.leader_may_pass else 'no'}"]
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """Targets: a seat wins when, after its own move, its cards left ≤ its target.
+    An int (0: empty hand) or "robs" (the duel handicap = number of robs)."""
+
+    landlord: int | str = 0
+    peasant: int | str = 0
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        return [f"target landlord {self.landlord}", f"target peasant {self.peasant}"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """``base``: an int or "bid"; ``double``: shape names and events (spring, anti_spring, rob)
+    that double the multiplier; ``settle``: "per_peasant" (each peasant settles base × multiplier
+    with the landlord: classic landlord ±2S, each peasant ∓S; duel winner ±S)."""
+
+    base: int | str
+    double: tuple[str, ...]
+    settle: str = "per_peasant"
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        return [f"base {self.base}", "double " + " ".join(self.double),
+                f"settle {self.settle}"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A loaded variant. Build with :func:`load_rules`.
+
+    ``deck``: copies per rank (15 counts, index ``Rank.index``); ``order``: ranks low to high;
+    ``strength``: per rank index its position in ``order`` (−1 if not in the deck);
+    ``groups``: (name, rank indices) pairs; ``max_cards``: largest hand (hand + talon), the cap
+    on a move's size. ``digest``: sha256 of the resolved table-relevant spec (cache key).
+    """
+
+    name: str
+    title: str
+    path: str
+    deck: tuple[int, ...]
+    jokers: tuple[int, ...]
+    order: tuple[Rank, ...]
+    strength: tuple[int, ...]
+    groups: tuple[tuple[str, tuple[int, ...]], ...]
+    deal: Deal
+    bidding: Bidding
+    shapes: tuple[Shape, ...]
+    restrictions: tuple[Restriction, ...]
+    trick: Trick
+    win: Win
+    scoring: Scoring
+    max_cards: int
+    parents: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()
+    digest: str = field(default="", compare=False)
+
+    def shape(self, name: str) -> Shape:
+        """The shape called ``name``; KeyError if absent."""
+        for s in self.shapes:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def restriction(self, name: str) -> Restriction | None:
+        """The restriction ``name`` if switched on, else None."""
+        for r in self.restrictions:
+            if r.name == name:
+                return r
+        return None
+
+    @property
+    def lone_cards_playable(self) -> bool:
+        """Whether every rank of the deck can be played as a lone card (a shape of one card
+        per rank, run 1, no kickers, over every rank). Without it a hand could be left unable
+        to lead, and a deal could never end (seeds 000/002: the leader must play)."""
+        ranks = {i for i in range(N_RANKS) if self.deck[i]}
+        for s in self.shapes:
+            if s.copies == 1 and s.run_min == 1 and s.kicker_kind is None:
+                ranks -= set(s.seq)
+        return not ranks
+
+    @property
+    def label(self) -> str:
+        """The name plus any shapes dropped on the fly: ``classic without trio_pair``."""
+        return self.name + (f" without {', '.join(self.without)}" if self.without else "")
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck (classic 54, duel 46)."""
+        return sum(self.deck)
+
+    def without_shapes(self, names: Sequence[str]) -> Rules:
+        """A copy with the named shapes dropped (puzzles posed under bans: "no trio + pair").
+        Raises RulesError for an unknown shape name."""
+        known = [s.name for s in self.shapes]
+        for n in names:
+            if n not in known:
+                raise RulesError(f"--without {n}: no such shape (shapes: {', '.join(known)})",
+                                 self.name)
+        if not names:
+            return self
+        kept = tuple(s for s in self.shapes if s.name not in names)
+        new = replace(self, shapes=kept, without=tuple(sorted(set(self.without) | set(names))))
+        return replace(new, digest=_digest(new))
+
+    def with_restrictions(self, restrictions: Sequence[Restriction]) -> Rules:
+        """A copy with another restriction set (used by checks and explain)."""
+        new = replace(self, restrictions=tuple(restrictions))
+        return replace(new, digest=_digest(new))
+
+
+def resolved_text(rules: Rules) -> str:
+    """The resolved rules of ``rules`` as one self-contained rules file: every section written
+    out, no ``extends``, shapes dropped by ``without`` left out. Loading it gives back rules
+    equal to ``rules`` in every field but ``path``, ``parents`` and ``without``::
+
+        replace(load_rules_text(resolved_text(r)), path=r.path, parents=r.parents,
+                without=r.without) == r
+
+    This is what a record carries (it replays on another machine) and what ``ddzspec rules
+    show`` prints."""
+    def ranks(idx: Sequence[int]) -> str:
+        return " ".join(rank_symbol(i) for i in idx)
+
+    plain = [i for i in range(N_RANKS) if rules.deck[i] and i not in rules.jokers]
+    copies = {rules.deck[i] for i in plain}
+    if len(copies) != 1:  # the language gives every non-joker rank the same copies
+        raise RulesError("cannot write this deck in the rules language", rules.name)
+    title = rules.title.replace('"', "'")
+    out = [f'rules {rules.name} "{title}"', "", "deck {",
+           f"    ranks {ranks(plain)}", f"    copies {copies.pop()}"]
+    if rules.jokers:
+        out.append(f"    jokers {ranks(rules.jokers)}")
+    out += ["}", "order " + ranks([r.index for r in rules.order])]
+    out += [f"group {g} = {ranks(idx)}" for g, idx in rules.groups]
+
+    def block(head: str, clauses: Sequence[str]) -> None:
+        out.extend(["", head + " {"] + [f"    {c}" for c in clauses] + ["}"])
+
+    block("deal", rules.deal.clauses())
+    bid = rules.bidding.clauses()
+    block(f"bidding {bid[0]}", bid[1:])
+    width = max(len(s.name) for s in rules.shapes)
+    block("shapes", [f"{s.name:<{width}} = {s.describe()}" for s in rules.shapes])
+    tiered = sorted((s for s in rules.shapes if s.tier), key=lambda s: -s.tier)
+    if tiered:
+        out += ["", "precedence " + " > ".join([s.name for s in tiered] + ["others"])]
+    block("restrictions", [str(r) for r in rules.restrictions])
+    block("trick", rules.trick.clauses())
+    block("win", rules.win.clauses())
+    block("scoring", rules.scoring.clauses())
+    return "\n".join(out) + "\n"
+
+
+def _digest(r: Rules) -> str:
+    spec = repr((r.deck, r.jokers, r.order, r.shapes, r.restrictions, r.max_cards))
+    return hashlib.sha256(spec.encode()).hexdigest()[:20]
