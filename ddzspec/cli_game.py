@@ -73,7 +73,7 @@ def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: s
     --json prints the deal's record (its "result" holds winner, scores, multiplier, factors).
     --games K plays K deals and prints wins per side, average points and bombs per deal.
     """
-    from .record import record_of, save, transcript
+    from .game.record import record_of, save, transcript
     if games == 1:
         initial, steps = self_play(rules, seed)
         final = steps[-1][1]
@@ -149,7 +149,7 @@ def replay(file: str, notation: str, as_json: bool) -> None:
     The rules named in the record are used (built-in name or path).
     """
     from .errors import DdzError
-    from .record import load, replay as replay_fn, transcript
+    from .game.record import load, replay as replay_fn, transcript
     try:
         rec = load(file)
         rep = replay_fn(rec)

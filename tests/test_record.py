@@ -15,7 +15,7 @@ from ddzspec.cli import main
 from ddzspec.errors import GameError
 from ddzspec.game import Action, GameState
 from ddzspec.player import HeuristicPlayer
-from ddzspec.record import (Record, RecordError, load, record_of, replay, resume, save,
+from ddzspec.game.record import (Record, RecordError, load, record_of, replay, resume, save,
                             transcript)
 from ddzspec.rules import load_rules
 

@@ -44,11 +44,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .cards import EMPTY, N_RANKS, Cards, parse_cards
-from .errors import GameError, NotationError
-from .moves import legal_moves, move_index
-from .readings import Reading, beats
-from .rules import Rules
+from ..cards import EMPTY, N_RANKS, Cards, parse_cards
+from ..errors import GameError, NotationError
+from ..moves import legal_moves, move_index
+from ..readings import Reading, beats
+from ..rules import Rules
 
 # ----------------------------------------------------------------------------- errors
 
@@ -284,7 +284,7 @@ class SeatView:
 
 
 def _symbols(notation: str) -> tuple[str, ...]:
-    from .cards import SYMBOLS
+    from ..cards import SYMBOLS
     return SYMBOLS[notation]
 
 
@@ -422,7 +422,7 @@ class GameState:
         total = [sum(h.counts[i] for h in hs) + t.counts[i] for i in range(N_RANKS)]
         over = [i for i in range(N_RANKS) if total[i] > rules.deck[i]]
         if over:
-            from .cards import ALL_RANKS
+            from ..cards import ALL_RANKS
             raise GameError("more copies than the deck holds: "
                             + " ".join(ALL_RANKS[i].symbol() for i in over))
         und = Cards(tuple(rules.deck[i] - total[i] for i in range(N_RANKS)))
@@ -652,7 +652,7 @@ class GameState:
                                     f"(hand {hand})")
         reading = move_index(self.rules).table.lookup(cards)
         if reading is None:
-            from .readings import read
+            from ..readings import read
             v = read(cards, self.rules)
             why = v.reason or "ambiguous: " + "; ".join(r.describe() for r in v.readings)
             err = NotAMoveError(f"{cards} is not a legal move: {why}")

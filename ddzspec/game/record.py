@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cards import Cards, parse_cards
-from .errors import DdzError, GameError
-from .game import Action, GameState
-from .rules import Rules, load_rules
+from ..cards import Cards, parse_cards
+from ..errors import DdzError, GameError
+from .state import Action, GameState
+from ..rules import Rules, load_rules
 
 FORMAT = "ddzspec-record"
 VERSION = 1
