@@ -11,9 +11,20 @@ from hypothesis import strategies as st
 
 from ddzspec.cards import N_RANKS, Cards
 from ddzspec.errors import GameError
-from ddzspec.game import (Action, BadSeatError, CardsNotHeldError, DoesNotBeatError, Game,
-                          GameState, InvalidBidError, LeaderMayNotPassError, NotAMoveError,
-                          OutOfTurnError, WrongPhaseError, shuffle_deal)
+from ddzspec.game import (
+    Action,
+    BadSeatError,
+    CardsNotHeldError,
+    DoesNotBeatError,
+    Game,
+    GameState,
+    InvalidBidError,
+    LeaderMayNotPassError,
+    NotAMoveError,
+    OutOfTurnError,
+    WrongPhaseError,
+    shuffle_deal,
+)
 from ddzspec.player import HeuristicPlayer
 from ddzspec.rules import Rules, load_rules
 
