@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-
-import pytest
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ddzspec.cli import main
