@@ -265,3 +265,17 @@ def test_resume_of_a_version_2_record(tmp_path: Path) -> None:
     save(g, f)
     assert json.loads(f.read_text())["deal"] == {"seed": "a string seed", "first": 2}
     assert resume(load(f)) == g
+
+
+def test_recorded_rules_never_reach_outside_the_record(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A (forged) record whose rules text extends another file is refused, even when that file
+    lies in the working folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house.rules").write_text(HOUSE)
+    obj = record_of(GameState.new(load_rules("classic"), seed=1)).to_json()
+    text = 'rules mine "mine" extends house\n'
+    obj["rules"].update(name="mine", text=text.splitlines(), digest="",
+                        sha256=hashlib.sha256(text.encode()).hexdigest())
+    with pytest.raises(RecordError, match="extend .*house.* nothing outside it is read"):
+        replay(Record.from_json(obj))

@@ -299,6 +299,10 @@ def record_rules(record: Record, rules: Rules | None = None) -> Rules:
         carried = load_rules_text(text, path=f"<rules of the record: {label}>")
     except RulesError as e:
         raise RecordError(f"the record's rules cannot be loaded: {e}") from None
+    if carried.parents:
+        raise RecordError(f"the record's rules ({label}) extend {carried.parents[0]}: a record "
+                          "carries its rules resolved, with no extends, so that nothing outside "
+                          "it is read")
     if record.rules_digest and carried.digest != record.rules_digest:
         raise RecordError(f"the record's rules ({label}) give digest {carried.digest}, not the "
                           f"recorded {record.rules_digest}: the record was altered or comes from "
