@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from pathlib import Path
+
 from click.testing import CliRunner
 
 from ddzspec.cli import main

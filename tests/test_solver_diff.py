@@ -10,7 +10,7 @@ state only (a transparently correct cache).
 from __future__ import annotations
 
 import itertools
-from functools import cache
+from functools import lru_cache
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -46,7 +46,7 @@ def reference(pos: Position):
     dbl = set(rules.scoring.double)
     table = get_table(rules)
 
-    @cache
+    @lru_cache(maxsize=None)
     def value(s, hands, last_key, passes, lp, pp):
         last = None if last_key is None else table.lookup(Cards(last_key))
         kids = children(s, hands, last, passes, lp, pp)
