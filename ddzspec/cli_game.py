@@ -72,8 +72,12 @@ def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: s
 
     --json prints the deal's record (its "result" holds winner, scores, multiplier, factors).
     --games K plays K deals and prints wins per side, average points and bombs per deal.
+    --save FILE is checked before any deal is played (exit 2 when it cannot be written) and
+    written atomically.
     """
-    from .record import record_of, save, transcript
+    from .game.record import check_save_path, record_of, save, transcript
+    if save_path:
+        check_save_path(save_path)  # before playing: a bad path costs nothing
     if games == 1:
         initial, steps = self_play(rules, seed)
         final = steps[-1][1]
@@ -85,8 +89,14 @@ def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: s
             for line in transcript(initial, steps, notation):
                 click.echo(line)
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-        TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     from .cli import _stderr_console
     tiered = {x.name for x in rules.shapes if x.tier > 0}
     wins = {"landlord": 0, "peasants": 0}
@@ -139,20 +149,38 @@ def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: s
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--rules", "rules_name", default=None, metavar="NAME|PATH",
+              help="Replay under these rules (a built-in name or a path); they must be exactly "
+                   "the record's. Default: the rules the record carries.")
+@click.option("--without", "without", multiple=True, metavar="SHAPE",
+              help="Drop a shape (repeatable); with --rules, or for a record of a built-in.")
 @click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
               show_default=True, help="Card notation language.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def replay(file: str, notation: str, as_json: bool) -> None:
+def replay(file: str, rules_name: str | None, without: tuple[str, ...], notation: str,
+           as_json: bool) -> None:
     """Validate a deal record action by action; print the transcript and the score breakdown,
     or the first invalid action with its index and reason (exit 1).
 
-    The rules named in the record are used (built-in name or path).
+    The record carries its rules and replays under exactly them, on any machine. --rules and
+    --without, when given, must resolve to exactly the recorded rules; a record whose rules
+    cannot be reproduced exactly is refused (exit 2), never replayed under other rules.
     """
     from .errors import DdzError
-    from .record import load, replay as replay_fn, transcript
+    from .game.record import load, transcript
+    from .game.record import replay as replay_fn
+    from .rules import builtin_rules, load_rules
     try:
         rec = load(file)
-        rep = replay_fn(rec)
+        given = None
+        if rules_name is not None:
+            given = load_rules(rules_name, without=without)
+        elif without:
+            if rec.rules_name not in builtin_rules():
+                fail(f"--without: the record's rules {rec.rules_name!r} are not built in; "
+                     "give --rules as well")
+            given = load_rules(rec.rules_name, without=without)
+        rep = replay_fn(rec, given)
     except DdzError as e:
         fail(str(e))
         return

@@ -5,7 +5,12 @@
 - :class:`RulesError` — a rules file that cannot be loaded, with file:line:column.
 - :class:`IllegalMoveError` — a multiset that is no legal move, with the reason.
 - :class:`AmbiguousReadingError` — a multiset with several readings: a defect of the rules file.
-- :class:`GameError` — an action a game state rejects (out of turn, cards not held, …).
+- :class:`GameError` — an action a game state rejects, with one subclass per kind of fault
+  (:class:`WrongPhaseError`, :class:`OutOfTurnError`, :class:`BadSeatError`,
+  :class:`InvalidBidError`, :class:`CardsNotHeldError`, :class:`NotAMoveError`,
+  :class:`DoesNotBeatError`, :class:`LeaderMayNotPassError`).
+- :class:`RecordError` — a deal record that cannot be read, or whose rules cannot be reproduced
+  exactly.
 """
 
 from __future__ import annotations
@@ -70,3 +75,54 @@ class AmbiguousReadingError(DdzError):
 
 class GameError(DdzError):
     """An action the game rejects; the state is left exactly as it was."""
+
+
+
+class WrongPhaseError(GameError):
+    """An action that does not belong to the deal's current phase (a play during the bidding,
+    a bid after it, anything once the deal is over)."""
+
+
+class OutOfTurnError(GameError):
+    """A seat acting when it is not its turn."""
+
+
+class InvalidBidError(GameError):
+    """A bid the auction does not allow (not one of the rules' bids, or not strictly above the
+    current bid — seeds 000/002/004), or a call/rob out of place (seed 003)."""
+
+
+class CardsNotHeldError(GameError):
+    """Playing cards the seat does not hold."""
+
+
+class NotAMoveError(GameError):
+    """Cards that form no legal move under the rules (none at all, no combination, or several
+    readings); ``reason`` says why in plain words."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+class DoesNotBeatError(GameError):
+    """A legal move that does not beat the trick's last move; ``reason`` says why (different
+    types, lower body, …)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+class LeaderMayNotPassError(GameError):
+    """The leader of a trick passing (seeds 000/002: "celui qui entame un tour n'a pas le droit
+    de passer")."""
+
+
+class BadSeatError(GameError):
+    """A seat number outside 0 … players−1."""
+
+
+class RecordError(DdzError):
+    """A deal record that cannot be read, does not follow the format, or whose rules cannot be
+    reproduced exactly (the message names the mismatch)."""

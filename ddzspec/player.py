@@ -80,7 +80,7 @@ class HeuristicPlayer:
         target = state.target(seat)
         for m in moves:  # finish at once when one move reaches the target
             if n - m.size <= target:
-                return Action("play", seat, 0, m.cards)
+                return Action.play(seat, m.cards)
         opp_close = any(len(state.hands[s]) - state.target(s) <= 3
                         for s in range(state.players)
                         if s != seat and (state.role(s) != state.role(seat)
@@ -97,7 +97,7 @@ class HeuristicPlayer:
                     mc = m.cards.counts
                     if m.tier == 0 and prev.key < low - 2 and m.key <= low and \
                             all(c == 0 or c == counts[i] for i, c in enumerate(mc)):
-                        return Action("play", seat, 0, m.cards)
+                        return Action.play(seat, m.cards)
                 return Action.pass_(seat)
         # an opponent with one (two) cards to go: do not lead singles (pairs) if avoidable,
         # and answer them with the highest card
@@ -129,6 +129,6 @@ class HeuristicPlayer:
                 best = (cost, m)
         if best is None:
             if prev is None:  # the leader must play: the lowest move
-                return Action("play", seat, 0, moves[0].cards)
+                return Action.play(seat, moves[0].cards)
             return Action.pass_(seat)
-        return Action("play", seat, 0, best[1].cards)
+        return Action.play(seat, best[1].cards)

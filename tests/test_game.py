@@ -3,7 +3,9 @@ seed (000/002 classic, 003 duel, 004 kawu), plus property tests over random seed
 
 from __future__ import annotations
 
+import json
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -11,9 +13,21 @@ from hypothesis import strategies as st
 
 from ddzspec.cards import N_RANKS, Cards
 from ddzspec.errors import GameError
-from ddzspec.game import (Action, BadSeatError, CardsNotHeldError, DoesNotBeatError, Game,
-                          GameState, InvalidBidError, LeaderMayNotPassError, NotAMoveError,
-                          OutOfTurnError, WrongPhaseError, shuffle_deal)
+from ddzspec.game import (
+    Action,
+    ActionKind,
+    BadSeatError,
+    CardsNotHeldError,
+    DoesNotBeatError,
+    Game,
+    GameState,
+    InvalidBidError,
+    LeaderMayNotPassError,
+    NotAMoveError,
+    OutOfTurnError,
+    WrongPhaseError,
+    shuffle_deal,
+)
 from ddzspec.player import HeuristicPlayer
 from ddzspec.rules import Rules, load_rules
 
@@ -184,7 +198,7 @@ def test_kawu_next_bidder_over_several_redeals() -> None:
         for k in range(3):
             g = g.apply(Action.bid((g.first + k) % 3, 0))
         firsts.append(g.first)
-    assert all(b == (a + 1) % 3 for a, b in zip(firsts, firsts[1:]))
+    assert all(b == (a + 1) % 3 for a, b in pairwise(firsts))
 
 
 def test_fourth_rob_is_landlord_at_once() -> None:
@@ -265,20 +279,25 @@ def test_rejected_actions_raise_specific_errors_and_change_nothing() -> None:
     g1 = g.apply(Action.bid(0, 2))
     with pytest.raises(InvalidBidError, match="strictly above"):
         g1.apply(Action.bid(1, 2))
-    g2 = run(g1, [(1, "bid 0"), (2, "bid 0")])
-    before = g2
-    cases = [
+    script = [(0, "bid 2"), (1, "bid 0"), (2, "bid 0")]
+    g2 = run(g1, script[1:])
+    cases2: list[tuple[Action, type[GameError]]] = [
         (Action.pass_(0), LeaderMayNotPassError),
         (Action.play(0, "4"), CardsNotHeldError),
         (Action.play(0, "35"), NotAMoveError),
         (Action.play(1, "4"), OutOfTurnError),
         (Action.bid(0, 3), WrongPhaseError),
-        (Action("play", 0, 0, Cards.parse("3") - Cards.parse("3")), NotAMoveError),
+        (Action(ActionKind.PLAY, 0, 0, Cards.parse("3") - Cards.parse("3")), NotAMoveError),
     ]
-    for a, err in cases:
+    # what the state must still be, derived independently: the same deal and script rebuilt
+    # from scratch, and the hands worked out by hand (seat 0 took the talon TTT)
+    rebuilt = run(explicit(rules, CLASSIC_LL, "TTT"), script)
+    for a, err in cases2:
         with pytest.raises(err):
             g2.apply(a)
-        assert g2 == before
+        assert g2 == rebuilt
+        assert g2.hands[0] == Cards.parse(CLASSIC_LL + "TTT") and g2.turn == 0
+        assert (g2.phase, g2.landlord, g2.base, g2.log) == ("play", 0, 2, rebuilt.log)
     g3 = run(g2, [(0, "9")])
     with pytest.raises(DoesNotBeatError, match="lower body"):
         g3.apply(Action.play(1, "4"))
@@ -380,27 +399,38 @@ def test_rejected_actions_never_change_the_state(name: str) -> None:
     def check(seed: int, steps: int, data: st.DataObject) -> None:
         g = GameState.new(rules, seed=seed)
         rng = random.Random(seed)
+        taken = []
         for _ in range(steps):
             if g.over:
                 break
-            g = g.apply(rng.choice(g.legal_actions()))
-        snapshot = (g, hash(g.log), g.hands, g.factors)
+            taken.append(rng.choice(g.legal_actions()))
+            g = g.apply(taken[-1])
         legal = set(g.legal_actions())
-        kind = data.draw(st.sampled_from(["bid", "call", "rob", "play", "pass"]))
+        kind = data.draw(st.sampled_from(list(ActionKind)))
         seat = data.draw(st.integers(-1, n))
-        if kind == "play":
+        if kind is ActionKind.PLAY:
             k = data.draw(st.integers(0, 6))
             own = g.turn is not None and data.draw(st.booleans())
             pool = list(g.hands[g.turn]) if own else [i + 3 for i in deck]  # type: ignore[index]
             picked = data.draw(st.permutations(pool))[:k]
-            a = Action("play", seat, 0, Cards.from_ranks(picked))
+            a = Action(ActionKind.PLAY, seat, 0, Cards.from_ranks(picked))
         else:
             a = Action(kind, seat, data.draw(st.integers(-1, 4)))
         try:
             g2 = g.apply(a)
         except GameError:
             assert a not in legal
-            assert (g, hash(g.log), g.hands, g.factors) == snapshot
+            # unchanged: equal to the state rebuilt from scratch by the same actions, whose
+            # cards still add up to the deck, and still offering the same actions
+            rebuilt = GameState.new(rules, seed=seed)
+            for b in taken:
+                rebuilt = rebuilt.apply(b)
+            assert g == rebuilt and g.log == tuple(taken)
+            total = g.undealt if g.landlord is not None else g.undealt + g.talon
+            for h, p in zip(g.hands, g.played):
+                total = total + h + p
+            assert total.counts == rules.deck
+            assert set(g.legal_actions()) == legal
         else:
             assert a in legal or (a.kind == "play" and any(
                 x.cards == a.cards and x.seat == a.seat for x in legal))
@@ -425,3 +455,64 @@ def test_heuristic_player_beats_random_players(name: str) -> None:
         assert g.result is not None
         total += g.result.scores[smart]
     assert total > 0
+
+
+# ----------------------------------------------------------------------------- structure
+
+def test_every_game_error_lives_in_errors_and_is_importable_from_game() -> None:
+    from ddzspec import errors, game
+    names = ["WrongPhaseError", "OutOfTurnError", "InvalidBidError", "CardsNotHeldError",
+             "NotAMoveError", "DoesNotBeatError", "LeaderMayNotPassError", "BadSeatError"]
+    for name in names:
+        cls = getattr(errors, name)
+        assert getattr(game, name) is cls and issubclass(cls, errors.GameError)
+        assert cls.__module__ == "ddzspec.errors"
+    assert game.RecordError is errors.RecordError
+    assert issubclass(errors.RecordError, errors.DdzError)
+
+
+def test_not_a_move_and_does_not_beat_always_carry_their_reason() -> None:
+    """NotAMoveError promises ``reason``: it used to be missing when a play had no cards."""
+    rules = load_rules("classic")
+    g = run(explicit(rules, CLASSIC_LL, "TTT"), [(0, "bid 1"), (1, "bid 0"), (2, "bid 0")])
+    empty = Action(ActionKind.PLAY, 0, 0, Cards.parse("3") - Cards.parse("3"))
+    reasons = {}
+    for name, a in (("empty", empty), ("illegal", Action.play(0, "35"))):
+        with pytest.raises(NotAMoveError) as e:
+            g.apply(a)
+        reasons[name] = e.value.reason
+    assert reasons["empty"] == "no cards"
+    assert reasons["illegal"] == "matches no combination of classic (2 cards)"
+    duel = load_rules("duel-literal")
+    gd = explicit(duel, "555666777888 9TJQK", "AA2", first=0)
+    gd = run(gd, [(0, "call"), (1, "norob")])
+    with pytest.raises(NotAMoveError) as e:
+        gd.apply(Action.play(0, "555666777888"))
+    assert e.value.reason.startswith("ambiguous: ") and "plane_singles" in e.value.reason
+    g3 = run(g, [(0, "9")])
+    with pytest.raises(DoesNotBeatError) as e2:
+        g3.apply(Action.play(1, "4"))
+    assert e2.value.reason == "lower body (4 under 9)"
+
+
+def test_phase_role_winner_and_kind_are_enums_with_the_same_words() -> None:
+    from ddzspec.game import Phase, Role, Winner
+    rules = load_rules("classic")
+    g = explicit(rules, CLASSIC_LL, "TTT")
+    assert g.phase is Phase.BIDDING and g.role(0) is None
+    word: str = "bid"
+    assert Action(word, 0, 1).kind is ActionKind.BID  # type: ignore[arg-type]
+    assert ActionKind.BID == word and hash(ActionKind.BID) == hash(word)
+    with pytest.raises(GameError, match="unknown action kind 'dance'"):
+        Action("dance", 0)  # type: ignore[arg-type]
+    g = run(g, [(0, "bid 1"), (1, "bid 0"), (2, "bid 0")])
+    assert g.phase is Phase.PLAY and g.role(0) is Role.LANDLORD and g.role(1) is Role.PEASANT
+    g = run(g, [(0, "3"), (1, "pass"), (2, "pass"), (0, "5555"), (1, "pass"), (2, "pass"),
+                (0, "666777888999TTT")])
+    assert g.phase is Phase.OVER and g.result is not None
+    assert g.result.winner is Winner.LANDLORD and f"{g.result.winner}" == "landlord"
+    view = g.view(1).to_json()
+    assert (view["phase"], view["role"], view["result"]["winner"]) == \
+        ("over", "peasant", "landlord")
+    assert {type(view["phase"]), type(view["role"]), type(view["result"]["winner"])} == {str}
+    assert json.dumps(g.result.to_json()).startswith('{"winner": "landlord"')

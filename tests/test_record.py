@@ -14,9 +14,17 @@ from hypothesis import strategies as st
 from ddzspec.cli import main
 from ddzspec.errors import GameError
 from ddzspec.game import Action, GameState
+from ddzspec.game.record import (
+    Record,
+    RecordError,
+    load,
+    record_of,
+    replay,
+    resume,
+    save,
+    transcript,
+)
 from ddzspec.player import HeuristicPlayer
-from ddzspec.record import (Record, RecordError, load, record_of, replay, resume, save,
-                            transcript)
 from ddzspec.rules import load_rules
 
 VARIANTS = ("classic", "kawu", "duel")
@@ -79,7 +87,7 @@ def test_explicit_deal_record_and_redeal_in_record() -> None:
     ex = GameState.new(load_rules("classic"), hands=[
         "33334444555566667", "7778888999TTTTJJ9", "JJQQQQKKKKAAAA222"], talon="2BR", first=1)
     rec = roundtrip(ex.apply(Action.bid(1, 1)))
-    assert rec.setup is not None and rec.setup[2] == 1
+    assert rec.hands is not None and rec.first == 1
     st2 = resume(rec)
     assert st2.hands[1].format().startswith("777") and st2.landlord is None
     with pytest.raises(GameError, match="more copies"):

@@ -90,15 +90,20 @@ def test_hand_as_cards_is_checked_against_the_deck() -> None:
         legal_moves("3456789", previous="33334")
 
 
-def test_record_with_null_hash_and_changed_digest_warns(tmp_path: Path) -> None:
+def test_record_with_null_hash_or_changed_digest_is_refused(tmp_path: Path) -> None:
+    """A record whose rules cannot be checked exactly is refused (exit 2), never replayed with
+    a warning (issue 8 §2)."""
     f = tmp_path / "r.json"
     run("play", "--seed", "2", "--save", str(f))
     rec = json.loads(f.read_text())
-    rec["rules"]["sha256"] = None
     rec["rules"]["digest"] = "0" * 20
     f.write_text(json.dumps(rec))
     code, _, err = run("replay", str(f))
-    assert code == 0 and "digest 00000000000000000000 recorded" in err and "None" not in err
+    assert code == 2 and "not the recorded 00000000000000000000" in err
+    rec["rules"]["sha256"] = None
+    f.write_text(json.dumps(rec))
+    code, _, err = run("replay", str(f))
+    assert code == 2 and "needs the \"sha256\" of its text" in err and "None" not in err
 
 
 def test_score_line_speaks_the_notation() -> None:

@@ -1,0 +1,80 @@
+"""Writing files safely: :func:`write_atomic` (a write that fails leaves the old file as it was
+and no partial file) and :func:`write_problem` (why a path could not be written, checked before
+long work)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+from pathlib import Path
+
+
+def write_problem(path: str | Path) -> str | None:
+    """Why ``path`` could not be written as a file, or None when it looks writable: a folder,
+    a missing parent folder, a parent that is not a folder, a folder or file without write
+    permission. A check made before long work (it cannot foresee a full disk)."""
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        return "is a folder"
+    if not parent.exists():
+        return f"no folder {str(parent)!r}"
+    if not parent.is_dir():
+        return f"{str(parent)!r} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"folder {str(parent)!r} is not writable"
+    if p.exists() and not os.access(p, os.W_OK):
+        return "the file is read-only"
+    return None
+
+
+def write_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` atomically: into a new temporary file in the same folder,
+    flushed and fsynced, then renamed over ``path`` (``os.replace``). Readers see the old file
+    or the new one, never a truncated or empty one; if anything fails (a full disk, an encoding
+    error, an interrupt) the temporary file is removed, the old file is left intact and the
+    error propagates (OSError, UnicodeEncodeError). A new file gets the usual mode (0666 less
+    the umask); an existing file keeps its mode. Raises PermissionError for a read-only file."""
+    p = Path(path)
+    problem = write_problem(p)
+    if problem is not None:
+        code = errno.EISDIR if problem == "is a folder" else \
+            errno.ENOENT if problem.startswith("no folder") else errno.EACCES
+        raise OSError(code, problem, str(p))
+    data = text.encode(encoding)
+    mode = p.stat().st_mode & 0o7777 if p.exists() else None
+    while True:
+        tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:  # pragma: no cover - 32 random bits collided
+            continue
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable (POSIX; not possible everywhere)
+        dfd = os.open(p.parent if str(p.parent) else ".", os.O_RDONLY)
+    except OSError:  # pragma: no cover
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(dfd)
+
+
+__all__ = ["write_atomic", "write_problem"]

@@ -1,0 +1,66 @@
+"""A deal as a state machine, driven entirely by the rules file: shuffle and deal, bidding,
+talon, trick play, win and scoring (seeds 000/002 classic, 003 duel, 004 kawu).
+
+:class:`GameState` is an immutable value: :meth:`GameState.apply` validates an :class:`Action`
+and returns the next state, or raises a specific :class:`~ddzspec.errors.GameError` subclass —
+the state it was called on is never changed (it cannot be). :class:`Game` is a small mutable
+holder for front ends (``game.act(action)`` replaces its state only when the action is accepted).
+
+Where things are:
+
+- :mod:`.enums` — :class:`Phase`, :class:`Role`, :class:`Winner`, :class:`ActionKind`
+  (``str`` enums: records and JSON keep their words);
+- :mod:`.actions` — :class:`Action` and its JSON form;
+- :mod:`.dealing` — the reproducible shuffle (:func:`shuffle_deal`), explicit deals, the
+  options a deal was started with (:class:`Start`), turn order (:func:`next_seat`);
+- :mod:`.bidding` — auction (seeds 000/002/004) and call-and-rob (seed 003), all-pass redeals,
+  the talon;
+- :mod:`.play` — tricks, passes, the win at a seat's target (duel: the robs, seed 003);
+- :mod:`.scoring` — :class:`Factor`, :class:`Result`, spring, anti-spring, settlement;
+- :mod:`.views` — :class:`SeatView`: what one seat sees, the unseen-card counter, warnings;
+- :mod:`.state` — :class:`GameState` and :class:`Game`;
+- :mod:`.record` — JSON records: save, resume, replay, transcripts.
+
+The errors (:class:`WrongPhaseError`, …) live in :mod:`ddzspec.errors` and are importable from
+here too.
+
+>>> from ddzspec.rules import load_rules
+>>> g = GameState.new(load_rules("classic"), seed=7)
+>>> g.phase, g.turn, [len(h) for h in g.hands]
+(<Phase.BIDDING: 'bidding'>, 2, [17, 17, 17])
+>>> g2 = g.apply(Action.bid(2, 3))
+>>> str(g2.phase), g2.landlord, len(g2.hands[2]), g2.base
+('play', 2, 20, 3)
+>>> g2.apply(Action.bid(0, 1))
+Traceback (most recent call last):
+...
+ddzspec.errors.WrongPhaseError: bid is not possible now: the deal is in its play phase (expected play or pass)
+"""
+
+from __future__ import annotations
+
+from ..errors import (
+                      BadSeatError,
+                      CardsNotHeldError,
+                      DoesNotBeatError,
+                      GameError,
+                      InvalidBidError,
+                      LeaderMayNotPassError,
+                      NotAMoveError,
+                      NotationError,
+                      OutOfTurnError,
+                      RecordError,
+                      WrongPhaseError,
+)
+from .actions import ACTION_KINDS, Action
+from .dealing import Start, next_seat, shuffle_deal
+from .enums import ActionKind, Phase, Role, Winner
+from .scoring import Factor, Result
+from .state import Game, GameState, accept_rules
+from .views import SeatView
+
+__all__ = ["ACTION_KINDS", "Action", "ActionKind", "BadSeatError", "CardsNotHeldError",
+           "DoesNotBeatError", "Factor", "Game", "GameError", "GameState", "InvalidBidError",
+           "LeaderMayNotPassError", "NotAMoveError", "NotationError", "OutOfTurnError", "Phase",
+           "RecordError", "Result", "Role", "SeatView", "Start", "Winner", "WrongPhaseError",
+           "accept_rules", "next_seat", "shuffle_deal"]

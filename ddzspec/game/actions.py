@@ -1,0 +1,127 @@
+"""One action of a deal (:class:`Action`) and its JSON form, as a record stores it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Cards, parse_cards
+from ..errors import GameError
+from .enums import ActionKind
+
+ACTION_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action of a deal. ``kind`` (:class:`ActionKind`; a plain word such as ``"play"``
+    is turned into its member): ``bid`` (auction; ``value`` 0 = pass, else the bid), ``call`` /
+    ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``play`` (``cards``), ``pass`` (a trick pass).
+    Build with the class methods; JSON with :meth:`to_json` / :meth:`from_json`. Raises
+    GameError for an unknown kind.
+
+    >>> Action.bid(0, 2).to_json(), Action.rob(1, False).to_json()
+    ({'seat': 0, 'bid': 2}, {'seat': 1, 'rob': False})
+    >>> Action("dance", 0)
+    Traceback (most recent call last):
+    ...
+    ddzspec.errors.GameError: unknown action kind 'dance' (bid, call, rob, play, pass)
+    """
+
+    kind: ActionKind
+    seat: int
+    value: int = 0
+    cards: Cards | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, ActionKind):
+            try:
+                object.__setattr__(self, "kind", ActionKind(self.kind))
+            except ValueError:
+                raise GameError(f"unknown action kind {self.kind!r} "
+                                f"({', '.join(ACTION_KINDS)})") from None
+
+    @classmethod
+    def bid(cls, seat: int, value: int) -> Action:
+        """An auction bid (``value`` 0: pass)."""
+        return cls(ActionKind.BID, seat, value)
+
+    @classmethod
+    def call(cls, seat: int, yes: bool = True) -> Action:
+        """Call the landlord (or not) in call_rob bidding."""
+        return cls(ActionKind.CALL, seat, int(yes))
+
+    @classmethod
+    def rob(cls, seat: int, yes: bool = True) -> Action:
+        """Rob (or decline to rob) in call_rob bidding."""
+        return cls(ActionKind.ROB, seat, int(yes))
+
+    @classmethod
+    def play(cls, seat: int, cards: Cards | str) -> Action:
+        """Play cards (Cards or English notation). Raises NotationError."""
+        if isinstance(cards, str):
+            cards = parse_cards(cards).cards
+        return cls(ActionKind.PLAY, seat, 0, cards)
+
+    @classmethod
+    def pass_(cls, seat: int) -> Action:
+        """Pass in trick play."""
+        return cls(ActionKind.PASS, seat)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat": 0, "bid": 2}``, ``{"seat": 1, "call": true}``, ``{"seat": 0, "rob": false}``,
+        ``{"seat": 2, "play": "333+4"}``, ``{"seat": 1, "pass": true}``."""
+        kind = self.kind.value
+        if self.kind is ActionKind.BID:
+            return {"seat": self.seat, kind: self.value}
+        if self.kind in (ActionKind.CALL, ActionKind.ROB):
+            return {"seat": self.seat, kind: bool(self.value)}
+        if self.kind is ActionKind.PLAY:
+            assert self.cards is not None
+            return {"seat": self.seat, kind: self.cards.format("en")}
+        return {"seat": self.seat, kind: True}
+
+    @classmethod
+    def from_json(cls, obj: Any, deck: Sequence[int] | None = None) -> Action:
+        """Inverse of :meth:`to_json`. ``deck``: the variant's copies per rank, to reject ranks
+        it lacks. Raises GameError on a malformed object, NotationError on bad cards."""
+        if not isinstance(obj, dict) or not isinstance(obj.get("seat"), int) \
+                or isinstance(obj.get("seat"), bool):
+            raise GameError(f"an action needs an integer 'seat': {obj!r}")
+        kinds = [k for k in ACTION_KINDS if k.value in obj]
+        if len(kinds) != 1 or len(obj) != 2:
+            raise GameError(f"an action has a seat and exactly one of "
+                            f"{', '.join(ACTION_KINDS)}: {obj!r}")
+        kind, seat = kinds[0], obj["seat"]
+        v = obj[kind.value]
+        if kind is ActionKind.BID:
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise GameError(f"a bid is an integer (0: pass): {obj!r}")
+            return cls.bid(seat, v)
+        if kind in (ActionKind.CALL, ActionKind.ROB):
+            if not isinstance(v, bool):
+                raise GameError(f"{kind} is true or false: {obj!r}")
+            return cls(kind, seat, int(v))
+        if kind is ActionKind.PLAY:
+            if not isinstance(v, str):
+                raise GameError(f"play takes cards in notation: {obj!r}")
+            return cls(kind, seat, 0, parse_cards(v, deck=deck).cards)
+        if v is not True:
+            raise GameError(f"pass is true: {obj!r}")
+        return cls.pass_(seat)
+
+    def __str__(self) -> str:
+        who = f"seat {self.seat}"
+        if self.kind is ActionKind.BID:
+            return f"{who} {'passes' if self.value == 0 else f'bids {self.value}'}"
+        if self.kind is ActionKind.CALL:
+            return f"{who} {'calls' if self.value else 'does not call'}"
+        if self.kind is ActionKind.ROB:
+            return f"{who} {'robs' if self.value else 'does not rob'}"
+        if self.kind is ActionKind.PLAY:
+            return f"{who} plays {self.cards}"
+        return f"{who} passes"
+
+
+__all__ = ["ACTION_KINDS", "Action", "ActionKind"]

@@ -1,0 +1,131 @@
+"""Shuffling and dealing: how a deal starts (:class:`Start`, the options it was started with),
+the reproducible shuffle (:func:`shuffle_deal`), explicit deals (:func:`explicit_deal`) and turn
+order (:func:`next_seat`).
+
+From the rules file's ``deal``: seats, hand size, talon, undealt cards (duel: 9, never shown,
+seed 003), turn direction. Seats are numbered 0 … n−1 in turn order (counter-clockwise, seeds
+000/002/004). Shuffles are reproducible: deal attempt ``i`` of seed ``s`` shuffles with
+``random.Random(f"ddzspec:{s}:{i}")`` (string seeds are hashed deterministically by CPython).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import ALL_RANKS, N_RANKS, Cards, parse_cards
+from ..errors import BadSeatError, GameError
+from ..rules import Rules
+
+Setup = tuple[tuple[Cards, ...], Cards, Cards, int]
+"""An explicit deal, validated: (hands, talon, undealt, first speaker)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The options a deal was started with — :meth:`GameState.new`'s arguments, normalised —
+    which is what a record stores to start the same deal again.
+
+    ``seed``: the shuffle seed (an int or a string; None only for an explicit deal, which is
+    then redealt from seed 0 after an all-pass auction); ``hands`` / ``talon``: an explicit deal
+    (None: shuffled from ``seed``); ``first``: the first speaker forced by the caller (None:
+    drawn by the shuffle; an explicit deal always has one, 0 by default)."""
+
+    seed: int | str | None
+    hands: tuple[Cards, ...] | None = None
+    talon: Cards | None = None
+    first: int | None = None
+
+
+def check_seed(seed: object) -> int | str | None:
+    """``seed`` if it is None, an int or a UTF-8 encodable string (what a JSON record can hold
+    exactly); raises GameError otherwise."""
+    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
+        return seed
+    if isinstance(seed, str):
+        try:
+            seed.encode("utf-8")
+        except UnicodeEncodeError:
+            raise GameError(f"seed {seed!r}: not a UTF-8 encodable string") from None
+        return seed
+    raise GameError(f"seed {seed!r}: a seed is an integer or a string")
+
+
+def check_seat(rules: Rules, seat: object) -> int:
+    """``seat`` if it is a seat number of ``rules`` (0 … players−1); raises BadSeatError."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or \
+            not 0 <= seat < rules.deal.players:
+        raise BadSeatError(f"no seat {seat!r} (seats 0-{rules.deal.players - 1})")
+    return seat
+
+
+def next_seat(rules: Rules, seat: int) -> int:
+    """The seat after ``seat`` in turn order (seats are numbered in the rules' direction)."""
+    return (seat + 1) % rules.deal.players
+
+
+def shuffle_deal(rules: Rules, seed: int | str, attempt: int,
+                 previous_first: int | None) -> Setup:
+    """Shuffle and deal attempt ``attempt`` of ``seed``: (hands, talon, undealt, first speaker).
+
+    Cards are dealt one by one in turn order, then the talon, then the undealt rest (duel: 9,
+    seed 003). The first speaker is drawn at random (seeds 000/002/003/004) except after an
+    all-pass redeal under ``all_pass redeal first_bidder next`` (kawu, seed 004): the seat after
+    ``previous_first``."""
+    d = rules.deal
+    rng = random.Random(f"ddzspec:{seed}:{attempt}")
+    deck = [i for i in range(N_RANKS) for _ in range(rules.deck[i])]
+    rng.shuffle(deck)
+    first = rng.randrange(d.players)
+    if attempt > 0 and previous_first is not None and \
+            rules.bidding.all_pass_first_bidder == "next":
+        first = next_seat(rules, previous_first)
+    counts = [[0] * N_RANKS for _ in range(d.players)]
+    n = d.players * d.hand
+    for j in range(n):
+        counts[j % d.players][deck[j]] += 1
+    talon = [0] * N_RANKS
+    for c in deck[n:n + d.talon]:
+        talon[c] += 1
+    und = [0] * N_RANKS
+    for c in deck[n + d.talon:]:
+        und[c] += 1
+    return tuple(Cards(tuple(c)) for c in counts), Cards(tuple(talon)), Cards(tuple(und)), first
+
+
+def explicit_deal(rules: Rules, hands: Sequence[Cards | str], talon: Cards | str | None,
+                  first: int | None) -> Setup:
+    """Validate an explicit deal: (hands, talon, undealt, first). ``hands``: one per seat,
+    ``deal.hand`` cards each (Cards or English notation); ``talon``: ``deal.talon`` cards; the
+    undealt rest is the deck minus both and must number ``deal.undealt``; ``first``: the first
+    speaker (default 0). Raises GameError (cards that do not make up the deck), BadSeatError,
+    NotationError."""
+    d = rules.deal
+
+    def cards(x: Cards | str) -> Cards:
+        return x if isinstance(x, Cards) else parse_cards(x, deck=rules.deck).cards
+    hs = tuple(cards(h) for h in hands)
+    if len(hs) != d.players:
+        raise GameError(f"{rules.name} deals {d.players} hands, got {len(hs)}")
+    for i, h in enumerate(hs):
+        if len(h) != d.hand:
+            raise GameError(f"hand {i} has {len(h)} cards; {rules.name} deals {d.hand}")
+    t = cards(talon) if talon is not None else None
+    if t is None or len(t) != d.talon:
+        raise GameError(f"the talon must have {d.talon} cards")
+    total = [sum(h.counts[i] for h in hs) + t.counts[i] for i in range(N_RANKS)]
+    over = [i for i in range(N_RANKS) if total[i] > rules.deck[i]]
+    if over:
+        raise GameError("more copies than the deck holds: "
+                        + " ".join(ALL_RANKS[i].symbol() for i in over))
+    und = Cards(tuple(rules.deck[i] - total[i] for i in range(N_RANKS)))
+    if len(und) != d.undealt:
+        raise GameError(f"{len(und)} cards left undealt ({und}); {rules.name} leaves "
+                        f"{d.undealt} undealt")
+    f = 0 if first is None else check_seat(rules, first)
+    return hs, t, und, f
+
+
+__all__ = ["Setup", "Start", "check_seat", "check_seed", "explicit_deal", "next_seat",
+           "shuffle_deal"]

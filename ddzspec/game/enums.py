@@ -1,0 +1,62 @@
+"""The words of a deal as enums: :class:`Phase`, :class:`Role`, :class:`Winner` and
+:class:`ActionKind`.
+
+Each is a ``str`` enum: a member *is* its word (``Phase.PLAY == "play"``, same hash), prints as
+the word (``f"{Phase.PLAY}"`` is ``play``) and goes into JSON as the word, so records and JSON
+output keep their vocabulary while the code compares members, not strings.
+
+>>> Phase("play") is Phase.PLAY, str(Winner.PEASANTS), ActionKind.PASS == "pass"
+(True, 'peasants', True)
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Word(str, Enum):
+    """Base of the deal's enums: a ``str`` whose ``str()``, format and hash are its value."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+    __hash__ = str.__hash__
+
+
+class Phase(Word):
+    """The phase of a deal: bidding (auction or call-and-rob), trick play, over."""
+
+    BIDDING = "bidding"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Role(Word):
+    """A seat's role once the bidding is over (seeds 000/002/003/004)."""
+
+    LANDLORD = "landlord"
+    PEASANT = "peasant"
+
+
+class Winner(Word):
+    """Who won a deal: the landlord, or the peasants (one side, even with one peasant: duel)."""
+
+    LANDLORD = "landlord"
+    PEASANTS = "peasants"
+
+
+class ActionKind(Word):
+    """The kind of an :class:`~ddzspec.game.Action`: ``bid`` (auction), ``call`` / ``rob``
+    (call-and-rob, seed 003), ``play`` (cards) and ``pass`` (in trick play)."""
+
+    BID = "bid"
+    CALL = "call"
+    ROB = "rob"
+    PLAY = "play"
+    PASS = "pass"
+
+
+__all__ = ["ActionKind", "Phase", "Role", "Winner", "Word"]

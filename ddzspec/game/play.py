@@ -1,0 +1,86 @@
+"""Trick play, from the rules file's ``trick`` and ``win``: the transitions behind
+:meth:`GameState.apply` for ``play`` and ``pass`` actions.
+
+A trick closes after ``close_after`` passes in a row (classic 2, duel 1); the last player who
+played leads next; the leader may not pass (seeds 000/002). A seat wins when, after its own
+move, its cards left ≤ its target (landlord 0; duel peasant: the number of robs, seed 003).
+Each shape listed in ``scoring.double`` (bomb, rocket) doubles the multiplier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..cards import Cards
+from ..errors import (
+    CardsNotHeldError,
+    DoesNotBeatError,
+    LeaderMayNotPassError,
+    NotAMoveError,
+)
+from ..moves import move_index
+from ..readings import beats, read
+from .actions import Action
+from .dealing import next_seat
+from .scoring import Factor, finish
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
+    """Play ``a.cards``. Raises NotAMoveError (no cards, or no single legal reading),
+    CardsNotHeldError, DoesNotBeatError."""
+    cards = a.cards
+    if cards is None or len(cards) == 0:
+        raise NotAMoveError("a play needs cards (use pass to pass)", "no cards")
+    hand = state.hands[a.seat]
+    if not cards <= hand:
+        missing = Cards(tuple(max(0, c - h) for c, h in zip(cards.counts, hand.counts)))
+        raise CardsNotHeldError(f"seat {a.seat} does not hold {missing} (hand {hand})")
+    reading = move_index(state.rules).table.lookup(cards)
+    if reading is None:
+        v = read(cards, state.rules)
+        why = v.reason or "ambiguous: " + "; ".join(r.describe() for r in v.readings)
+        raise NotAMoveError(f"{cards} is not a legal move: {why}", why)
+    if state.last is not None:
+        ok, why = beats(reading, state.last[1])
+        if not ok:
+            raise DoesNotBeatError(f"{reading.describe()} does not beat "
+                                   f"{state.last[1].describe()}: {why}", why)
+    s = a.seat
+    hands = list(state.hands)
+    hands[s] = hand - cards
+    played = list(state.played)
+    played[s] = played[s] + cards
+    plays = list(state.plays)
+    plays[s] += 1
+    factors = state.factors
+    if reading.shape in state.rules.scoring.double:
+        factors = factors + (Factor(reading.shape, 2, s, reading.format()),)
+    trick = state.trick + ((s, reading),)
+    st = replace(state, hands=tuple(hands), played=tuple(played), plays=tuple(plays),
+                 factors=factors, last=(s, reading), passes=0, trick=trick, log=log,
+                 turn=next_seat(state.rules, s))
+    if len(hands[s]) <= st.target(s):
+        return finish(st, s)
+    return st
+
+
+def pass_turn(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
+    """Pass; the ``close_after``-th pass in a row closes the trick and the last player who
+    played leads. Raises LeaderMayNotPassError."""
+    if state.last is None:
+        raise LeaderMayNotPassError(f"seat {a.seat} leads this trick and may not pass")
+    passes = state.passes + 1
+    trick = state.trick + ((a.seat, None),)
+    if passes >= state.rules.trick.close_after:
+        lead = state.last[0]
+        return replace(state, passes=0, last=None, trick=(), tricks=state.tricks + 1,
+                       leader=lead, turn=lead, log=log)
+    return replace(state, passes=passes, trick=trick, turn=next_seat(state.rules, a.seat),
+                   log=log)
+
+
+__all__ = ["pass_turn", "play_cards"]

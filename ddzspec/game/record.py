@@ -1,0 +1,551 @@
+"""Deal records: save, resume (the seed 003 *autosave*), replay and transcripts.
+
+The JSON record (``"format": "ddzspec-record"``, version 2) carries everything needed to
+replay it on another machine, exactly::
+
+    {
+      "format": "ddzspec-record", "version": 2,
+      "rules": {"name": "classic", "without": [],
+                "sha256": "<sha256 of the text below, UTF-8>",
+                "digest": "<ddzspec's digest of the move-relevant spec>",
+                "text": ["rules classic \"…\"", "", "deck {", …]},   # the resolved rules, a line each
+      "deal": {"seed": 42}                      # a reproducible shuffle (see game.shuffle_deal)
+           or {"seed": 42, "first": 0}          # … with the first speaker forced
+           or {"seed": null, "hands": ["33…", …], "talon": "…", "first": 0},
+      "actions": [{"seat": 0, "bid": 2}, {"seat": 1, "bid": 0}, …,
+                  {"seat": 0, "call": true}, {"seat": 1, "rob": false},
+                  {"seat": 0, "play": "333+4"}, {"seat": 1, "pass": true}, …],
+      "result": null or {"winner": "landlord"|"peasants", "out_seat", "landlord", "base",
+                         "multiplier", "stake", "factors": [{"kind", "times", …}],
+                         "scores": {"0": 8, "1": -4, "2": -4}, "spring", "anti_spring"}
+    }
+
+``rules.text`` is :func:`ddzspec.rules.resolved_text` of the rules played (a self-contained
+rules file: no ``extends``, the shapes dropped by ``without`` left out), one string per line;
+the record's rules are those lines, each followed by a newline. ``deal`` holds every option the
+deal was started with (:class:`~ddzspec.game.Start`). ``actions`` holds every action since the
+first shuffle, including the bids of deals voided by an all-pass auction (each redeal is
+reproducible from the seed). Cards are in canonical English notation; seats are 0 … players−1
+in turn order. A record of an unfinished deal has ``"result": null`` and :func:`resume`
+rebuilds exactly the same state.
+
+Replay never guesses the rules: a record replays under the rules it carries (or the built-in
+file that resolves to exactly the same text), and rules given by the caller must resolve to
+exactly that text, else :class:`RecordError` names the mismatch. Version 1 records (before the
+rules were carried: ``"rules": {"name", "sha256" of the file's bytes, "digest"}``) are read when
+they name a built-in whose file still has that sha256 and digest; any other is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .._io import write_atomic, write_problem
+from ..cards import parse_cards
+from ..errors import DdzError, GameError, RecordError, RulesError
+from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
+from .actions import Action
+from .enums import ActionKind, Winner
+from .state import GameState
+
+FORMAT = "ddzspec-record"
+VERSION = 2
+READ_VERSIONS = (1, 2)
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def rules_sha256(rules: Rules) -> str:
+    """sha256 (hex) of the resolved rules text (:func:`ddzspec.rules.resolved_text`, UTF-8):
+    equal for two Rules exactly when a deal plays the same under both."""
+    return _sha256(resolved_text(rules))
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A deal's full record (see the module doc for the JSON form).
+
+    ``rules_text``: the resolved rules (None in a version 1 record); ``rules_sha256``: its
+    sha256 (version 1: of the rules file's bytes); ``rules_without``: shapes dropped when the
+    deal was played (for the label; the text already leaves them out). ``seed``, ``hands``,
+    ``talon``, ``first``: the options the deal was started with (:meth:`start_options`);
+    ``result``: the result's JSON object or None; ``version``: the format version read."""
+
+    rules_name: str
+    rules_sha256: str
+    rules_digest: str
+    seed: int | str | None
+    actions: tuple[Action, ...]
+    result: dict[str, Any] | None = None
+    rules_text: str | None = None
+    rules_without: tuple[str, ...] = ()
+    hands: tuple[str, ...] | None = None
+    talon: str | None = None
+    first: int | None = None
+    version: int = VERSION
+
+    def start_options(self) -> dict[str, Any]:
+        """The keyword arguments of :meth:`GameState.new` that start the recorded deal."""
+        out: dict[str, Any] = {"seed": self.seed}
+        if self.hands is not None:
+            out.update(hands=list(self.hands), talon=self.talon)
+        if self.first is not None:
+            out["first"] = self.first
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON-ready dict (always the current format version)."""
+        deal: dict[str, Any] = {"seed": self.seed}
+        if self.hands is not None:
+            deal.update({"hands": list(self.hands), "talon": self.talon})
+        if self.first is not None:
+            deal["first"] = self.first
+        rules: dict[str, Any] = {"name": self.rules_name, "without": list(self.rules_without),
+                                 "sha256": self.rules_sha256, "digest": self.rules_digest}
+        if self.rules_text is not None:
+            rules["text"] = self.rules_text.splitlines()
+        return {"format": FORMAT, "version": VERSION if self.rules_text is not None else 1,
+                "rules": rules, "deal": deal, "actions": [a.to_json() for a in self.actions],
+                "result": self.result}
+
+    def dumps(self) -> str:
+        """The record as a JSON string: one key per line, one action (and one rules line) per
+        line."""
+        obj = self.to_json()
+        parts = []
+        for k, v in obj.items():
+            if k == "actions":
+                inner = ",\n".join("  " + json.dumps(a, ensure_ascii=False) for a in v)
+                parts.append(f' "actions": [\n{inner}\n ]' if v else ' "actions": []')
+            elif k == "rules" and "text" in v:
+                head = ", ".join(f"{json.dumps(a)}: {json.dumps(b, ensure_ascii=False)}"
+                                 for a, b in v.items() if a != "text")
+                lines = ",\n".join("   " + json.dumps(t, ensure_ascii=False) for t in v["text"])
+                parts.append(f' "rules": {{{head},\n  "text": [\n{lines}\n  ]}}')
+            else:
+                parts.append(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}")
+        return "{\n" + ",\n".join(parts) + "\n}"
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Record:
+        """Parse a record dict (version 1 or 2). Raises RecordError on a malformed record
+        (actions are parsed lazily by :func:`replay`, which reports the first bad one with its
+        index)."""
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            raise RecordError(f"not a ddzspec record (\"format\": \"{FORMAT}\" missing)")
+        version = obj.get("version")
+        if version not in READ_VERSIONS or isinstance(version, bool):
+            raise RecordError(f"unsupported record version {version!r} (this ddzspec reads "
+                              f"versions {', '.join(map(str, READ_VERSIONS))})")
+        r, d = obj.get("rules"), obj.get("deal")
+        if not isinstance(r, dict) or not isinstance(r.get("name"), str):
+            raise RecordError("\"rules\" needs a \"name\"")
+        text, without = None, ()
+        if version >= 2:
+            lines, wo = r.get("text"), r.get("without", [])
+            if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines) \
+                    or not lines:
+                raise RecordError("\"rules\" needs \"text\": the resolved rules, a list of "
+                                  "lines")
+            if not isinstance(wo, list) or not all(isinstance(x, str) for x in wo):
+                raise RecordError("\"rules\" \"without\" is a list of shape names")
+            if not isinstance(r.get("sha256"), str):
+                raise RecordError("\"rules\" needs the \"sha256\" of its text")
+            text, without = "".join(x + "\n" for x in lines), tuple(wo)
+        if not isinstance(d, dict):
+            raise RecordError("\"deal\" is missing")
+        unknown = sorted(set(d) - {"seed", "hands", "talon", "first"})
+        if unknown:
+            raise RecordError(f"\"deal\": unknown field {unknown[0]!r} (seed, hands, talon, "
+                              "first)")
+        seed = d.get("seed")
+        if seed is not None and (not isinstance(seed, (int, str)) or isinstance(seed, bool)):
+            raise RecordError(f"\"seed\" must be an integer, a string or null: {seed!r}")
+        first = d.get("first")
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
+            raise RecordError(f"\"first\" must be a seat number: {first!r}")
+        hands = talon = None
+        if "hands" in d:
+            hands, talon = d.get("hands"), d.get("talon")
+            if not isinstance(hands, list) or not all(isinstance(h, str) for h in hands) \
+                    or not isinstance(talon, str):
+                raise RecordError("explicit deal needs \"hands\" (strings), \"talon\" (string) "
+                                  "and \"first\" (seat)")
+            hands = tuple(hands)
+            first = 0 if first is None else first
+        elif "talon" in d:
+            raise RecordError("\"deal\" has a \"talon\" without \"hands\"")
+        elif seed is None:
+            raise RecordError("\"deal\" needs a \"seed\" or explicit \"hands\"")
+        actions = obj.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError("\"actions\" must be a list")
+        res = obj.get("result")
+        if res is not None and not isinstance(res, dict):
+            raise RecordError("\"result\" must be an object or null")
+        return cls(r["name"], str(r.get("sha256") or ""), str(r.get("digest") or ""), seed,
+                   tuple(_RawAction(a) for a in actions), res,  # type: ignore[misc]
+                   rules_text=text, rules_without=without, hands=hands, talon=talon,
+                   first=first, version=version)
+
+
+class _RawAction:
+    """An action as read from JSON, parsed when replayed (so errors carry their index)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def to_json(self) -> Any:
+        return self.obj
+
+
+def record_of(state: GameState) -> Record:
+    """The record of a deal so far (finished or not): the resolved rules with their sha256,
+    every start option, every action."""
+    rules = state.rules
+    text = resolved_text(rules)
+    st = state.start
+    hands = None if st.hands is None else tuple(h.format() for h in st.hands)
+    talon = None if st.talon is None else st.talon.format()
+    return Record(rules.name, _sha256(text), rules.digest, st.seed, state.log,
+                  None if state.result is None else state.result.to_json(),
+                  rules_text=text, rules_without=rules.without, hands=hands, talon=talon,
+                  first=st.first)
+
+
+def save(state: GameState, path: str | Path) -> None:
+    """Write the record of ``state`` to ``path`` (JSON), atomically: a failed write leaves any
+    existing file intact and no partial file. Raises RecordError when the file cannot be
+    written."""
+    try:
+        write_atomic(path, record_of(state).dumps() + "\n")
+    except OSError as e:
+        raise RecordError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
+def check_save_path(path: str | Path) -> None:
+    """Raise RecordError when a record could not be saved to ``path`` (a folder, a missing or
+    read-only folder, a read-only file): checked before playing."""
+    problem = write_problem(path)
+    if problem is not None:
+        raise RecordError(f"{path}: cannot write: {problem}")
+
+
+def load(path: str | Path) -> Record:
+    """Read a record file ("-": standard input). Raises RecordError (unreadable file, bad JSON,
+    bad format)."""
+    try:
+        import sys
+        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
+        obj = json.loads(text)
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path}: not a UTF-8 text file (byte {e.start})") from None
+    except RecursionError:
+        raise RecordError(f"{path}: JSON nested too deeply to be a deal record") from None
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path}: not JSON: line {e.lineno} column {e.colno}: {e.msg}") \
+            from None
+    return Record.from_json(obj)
+
+
+# ----------------------------------------------------------------------------- the rules
+
+def _label(name: str, without: tuple[str, ...]) -> str:
+    return name + (f" without {', '.join(without)}" if without else "")
+
+
+def _first_difference(recorded: str, given: str) -> str:
+    a, b = recorded.splitlines(), given.splitlines()
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"first difference at line {i + 1}: {x.strip()!r} recorded, {y.strip()!r} given"
+    return f"the recorded rules have {len(a)} lines, the given {len(b)}"
+
+
+def record_rules(record: Record, rules: Rules | None = None) -> Rules:
+    """The rules ``record`` replays under, reproduced exactly, or RecordError naming the
+    mismatch. ``rules``: the caller's (``replay --rules/--without``), which must resolve to
+    exactly the recorded rules. Without them, a version 2 record replays under the rules it
+    carries (as the built-in file of the same name when that resolves to the same text: its
+    real path); a version 1 record needs a built-in name whose file still has the recorded
+    sha256 and digest. A file of the working folder is never consulted."""
+    if record.rules_text is None:
+        return _v1_rules(record, rules)
+    text = record.rules_text
+    sha = _sha256(text)
+    label = _label(record.rules_name, record.rules_without)
+    if sha != record.rules_sha256:
+        raise RecordError(f"the record's rules ({label}) do not match their sha256 "
+                          f"({record.rules_sha256[:12] or 'none'}… recorded, {sha[:12]}… for "
+                          "the text): the record was altered")
+    if rules is not None:
+        given = resolved_text(rules)
+        if _sha256(given) != sha:
+            raise RecordError(f"the rules given ({rules.label}, sha256 {_sha256(given)[:12]}…) "
+                              f"are not the rules the record was played under ({label}, sha256 "
+                              f"{sha[:12]}…): {_first_difference(text, given)}")
+        return rules
+    try:
+        carried = load_rules_text(text, path=f"<rules of the record: {label}>")
+    except RulesError as e:
+        raise RecordError(f"the record's rules cannot be loaded: {e}") from None
+    if carried.parents:
+        raise RecordError(f"the record's rules ({label}) extend {carried.parents[0]}: a record "
+                          "carries its rules resolved, with no extends, so that nothing outside "
+                          "it is read")
+    if record.rules_digest and carried.digest != record.rules_digest:
+        raise RecordError(f"the record's rules ({label}) give digest {carried.digest}, not the "
+                          f"recorded {record.rules_digest}: the record was altered or comes from "
+                          "another ddzspec")
+    if record.rules_name in builtin_rules():
+        try:
+            builtin = load_rules(record.rules_name, without=record.rules_without)
+        except DdzError:
+            builtin = None
+        if builtin is not None and rules_sha256(builtin) == sha:
+            return builtin
+    return replace(carried, path=f"<rules of the record: {label}>",
+                   without=record.rules_without)
+
+
+def _v1_rules(record: Record, rules: Rules | None) -> Rules:
+    name = record.rules_name
+    if name not in builtin_rules():
+        raise RecordError(f"version 1 record of rules {name!r}: they are not built into "
+                          "ddzspec and the record does not carry them, so it cannot be replayed "
+                          "exactly (records from this ddzspec carry their rules)")
+    if not record.rules_sha256 or not record.rules_digest:
+        raise RecordError(f"version 1 record of {name} without the rules file's sha256 and "
+                          "digest: the rules cannot be checked, so it cannot be replayed exactly")
+    if rules is None:
+        rules = load_rules(name)
+    elif rules.name != name:
+        raise RecordError(f"the rules given ({rules.label}) are not the rules the record was "
+                          f"played under ({name})")
+    try:
+        sha = hashlib.sha256(Path(rules.path).read_bytes()).hexdigest()
+    except OSError as e:
+        raise RecordError(f"{rules.path}: cannot read: {e.strerror}") from None
+    if sha != record.rules_sha256:
+        raise RecordError(f"version 1 record of {name}: the rules file differs from the one "
+                          f"recorded (sha256 {record.rules_sha256[:12]}… recorded, {sha[:12]}… "
+                          "now), so it cannot be replayed exactly")
+    if rules.digest != record.rules_digest:
+        raise RecordError(f"version 1 record of {name}: the moves of {rules.label} differ from "
+                          f"the recorded rules' (digest {record.rules_digest} recorded, "
+                          f"{rules.digest} now); was it played with --without? Give the same "
+                          "--without")
+    return rules
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One replayed action: its index, the action and the state after it."""
+
+    index: int
+    action: Action
+    state: GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """The outcome of :func:`replay`: the states step by step, the final ``state`` (the last
+    valid one), and, if an action was rejected, ``error_index`` and ``error`` (the reason).
+    ``warnings``: e.g. that a version 1 record was replayed under a built-in file checked by
+    its hash."""
+
+    initial: GameState
+    steps: tuple[ReplayStep, ...]
+    error_index: int | None
+    error: str | None
+    warnings: tuple[str, ...]
+
+    @property
+    def state(self) -> GameState:
+        return self.steps[-1].state if self.steps else self.initial
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def initial_state(record: Record, rules: Rules | None = None) -> GameState:
+    """The state before the first action, under :func:`record_rules`. Raises RecordError
+    (rules not reproducible, or a bad deal)."""
+    rules = record_rules(record, rules)
+    try:
+        return GameState.new(rules, **record.start_options())
+    except DdzError as e:
+        raise RecordError(f"bad deal: {e}") from None
+
+
+def replay(record: Record, rules: Rules | None = None) -> Replay:
+    """Validate ``record`` action by action. Never raises for a bad action: the first rejected
+    one is reported with its 0-based index and the reason, and replay stops there; a stored
+    result that differs from the replayed one is an error too (index = number of actions).
+    Raises RecordError when the record's rules cannot be reproduced exactly (see
+    :func:`record_rules`; ``rules``: the caller's, which must agree) or its deal is bad."""
+    warnings = []
+    if record.rules_text is None:
+        warnings.append(f"version 1 record: replayed under the built-in {record.rules_name}, "
+                        "whose file has the recorded sha256")
+    state = initial_state(record, rules)
+    init = state
+    deck = state.rules.deck
+    steps: list[ReplayStep] = []
+    for i, raw in enumerate(record.actions):
+        obj = raw.to_json()
+        try:
+            action = raw if isinstance(raw, Action) else Action.from_json(obj, deck)
+            state = state.apply(action)
+        except DdzError as e:
+            return Replay(init, tuple(steps), i, f"{_show(obj)}: {e}", tuple(warnings))
+        steps.append(ReplayStep(i, action, state))
+    if record.result is not None:
+        got = None if state.result is None else state.result.to_json()
+        if got != record.result:
+            why = "the deal is not over" if got is None else \
+                f"replayed result differs: {json.dumps(got)}"
+            return Replay(init, tuple(steps), len(record.actions),
+                          f"recorded result {json.dumps(record.result)}: {why}",
+                          tuple(warnings))
+    return Replay(init, tuple(steps), None, None, tuple(warnings))
+
+
+def _show(obj: Any) -> str:
+    try:
+        return json.dumps(obj, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(obj)
+
+
+def resume(record: Record, rules: Rules | None = None) -> GameState:
+    """The state a record leaves the deal in (the seed 003 autosave: "la donne reprend
+    exactement là où vous l'avez laissée"). Raises GameError when an action is rejected."""
+    rep = replay(record, rules)
+    if rep.error is not None:
+        raise GameError(f"action {rep.error_index}: {rep.error}")
+    return rep.state
+
+
+# ----------------------------------------------------------------------------- transcript
+
+def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple[ReplayStep, ...],
+               notation: str = "en") -> list[str]:
+    """A readable transcript: the deal, the bidding, each trick, the result and the score
+    breakdown. ``steps``: (action, state after) pairs or ReplaySteps."""
+    pairs = [(s.action, s.state) if isinstance(s, ReplayStep) else s for s in steps]
+    out: list[str] = []
+    out += _deal_lines(initial, notation)
+    prev = initial
+    trick_no = 0
+    for action, st in pairs:
+        if st.attempt != prev.attempt:
+            out.append(f"{action}")
+            out.append(f"all passed: the deal is void, reshuffled (attempt {st.attempt + 1})")
+            out += _deal_lines(st, notation)
+            prev = st
+            continue
+        if action.kind in (ActionKind.BID, ActionKind.CALL, ActionKind.ROB):
+            extra = ""
+            if action.kind is ActionKind.ROB and action.value:
+                extra = f" (robs {st.robs}, multiplier {st.multiplier})"
+            out.append(f"  {action}{extra}")
+            if st.landlord is not None and prev.landlord is None:
+                base = f"base {st.base}"
+                peasant = (st.landlord + 1) % st.players
+                if st.target(peasant) or st.rules.win.peasant == "robs":
+                    left = st.target(peasant)
+                    base += (f", robs {st.robs}: a peasant wins at {left} "
+                             f"card{'' if left == 1 else 's'} left")
+                out.append(f"landlord: seat {st.landlord} ({base}); talon "
+                           f"{st.talon.format(notation)} shown and taken "
+                           f"({len(st.hands[st.landlord])} cards)")
+            prev = st
+            continue
+        if prev.last is None and action.kind is ActionKind.PLAY:
+            trick_no += 1
+            out.append(f"trick {trick_no} (seat {action.seat} leads):")
+        if action.kind is ActionKind.PLAY:
+            r = st.last[1] if st.last is not None else None
+            desc = r.describe(notation) if r is not None else action.cards.format(notation)  # type: ignore[union-attr]
+            left = len(st.hands[action.seat])
+            warn = ""
+            if left == 1:
+                warn = "  — one card left!"
+            elif left == 2:
+                warn = "  — two cards left!"
+            out.append(f"  seat {action.seat}: {desc}  ({left} left){warn}")
+        else:
+            out.append(f"  seat {action.seat}: pass")
+        prev = st
+    final = pairs[-1][1] if pairs else initial
+    if final.result is not None:
+        out += result_lines(final, notation)
+    else:
+        out.append(f"(deal in progress: {final.phase}, seat {final.turn} to act)")
+    return out
+
+
+def _deal_lines(st: GameState, notation: str) -> list[str]:
+    lines = [f"{st.rules.title} — seed {st.seed if st.setup is None else '(explicit deal)'}"]
+    for s, h in enumerate(st.hands):
+        lines.append(f"  seat {s}: {h.format(notation)}")
+    lines.append(f"  talon (face down): {st.talon.format(notation)}")
+    if len(st.undealt):
+        lines.append(f"  undealt (never shown): {st.undealt.format(notation)}")
+    lines.append(f"bidding (seat {st.first} first):")
+    return lines
+
+
+def result_lines(st: GameState, notation: str = "en") -> list[str]:
+    """The result and the score breakdown of a finished deal (cards in ``notation``)."""
+    r = st.result
+    assert r is not None
+    who = "the landlord" if r.winner is Winner.LANDLORD else "the peasants"
+    verb = "wins" if r.winner is Winner.LANDLORD else "win"
+    lines = [f"result: {who} {verb} (seat {r.out_seat} reached its target)"]
+    parts = [f"base {r.base}" + (" (the bid)" if st.rules.scoring.base == "bid" else "")]
+    for f in r.factors:
+        what = f.kind.replace("_", "-")
+        if f.cards:
+            what += " " + (f.cards if notation == "en" else
+                           parse_cards(f.cards).cards.format(notation))
+        if f.seat is not None:
+            what += f" (seat {f.seat})"
+        parts.append(f"×{f.times} {what}")
+    lines.append("score: " + " ".join(parts) + f" = {r.stake}")
+    lines.append("points: " + ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(r.scores)))
+    return lines
+
+
+__all__ = [
+    "FORMAT",
+    "READ_VERSIONS",
+    "VERSION",
+    "Record",
+    "RecordError",
+    "Replay",
+    "ReplayStep",
+    "check_save_path",
+    "initial_state",
+    "load",
+    "record_of",
+    "record_rules",
+    "replay",
+    "result_lines",
+    "resume",
+    "rules_sha256",
+    "save",
+    "transcript",
+]

@@ -1,0 +1,254 @@
+"""The deal as an immutable state machine (:class:`GameState`) and its mutable holder for front
+ends (:class:`Game`). The transitions live in :mod:`.bidding`, :mod:`.play` and
+:mod:`.scoring`; dealing in :mod:`.dealing`; what a seat sees in :mod:`.views`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import EMPTY, Cards
+from ..errors import GameError, InvalidBidError, OutOfTurnError, WrongPhaseError
+from ..moves import legal_moves
+from ..readings import Reading
+from ..rules import Rules
+from . import bidding, play, views
+from .actions import Action
+from .dealing import Setup, Start, check_seat, check_seed, explicit_deal, shuffle_deal
+from .enums import ActionKind, Phase, Role
+from .scoring import Factor, Result, multiplier_of
+
+
+def accept_rules(rules: Rules) -> Rules:
+    """The one place where a deal accepts its rules: ``rules`` if a deal can be played under
+    them to the end, else GameError saying why (today: a shape must play a lone card of every
+    rank, or a leader could be stuck and the deal would never end — seeds 000/002: the leader
+    must play)."""
+    if not rules.lone_cards_playable:
+        raise GameError(f"{rules.label} cannot be played: no shape plays a lone card of "
+                        "every rank, so a leader could be left unable to play and the deal "
+                        "would never end")
+    return rules
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """One deal at one moment: an immutable value. Build with :meth:`new`; advance with
+    :meth:`apply`, which returns the next state or raises a GameError subclass.
+
+    ``start``: the options the deal was started with (what a record stores); ``setup``: the
+    validated explicit deal, or None for a shuffled one. ``phase``: :class:`Phase`.
+    ``attempt``: deal attempt (all-pass redeals add one). ``hands``: cards held per seat (the
+    landlord's includes the talon once taken). ``log``: every accepted action since the start,
+    voided attempts included (what a record stores).
+    """
+
+    rules: Rules
+    start: Start
+    setup: Setup | None
+    attempt: int
+    hands: tuple[Cards, ...]
+    talon: Cards
+    undealt: Cards
+    first: int
+    phase: Phase
+    turn: int | None
+    bids: tuple[Action, ...] = ()
+    high: int = 0
+    high_seat: int | None = None
+    called: bool = False
+    candidate: int | None = None
+    robs: int = 0
+    landlord: int | None = None
+    base: int | None = None
+    leader: int | None = None
+    last: tuple[int, Reading] | None = None
+    passes: int = 0
+    trick: tuple[tuple[int, Reading | None], ...] = ()
+    tricks: int = 0
+    played: tuple[Cards, ...] = ()
+    plays: tuple[int, ...] = ()
+    factors: tuple[Factor, ...] = ()
+    result: Result | None = None
+    log: tuple[Action, ...] = field(default=())
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int | str | None = None,
+            hands: Sequence[Cards | str] | None = None, talon: Cards | str | None = None,
+            first: int | None = None) -> GameState:
+        """A fresh deal in the bidding phase.
+
+        Either ``seed`` (an int or a string: reproducible shuffle, see :func:`shuffle_deal`;
+        default 0), with ``first`` forcing the first speaker (default: drawn by the shuffle),
+        or explicit ``hands`` (one per seat, ``deal.hand`` cards each) and ``talon`` (the
+        undealt rest is the deck minus both), with ``first`` the first speaker (default 0). An
+        explicit deal voided by an all-pass auction is redealt from ``seed`` (default 0).
+        Every option is kept in :attr:`start`, so a record starts the same deal again. Raises
+        GameError when the rules cannot be played (:func:`accept_rules`), the cards do not
+        make up the deck or the seed is neither an int nor a string; BadSeatError for
+        ``first``; NotationError on bad notation.
+        """
+        accept_rules(rules)
+        seed = check_seed(seed)
+        if hands is None:
+            if talon is not None:
+                raise GameError("a talon without hands")
+            s = 0 if seed is None else seed
+            h, t, u, f = shuffle_deal(rules, s, 0, None)
+            if first is not None:
+                f = check_seat(rules, first)
+            return cls.deal_state(rules, Start(s, first=first), None, 0, (h, t, u, f), ())
+        setup = cls.explicit_setup(rules, hands, talon, first)
+        start = Start(seed, setup[0], setup[1], setup[3])
+        return cls.deal_state(rules, start, setup, 0, setup, ())
+
+    @classmethod
+    def explicit_setup(cls, rules: Rules, hands: Sequence[Cards | str],
+                       talon: Cards | str | None, first: int | None) -> Setup:
+        """Validate an explicit deal: (hands, talon, undealt, first); see
+        :func:`~ddzspec.game.dealing.explicit_deal`. Raises GameError."""
+        return explicit_deal(rules, hands, talon, first)
+
+    @classmethod
+    def deal_state(cls, rules: Rules, start: Start, setup: Setup | None, attempt: int,
+                   dealt: Setup, log: tuple[Action, ...]) -> GameState:
+        """The state at the start of deal attempt ``attempt`` with the cards ``dealt``
+        (hands, talon, undealt, first speaker): bidding, the first speaker to act."""
+        hands, talon, undealt, first = dealt
+        n = rules.deal.players
+        return cls(rules=rules, start=start, setup=setup, attempt=attempt, hands=hands,
+                   talon=talon, undealt=undealt, first=first, phase=Phase.BIDDING, turn=first,
+                   played=(EMPTY,) * n, plays=(0,) * n, log=log)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def seed(self) -> int | str | None:
+        """The shuffle seed (None only for an explicit deal started without one)."""
+        return self.start.seed
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.rules.deal.players
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended (a seat reached its target)."""
+        return self.phase is Phase.OVER
+
+    def role(self, seat: int) -> Role | None:
+        """:class:`Role` of ``seat`` (landlord or peasant), or None during the bidding."""
+        if self.landlord is None:
+            return None
+        return Role.LANDLORD if seat == self.landlord else Role.PEASANT
+
+    def target(self, seat: int) -> int:
+        """Cards left at which ``seat`` wins (after its own move): the rules' target for its
+        role; "robs" is the duel handicap, the number of robs (seed 003). Only after bidding."""
+        t = self.rules.win.landlord if seat == self.landlord else self.rules.win.peasant
+        return self.robs if t == "robs" else int(t)
+
+    @property
+    def multiplier(self) -> int:
+        """Product of the doubling factors so far."""
+        return multiplier_of(self.factors)
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat on turn may take now (empty once the deal is over):
+        bids (pass first), call/rob yes/no, or every legal play (hint order) then pass."""
+        if self.phase is Phase.OVER or self.turn is None:
+            return []
+        s = self.turn
+        if self.phase is Phase.BIDDING:
+            b = self.rules.bidding
+            if b.system == "auction":
+                return [Action.bid(s, 0)] + [Action.bid(s, v) for v in b.bids if v > self.high]
+            kind = ActionKind.ROB if self.called else ActionKind.CALL
+            return [Action(kind, s, 1), Action(kind, s, 0)]
+        prev = None if self.last is None else self.last[1]
+        lm = legal_moves(self.hands[s], prev, self.rules)
+        out = [Action(ActionKind.PLAY, s, 0, r.cards) for r in lm.moves]
+        if lm.can_pass:
+            out.append(Action.pass_(s))
+        return out
+
+    def unseen(self, seat: int) -> Cards:
+        """Per rank, the cards ``seat`` has not seen (seed 003's *Counter*; see
+        :func:`~ddzspec.game.views.unseen`). Raises BadSeatError."""
+        return views.unseen(self, check_seat(self.rules, seat))
+
+    def warnings(self) -> tuple[tuple[int, str], ...]:
+        """Seats with one or two cards left during play (seed 004; see
+        :func:`~ddzspec.game.views.warnings`)."""
+        return views.warnings(self)
+
+    def view(self, seat: int) -> views.SeatView:
+        """What ``seat`` may see (:class:`SeatView`). Raises BadSeatError."""
+        return views.view(self, check_seat(self.rules, seat))
+
+    # ------------------------------------------------------------------ transitions
+
+    def expected_kinds(self) -> tuple[ActionKind, ...]:
+        """The kinds of action the current phase takes (none once the deal is over)."""
+        if self.phase is Phase.BIDDING:
+            if self.rules.bidding.system == "auction":
+                return (ActionKind.BID,)
+            return (ActionKind.ROB,) if self.called else (ActionKind.CALL,)
+        if self.phase is Phase.PLAY:
+            return (ActionKind.PLAY, ActionKind.PASS)
+        return ()
+
+    def apply(self, action: Action) -> GameState:
+        """The state after ``action``. Raises (and changes nothing — this state is immutable):
+        WrongPhaseError, OutOfTurnError, BadSeatError, InvalidBidError, CardsNotHeldError,
+        NotAMoveError, DoesNotBeatError, LeaderMayNotPassError (all GameError)."""
+        if not isinstance(action, Action) or not isinstance(action.kind, ActionKind):
+            raise GameError(f"not an action: {action!r}")
+        check_seat(self.rules, action.seat)
+        if self.phase is Phase.OVER:
+            raise WrongPhaseError("the deal is over")
+        want = self.expected_kinds()
+        if action.kind not in want:
+            raise WrongPhaseError(f"{action.kind} is not possible now: the deal is in its "
+                                  f"{self.phase} phase (expected {' or '.join(want)})")
+        if action.seat != self.turn:
+            raise OutOfTurnError(f"it is seat {self.turn}'s turn, not seat {action.seat}'s")
+        is_play = action.kind is ActionKind.PLAY
+        if (action.cards is not None) != is_play or \
+                (action.kind in (ActionKind.PLAY, ActionKind.PASS) and action.value != 0):
+            raise GameError(f"malformed action: {action!r}")
+        if action.kind in (ActionKind.CALL, ActionKind.ROB) and action.value not in (0, 1):
+            raise InvalidBidError(f"{action.kind}: value 1 (yes) or 0 (no), got {action.value}")
+        log = self.log + (action,)
+        return _TRANSITIONS[action.kind](self, action, log)
+
+
+_TRANSITIONS = {ActionKind.BID: bidding.bid, ActionKind.CALL: bidding.call,
+                ActionKind.ROB: bidding.rob, ActionKind.PLAY: play.play_cards,
+                ActionKind.PASS: play.pass_turn}
+
+
+class Game:
+    """A mutable holder of a :class:`GameState` for front ends and players: :meth:`act`
+    replaces the state only when the action is accepted (else the GameError propagates and
+    nothing changes)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int | str | None = None, **kw: Any) -> Game:
+        """A new deal: see :meth:`GameState.new`."""
+        return cls(GameState.new(rules, seed, **kw))
+
+    def act(self, action: Action) -> GameState:
+        """Apply ``action``; returns the new state. Raises GameError (state unchanged)."""
+        self.state = self.state.apply(action)
+        return self.state
+
+
+__all__ = ["Game", "GameState", "accept_rules"]

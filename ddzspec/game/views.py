@@ -1,0 +1,116 @@
+"""What a front end shows one seat: :class:`SeatView`, the unseen-card counter (seed 003's
+*Counter*) and the one/two-cards-left warnings (seed 004)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..cards import N_RANKS, SYMBOLS, Cards
+from ..readings import Reading
+from .actions import Action
+from .enums import Phase, Role
+from .scoring import Factor, Result
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What a front end shows one seat (seeds 003/004): its own ``hand``, the public state and
+    the helpers — ``unseen`` (per rank, cards this seat has not seen: duel includes the 9 undealt
+    cards, never revealed), ``targets`` (cards left at which each seat wins: the duel handicap
+    display) and ``warnings`` (seat → "one card left" / "two cards left")."""
+
+    seat: int
+    role: Role | None
+    hand: Cards
+    phase: Phase
+    turn: int | None
+    cards_left: tuple[int, ...]
+    landlord: int | None
+    talon: Cards | None
+    bids: tuple[Action, ...]
+    robs: int
+    candidate: int | None
+    trick: tuple[tuple[int, Reading | None], ...]
+    last: tuple[int, Reading] | None
+    base: int | None
+    multiplier: int
+    factors: tuple[Factor, ...]
+    targets: tuple[int, ...] | None
+    unseen: Cards
+    warnings: tuple[tuple[int, str], ...]
+    result: Result | None
+
+    def to_json(self, notation: str = "en") -> dict[str, Any]:
+        """The view as JSON-ready data (cards in ``notation``)."""
+        return {
+            "seat": self.seat, "role": None if self.role is None else self.role.value,
+            "hand": self.hand.format(notation),
+            "phase": self.phase.value, "turn": self.turn, "cards_left": list(self.cards_left),
+            "landlord": self.landlord,
+            "talon": None if self.talon is None else self.talon.format(notation),
+            "bids": [a.to_json() for a in self.bids], "robs": self.robs,
+            "candidate": self.candidate,
+            "trick": [{"seat": s, "play": None if r is None else r.format(notation)}
+                      for s, r in self.trick],
+            "base": self.base, "multiplier": self.multiplier,
+            "factors": [f.to_json() for f in self.factors],
+            "targets": None if self.targets is None else list(self.targets),
+            "unseen": {sym: n for sym, n in zip(SYMBOLS[notation], self.unseen.counts) if n},
+            "warnings": {str(s): w for s, w in self.warnings},
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+def unseen(state: GameState, seat: int) -> Cards:
+    """Per rank, the cards ``seat`` has not seen (the seed 003 *Counter*): the deck minus its
+    own cards (held and played), every card played, and the talon once revealed — a talon card
+    the landlord may since have played is counted once (suits never matter, so a played rank the
+    talon showed may be that very card). In duel it includes the 9 undealt cards, which are never
+    revealed (seed 003). ``seat`` must be valid (the caller checks it)."""
+    seen = [a + b for a, b in zip(state.hands[seat].counts, state.played[seat].counts)]
+    for s in range(state.players):
+        if s == seat:
+            continue
+        p = state.played[s].counts
+        if state.landlord is not None and s == state.landlord:
+            t = state.talon.counts
+            for i in range(N_RANKS):
+                seen[i] += max(p[i], t[i])
+        else:
+            for i in range(N_RANKS):
+                seen[i] += p[i]
+    return Cards(tuple(max(0, d - x) for d, x in zip(state.rules.deck, seen)))
+
+
+def warnings(state: GameState) -> tuple[tuple[int, str], ...]:
+    """Seats with one or two cards left during play: (seat, "one card left" | "two cards
+    left") — seed 004's « Plus qu'une carte ! » / « Plus que 2 cartes ! »."""
+    if state.phase is not Phase.PLAY:
+        return ()
+    out = []
+    for s, h in enumerate(state.hands):
+        if len(h) == 1:
+            out.append((s, "one card left"))
+        elif len(h) == 2:
+            out.append((s, "two cards left"))
+    return tuple(out)
+
+
+def view(state: GameState, seat: int) -> SeatView:
+    """What ``seat`` may see (``seat`` must be valid: the caller checks it)."""
+    shown = state.landlord is not None
+    return SeatView(
+        seat=seat, role=state.role(seat), hand=state.hands[seat], phase=state.phase,
+        turn=state.turn, cards_left=tuple(len(h) for h in state.hands),
+        landlord=state.landlord, talon=state.talon if shown else None, bids=state.bids,
+        robs=state.robs, candidate=state.candidate, trick=state.trick, last=state.last,
+        base=state.base, multiplier=state.multiplier, factors=state.factors,
+        targets=tuple(state.target(s) for s in range(state.players)) if shown else None,
+        unseen=unseen(state, seat), warnings=warnings(state), result=state.result)
+
+
+__all__ = ["SeatView", "unseen", "view", "warnings"]

@@ -1,0 +1,138 @@
+"""Atomic writes (issue 8 §2): a failed write never leaves a truncated or empty record, never
+destroys an existing file and leaves no temporary file; ``play --save`` checks its path before
+playing."""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ddzspec._io import write_atomic, write_problem
+from ddzspec.cli import main
+from ddzspec.game import GameState
+from ddzspec.game.record import RecordError, load, save
+from ddzspec.rules import load_rules
+
+
+class _DiskFull(io.RawIOBase):
+    """A file that takes ``room`` bytes, then fails with ENOSPC (a full disk mid-write)."""
+
+    def __init__(self, fd: int, room: int) -> None:
+        self.fd, self.room = fd, room
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        data = bytes(b)[:self.room]
+        os.write(self.fd, data)
+        self.room -= len(data)
+        if not self.room:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self.fd)
+        super().close()
+
+
+def test_write_atomic_writes_and_replaces(tmp_path: Path) -> None:
+    f = tmp_path / "a.txt"
+    write_atomic(f, "first\n")
+    assert f.read_text() == "first\n"
+    umask = os.umask(0)
+    os.umask(umask)
+    assert f.stat().st_mode & 0o777 == 0o666 & ~umask
+    f.chmod(0o640)
+    write_atomic(f, "second ✓\n")
+    assert f.read_text(encoding="utf-8") == "second ✓\n"
+    assert f.stat().st_mode & 0o777 == 0o640  # an existing file keeps its mode
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+@pytest.mark.parametrize("room", [0, 5, 100])
+def test_a_full_disk_mid_write_keeps_the_old_file(tmp_path: Path, room: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    f = tmp_path / "r.json"
+    f.write_text("old record\n")
+    monkeypatch.setattr("ddzspec._io.os.fdopen", lambda fd, mode: _DiskFull(fd, room))
+    with pytest.raises(OSError) as e:
+        write_atomic(f, "x" * 1000)
+    assert e.value.errno == errno.ENOSPC
+    assert f.read_text() == "old record\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary file left
+
+
+@pytest.mark.parametrize("step", ["fsync", "replace"])
+def test_a_failure_before_the_rename_keeps_the_old_file(tmp_path: Path, step: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    f = tmp_path / "r.json"
+    f.write_text("old record\n")
+
+    def boom(*args: object) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+    monkeypatch.setattr(f"ddzspec._io.os.{step}", boom)
+    with pytest.raises(OSError):
+        write_atomic(f, "new record\n")
+    assert f.read_text() == "old record\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_an_unencodable_text_writes_nothing(tmp_path: Path) -> None:
+    f = tmp_path / "new.json"
+    with pytest.raises(UnicodeEncodeError):
+        write_atomic(f, "\ud800")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_problem_names_what_is_wrong(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    assert write_problem(tmp_path / "ok.json") is None
+    assert write_problem(tmp_path) == "is a folder"
+    assert write_problem(tmp_path / "no" / "x.json") == f"no folder {str(tmp_path / 'no')!r}"
+    assert write_problem(tmp_path / "file" / "x.json") == \
+        f"{str(tmp_path / 'file')!r} is not a folder"
+    with pytest.raises(OSError) as e:
+        write_atomic(tmp_path, "x")
+    assert e.value.errno == errno.EISDIR and tmp_path.is_dir()
+
+
+def test_save_failing_mid_write_keeps_the_previous_record(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    rules = load_rules("classic")
+    f = tmp_path / "r.json"
+    first = GameState.new(rules, seed=1)
+    save(first, f)
+    before = f.read_text()
+    monkeypatch.setattr("ddzspec._io.os.fdopen", lambda fd, mode: _DiskFull(fd, 50))
+    with pytest.raises(RecordError, match="cannot write: No space left on device"):
+        save(GameState.new(rules, seed=2), f)
+    assert f.read_text() == before and json.loads(before)["deal"] == {"seed": 1}
+    assert load(f).seed == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+@pytest.mark.parametrize("bad", ["no/x.json", ".", "file/x.json"])
+def test_play_games_checks_the_save_path_before_playing(tmp_path: Path, bad: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "file").write_text("")
+    monkeypatch.chdir(tmp_path)
+    from ddzspec import cli_game
+
+    def no_deal(*args: object) -> None:
+        raise AssertionError("a deal was played before the path was checked")
+    monkeypatch.setattr(cli_game, "self_play", no_deal)
+    for games in ("1", "1000"):
+        res = CliRunner().invoke(main, ["play", "--games", games, "--save", bad])
+        assert res.exit_code == 2, res.output
+        assert res.stderr.startswith(f"ddzspec: error: {bad}: cannot write: ")
+        assert res.stdout == ""
