@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -36,7 +37,7 @@ def test_read_json_shape() -> None:
 
 
 def test_read_french_notation() -> None:
-    code, out, _ = run("read", "--json", "--notation", "fr", "DDD+grand joker")
+    _, out, _ = run("read", "--json", "--notation", "fr", "DDD+grand joker")
     assert json.loads(out)[0]["cards"] == "DDD+GJ"
 
 
@@ -121,3 +122,44 @@ def test_python_dash_m() -> None:
     out = subprocess.run([sys.executable, "-m", "ddzspec", "read", "BR"], capture_output=True,
                          text=True, check=True).stdout
     assert "rocket" in out
+
+
+def test_help_lists_what_every_command_is_for() -> None:
+    code, out, _ = run("--help")
+    assert code == 0
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")
+             and len(line.split()) > 2}
+    for name in ("read", "beats", "explain", "moves", "check", "diff", "play", "replay",
+                 "solve"):
+        assert name in lines and len(lines[name].split()) >= 5, (name, out)
+    assert "74 the output could not be" in out and "3 unknown" in out
+
+
+def test_command_modules_do_not_import_the_cli() -> None:
+    # no cycle: the command modules import cli_common, and ddzspec.cli imports them lazily
+    code = ("import sys, ddzspec.cli_game, ddzspec.cli_variants, ddzspec.solver.cli; "
+            "print('ddzspec.cli' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == "False"
+    code = ("import sys, ddzspec.cli; "
+            "print(sorted(m for m in sys.modules if m.startswith('ddzspec.cli')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["['ddzspec.cli', 'ddzspec.cli_common']"]
+
+
+def test_a_full_device_gives_one_line_and_exit_74(tmp_path: Path) -> None:
+    # stdout on /dev/full: buffered output fails at the final flush, large output while writing
+    for args in (["read", "33"], ["read", *["3456789TJQKA"] * 400]):
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([sys.executable, "-m", "ddzspec", *args], stdout=full,
+                               stderr=subprocess.PIPE, text=True, check=False)
+        assert p.returncode == 74, (args, p.stderr)
+        assert p.stderr == ("ddzspec: error: cannot write to standard output: No space left "
+                            "on device\n"), p.stderr
+    # a file on the full device: the error names it
+    p = subprocess.run([sys.executable, "-m", "ddzspec", "play", "--seed", "1", "--save",
+                        "/dev/full"], capture_output=True, text=True, check=False)
+    assert p.returncode != 0 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert "/dev/full" in p.stderr and "Traceback" not in p.stderr

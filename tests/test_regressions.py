@@ -130,7 +130,7 @@ def test_solver_batch_uses_the_rules_option_and_survives_odd_fields(tmp_path: Pa
                  '"winning_moves":[5]}\n'
                  '{"id":"d","position":"landlord: 33\\npeasant: 5\\nto_move: landlord\\n"}\n')
     code, out, _ = run("solve", "--batch", str(f))
-    assert code == 1 and "Traceback" not in out
+    assert code == 2 and "Traceback" not in out  # a bad line: bad input
     assert "error in f: malformed puzzle record: each hand must be a card string" in out
     assert "solved 2/3" in out
     code, out, _ = run("solve", "--batch", str(f), "--rules", "duel")
