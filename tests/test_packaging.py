@@ -101,3 +101,26 @@ def test_solve_works_from_the_wheel_outside_the_repo(wheel_site: Path) -> None:
                          env=env, capture_output=True, text=True, check=True)
     grammar = wheel_site / "ddzspec" / "_data" / "grammar" / "position.lark"
     assert f"Full grammar: {grammar}" in res.stdout and grammar.is_file()
+
+
+def test_the_main_names_come_from_the_package_root_and_import_ddzspec_stays_cheap() -> None:
+    from ddzspec import Cards, GameState, legal_moves, load_rules, read
+    from ddzspec.game import GameState as G
+    from ddzspec.moves import legal_moves as lm
+    assert GameState is G and legal_moves is lm
+    rules = load_rules("classic")
+    assert read("KKK+3", rules).reading.shape == "trio_single"
+    assert isinstance(read("BR", rules).cards, Cards)
+    assert sorted(ddzspec.__all__) == ddzspec.__all__ and "__version__" in ddzspec.__all__
+    for name in ddzspec.__all__:
+        assert getattr(ddzspec, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = ddzspec.nope  # type: ignore[attr-defined]
+    # the version is the distribution's (pyproject reads it from ddzspec/__init__.py)
+    from importlib.metadata import version
+    assert version("ddzspec") == ddzspec.__version__
+    code = ("import sys, ddzspec; print(sorted(m for m in sys.modules if m.startswith("
+            "('ddzspec', 'lark', 'click', 'constraint'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "['ddzspec', 'ddzspec.errors']"
