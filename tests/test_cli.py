@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ddzspec.cli import main
@@ -163,3 +165,44 @@ def test_a_full_device_gives_one_line_and_exit_74(tmp_path: Path) -> None:
                         "/dev/full"], capture_output=True, text=True, check=False)
     assert p.returncode != 0 and len(p.stderr.splitlines()) == 1, p.stderr
     assert "/dev/full" in p.stderr and "Traceback" not in p.stderr
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_readme_examples_ship_in_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, _, err = run("check", "examples/broken.rules")
+    assert code == 2 and err == ("ddzspec: error: examples/broken.rules:3:20: shape straight: "
+                                 "run bound 12 is longer than group chain (10 ranks)\n")
+    code, out, _ = run("replay", "examples/bad.json")
+    assert code == 1 and out.splitlines()[-1] == (
+        'invalid action 4: {"seat": 1, "play": "AA"}: seat 1 does not hold AA '
+        "(hand 7889JQ222B)")
+    # the house file drops two shapes from classic: its moves are classic's minus theirs
+    _, out, _ = run("check", "--json")
+    classic = json.loads(out)
+    code, out, _ = run("check", "examples/house.rules", "--json")
+    house = json.loads(out)
+    assert code == 0 and house["by_type"] == {
+        k: v for k, v in classic["by_type"].items() if k not in ("trio_pair", "four_two_pairs")}
+    assert house["moves"] == (classic["moves"] - classic["by_type"]["trio_pair"]
+                              - classic["by_type"]["four_two_pairs"])
+    code, out, _ = run("solve", "examples/bomb.pos", "--score", "--all", "--json")
+    res = json.loads(out)
+    assert code == 0 and res["winner"] == "peasants" and res["best_moves"] == ["K", "KK", "8888"]
+    assert res["score"] == {"landlord": -8, "peasant1": 4, "peasant2": 4}
+    code, out, _ = run("solve", "--batch", "examples/puzzles.jsonl", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["status"] for r in rows] == ["solved"] * 3
+    assert [r.get("expected_agrees") for r in rows] == [True, True, None]
+
+
+def test_the_docs_use_only_paths_inside_the_repository() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for text in (readme, (ROOT / "docs" / "rules.md").read_text(encoding="utf-8"),
+                 *(p.read_text(encoding="utf-8") for p in (ROOT / "rules").glob("*.rules"))):
+        assert "../shared" not in text and "shared/" not in text
+    for path in re.findall(r"\b((?:examples|docs|tests/data|rules|grammar)/[\w./-]+\w)", readme):
+        # a rules file may be named without its suffix (ddzspec check rules/kawu)
+        assert (ROOT / path).exists() or (ROOT / f"{path}.rules").exists(), path
