@@ -60,3 +60,9 @@ def test_solver_doctests(module: str) -> None:
     assert res.failed == 0
     if module in ("ddzspec.solver", "ddzspec.solver.position", "ddzspec.solver.cli"):
         assert res.attempted > 0
+
+
+def test_the_bench_reads_the_puzzles_of_the_repository() -> None:
+    import runpy
+    bench = runpy.run_path(str(PUZZLES.parents[3] / "bench" / "solver.py"), run_name="bench")
+    assert bench["DEFAULT_PUZZLES"] == PUZZLES and PUZZLES.is_file()
