@@ -5,6 +5,7 @@ and from the editable install (issue 2, Layout); the wheel installs only ``ddzsp
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -124,3 +125,12 @@ def test_the_main_names_come_from_the_package_root_and_import_ddzspec_stays_chea
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "['ddzspec', 'ddzspec.errors']"
+
+
+def test_nothing_imports_the_solver_by_its_folder_name() -> None:
+    # "solver" is not an installed name (another project's): import ddzspec.solver instead;
+    # relative imports inside solver/ are fine
+    pattern = re.compile(r"^\s*(from solver\b|import solver\b)", re.MULTILINE)
+    offenders = [str(p.relative_to(ROOT)) for folder in ("ddzspec", "solver", "tests", "bench")
+                 for p in (ROOT / folder).rglob("*.py") if pattern.search(p.read_text("utf-8"))]
+    assert offenders == []
