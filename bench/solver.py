@@ -1,6 +1,6 @@
 """Benchmark of the endgame solver (issue 5, section 6).
 
-Solves every shared puzzle (``shared/puzzles/two_seat.jsonl``, complete winning-move sets) and a
+Solves every puzzle of ``tests/data/puzzles/two_seat.jsonl`` (complete winning-move sets) and a
 few larger positions (a 13-v-12 lead, 3-seat team positions), printing per position the time,
 nodes and nodes per second, and whether the answer agrees with the known one. Then, when a
 bench environment with ``doudizhu-resolver`` exists (default ``/work/bench-venv``; never a
@@ -23,18 +23,14 @@ import sys
 import time
 from pathlib import Path
 
-# this file is named like the package it measures: drop its own folder from the import path
-sys.path[:] = [p for p in sys.path
-               if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-sys.modules.pop("solver", None)
+from ddzspec.solver.movegen import move_set
 
-from ddzspec.cards import N_RANKS, parse_cards  # noqa: E402
-from ddzspec.rules import load_rules  # noqa: E402
-from solver import make_position, position_from_puzzle, solve  # noqa: E402
-from solver.movegen import move_set  # noqa: E402
+from ddzspec.cards import N_RANKS, parse_cards
+from ddzspec.rules import load_rules
+from ddzspec.solver import make_position, position_from_puzzle, solve
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_PUZZLES = HERE.parents[1] / "shared" / "puzzles" / "two_seat.jsonl"
+DEFAULT_PUZZLES = HERE.parent / "tests" / "data" / "puzzles" / "two_seat.jsonl"
 
 #: Larger positions: (name, rules, hands, to move, want).
 BIG = [
@@ -112,7 +108,7 @@ def run_resolver(python: Path, rec: dict, timeout: float) -> dict:
     my, enemy, table = resolver_cards([hands["first"], hands["second"], last])
     try:
         p = subprocess.run([str(python), "-c", RESOLVER_SCRIPT, json.dumps([my, enemy, table])],
-                           capture_output=True, text=True, timeout=timeout)
+                           capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return {"error": f"timeout after {timeout:.0f} s"}
     if p.returncode != 0:
@@ -175,7 +171,7 @@ def main() -> None:
               "/work/bench-venv/bin/pip install doudizhu-resolver)")
     else:
         check = subprocess.run([str(python), "-c", "import doudizhu_resolver"],
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, check=False)
         if check.returncode != 0:
             print("doudizhu-resolver cannot be imported in the bench environment: "
                   + check.stderr.strip().splitlines()[-1])

@@ -2,28 +2,94 @@
 
 Every command takes ``--rules NAME|PATH`` (default classic), ``--without SHAPE`` (repeatable),
 ``--notation en|fr|de`` and ``--json``. Bad input (notation, rules files) exits 2 with a located
-message, never a traceback. Commands of other modules register themselves on :data:`main`;
-packages outside ddzspec (the solver) add commands through the ``ddzspec.commands`` entry point.
+message, never a traceback; an output that cannot be written (a full disk) exits 74 with one
+line on stderr.
+
+``read``, ``beats``, ``explain`` and ``check`` are defined here; the other commands live in
+their own modules (:data:`LAZY_COMMANDS`), which import :mod:`ddzspec.cli_common` and never this
+module, and are imported only when called or listed, so start-up stays fast. Packages outside
+ddzspec add commands through the ``ddzspec.commands`` entry point.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from importlib import import_module
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
-from .cli_common import common_options, emit_json, fail
+from .cli_common import common_options, emit_json, fail, table_with_progress
 from .rules import Rules, load_rules
 
-__all__ = ["main", "common_options", "emit_json", "fail"]
+__all__ = ["EXIT_OUTPUT_FAILED", "LAZY_COMMANDS", "common_options", "emit_json", "fail", "main"]
+
+#: Commands defined in other modules: name → (module, attribute), imported on first use.
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "moves": ("ddzspec.cli_game", "moves"),
+    "play": ("ddzspec.cli_game", "play"),
+    "replay": ("ddzspec.cli_game", "replay"),
+    "diff": ("ddzspec.cli_variants", "diff"),
+    "rules": ("ddzspec.cli_rules", "rules"),
+    "solve": ("ddzspec.solver.cli", "solve"),
+}
+
+#: What each command is for, by topic, as ``ddzspec --help`` lists them (a plugin's command is
+#: listed under "Other commands" with the first line of its help).
+COMMAND_TOPICS: dict[str, dict[str, str]] = {
+    "Moves": {
+        "read": "each move's cards, type, body and kickers; or illegal and why",
+        "beats": "does a move beat another, and why",
+        "explain": "the unique-interpretation rules behind a move's reading",
+        "moves": "every legal move of a hand (the hint), or every answer to a move",
+    },
+    "Variants": {
+        "check": "every legal move of a rules file, one reading each",
+        "diff": "every move whose verdict differs between two rules files",
+        "rules": "a rules file as resolved after extends (rules show)",
+    },
+    "Game": {
+        "play": "computer self-play: a deal's transcript, or many deals' figures",
+        "replay": "validate a deal record action by action; its score breakdown",
+    },
+    "Endgames": {
+        "solve": "open-hand endgame solver: winner, every winning move, exact score",
+    },
+}
+
+#: Exit code when the output cannot be written (a full disk): sysexits' EX_IOERR.
+EXIT_OUTPUT_FAILED = 74
+
+
+def _output_failed(e: OSError) -> NoReturn:
+    """Report an OSError escaping a command (typically a write to a full device) in one line
+    and exit :data:`EXIT_OUTPUT_FAILED`; a closed pipe (``| head``) exits 1 silently, as click
+    does. Standard output is pointed at the null device first, so that the interpreter's final
+    flush of what is still buffered cannot fail again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no real file descriptor (a test runner's stream)
+        pass
+    if e.errno == errno.EPIPE:
+        sys.exit(1)
+    # an error without a file name comes from click.echo, which flushes standard output
+    where = f"{e.filename}" if e.filename else "cannot write to standard output"
+    try:
+        click.echo(f"ddzspec: error: {where}: {e.strerror or e}", err=True)
+    except OSError:
+        pass
+    sys.exit(EXIT_OUTPUT_FAILED)
 
 
 class _Main(click.Group):
-    """The ``ddzspec`` group: commands of other packages (the solver) are loaded from the
-    ``ddzspec.commands`` entry point when first listed or called, not at import time."""
+    """The ``ddzspec`` group: loads :data:`LAZY_COMMANDS` and the ``ddzspec.commands`` entry
+    points when first listed or called, not at import time; turns an OSError (a full disk)
+    into a one-line error."""
 
     _plugins_loaded = False
 
@@ -32,7 +98,7 @@ class _Main(click.Group):
             return
         self._plugins_loaded = True
         for ep in entry_points(group="ddzspec.commands"):
-            if ep.name in self.commands:
+            if ep.name in self.commands or ep.name in LAZY_COMMANDS:
                 continue
             try:
                 self.add_command(ep.load(), ep.name)
@@ -41,19 +107,62 @@ class _Main(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._load_plugins()
-        return super().list_commands(ctx)
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
-            self._load_plugins()
+            if cmd_name in LAZY_COMMANDS:
+                module, attr = LAZY_COMMANDS[cmd_name]
+                self.add_command(getattr(import_module(module), attr), cmd_name)
+            else:
+                self._load_plugins()
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands by topic (:data:`COMMAND_TOPICS`) without importing them."""
+        names = self.list_commands(ctx)
+        known = {n for topic in COMMAND_TOPICS.values() for n in topic}
+        for topic, commands in COMMAND_TOPICS.items():
+            with formatter.section(f"{topic} commands"):
+                formatter.write_dl([(n, h) for n, h in commands.items() if n in names])
+        others = []
+        for n in names:
+            cmd = self.get_command(ctx, n) if n not in known else None
+            if cmd is not None and not cmd.hidden:
+                others.append((n, cmd.get_short_help_str(formatter.width - 6 - len(n))))
+        if others:
+            with formatter.section("Other commands"):
+                formatter.write_dl(others)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line; flush standard output before exiting so that a write error
+        is reported here, in one line, not as a traceback at interpreter exit."""
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            except OSError as e:  # click handles a closed pipe itself; anything else lands here
+                _output_failed(e)
+            finally:
+                sys.stdout.flush()
+        except OSError as e:
+            _output_failed(e)
+
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ddzspec")
 def main() -> None:
-    """ddzspec: Dou Dizhu rules as a declarative spec.
+    """ddzspec: Dou Dizhu and its variants as a declarative spec, one rules file a variant.
 
-    Read moves, compare them, explain the unique-interpretation rules, check and diff variants.
+    \b
+    Most commands take --rules NAME|PATH (built in: classic, kawu, duel,
+    duel-literal), --without SHAPE, --notation en|fr|de and --json;
+    `ddzspec COMMAND --help` says more.
+
+    \b
+    Exit codes: 0 done; 1 a finding (ambiguous moves, a difference, an invalid
+    record action, a batch answer differing from the expected one); 2 bad input;
+    3 unknown (a solver limit stopped the search); 74 the output could not be
+    written (a full disk).
     """
 
 
@@ -131,9 +240,9 @@ def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> 
 @common_options
 def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) -> None:
     """Does PLAY beat PREVIOUS? yes/no and why."""
+    from .errors import NotationError
     from .readings import beats as beats_fn
     from .readings import read as read_move
-    from .errors import NotationError
     try:
         a = read_move(play, rules, notation)
     except NotationError as e:
@@ -146,7 +255,9 @@ def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) 
         fail(f"PREVIOUS {b.cards.format(notation)} is not a legal move under {rules.label}, so "
              f"nothing can be compared with it: {reading_json(b, notation)['reason']}")
     if not a.legal:
-        ok, why = False, f"{a.cards.format(notation)} is not a legal move: {reading_json(a, notation)['reason']}"
+        ok = False
+        why = (f"{a.cards.format(notation)} is not a legal move: "
+               f"{reading_json(a, notation)['reason']}")
     else:
         ok, why = beats_fn(a.reading, b.reading, notation)
         why = f"{a.reading.describe(notation)} vs {b.reading.describe(notation)}: {why}"
@@ -179,25 +290,6 @@ def explain(move: str, rules: Rules, notation: str, as_json: bool) -> None:
 
 
 # ----------------------------------------------------------------------------- check
-
-def table_with_progress(rules: Rules, quiet: bool = False) -> Any:
-    """The move table of ``rules``, with a rich progress bar while compiling cold."""
-    from .table import get_table, is_cached
-    if quiet or is_cached(rules):
-        return get_table(rules)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-    with Progress(TextColumn("compiling {task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} shapes"), TimeElapsedColumn(),
-                  transient=True, console=_stderr_console()) as prog:
-        task = prog.add_task(rules.name, total=len(rules.shapes))
-        return get_table(rules, progress=lambda done, total, name: prog.update(
-            task, completed=done, description=f"{rules.name}: {name}"))
-
-
-def _stderr_console() -> Any:
-    from rich.console import Console
-    return Console(stderr=True)
-
 
 @main.command()
 @click.argument("rules_path", required=False, metavar="[RULES]")
@@ -244,17 +336,3 @@ def check(rules_path: str | None, rules: Rules, notation: str,
                        "rule out every candidate)")
     if amb:
         sys.exit(1)
-
-
-# ----------------------------------------------------------------------------- plugins
-
-for _mod in ("ddzspec.cli_variants", "ddzspec.cli_game"):
-    try:
-        import_module(_mod)
-    except ModuleNotFoundError as _e:
-        if _e.name != _mod:
-            raise
-
-from .cli_rules import rules as _rules  # imports nothing from this module: no cycle
-
-main.add_command(_rules)

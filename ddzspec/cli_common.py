@@ -1,6 +1,7 @@
 """Options and helpers shared by every ``ddzspec`` command, ours and plugins' (the solver):
-``--rules``/``--without``/``--notation``/``--json``, the error exit, JSON output. Importing this
-module registers nothing and loads no plugin, so a plugin may import it at any time."""
+``--rules``/``--without``/``--notation``/``--json``, the error exit, JSON output, the compile
+progress bar. Command modules import this module, never :mod:`ddzspec.cli` (which loads them):
+importing it registers nothing and loads no command, so it may be imported at any time."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ import functools
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from .errors import DdzError
-from .rules import load_rules
+from .rules import Rules, load_rules
 
 F = Callable[..., Any]
 
@@ -39,8 +40,8 @@ def common_options(func: F) -> F:
     return wrapper
 
 
-def fail(message: str, code: int = 2) -> None:
-    """Print an error to stderr and exit (2: bad input)."""
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``ddzspec: error: MESSAGE`` to stderr and exit with ``code`` (2: bad input)."""
     click.echo(f"ddzspec: error: {message}", err=True)
     sys.exit(code)
 
@@ -48,3 +49,24 @@ def fail(message: str, code: int = 2) -> None:
 def emit_json(obj: Any) -> None:
     """Print one JSON document."""
     click.echo(json.dumps(obj, ensure_ascii=False, indent=None))
+
+
+def stderr_console() -> Any:
+    """A rich Console writing to standard error (progress bars never mix with the output)."""
+    from rich.console import Console
+    return Console(stderr=True)
+
+
+def table_with_progress(rules: Rules, quiet: bool = False) -> Any:
+    """The move table of ``rules`` (a :class:`ddzspec.table.MoveTable`), with a rich progress
+    bar on standard error while it compiles cold; ``quiet``: no bar."""
+    from .table import get_table, is_cached
+    if quiet or is_cached(rules):
+        return get_table(rules)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    with Progress(TextColumn("compiling {task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total} shapes"), TimeElapsedColumn(),
+                  transient=True, console=stderr_console()) as prog:
+        task = prog.add_task(rules.name, total=len(rules.shapes))
+        return get_table(rules, progress=lambda done, total, name: prog.update(
+            task, completed=done, description=f"{rules.name}: {name}"))

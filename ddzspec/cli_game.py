@@ -1,5 +1,5 @@
 """Game commands of the ``ddzspec`` CLI: ``moves`` (the Hint), ``play`` (computer self-play)
-and ``replay`` (validate a record). Registered on :data:`ddzspec.cli.main` on import."""
+and ``replay`` (validate a record). :data:`ddzspec.cli.main` loads them when first called."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 import click
 
 from .cards import parse_cards
-from .cli import common_options, emit_json, fail, main
+from .cli_common import common_options, emit_json, fail
 from .rules import Rules
 
 
-@main.command()
+@click.command()
 @click.argument("hand")
 @click.option("--beat", "beat", metavar="MOVE", default=None,
               help="The move to answer (omit to list every lead).")
@@ -59,7 +59,7 @@ def self_play(rules: Rules, seed: int | str) -> tuple[Any, list[tuple[Any, Any]]
     return initial, steps
 
 
-@main.command()
+@click.command()
 @click.option("--seed", default=0, show_default=True, help="Shuffle seed (first deal).")
 @click.option("--games", default=1, show_default=True, type=click.IntRange(1),
               help="Play K deals (seeds N, N+1, …) and print aggregate results.")
@@ -89,15 +89,9 @@ def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: s
             for line in transcript(initial, steps, notation):
                 click.echo(line)
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .cli import _stderr_console
+    from .cli_common import stderr_console as _stderr_console
     tiered = {x.name for x in rules.shapes if x.tier > 0}
     wins = {"landlord": 0, "peasants": 0}
     points = [0] * rules.deal.players
@@ -147,7 +141,7 @@ def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: s
 
 # ----------------------------------------------------------------------------- replay
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--rules", "rules_name", default=None, metavar="NAME|PATH",
               help="Replay under these rules (a built-in name or a path); they must be exactly "

@@ -1,7 +1,7 @@
 """``ddzspec diff RULES_A RULES_B``: how two variants differ, move by move (issue 3 §4).
 
-Registered on :data:`ddzspec.cli.main` when :mod:`ddzspec.cli` is imported. Exit codes follow
-diff(1): 0 when nothing differs, 1 when a multiset or a rules section does, 2 on bad input (a rules file that does not
+:data:`ddzspec.cli.main` loads it when first called. Exit codes follow diff(1): 0 when nothing
+differs, 1 when a multiset or a rules section does, 2 on bad input (a rules file that does not
 load, an unknown shape for ``--without``, a bad line in a ``--moves`` file), never a traceback.
 """
 
@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from .cli import emit_json, fail, main
+from .cli_common import emit_json, fail, table_with_progress
 from .errors import DdzError, RulesError
 from .rules import Rules, load_rules
 
@@ -31,7 +31,7 @@ def _load_pair(name_a: str, name_b: str, without: tuple[str, ...]) -> tuple[Rule
     return a, b
 
 
-@main.command("diff")
+@click.command("diff")
 @click.argument("rules_a", metavar="RULES_A")
 @click.argument("rules_b", metavar="RULES_B")
 @click.option("--all", "show_all", is_flag=True, help="List every differing move.")
@@ -63,7 +63,6 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
             shown = "<stdin>" if moves_file == "-" else moves_file
             moves = read_moves_file(_read_text(moves_file), shown, notation, deck)
         limit = None if show_all or moves is not None else examples
-        from .cli import table_with_progress
         for r in (a, b):
             table_with_progress(r, quiet=as_json)
         result = diff_rules(a, b, limit=limit, moves=moves, notation=notation)
@@ -80,6 +79,7 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
 
 
 def _read_text(path: str) -> str:
+    """A text file's content ("-": standard input); a file that cannot be read exits 2."""
     if path == "-":
         return sys.stdin.read()
     try:
@@ -87,7 +87,5 @@ def _read_text(path: str) -> str:
             return f.read()
     except OSError as e:
         fail(f"{path}: cannot read: {e.strerror}")
-        raise AssertionError  # unreachable: fail exits
     except UnicodeDecodeError:
         fail(f"{path}: not a UTF-8 text file")
-        raise AssertionError

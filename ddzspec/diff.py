@@ -1,10 +1,11 @@
 """How two variants differ, move by move: ``ddzspec diff RULES_A RULES_B`` (issue 3 §4).
 
-Every multiset of cards is a vector of 15 counts whatever the variant (:class:`~ddzspec.cards.Cards`),
-so the compiled move tables of two rules files can be compared key by key. A multiset *differs*
-when it is legal (or ambiguous) under one rules file only, or when both have it but read it as
-different types or bodies (kickers are the remainder of the body, so they follow). Moves read the
-same way that merely compare differently (duel's order starts at 5) are not differences.
+Every multiset of cards is a vector of 15 counts whatever the variant
+(:class:`~ddzspec.cards.Cards`), so the compiled move tables of two rules files can be compared
+key by key. A multiset *differs* when it is legal (or ambiguous) under one rules file only, or
+when both have it but read it as different types or bodies (kickers are the remainder of the
+body, so they follow). Moves read the same way that merely compare differently (duel's order
+starts at 5) are not differences.
 
 Directions: ``only_a`` (a reading under A, none under B), ``only_b``, ``changed`` (readings under
 both, different sets of (type, body); an ambiguous multiset has several readings).
@@ -20,12 +21,11 @@ restriction 4, reads 555666777888 three ways).
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from .cards import ALL_RANKS, N_RANKS, Cards, pack, parse_cards
 from .errors import NotationError

@@ -1,23 +1,30 @@
-"""``ddzspec solve``: the endgame solver on the command line (registered on ``ddzspec`` through
-the ``ddzspec.commands`` entry point).
+"""``ddzspec solve``: the endgame solver on the command line (``ddzspec.solver.cli``, loaded by
+:data:`ddzspec.cli.main` when first called).
 
-- ``ddzspec solve FILE|-`` reads a position (``grammar/position.lark``) and prints the winner,
-  the winning moves, the line of best play and, with ``--score``, the exact score.
+- ``ddzspec solve FILE|-`` reads a position (the format of :data:`POSITION_FORMAT`, grammar
+  ``ddzspec/_data/grammar/position.lark`` in a wheel, ``grammar/position.lark`` in the
+  repository) and prints the winner, the winning moves, the line of best play and, with
+  ``--score``, the exact score.
 - Quick use without a file: ``--landlord CARDS --peasant CARDS [--peasant CARDS] --to-move SEAT
   [--on-table CARDS --played-by SEAT]`` with ``--rules`` / ``--without`` (two seats: landlord,
   peasant; three: landlord, peasant1 who plays right after the landlord, peasant2).
 - ``--batch FILE.jsonl --workers N``: many positions in parallel processes, a progress bar and a
   summary table. Each line: a shared puzzle record (``hands`` first/second …) or
   ``{"id": …, "position": "<text of a position>"}``.
-- ``--json``: ``{"status", "winner", "winning_moves", "line", "score", "nodes", "seconds"}``
-  (``--batch``: one such object per line, with ``id``).
+- ``--json``: ``{"status", "winner", "winning_moves", "line", "score", "best_moves", "nodes",
+  "seconds"}`` (``--batch``: one such object per line, with ``id``).
 
-Bad input exits 2 with a located message; an impossible position says why.
+The winner is a side, ``landlord`` or ``peasants`` (also when a single peasant plays, as in
+deal records), in the text and the JSON output alike. Exit codes (:func:`batch_exit_code`
+for ``--batch``): 0 solved; 1 (batch) an answer differs from the one the file expects;
+2 bad input, with a located message naming the option or line; 3 a limit stopped the search.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import multiprocessing
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -25,12 +32,28 @@ from typing import Any
 
 import click
 
+from ddzspec._resources import data_dir
+from ddzspec.cards import Cards, parse_cards
 from ddzspec.cli_common import common_options, emit_json, fail
-from ddzspec.errors import DdzError
+from ddzspec.errors import DdzError, NotationError
 from ddzspec.rules import Rules
 
 from .position import Position, make_position, parse_position, position_from_puzzle
-from .search import SolveResult, solve as solve_position
+from .search import SolveResult
+from .search import solve as solve_position
+
+#: Exit codes of ``ddzspec solve`` (a batch exits with the worst of its rows, in this order).
+EXIT_SOLVED, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+
+#: The position format, as ``solve --help`` shows it (``\b``: click keeps the lines).
+POSITION_FORMAT = """\b
+Position format (one statement a line, # comments):
+  rules NAME|PATH [without SHAPE, ...]   notation en|fr|de (before any cards)
+  landlord: CARDS   peasant: CARDS       (three seats: peasant1: and peasant2:)
+  to_move: SEAT
+  on_table: CARDS by SEAT   passes: 0|1  (optional: the move to beat)
+  target SEAT: N|robs   robs N   base N   multiplier N
+  played landlord: none|lead|more   played peasants: no|yes   (spring)"""
 
 
 def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) -> None:
@@ -38,8 +61,7 @@ def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) 
         click.echo(f"unknown: {res.reason} (nodes {res.nodes:,}, {res.seconds:.2f} s)")
         return
     mover = pos.seats[pos.to_move]
-    winner = "peasant" if res.winner == "peasants" and pos.n_seats == 2 else res.winner
-    click.echo(f"winner: {winner} ({mover}, to move, "
+    click.echo(f"winner: {res.winner} ({mover}, to move, "
                f"{'wins' if res.to_move_wins else 'loses'})")
     if res.winning_moves is not None:
         if res.winning_moves:
@@ -104,8 +126,33 @@ def _batch_one(item: tuple[str, str, str, float | None, Rules, str]) -> dict[str
         return {"id": ident, "status": "error", "error": str(e)}
 
 
+def row_status(row: dict[str, Any]) -> int:
+    """The exit code one batch row stands for: 2 a line that cannot be read or solved, 1 an
+    answer differing from the record's expected one, 3 unknown (a limit), 0 solved."""
+    if row["status"] == "error":
+        return EXIT_BAD_INPUT
+    if row.get("expected_agrees") is False:
+        return EXIT_DIFFERS
+    if row["status"] != "solved":
+        return EXIT_UNKNOWN
+    return EXIT_SOLVED
+
+
+def batch_exit_code(rows: list[dict[str, Any]]) -> int:
+    """The worst status among a batch's rows, worst first: 2 (a bad line) > 1 (an answer
+    differs from the expected one) > 3 (unknown) > 0 (all solved); 0 for an empty batch.
+
+    >>> batch_exit_code([{"status": "solved"}, {"status": "unknown"}])
+    3
+    >>> batch_exit_code([{"status": "unknown"}, {"status": "solved", "expected_agrees": False}])
+    1
+    """
+    order = (EXIT_SOLVED, EXIT_UNKNOWN, EXIT_DIFFERS, EXIT_BAD_INPUT)
+    return max((row_status(r) for r in rows), key=order.index, default=EXIT_SOLVED)
+
+
 def _finite(v: float | None) -> float | None:
-    if v is not None and v != v:  # NaN passes every range check
+    if v is not None and math.isnan(v):  # NaN passes every range check
         raise click.BadParameter("not a number")
     return v
 
@@ -139,8 +186,7 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
             pass  # reported on its own row
         items.append((ident, line, want, seconds, rules, notation))
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.progress import TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     results: list[dict[str, Any]] = []
     with Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=Console(stderr=True), transient=True) as prog:
@@ -150,16 +196,18 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
                 results.append(_batch_one(it))
                 prog.advance(task)
         else:
-            with ProcessPoolExecutor(max_workers=workers) as ex:
+            # spawn, not fork: the progress bar runs a thread, and forking a threaded process
+            # may deadlock (Python 3.12+ warns about it)
+            with ProcessPoolExecutor(max_workers=workers,
+                                     mp_context=multiprocessing.get_context("spawn")) as ex:
                 for r in ex.map(_batch_one, items):
                     results.append(r)
                     prog.advance(task)
+    code = batch_exit_code(results)
     if as_json:
         for r in results:
             emit_json(r)
-        if any(r["status"] == "error" for r in results):
-            sys.exit(1)
-        return
+        sys.exit(code)
     from rich.markup import escape
     from rich.table import Table
     t = Table(title=f"{len(results)} positions")
@@ -181,14 +229,32 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
         click.echo(f"error in {r['id']}: {r['error']}")
     solved = sum(r["status"] == "solved" for r in results)
     bad = sum(r.get("expected_agrees") is False for r in results)
+    unknown = sum(r["status"] == "unknown" for r in results)
     click.echo(f"solved {solved}/{len(results)}; total search time {total_s:.2f} s"
+               + (f"; {unknown} unknown (limit reached)" if unknown else "")
                + (f"; {bad} differ from the expected answer" if bad else "")
                + (f"; {len(errors)} line(s) in error" if errors else ""))
-    if errors:
-        sys.exit(1)
+    sys.exit(code)
 
 
-@click.command("solve")
+def _cards_option(option: str, text: str, rules: Rules, notation: str) -> Cards:
+    """The cards given to ``option`` (e.g. ``--peasant``); a notation error exits 2 naming
+    the option and its value."""
+    try:
+        return parse_cards(text, notation, deck=rules.deck).cards
+    except NotationError as e:
+        fail(f"{option} {text!r}: {e}")
+
+
+def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
+    """A seat given to ``option`` (``--to-move``, ``--played-by``), checked against ``seats``."""
+    if seat not in seats:
+        fail(f"{option} {seat!r}: unknown seat; expected one of {', '.join(seats)}")
+    return seat
+
+
+@click.command("solve", epilog=POSITION_FORMAT + "\n\n\b\nFull grammar: "
+               + str(data_dir("grammar") / "position.lark"))
 @click.argument("file", required=False, metavar="[FILE|-]")
 @click.option("--landlord", metavar="CARDS", help="The landlord's hand (quick use).")
 @click.option("--peasant", "peasants", multiple=True, metavar="CARDS",
@@ -216,9 +282,15 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
           notation: str, as_json: bool) -> None:
     """Solve an open-hand endgame: the winner, the winning moves, the line of best play.
 
-    FILE (or - for stdin) holds a position in the text format (see grammar/position.lark);
-    or give the hands with --landlord/--peasant and --to-move. Exit 0 when solved, 3 when
-    a limit stopped the search (the answer is "unknown"), 2 on bad input.
+    FILE (or - for stdin) holds a position in the format shown below; or give the hands with
+    --landlord/--peasant and --to-move. The winner is a side: landlord or peasants (also
+    with one peasant), in text and JSON alike.
+
+    \b
+    Exit codes: 0 solved; 2 bad input; 3 a limit stopped the search (the answer
+    is "unknown"). --batch exits with the worst status of its rows: 2 if a line
+    cannot be read or solved, else 1 if an answer differs from the one the line
+    expects (its "winner"/"winning_moves"), else 3 if a position is unknown, else 0.
     """
     want = "score" if score else "all"
     if batch:
@@ -239,10 +311,18 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
         if len(peasants) > 2:
             fail("at most two --peasant hands")
         names = ("peasant",) if len(peasants) == 1 else ("peasant1", "peasant2")
-        hands = {"landlord": landlord, **dict(zip(names, peasants))}
+        hands = {"landlord": _cards_option("--landlord", landlord, rules, notation),
+                 **{n: _cards_option("--peasant", h, rules, notation)
+                    for n, h in zip(names, peasants)}}
         if (on_table is None) != (played_by is None):
             fail("--on-table and --played-by go together")
-        pos = make_position(rules, hands, to_move, on_table=on_table, played_by=played_by,
+        seats = ("landlord", *names)
+        _seat_option("--to-move", to_move, seats)
+        table = None
+        if on_table is not None and played_by is not None:
+            table = _cards_option("--on-table", on_table, rules, notation)
+            _seat_option("--played-by", played_by, seats)
+        pos = make_position(rules, hands, to_move, on_table=table, played_by=played_by,
                             robs=robs, base=base, multiplier=multiplier, notation=notation)
     res = solve_position(pos, want=want, seconds=limit_seconds)  # type: ignore[arg-type]
     if as_json:

@@ -189,7 +189,7 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         else parse_cards(on_table, notation, rules.deck).cards)
     pb = None if played_by is None else _seat_index(played_by, seats)
     tg = [0] * len(seats)
-    for i, s in enumerate(seats):
+    for i in range(len(seats)):
         t = rules.win.landlord if i == 0 else rules.win.peasant
         tg[i] = (robs or 0) if t == "robs" else int(t)
     for s, t in (targets or {}).items():
@@ -551,9 +551,9 @@ class _Builder:
                 except PositionError as e:
                     raise self.err(e.message, tok) from None
         tg: dict[str, int] = {}
-        for s, t in targets.items():
+        for given, t in targets.items():
             try:
-                s = seats[_seat_index(s, seats)]
+                s = seats[_seat_index(given, seats)]
             except PositionError as e:
                 raise self.err(e.message, None) from None
             tg[s] = (robs or 0) if t == -1 else t
@@ -570,7 +570,7 @@ class _Builder:
 
 
 def position_from_puzzle(record: dict[str, Any], rules: Rules | None = None) -> Position:
-    """A shared puzzle record (``shared/puzzles/two_seat.jsonl``: hands ``first``/``second``,
+    """A shared puzzle record (``tests/data/puzzles/two_seat.jsonl``: hands ``first``/``second``,
     ``to_move`` first, ``on_table`` null or ``{"cards", "by"}``) as a 2-seat position: the
     first seat is named ``landlord``, the second ``peasant`` (targets 0, no scoring state).
     Raises PositionError on a malformed record."""

@@ -9,8 +9,8 @@ import pytest
 
 os.environ.setdefault("DDZSPEC_CACHE_DIR", tempfile.mkdtemp(prefix="ddzspec-test-cache-"))
 
-from ddzspec.rules import Rules, load_rules  # noqa: E402
-from ddzspec.table import MoveTable, get_table  # noqa: E402
+from ddzspec.rules import Rules, load_rules
+from ddzspec.table import MoveTable, get_table
 
 
 @pytest.fixture(scope="session")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ddzspec.cli import main
@@ -36,7 +39,7 @@ def test_read_json_shape() -> None:
 
 
 def test_read_french_notation() -> None:
-    code, out, _ = run("read", "--json", "--notation", "fr", "DDD+grand joker")
+    _, out, _ = run("read", "--json", "--notation", "fr", "DDD+grand joker")
     assert json.loads(out)[0]["cards"] == "DDD+GJ"
 
 
@@ -121,3 +124,100 @@ def test_python_dash_m() -> None:
     out = subprocess.run([sys.executable, "-m", "ddzspec", "read", "BR"], capture_output=True,
                          text=True, check=True).stdout
     assert "rocket" in out
+
+
+def test_help_lists_what_every_command_is_for() -> None:
+    code, out, _ = run("--help")
+    assert code == 0
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")
+             and len(line.split()) > 2}
+    for name in ("read", "beats", "explain", "moves", "check", "diff", "play", "replay",
+                 "solve"):
+        assert name in lines and len(lines[name].split()) >= 5, (name, out)
+    assert "74 the output could not be" in out and "3 unknown" in out
+
+
+def test_command_modules_do_not_import_the_cli() -> None:
+    # no cycle: the command modules import cli_common, and ddzspec.cli imports them lazily
+    code = ("import sys, ddzspec.cli_game, ddzspec.cli_variants, ddzspec.solver.cli; "
+            "print('ddzspec.cli' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == "False"
+    code = ("import sys, ddzspec.cli; "
+            "print(sorted(m for m in sys.modules if m.startswith('ddzspec.cli')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["['ddzspec.cli', 'ddzspec.cli_common']"]
+
+
+def test_a_full_device_gives_one_line_and_exit_74(tmp_path: Path) -> None:
+    # stdout on /dev/full: buffered output fails at the final flush, large output while writing
+    for args in (["read", "33"], ["read", *["3456789TJQKA"] * 400]):
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([sys.executable, "-m", "ddzspec", *args], stdout=full,
+                               stderr=subprocess.PIPE, text=True, check=False)
+        assert p.returncode == 74, (args, p.stderr)
+        assert p.stderr == ("ddzspec: error: cannot write to standard output: No space left "
+                            "on device\n"), p.stderr
+
+
+def test_an_oserror_escaping_a_command_is_one_line_naming_the_file(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # (not tried with --save /dev/full: an atomic save renames a temporary file over its target)
+    import errno
+
+    import click
+
+    from ddzspec.cli import EXIT_OUTPUT_FAILED, _Main
+
+    @click.command()
+    def write() -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", "out/rec.json")
+
+    group = _Main(commands={"write": write})
+    with pytest.raises(SystemExit) as exc:
+        group.main(["write"], prog_name="ddzspec")
+    assert exc.value.code == EXIT_OUTPUT_FAILED == 74
+    assert capsys.readouterr().err == "ddzspec: error: out/rec.json: No space left on device\n"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_readme_examples_ship_in_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, _, err = run("check", "examples/broken.rules")
+    assert code == 2 and err == ("ddzspec: error: examples/broken.rules:3:20: shape straight: "
+                                 "run bound 12 is longer than group chain (10 ranks)\n")
+    code, out, _ = run("replay", "examples/bad.json")
+    assert code == 1 and out.splitlines()[-1] == (
+        'invalid action 4: {"seat": 1, "play": "AA"}: seat 1 does not hold AA '
+        "(hand 7889JQ222B)")
+    # the house file drops two shapes from classic: its moves are classic's minus theirs
+    _, out, _ = run("check", "--json")
+    classic = json.loads(out)
+    code, out, _ = run("check", "examples/house.rules", "--json")
+    house = json.loads(out)
+    assert code == 0 and house["by_type"] == {
+        k: v for k, v in classic["by_type"].items() if k not in ("trio_pair", "four_two_pairs")}
+    assert house["moves"] == (classic["moves"] - classic["by_type"]["trio_pair"]
+                              - classic["by_type"]["four_two_pairs"])
+    code, out, _ = run("solve", "examples/bomb.pos", "--score", "--all", "--json")
+    res = json.loads(out)
+    assert code == 0 and res["winner"] == "peasants" and res["best_moves"] == ["K", "KK", "8888"]
+    assert res["score"] == {"landlord": -8, "peasant1": 4, "peasant2": 4}
+    code, out, _ = run("solve", "--batch", "examples/puzzles.jsonl", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["status"] for r in rows] == ["solved"] * 3
+    assert [r.get("expected_agrees") for r in rows] == [True, True, None]
+
+
+def test_the_docs_use_only_paths_inside_the_repository() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for text in (readme, (ROOT / "docs" / "rules.md").read_text(encoding="utf-8"),
+                 *(p.read_text(encoding="utf-8") for p in (ROOT / "rules").glob("*.rules"))):
+        assert "../shared" not in text and "shared/" not in text
+    for path in re.findall(r"\b((?:examples|docs|tests/data|rules|grammar)/[\w./-]+\w)", readme):
+        # a rules file may be named without its suffix (ddzspec check rules/kawu)
+        assert (ROOT / path).exists() or (ROOT / f"{path}.rules").exists(), path

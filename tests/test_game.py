@@ -502,7 +502,7 @@ def test_phase_role_winner_and_kind_are_enums_with_the_same_words() -> None:
     assert g.phase is Phase.BIDDING and g.role(0) is None
     word: str = "bid"
     assert Action(word, 0, 1).kind is ActionKind.BID  # type: ignore[arg-type]
-    assert ActionKind.BID == word and hash(ActionKind.BID) == hash(word)
+    assert word == ActionKind.BID and hash(ActionKind.BID) == hash(word)
     with pytest.raises(GameError, match="unknown action kind 'dance'"):
         Action("dance", 0)  # type: ignore[arg-type]
     g = run(g, [(0, "bid 1"), (1, "bid 0"), (2, "bid 0")])

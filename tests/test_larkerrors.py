@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ddzspec.solver.position import PositionError, parse_position
 from lark import Lark
 
 from ddzspec.errors import RulesError
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import load_rules
-from solver.position import PositionError, parse_position
 
 
 @pytest.mark.parametrize("text, where, message", [

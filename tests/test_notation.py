@@ -161,7 +161,7 @@ def test_pack_unpack_roundtrip(counts: tuple[int, ...]) -> None:
 def test_cards_value_type() -> None:
     c = Cards.parse("QQQ3")
     assert repr(c) == "Cards.parse('3QQQ')" and eval(repr(c)) == c
-    assert len(c) == 4 and list(c)[0] == Rank.THREE
+    assert len(c) == 4 and next(iter(c)) == Rank.THREE
     assert c - Cards.parse("3") == Cards.parse("QQQ")
     assert Cards.parse("QQ") <= c and not (Cards.parse("KK") <= c)
     with pytest.raises(ValueError):

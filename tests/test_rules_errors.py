@@ -123,7 +123,8 @@ def test_duplicate_shape_name_across_two_shapes_sections(tmp_path: Path) -> None
 def test_redefining_a_parent_shape_is_not_a_duplicate() -> None:
     # extends merges shapes by name: restating a parent's shape replaces it (seed 003's duel
     # restates straight).
-    r = load_rules_text("rules house extends classic\nshapes {\n    straight = 1 x 5..8 in chain\n}\n")
+    r = load_rules_text("rules house extends classic\n"
+                        "shapes {\n    straight = 1 x 5..8 in chain\n}\n")
     assert r.shape("straight").run_max == 8
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-
-import pytest
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ddzspec.cli import main
@@ -82,7 +83,7 @@ def test_batch_lines_in_error_are_reported_per_line(tmp_path: Path) -> None:
                  '{"id": "three", "seats": 3, "hands": {"first": "3", "second": "4", '
                  '"third": "5"}}\n')
     r = run("--batch", str(f))
-    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.exit_code == 2 and "Traceback" not in r.output
     assert "solved 1/5" in r.output and "4 line(s) in error" in r.output
     assert 'error in 5: "position" must be the text of a position' in r.output
     assert "error in line 3: not JSON" in r.output
@@ -110,14 +111,14 @@ def test_batch(tmp_path: Path) -> None:
     ]
     f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     r = run("--batch", str(f), "--workers", "2", "--json")
-    assert r.exit_code == 1, r.output  # a line in error
+    assert r.exit_code == 2, r.output  # a line in error: bad input
 
     outs = {o["id"]: o for o in map(json.loads, filter(None, r.stdout.splitlines()))}
     assert outs["a"]["expected_agrees"] is True
     assert outs["b"]["winner"] == "peasants"
     assert outs["c"]["status"] == "error" and "2:12" in outs["c"]["error"]
     r = run("--batch", str(f))
-    assert r.exit_code == 1 and "solved 2/3" in r.output and "1 line(s) in error" in r.output
+    assert r.exit_code == 2 and "solved 2/3" in r.output and "1 line(s) in error" in r.output
     assert "error in c: position c:2:12: unknown symbol 'X'" in r.output
 
 
@@ -128,11 +129,61 @@ def test_french_notation() -> None:
     assert json.loads(r.stdout)["winning_moves"] == ["TT", "DD"]
 
 
-def test_solver_cli_imports_first() -> None:
-    # ddzspec.cli loads solver.cli through its entry point: importing solver.cli first must work
-    import subprocess
-    import sys
-    p = subprocess.run([sys.executable, "-c", "import solver.cli, ddzspec.cli; "
-                        "print('solve' in ddzspec.cli.main.commands)"],
-                       capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr
+def test_solver_cli_imports_first_and_is_loaded_lazily() -> None:
+    # ddzspec.cli loads ddzspec.solver.cli on first use; importing it first must work too
+    code = ("import sys, click, ddzspec.cli as c; "
+            "print('ddzspec.solver' in sys.modules, 'ddzspec.cli_game' in sys.modules); "
+            "import ddzspec.solver.cli as s; "
+            "print(c.main.get_command(click.Context(c.main), 'solve') is s.solve)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert p.stdout.split() == ["False", "False", "True"], p.stderr
+
+
+def test_the_winner_is_a_side_in_text_and_json_alike() -> None:
+    # 2 seats, the peasant wins: "peasants" in both outputs, as in deal records
+    args = ("--landlord", "3", "--peasant", "4", "--to-move", "peasant")
+    assert run(*args).output.splitlines()[0] == "winner: peasants (peasant, to move, wins)"
+    assert json.loads(run(*args, "--json").stdout)["winner"] == "peasants"
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--landlord", "33", "--peasant", "4X", "--to-move", "landlord"], "--peasant '4X': column 2"),
+    (["--landlord", "3X", "--peasant", "4", "--to-move", "landlord"], "--landlord '3X': column 2"),
+    (["--landlord", "33", "--peasant", "4", "--peasant", "5", "--to-move", "landlord",
+      "--on-table", "Z", "--played-by", "peasant2"], "--on-table 'Z': column 1"),
+    (["--landlord", "33", "--peasant", "4", "--to-move", "nobody"],
+     "--to-move 'nobody': unknown seat; expected one of landlord, peasant"),
+    (["--landlord", "33", "--peasant", "4", "--to-move", "landlord", "--on-table", "4",
+      "--played-by", "peasant2"], "--played-by 'peasant2': unknown seat"),
+    (["--rules", "duel", "--landlord", "55", "--peasant", "3", "--to-move", "landlord"],
+     "--peasant '3': column 1"),
+])
+def test_a_bad_option_value_is_named(args: list[str], named: str) -> None:
+    r = run(*args)
+    assert r.exit_code == 2 and r.stderr.startswith(f"ddzspec: error: {named}"), r.stderr
+
+
+HARD = {"id": "hard", "position": "rules classic\nlandlord: 3344468TJJQKKK2\n"
+        "peasant: 35566789TKAAA2R\nto_move: landlord\n"}
+WRONG = {"id": "wrong", "hands": {"first": "QQTT", "second": "A3"}, "to_move": "first",
+         "on_table": None, "winner": "first", "winning_moves": ["TT"]}
+RIGHT = {"id": "right", "hands": {"first": "QQTT", "second": "A3"}, "to_move": "first",
+         "on_table": None, "winner": "first", "winning_moves": ["QQ", "TT"]}
+BAD = {"id": "bad", "position": "landlord: 3X\n"}
+
+
+@pytest.mark.parametrize("rows, code", [
+    ([RIGHT], 0),
+    ([RIGHT, HARD], 3),            # unknown: the limit stopped the search
+    ([RIGHT, WRONG], 1),           # differs from the expected answer
+    ([HARD, WRONG], 1),            # differing is worse than unknown
+    ([WRONG, HARD, BAD], 2),       # a bad line is worst
+])
+def test_batch_exits_with_the_worst_row(tmp_path: Path, rows: list[dict], code: int) -> None:
+    f = tmp_path / "b.jsonl"
+    f.write_text("".join(json.dumps(x) + "\n" for x in rows))
+    assert run("--batch", str(f), "--limit-seconds", "0.05", "--json").exit_code == code
+    r = run("--batch", str(f), "--limit-seconds", "0.05")
+    assert r.exit_code == code, r.output
+    assert ("1 differ from the expected answer" in r.output) == (WRONG in rows)
+    assert ("1 unknown (limit reached)" in r.output) == (HARD in rows)

@@ -10,17 +10,17 @@ state only (a transparently correct cache).
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
+from ddzspec.solver.position import Position
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ddzspec.cards import N_RANKS, Cards
 from ddzspec.readings import beats
 from ddzspec.rules import Rules, load_rules
+from ddzspec.solver import make_position, solve
 from ddzspec.table import get_table
-from solver import make_position, solve
-from solver.position import Position
 
 CLASSIC = load_rules("classic")
 DUEL = load_rules("duel")
@@ -46,7 +46,7 @@ def reference(pos: Position):
     dbl = set(rules.scoring.double)
     table = get_table(rules)
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(s, hands, last_key, passes, lp, pp):
         last = None if last_key is None else table.lookup(Cards(last_key))
         kids = children(s, hands, last, passes, lp, pp)

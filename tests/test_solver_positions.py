@@ -7,7 +7,7 @@ import pytest
 
 from ddzspec.cards import parse_cards
 from ddzspec.rules import load_rules
-from solver import Limit, PositionError, make_position, parse_position, solve
+from ddzspec.solver import Limit, PositionError, make_position, parse_position, solve
 
 
 def ms(moves) -> list:

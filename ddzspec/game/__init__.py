@@ -34,7 +34,7 @@ here too.
 >>> g2.apply(Action.bid(0, 1))
 Traceback (most recent call last):
 ...
-ddzspec.errors.WrongPhaseError: bid is not possible now: the deal is in its play phase (expected play or pass)
+ddzspec.errors.WrongPhaseError: bid is not possible now: the deal is in its play phase ...
 """
 
 from __future__ import annotations

@@ -11,19 +11,11 @@ output keep their vocabulary while the code compares members, not strings.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Word(str, Enum):
+class Word(StrEnum):
     """Base of the deal's enums: a ``str`` whose ``str()``, format and hash are its value."""
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self.value), spec)
-
-    __hash__ = str.__hash__
 
 
 class Phase(Word):

@@ -8,7 +8,7 @@ replay it on another machine, exactly::
       "rules": {"name": "classic", "without": [],
                 "sha256": "<sha256 of the text below, UTF-8>",
                 "digest": "<ddzspec's digest of the move-relevant spec>",
-                "text": ["rules classic \"…\"", "", "deck {", …]},   # the resolved rules, a line each
+                "text": ["rules classic \"…\"", "", "deck {", …]},  # resolved rules, by line
       "deal": {"seed": 42}                      # a reproducible shuffle (see game.shuffle_deal)
            or {"seed": 42, "first": 0}          # … with the first speaker forced
            or {"seed": null, "hands": ["33…", …], "talon": "…", "first": 0},
@@ -288,13 +288,6 @@ def record_rules(record: Record, rules: Rules | None = None) -> Rules:
         raise RecordError(f"the record's rules ({label}) do not match their sha256 "
                           f"({record.rules_sha256[:12] or 'none'}… recorded, {sha[:12]}… for "
                           "the text): the record was altered")
-    if rules is not None:
-        given = resolved_text(rules)
-        if _sha256(given) != sha:
-            raise RecordError(f"the rules given ({rules.label}, sha256 {_sha256(given)[:12]}…) "
-                              f"are not the rules the record was played under ({label}, sha256 "
-                              f"{sha[:12]}…): {_first_difference(text, given)}")
-        return rules
     try:
         carried = load_rules_text(text, path=f"<rules of the record: {label}>")
     except RulesError as e:
@@ -303,19 +296,30 @@ def record_rules(record: Record, rules: Rules | None = None) -> Rules:
         raise RecordError(f"the record's rules ({label}) extend {carried.parents[0]}: a record "
                           "carries its rules resolved, with no extends, so that nothing outside "
                           "it is read")
-    if record.rules_digest and carried.digest != record.rules_digest:
-        raise RecordError(f"the record's rules ({label}) give digest {carried.digest}, not the "
-                          f"recorded {record.rules_digest}: the record was altered or comes from "
-                          "another ddzspec")
+    # the text is the rules: two Rules are the same when they are equal field by field (the
+    # digest and the resolved text's layout may change between ddzspec versions; rules do not)
+    if rules is not None:
+        if not _same_rules(carried, rules):
+            given = resolved_text(rules)
+            raise RecordError(f"the rules given ({rules.label}, sha256 {_sha256(given)[:12]}…) "
+                              f"are not the rules the record was played under ({label}, sha256 "
+                              f"{sha[:12]}…): {_first_difference(text, given)}")
+        return rules
     if record.rules_name in builtin_rules():
         try:
             builtin = load_rules(record.rules_name, without=record.rules_without)
         except DdzError:
             builtin = None
-        if builtin is not None and rules_sha256(builtin) == sha:
+        if builtin is not None and _same_rules(carried, builtin):
             return builtin
     return replace(carried, path=f"<rules of the record: {label}>",
                    without=record.rules_without)
+
+
+def _same_rules(carried: Rules, rules: Rules) -> bool:
+    """Whether ``rules`` are the rules ``carried`` by a record, whatever their file or name."""
+    return replace(carried, name=rules.name, title=rules.title, path=rules.path,
+                   parents=rules.parents, without=rules.without) == rules
 
 
 def _v1_rules(record: Record, rules: Rules | None) -> Rules:

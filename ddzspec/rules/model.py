@@ -13,7 +13,7 @@ A rules file declares one variant (see ``rules/classic.rules``, which cites seed
 >>> load_rules("classic", without=("nope",))
 Traceback (most recent call last):
 ...
-ddzspec.errors.RulesError: classic: --without nope: no such shape (shapes: single, pair, trio, trio_single, trio_pair, straight, pair_straight, plane, plane_singles, plane_pairs, four_two_singles, four_two_pairs, bomb, rocket)
+ddzspec.errors.RulesError: classic: --without nope: no such shape (shapes: single, pair, ...)
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ class Shape:
 
     def describe(self) -> str:
         """Plain words: ``3 x 2..5 in chain + each single``."""
-        run = str(self.run_min) if self.run_min == self.run_max else f"{self.run_min}..{self.run_max}"
+        run = (str(self.run_min) if self.run_min == self.run_max
+               else f"{self.run_min}..{self.run_max}")
         s = f"{self.copies} x {run}" + (f" in {self.group}" if self.group else "")
         if self.kicker_kind:
             s += f" + {'each' if self.kicker_each else self.kicker_count} {self.kicker_kind}"
