@@ -70,3 +70,12 @@ class AmbiguousReadingError(DdzError):
 
 class GameError(DdzError):
     """An action the game rejects; the state is left exactly as it was."""
+
+
+class DdzWarning(UserWarning):
+    """Base class of every ddzspec warning."""
+
+
+class CacheWarning(DdzWarning):
+    """A cache file that was not trusted (foreign, corrupt, truncated, written for other rules or
+    another version of the code): it is ignored and recomputed."""

@@ -5,25 +5,42 @@ kicker multiset the deck allows is generated, each restriction predicate (the sa
 CSP uses, :mod:`ddzspec.restrictions`) filters it, and the candidates are grouped by multiset.
 Exhaustive: no legal multiset can be missed, and a multiset with two readings that differ in type
 or body is *ambiguous*. Cached on disk (platformdirs; ``DDZSPEC_CACHE_DIR`` overrides) under the
-digest of the resolved spec, so a changed file recompiles. Lookup by packed multiset is one dict
+key of everything that determines the table (:func:`cache_key`: the resolved rules, the package
+version and a digest of the compiling code), so neither a changed file nor an upgrade or a local
+edit of the compiler can serve a stale table. The cache file is a small binary format read without
+pickle, trusted only when its header (magic, format version, key) matches; anything else is
+recompiled with a :class:`~ddzspec.errors.CacheWarning`. Lookup by packed multiset is one dict
 access.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
-import pickle
+import struct
+import sys
+import warnings
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .cards import N_RANKS, Cards, pack
+from .errors import CacheWarning
 from .readings import Reading, make_reading
 from .restrictions import holds
 from .rules import KIND_SIZE, Rules, Shape
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Magic bytes of a cache file of ours.
+MAGIC = b"DDZSPEC-TABLE\0"
+#: The modules whose code determines a compiled table (by import name; a package counts with
+#: every module in it). :func:`code_digest` hashes their source bytes, so a changed compiler,
+#: restriction or rules model never serves a stale cached table.
+CODE_MODULES = ("ddzspec.table", "ddzspec.restrictions", "ddzspec.readings", "ddzspec.rules",
+                "ddzspec.cards")
 #: One candidate reading, compactly: (shape index, start, run).
 Entry = tuple[int, int, int]
 
@@ -35,6 +52,56 @@ def cache_dir() -> Path:
         return Path(env)
     from platformdirs import user_cache_dir
     return Path(user_cache_dir("ddzspec")) / "tables"
+
+
+def _module_files(name: str) -> list[Path]:
+    """The source files of a module or, for a package, of every module in it (sorted)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:
+        files: list[Path] = []
+        for loc in spec.submodule_search_locations:
+            files.extend(sorted(Path(loc).rglob("*.py")))
+        return files
+    return [Path(spec.origin)] if spec.origin and spec.origin.endswith(".py") else []
+
+
+_CODE_DIGEST: list[str] = []
+
+
+def code_digest() -> str:
+    """sha256 (20 hex digits) of the source bytes of :data:`CODE_MODULES`, computed once per
+    process."""
+    if not _CODE_DIGEST:
+        h = hashlib.sha256()
+        for name in CODE_MODULES:
+            for f in _module_files(name):
+                h.update(f.name.encode() + b"\0")
+                try:
+                    h.update(f.read_bytes())
+                except OSError:
+                    h.update(b"<unreadable>")
+        _CODE_DIGEST.append(h.hexdigest()[:20])
+    return _CODE_DIGEST[0]
+
+
+def package_version() -> str:
+    """The installed ddzspec version; ``ddzspec.__version__`` or "0" when not installed."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        return version("ddzspec")
+    except (ImportError, PackageNotFoundError):
+        import ddzspec
+        return str(getattr(ddzspec, "__version__", "0"))
+
+
+def cache_key(rules: Rules) -> str:
+    """Everything that determines the compiled table of ``rules``: the digest of the resolved
+    rules (deck, jokers, order, shapes, restrictions, largest hand: the whole ``extends`` chain
+    as resolved), the package version, the code digest and the format version (24 hex)."""
+    spec = f"{rules.digest}|{package_version()}|{code_digest()}|{FORMAT_VERSION}"
+    return hashlib.sha256(spec.encode()).hexdigest()[:24]
 
 
 def _kicker_sets(avail: Sequence[int], units: int, k: int,
@@ -174,45 +241,125 @@ def compile_table(rules: Rules,
 
 
 _LOADED: dict[str, MoveTable] = {}
+_HEADER = struct.Struct("<H H 24s Q Q Q")  # format, entry width, key, entries, ambiguous, cands
 
 
 def table_path(rules: Rules) -> Path:
-    """Where the compiled table of ``rules`` is cached."""
-    return cache_dir() / f"{rules.name}-{rules.digest}-v{FORMAT_VERSION}.pickle"
+    """Where the compiled table of ``rules`` is cached (named by :func:`cache_key`)."""
+    return cache_dir() / f"{rules.name}-{cache_key(rules)}.table"
+
+
+def _pack_entry(e: Entry) -> int:
+    return (e[0] << 16) | (e[1] << 8) | e[2]
+
+
+def _unpack_entry(v: int) -> Entry:
+    return (v >> 16, (v >> 8) & 0xFF, v & 0xFF)
+
+
+def write_table(table: MoveTable, path: Path, key: str) -> None:
+    """Write ``table`` atomically (temp file + rename): header (magic, format, key, sizes) then
+    flat little-endian arrays of packed keys and entries. Raises OSError."""
+    keys = array("Q", table.entries)
+    ents = array("I", (_pack_entry(e) for e in table.entries.values()))
+    akeys = array("Q", table.ambiguous)
+    alens = array("I", (len(v) for v in table.ambiguous.values()))
+    aents = array("I", (_pack_entry(e) for v in table.ambiguous.values() for e in v))
+    if sys.byteorder != "little":  # pragma: no cover - the file is little-endian
+        for a in (keys, ents, akeys, alens, aents):
+            a.byteswap()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    try:
+        with tmp.open("wb") as f:
+            f.write(MAGIC)
+            f.write(_HEADER.pack(FORMAT_VERSION, 4, key.encode("ascii"), len(keys), len(akeys),
+                                 len(aents)))
+            for a in (keys, ents, akeys, alens, aents):
+                a.tofile(f)
+        tmp.replace(path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def read_table(rules: Rules, path: Path, key: str) -> MoveTable:
+    """Read a table written by :func:`write_table`. Raises ValueError when the file is not ours,
+    of another format or key, truncated or inconsistent (checked before any data is used)."""
+    data = path.read_bytes()
+    head = len(MAGIC) + _HEADER.size
+    if len(data) < head or not data.startswith(MAGIC):
+        raise ValueError("not a ddzspec table file")
+    fmt, width, k, n, na, nae = _HEADER.unpack_from(data, len(MAGIC))
+    if fmt != FORMAT_VERSION or width != 4:
+        raise ValueError(f"format {fmt}, expected {FORMAT_VERSION}")
+    if k != key.encode("ascii"):
+        raise ValueError("written for other rules or code")
+    if len(data) != head + 8 * n + 4 * n + 8 * na + 4 * na + 4 * nae:
+        raise ValueError("truncated or padded")
+    off = head
+    parts = []
+    for code, count in (("Q", n), ("I", n), ("Q", na), ("I", na), ("I", nae)):
+        a = array(code)
+        size = a.itemsize * count
+        a.frombytes(data[off:off + size])
+        if sys.byteorder != "little":  # pragma: no cover - the file is little-endian
+            a.byteswap()
+        parts.append(a)
+        off += size
+    keys, ents, akeys, alens, aents = parts
+    if sum(alens) != nae:
+        raise ValueError("inconsistent ambiguous entries")
+    n_shapes = len(rules.shapes)
+    entries = {kk: _unpack_entry(e) for kk, e in zip(keys, ents)}
+    ambiguous: dict[int, tuple[Entry, ...]] = {}
+    pos = 0
+    for kk, ln in zip(akeys, alens):
+        ambiguous[kk] = tuple(_unpack_entry(e) for e in aents[pos:pos + ln])
+        pos += ln
+    for e in list(entries.values()) + [e for v in ambiguous.values() for e in v]:
+        shape_i, start, run = e
+        if shape_i >= n_shapes or start + run > len(rules.shapes[shape_i].seq) or run < 1:
+            raise ValueError("an entry names no shape body of these rules")
+    return MoveTable(rules, entries, ambiguous)
 
 
 def get_table(rules: Rules, progress: Callable[[int, int, str], None] | None = None,
               use_cache: bool = True) -> MoveTable:
     """The move table of ``rules``: from memory, else the disk cache, else compiled (and
-    cached). A cache file that cannot be read is recompiled."""
-    if use_cache and rules.digest in _LOADED:
-        return _LOADED[rules.digest].bound_to(rules)
+    cached). A cache file that is not exactly ours (foreign, corrupt, truncated, of another
+    format or key) is recompiled with a :class:`~ddzspec.errors.CacheWarning`, never trusted;
+    a read-only cache folder is not an error (the table stays in memory)."""
+    key = cache_key(rules)
+    if use_cache and key in _LOADED:
+        return _LOADED[key].bound_to(rules)
     path = table_path(rules)
     table = None
     if use_cache and path.is_file():
         try:
-            with path.open("rb") as f:
-                entries, ambiguous = pickle.load(f)
-            table = MoveTable(rules, entries, ambiguous)
-        except Exception:  # a corrupt or foreign cache file: recompile
+            table = read_table(rules, path, key)
+        except (OSError, ValueError) as e:
+            warnings.warn(f"ddzspec: cached move table {path} ignored ({e}); recompiling",
+                          CacheWarning, stacklevel=2)
             table = None
     if table is None:
         table = compile_table(rules, progress)
         if use_cache:
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".tmp{os.getpid()}")
-                with tmp.open("wb") as f:
-                    pickle.dump((table.entries, table.ambiguous), f,
-                                protocol=pickle.HIGHEST_PROTOCOL)
-                tmp.replace(path)
+                write_table(table, path, key)
             except OSError:
                 pass  # a read-only cache is not an error: the table is in memory
     if use_cache:
-        _LOADED[rules.digest] = table
+        _LOADED[key] = table
     return table
+
+
+def loaded_table(rules: Rules) -> MoveTable | None:
+    """The table of ``rules`` if it is already in memory (no disk access, no compile)."""
+    got = _LOADED.get(cache_key(rules))
+    return None if got is None else got.bound_to(rules)
 
 
 def is_cached(rules: Rules) -> bool:
     """Whether a compiled table for ``rules`` is on disk or in memory."""
-    return rules.digest in _LOADED or table_path(rules).is_file()
+    return cache_key(rules) in _LOADED or table_path(rules).is_file()

@@ -146,13 +146,10 @@ def test_cache_is_keyed_by_content(tmp_path: Path, monkeypatch) -> None:  # type
     assert base.digest != changed.digest
     assert table_path(base) != table_path(changed)
     from ddzspec import table as table_mod
-    table_mod._LOADED.pop(changed.digest, None)  # another test may have loaded it in memory
+    monkeypatch.setattr(table_mod, "_LOADED", {})  # another test may have loaded it in memory
     t = get_table(changed, use_cache=True)
     assert "trio_pair" not in t.by_type() and table_path(changed).is_file()
-    # a corrupt cache file is recompiled, not trusted
-    table_path(changed).write_bytes(b"garbage")
-    table_mod._LOADED.pop(changed.digest, None)
-    assert len(get_table(changed)) == len(compile_table(changed))
+    assert len(t) == len(compile_table(changed)) == 24639 - 156
 
 
 def test_without_drops_a_shape(classic: Rules) -> None:
