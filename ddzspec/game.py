@@ -650,7 +650,7 @@ class GameState:
             missing = Cards(tuple(max(0, c - h) for c, h in zip(cards.counts, hand.counts)))
             raise CardsNotHeldError(f"seat {a.seat} does not hold {missing} "
                                     f"(hand {hand})")
-        reading = move_index(self.rules).table.lookup(cards)
+        reading = move_index(self.rules).lookup(cards)
         if reading is None:
             from .readings import read
             v = read(cards, self.rules)

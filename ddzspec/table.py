@@ -23,11 +23,11 @@ import sys
 import warnings
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cards import N_RANKS, Cards, pack
+from .cards import N_RANKS, Cards
 from .errors import CacheWarning
 from .readings import Reading, make_reading
 from .restrictions import holds
@@ -104,50 +104,206 @@ def cache_key(rules: Rules) -> str:
     return hashlib.sha256(spec.encode()).hexdigest()[:24]
 
 
-def _kicker_sets(avail: Sequence[int], units: int, k: int,
-                 ranks: Sequence[int]) -> Iterator[list[int]]:
-    """Every way to choose ``units`` kicker units of ``k`` cards (rank counts) from ``avail``."""
-    out = [0] * N_RANKS
+def kicker_caps(rules: Rules, shape: Shape, body: Sequence[int],
+                avail: Sequence[int]) -> list[int]:
+    """Per rank, the most kicker cards a candidate with this body can hold: what is left of
+    ``avail`` (15 counts) after the body, lowered by what the switched-on restrictions imply
+    rank by rank (restriction 3: none of a body rank; restriction 4: at most N; kawu: at most one
+    unit; restrictions 1-2: no fourth card of a rank outside a four-card body). A pruning only:
+    every candidate is still checked by the restriction predicates (:func:`holds`), so a looser
+    cap never changes a table, it only costs time."""
+    copies = shape.copies
+    unit = KIND_SIZE.get(shape.kicker_kind or "", 1)
+    in_body = [False] * N_RANKS
+    for i in body:
+        in_body[i] = True
+    caps = [avail[i] - (copies if in_body[i] else 0) for i in range(N_RANKS)]
+    for r in rules.restrictions:
+        if r.name == "kicker_not_body_rank":
+            for i in body:
+                caps[i] = 0
+        elif r.name == "kicker_rank_max" and r.param is not None:
+            caps = [min(c, r.param) for c in caps]
+        elif r.name == "distinct_kicker_ranks":
+            caps = [min(c, unit) for c in caps]
+        elif r.name == "quad_block":
+            for i in range(N_RANKS):
+                if not (copies == 4 and in_body[i]):
+                    caps[i] = min(caps[i], 3 - (copies if in_body[i] else 0))
+    return [max(c, 0) for c in caps]
 
-    def rec(pos: int, left: int) -> Iterator[list[int]]:
+
+#: Restrictions that :func:`kicker_caps` and :func:`joker_limit` implement exactly (a kicker set
+#: within the caps always satisfies them, for a body that does), so their predicates are called
+#: once per body instead of once per candidate.
+EXACT_BY_CAPS = frozenset({"kicker_not_body_rank", "kicker_rank_max", "distinct_kicker_ranks",
+                           "quad_block", "jokers_not_both_kickers"})
+
+
+def joker_limit(rules: Rules, body: Sequence[int]) -> int:
+    """The most distinct jokers outside the body that kickers may hold: restrictions 1-2 (the
+    joker pair only as the rocket: not every joker in one move unless all are in the body) and
+    4 (never every joker among the kickers), seeds 000/002. ``N_RANKS`` when unlimited."""
+    jk = rules.jokers
+    if len(jk) < 2:
+        return N_RANKS
+    limit = N_RANKS
+    in_body = sum(1 for j in jk if j in body)
+    if rules.restriction("quad_block") is not None and in_body < len(jk):
+        limit = min(limit, len(jk) - 1 - in_body)
+    if rules.restriction("jokers_not_both_kickers") is not None:
+        limit = min(limit, len(jk) - 1)
+    return limit
+
+
+def _kicker_sets(caps: Sequence[int], units: int, k: int, ranks: Sequence[int],
+                 limited: Container[int] = (), limit: int = N_RANKS
+                 ) -> list[tuple[int, tuple[int, ...]]]:
+    """Every way to choose ``units`` kicker units of ``k`` cards from ``ranks`` (in that order)
+    with at most ``caps[r]`` cards of rank ``r``, and at most ``limit`` distinct ranks of
+    ``limited`` (the jokers): (packed key of the kickers, their 15 rank counts). Listed with
+    the most units of ``ranks[0]`` first, then of ``ranks[1]``…"""
+    out = [0] * N_RANKS
+    ranks = [r for r in ranks if caps[r] >= k]
+    n = len(ranks)
+    room = [0] * (n + 1)  # units still placeable from position i on
+    lim_left = [0] * (n + 1)  # limited ranks from position i on
+    for i in range(n - 1, -1, -1):
+        room[i] = room[i + 1] + caps[ranks[i]] // k
+        lim_left[i] = lim_left[i + 1] + (ranks[i] in limited)
+    inc = [k << (3 * r) for r in ranks]
+    most_of = [caps[r] // k for r in ranks]
+    is_lim = [r in limited for r in ranks]
+    found: list[tuple[int, tuple[int, ...]]] = []
+    push = found.append
+
+    def rec(pos: int, left: int, key: int, used: int) -> None:
         if left == 0:
-            yield out
+            push((key, tuple(out)))
             return
-        if pos == len(ranks):
+        if room[pos] < left:
+            return
+        if left == room[pos] and used + lim_left[pos] <= limit:
+            # every remaining unit is needed: take them all
+            for j in range(pos, n):
+                out[ranks[j]] = most_of[j] * k
+                key += most_of[j] * inc[j]
+            push((key, tuple(out)))
+            for j in range(pos, n):
+                out[ranks[j]] = 0
             return
         r = ranks[pos]
-        most = min(left, avail[r] // k)
-        for m in range(most, -1, -1):
+        most = min(left, most_of[pos])
+        lim = is_lim[pos]
+        if lim and used >= limit:
+            most = 0
+        step = inc[pos]
+        for m in range(most, 0, -1):
             out[r] = m * k
-            yield from rec(pos + 1, left - m)
+            rec(pos + 1, left - m, key + m * step, used + lim)
         out[r] = 0
+        rec(pos + 1, left, key, used)
 
-    yield from rec(0, units)
+    rec(0, units, 0, 0)
+    return found
 
 
-def candidate_entries(rules: Rules, shape_index: int) -> Iterator[tuple[int, Entry]]:
-    """Every (packed multiset, entry) of one shape whose restrictions hold."""
-    shape: Shape = rules.shapes[shape_index]
-    deck = rules.deck
-    ranks = [i for i in range(N_RANKS) if deck[i]]
-    k = KIND_SIZE.get(shape.kicker_kind or "", 1)
+def shape_bodies(rules: Rules, shape_index: int, within: Sequence[int] | None = None,
+                 sizes: Container[int] | None = None) -> Iterator[tuple[int, int]]:
+    """Every body (start, run) of one shape whose move fits in the largest hand, whose body
+    ranks ``within`` (15 counts; default the deck) holds and, with ``sizes``, whose move has
+    one of those card counts."""
+    shape = rules.shapes[shape_index]
+    within = rules.deck if within is None else within
+    total = sum(within)
     for run in range(shape.run_min, shape.run_max + 1):
-        if shape.size(run) > rules.max_cards:
+        size = shape.size(run)
+        if size > rules.max_cards or size > total or (sizes is not None and size not in sizes):
             continue
-        units = shape.units(run)
         for start in range(len(shape.seq) - run + 1):
-            body = shape.seq[start:start + run]
-            if any(deck[i] < shape.copies for i in body):
-                continue
-            avail = list(deck)
-            base = [0] * N_RANKS
-            for i in body:
-                avail[i] -= shape.copies
-                base[i] = shape.copies
-            for kick in _kicker_sets(avail, units, k, ranks):
-                counts = [b + c for b, c in zip(base, kick)]
-                if all(holds(r, rules, shape, counts, body, kick) for r in rules.restrictions):
-                    yield pack(counts), (shape_index, start, run)
+            if all(within[i] >= shape.copies for i in shape.seq[start:start + run]):
+                yield start, run
+
+
+_ZERO = (0,) * N_RANKS
+
+
+def body_kickers(rules: Rules, shape_index: int, start: int, run: int,
+                 within: Sequence[int] | None = None
+                 ) -> Iterator[tuple[int, Sequence[int]]]:
+    """Every kicker multiset of one body whose restrictions hold, using only cards of ``within``
+    (15 counts; default the deck: the table; a hand: what that hand can play): (packed key of
+    the kickers, their 15 counts). Yielded in hint order: the
+    kickers' ranks sorted by strength, compared low to high (most low kickers first). A body
+    without kickers yields one empty kicker set if its restrictions hold."""
+    shape = rules.shapes[shape_index]
+    within = rules.deck if within is None else within
+    body = shape.seq[start:start + run]
+    base = [0] * N_RANKS
+    for i in body:
+        base[i] = shape.copies
+    units = shape.units(run)
+    restrictions = rules.restrictions
+    if units == 0:
+        if all(holds(r, rules, shape, base, body, _ZERO) for r in restrictions):
+            yield 0, _ZERO
+        return
+    k = KIND_SIZE.get(shape.kicker_kind or "", 1)
+    if not all(holds(r, rules, shape, base, body, _ZERO) for r in restrictions
+               if r.name in EXACT_BY_CAPS):
+        return  # the body alone breaks a restriction that kickers cannot mend
+    caps = kicker_caps(rules, shape, body, within)
+    ranks = sorted((i for i in range(N_RANKS) if caps[i]), key=rules.strength.__getitem__)
+    exact = EXACT_BY_CAPS
+    if any(j in body for j in rules.jokers):  # limits count only the jokers outside the body
+        exact = exact - {"jokers_not_both_kickers"}
+    checked = [r for r in restrictions if r.name not in exact]
+    jk = [j for j in rules.jokers if j not in body]
+    sets = _kicker_sets(caps, units, k, ranks, jk, joker_limit(rules, body))
+    if not checked:
+        yield from sets
+        return
+    for kkey, kick in sets:
+        counts = [b + c for b, c in zip(base, kick)]
+        if all(holds(r, rules, shape, counts, body, kick) for r in checked):
+            yield kkey, kick
+
+
+def body_key(shape: Shape, start: int, run: int) -> int:
+    """Packed key of the body ``seq[start:start+run]`` of a shape (``copies`` per rank)."""
+    return sum(shape.copies << (3 * i) for i in shape.seq[start:start + run])
+
+
+def body_candidates(rules: Rules, shape_index: int, start: int, run: int,
+                    within: Sequence[int] | None = None) -> Iterator[tuple[int, Entry]]:
+    """Every (packed multiset, entry) of one body whose restrictions hold, within ``within``
+    (see :func:`body_kickers`). The entry tuple is shared by every candidate of the body."""
+    entry: Entry = (shape_index, start, run)
+    bkey = body_key(rules.shapes[shape_index], start, run)
+    for kkey, _ in body_kickers(rules, shape_index, start, run, within):
+        yield bkey + kkey, entry
+
+
+def candidate_entries(rules: Rules, shape_index: int, within: Sequence[int] | None = None,
+                      sizes: Container[int] | None = None) -> Iterator[tuple[int, Entry]]:
+    """Every (packed multiset, entry) of one shape whose restrictions hold, within ``within``
+    (default the deck) and, with ``sizes``, of those card counts."""
+    for start, run in shape_bodies(rules, shape_index, within, sizes):
+        yield from body_candidates(rules, shape_index, start, run, within)
+
+
+def group_candidates(cands: Iterable[tuple[int, Entry]], entries: dict[int, Entry],
+                     ambiguous: dict[int, tuple[Entry, ...]]) -> None:
+    """Add candidates to ``entries`` (one reading) and ``ambiguous`` (several readings: two
+    candidates of one multiset always differ in type or body)."""
+    for key, e in cands:
+        old = entries.pop(key, None)
+        if old is not None:
+            ambiguous[key] = (old, e)
+        elif key in ambiguous:
+            ambiguous[key] += (e,)
+        else:
+            entries[key] = e
 
 
 @dataclass
@@ -218,25 +374,24 @@ class MoveTable:
         return out
 
 
+def all_bodies(rules: Rules) -> list[tuple[int, int, int]]:
+    """Every (shape index, start, run) body of the rules' table, in shape order."""
+    return [(si, start, run) for si in range(len(rules.shapes))
+            for start, run in shape_bodies(rules, si)]
+
+
 def compile_table(rules: Rules,
                   progress: Callable[[int, int, str], None] | None = None) -> MoveTable:
-    """Compile the table of ``rules`` from scratch (no cache). ``progress(done, total, shape)``
-    is called after each shape."""
-    groups: dict[int, list[Entry]] = {}
-    total = len(rules.shapes)
-    for si, shape in enumerate(rules.shapes):
-        for key, entry in candidate_entries(rules, si):
-            groups.setdefault(key, []).append(entry)
-        if progress:
-            progress(si + 1, total, shape.name)
+    """Compile the table of ``rules`` from scratch (no cache). ``progress(done, total, name)``
+    is called after each body (a shape's run start and length: one huge shape reports progress
+    too), ``name`` the shape's. Memory: one dict slot per legal move (entries are shared)."""
     entries: dict[int, Entry] = {}
     ambiguous: dict[int, tuple[Entry, ...]] = {}
-    for key, es in groups.items():
-        # two readings differ when their type or body differs (entries are distinct bodies)
-        if len(es) == 1:
-            entries[key] = es[0]
-        else:
-            ambiguous[key] = tuple(es)
+    bodies = all_bodies(rules)
+    for done, (si, start, run) in enumerate(bodies, 1):
+        group_candidates(body_candidates(rules, si, start, run), entries, ambiguous)
+        if progress:
+            progress(done, len(bodies), rules.shapes[si].name)
     return MoveTable(rules, entries, ambiguous)
 
 
