@@ -9,6 +9,8 @@ packages outside ddzspec (the solver) add commands through the ``ddzspec.command
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any
@@ -185,13 +187,37 @@ def table_with_progress(rules: Rules, quiet: bool = False) -> Any:
     from .table import get_table, is_cached
     if quiet or is_cached(rules):
         return get_table(rules)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    with _progress(rules) as update:
+        return get_table(rules, progress=update)
+
+
+@contextmanager
+def _progress(rules: Rules) -> Iterator[Callable[[int, int, str], None]]:
+    """A rich progress bar on stderr, advanced per body (a shape's run start and length), so
+    one huge shape shows progress too; yields the ``progress(done, total, shape)`` callback."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     with Progress(TextColumn("compiling {task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} shapes"), TimeElapsedColumn(),
-                  transient=True, console=_stderr_console()) as prog:
-        task = prog.add_task(rules.name, total=len(rules.shapes))
-        return get_table(rules, progress=lambda done, total, name: prog.update(
-            task, completed=done, description=f"{rules.name}: {name}"))
+                  TextColumn("{task.completed}/{task.total} bodies"), TimeElapsedColumn(),
+                  TimeRemainingColumn(), transient=True, console=_stderr_console()) as prog:
+        task = prog.add_task(rules.name, total=None)
+        yield lambda done, total, name: prog.update(
+            task, completed=done, total=total, description=f"{rules.name}: {name}")
+
+
+def report_with_progress(rules: Rules, quiet: bool = False) -> Any:
+    """The check report of ``rules`` (counts per type, ambiguous moves: bounded memory, see
+    :mod:`ddzspec.verdict`), with a progress bar while computing cold."""
+    from .verdict import check_rules, report_path
+    if quiet or report_path(rules).is_file():
+        return check_rules(rules)
+    with _progress(rules) as update:
+        return check_rules(rules, progress=update)
 
 
 def _stderr_console() -> Any:
@@ -211,7 +237,7 @@ def check(rules_path: str | None, rules: Rules, notation: str,
     """
     if rules_path:
         rules = load_rules(rules_path, without=rules.without)
-    table = table_with_progress(rules, quiet=as_json)
+    table = report_with_progress(rules, quiet=as_json)
     amb = table.ambiguous_readings()
     if as_json:
         emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),

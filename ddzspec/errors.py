@@ -79,3 +79,15 @@ class DdzWarning(UserWarning):
 class CacheWarning(DdzWarning):
     """A cache file that was not trusted (foreign, corrupt, truncated, written for other rules or
     another version of the code): it is ignored and recomputed."""
+
+
+class UnplayableRulesError(RulesError):
+    """Rules that ``ddzspec check`` flags, refused by legal moves, the game and the solver
+    (issue 8 §3): ambiguous moves, a rank no shape plays as a lone card, or a shape no move can
+    ever have. ``problems``: what is wrong, one line each; the message names the rules file, an
+    example move with its readings and the ``ddzspec check`` command to run."""
+
+    def __init__(self, message: str, path: str = "<rules>",
+                 problems: tuple[str, ...] = ()) -> None:
+        self.problems = problems
+        super().__init__(message, path)

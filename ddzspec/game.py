@@ -47,6 +47,7 @@ from typing import Any
 from .cards import EMPTY, N_RANKS, Cards, parse_cards
 from .errors import GameError, NotationError
 from .moves import legal_moves, move_index
+from .verdict import require_playable
 from .readings import Reading, beats
 from .rules import Rules
 
@@ -379,6 +380,7 @@ class GameState:
         do not make up the deck, or when the rules cannot be played to the end (no shape plays
         a lone card: a leader could be stuck), NotationError on bad notation.
         """
+        require_playable(rules)  # UnplayableRulesError for rules `ddzspec check` flags
         if not rules.lone_cards_playable:
             raise GameError(f"{rules.label} cannot be played: no shape plays a lone card of "
                             "every rank, so a leader could be left unable to play and the deal "

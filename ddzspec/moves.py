@@ -48,6 +48,7 @@ from .table import (
     loaded_table,
     shape_bodies,
 )
+from .verdict import ambiguity_problem, refusal, require_lone_cards
 
 _GUARD = GUARD4
 
@@ -485,8 +486,17 @@ def _known_cards(counts: tuple[int, ...], key: int) -> Cards:
 
 
 def _ambiguous(idx: MoveIndex, key: int, entries: Sequence[Entry]) -> AmbiguousReadingError:
+    """The error for a hand holding an ambiguous move: the move and its readings."""
     return AmbiguousReadingError(str(Cards.from_key(key)),
                                  [idx._reading(key, e).describe() for e in entries])
+
+
+def _located(err: AmbiguousReadingError, rules: Rules) -> AmbiguousReadingError:
+    """``err`` with the message every refusal has: the rules file, what is wrong with an
+    example move and its readings, and the ``ddzspec check`` command to run."""
+    problem = ambiguity_problem(rules, Cards.parse(err.cards).key, err.readings)
+    err.args = (f"{rules.path}: {refusal(rules, [problem])}",)
+    return err
 
 
 _INDEXES: dict[str, MoveIndex] = {}
@@ -543,14 +553,21 @@ def legal_moves(hand: str | Cards, previous: str | Cards | Reading | None = None
     move of the same type and card count with a higher body, every held bomb/rocket of a higher
     tier, and ``can_pass`` True. Exact sets, no duplicates, hint order (see the module doc).
     Raises NotationError on bad notation, IllegalMoveError when ``previous`` is no legal move,
-    GameError when the hand has more cards than the largest hand.
+    GameError when the hand has more cards than the largest hand, UnplayableRulesError when
+    some rank has no one-card shape, AmbiguousReadingError when the hand holds a move with
+    several readings (both: rules that ``ddzspec check`` flags, issue 8 §3). Costs what the
+    hand can play: the moves are generated from the hand (see :class:`MoveIndex`).
     """
     rules = rules if rules is not None else load_rules("classic")
+    require_lone_cards(rules)
     cards = _cards(hand, rules, "hand")
     if len(cards) > rules.max_cards:
         raise GameError(f"a hand holds at most {rules.max_cards} cards, got {len(cards)}")
     idx = move_index(rules)
-    if previous is None:
-        return LegalMoves(tuple(idx.leads(cards.counts)), False)
-    prev = to_reading(previous, rules)
-    return LegalMoves(tuple(idx.answers(cards.counts, prev)), True)
+    try:
+        if previous is None:
+            return LegalMoves(tuple(idx.leads(cards.counts)), False)
+        prev = to_reading(previous, rules)
+        return LegalMoves(tuple(idx.answers(cards.counts, prev)), True)
+    except AmbiguousReadingError as e:
+        raise _located(e, rules) from None

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 from ddzspec.cards import pack4
+from ddzspec.verdict import require_playable
 
 from .movegen import HandInfo, MoveSet, move_set
 from .position import Position
@@ -382,10 +383,12 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
     move) or "score" (also the exact payoff per seat, when both sides maximise their own
     points). ``limit``: a :class:`Limit`, or an int meaning a node limit; ``seconds``: a time
     limit. When a limit is hit the result has ``status="unknown"`` and ``winner=None``.
-    ``line``: compute the principal variation.
+    ``line``: compute the principal variation. Raises UnplayableRulesError for rules that
+    ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played).
     """
     if want not in ("winner", "all", "score"):
         raise ValueError(f"want must be 'winner', 'all' or 'score', not {want!r}")
+    require_playable(position.rules)
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
     if seconds is not None:
         lim = Limit(lim.nodes, seconds, lim.entries)
@@ -405,7 +408,7 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
             value = _score_value(S, ll_wins, s0, h0, l0, p0, lp0, pp0)
             unit = 2 if position.n_seats == 3 else 1
             stake = position.base * position.multiplier
-            ll_points = int(round(value * stake * unit))
+            ll_points = round(value * stake * unit)
             score = MappingProxyType({
                 name: ll_points if role == "landlord" else -ll_points // (position.n_seats - 1)
                 for name, role in zip(position.seats, position.roles)})
@@ -564,5 +567,13 @@ def solve_many(positions: list[Position], want: Literal["winner", "all", "score"
     return out
 
 
-__all__ = ["PASS", "Limit", "Play", "SolveResult", "Searcher", "solve", "solve_many",
-           "HandInfo"]
+__all__ = [
+    "PASS",
+    "HandInfo",
+    "Limit",
+    "Play",
+    "Searcher",
+    "SolveResult",
+    "solve",
+    "solve_many",
+]

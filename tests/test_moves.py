@@ -11,8 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddzspec.cards import N_RANKS, Cards
-from ddzspec.errors import GameError, IllegalMoveError, NotationError
-from ddzspec.errors import AmbiguousReadingError
+from ddzspec.errors import (
+    AmbiguousReadingError,
+    GameError,
+    IllegalMoveError,
+    NotationError,
+)
 from ddzspec.moves import _GUARD, MoveIndex, TableIndex, legal_moves, move_index, pack4
 from ddzspec.readings import beats
 from ddzspec.rules import load_rules

@@ -74,15 +74,36 @@ def structured_multisets(draw: st.DrawFn) -> Cards:
                        st.builds(lambda: None).flatmap(lambda _: st.composite(
                            lambda d: _random_multiset(d, (4,) * 13 + (1, 1)))())))
 def test_csp_and_table_agree(cards: Cards) -> None:
-    rules = load_rules("classic")
+    for name in ("classic", "duel-literal"):  # duel-literal has ambiguous moves
+        rules = load_rules(name)
+        if any(c > d for c, d in zip(cards.counts, rules.deck)):
+            continue
+        table = get_table(rules)
+        csp = solve_readings(cards.counts, rules)
+        looked = table.lookup(cards)
+        if len(csp) == 1:
+            assert looked == csp[0]
+            assert cards.key not in table.ambiguous
+        elif csp:  # several readings: the table lists exactly these, and no unique one
+            assert looked is None
+            assert sorted(table.reading_of(cards.key, e).describe()
+                          for e in table.ambiguous[cards.key]) == sorted(r.describe() for r in csp)
+        else:
+            assert looked is None and cards.key not in table.ambiguous
+
+
+def test_ambiguous_multisets_of_duel_literal_match_the_csp() -> None:
+    """Every ambiguous multiset of the table has exactly the CSP's readings (180 in
+    duel-literal), e.g. 555666777888 (README)."""
+    rules = load_rules("duel-literal")
     table = get_table(rules)
-    csp = solve_readings(cards.counts, rules)
-    looked = table.lookup(cards)
-    if len(csp) == 1:
-        assert looked == csp[0]
-    else:
-        assert looked is None
-        assert cards.key not in table.ambiguous or len(csp) > 1
+    assert len(table.ambiguous) == 180
+    for key, entries in table.ambiguous.items():
+        csp = solve_readings(Cards.from_key(key).counts, rules)
+        assert len(csp) >= 2
+        assert sorted(table.reading_of(key, e).describe() for e in entries) == \
+            sorted(r.describe() for r in csp)
+    assert Cards.parse("555666777888").key in table.ambiguous
 
 
 @settings(max_examples=300, deadline=None)
