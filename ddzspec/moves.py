@@ -330,6 +330,7 @@ class MoveIndex:
         self._fast: TableIndex | None = None
         self._small: bool | None = None
         self._readings: dict[int, Reading] = {}
+        self._kick_cards: dict[int, Cards] = {}
         self._ambiguous4: list[tuple[int, int]] | None = None
 
     # ----------------------------------------------------------------- the compiled table
@@ -401,45 +402,47 @@ class MoveIndex:
         memo = self._readings
         if len(memo) > 100_000:
             memo.clear()
-        # key -> (sort key, body Cards, entry, kicker counts); kickers come in hint order per
-        # body (see body_kickers), so a running number orders them within a body
-        found: dict[int, tuple[tuple[int, int, int, int, int], Entry, tuple[int, ...]]] = {}
+        kick_cards = self._kick_cards
+        if len(kick_cards) > 100_000:
+            kick_cards.clear()
+        seen: dict[int, Entry] = {}
         ambiguous: dict[int, list[Entry]] = {}
+        # (sort key, Reading): hint order is (tier, body height, shape order, size, kickers);
+        # kickers come in hint order per body (see body_kickers), so a running number orders
+        # them within a body, and the whole key packs into one int
+        items: list[tuple[int, Reading]] = []
         n = 0
         for si, shape in enumerate(rules.shapes):
+            name, tier, kind, copies = shape.name, shape.tier, shape.kicker_kind, shape.copies
             for start, run in shape_bodies(rules, si, counts):
                 entry: Entry = (si, start, run)
+                body = shape.seq[start:start + run]
                 bkey = body_key(shape, start, run)
-                top = strength[shape.seq[start + run - 1]]
+                bcards = _known_cards(tuple(copies if i in body else 0 for i in range(N_RANKS)),
+                                      bkey)
+                top = body[-1]
+                height = strength[top]
                 size = shape.size(run)
+                bsort = (((tier * 16 + height) * 256 + si) * 32 + size) << 32
                 for kkey, kick in body_kickers(rules, si, start, run, counts):
                     key = bkey + kkey
+                    if key in seen:
+                        ambiguous.setdefault(key, [seen[key]]).append(entry)
+                        continue
+                    seen[key] = entry
+                    r = memo.get(key)
+                    if r is None:
+                        kc = kick_cards.get(kkey)
+                        if kc is None:
+                            kc = kick_cards[kkey] = _known_cards(tuple(kick), kkey)
+                        r = memo[key] = Reading(name, tier, bcards, kc, height, size, run, kind,
+                                                top)
                     n += 1
-                    if key in found:
-                        ambiguous.setdefault(key, [found[key][1]]).append(entry)
-                    else:
-                        found[key] = ((shape.tier, top, si, size, n), entry, tuple(kick))
+                    items.append((bsort + n, r))
         if ambiguous:
             key = min(ambiguous, key=lambda k: (len(Cards.from_key(k)), k))
             raise _ambiguous(self, key, ambiguous[key])
-        bodies: dict[Entry, Cards] = {}
-        items = []
-        for key, (sort, entry, kick) in found.items():
-            r = memo.get(key)
-            if r is None:
-                si, start, run = entry
-                shape = rules.shapes[si]
-                bcards = bodies.get(entry)
-                if bcards is None:
-                    bcards = bodies[entry] = _known_cards(tuple(
-                        shape.copies if i in shape.seq[start:start + run] else 0
-                        for i in range(N_RANKS)), body_key(shape, start, run))
-                top = shape.seq[start + run - 1]
-                r = memo[key] = Reading(shape.name, shape.tier, bcards,
-                                        _known_cards(kick, key - bcards.key), strength[top],
-                                        sort[3], run, shape.kicker_kind, top)
-            items.append((sort, r))
-        items.sort(key=lambda x: x[0])
+        items.sort(key=_first)
         return [r for _, r in items]
 
     def _check_hand(self, counts: Sequence[int]) -> None:
@@ -474,6 +477,10 @@ class MoveIndex:
                 if r.tier > previous.tier or (r.shape == previous.shape
                                               and r.size == previous.size
                                               and r.key > previous.key)]
+
+
+def _first(item: tuple[int, Reading]) -> int:
+    return item[0]
 
 
 def _known_cards(counts: tuple[int, ...], key: int) -> Cards:

@@ -182,13 +182,14 @@ def check_rules(rules: Rules, progress: Callable[[int, int, str], None] | None =
 
 
 def _hint(rules: Rules) -> str:
-    return f"run `ddzspec check --rules {rules.path}`"
+    without = "".join(f" --without {w}" for w in rules.without)
+    return f"run `ddzspec check --rules {rules.path}{without}`"
 
 
 def refusal(rules: Rules, problems: list[str]) -> str:
     """The one message for rules that ``check`` flags (without the file, which
     :class:`~ddzspec.errors.RulesError` puts first)."""
-    return (f"these rules cannot be played: {'; '.join(problems)}; {_hint(rules)} for the "
+    return (f"these rules cannot be played out: {'; '.join(problems)}; {_hint(rules)} for the "
             "full report")
 
 

@@ -166,7 +166,7 @@ class Searcher:
             self.tt.clear()
             self.stt.clear()
             self.killer.clear()
-        if len(self.ms._hands) > 4 * lim.entries // 10 or len(self.ms._answers) > lim.entries:
+        if len(self.ms.hands) > 4 * lim.entries // 10 or len(self.ms.answer_memo) > lim.entries:
             self.ms.clear()
             for h in self.hands0:
                 self.ms.info(h)
@@ -210,14 +210,14 @@ class Searcher:
             self._tick()
         ms = self.ms
         h = hands[s]
-        info = ms._hands.get(h) or ms.info(h)
+        info = ms.hands.get(h) or ms.info(h)
         cand: Sequence[int]
         if last < 0:
             cand = info.leads
         else:
-            got = ms._answers.get((h, last))
+            got = ms.answer_memo.get((h, last))
             if got is None:
-                got = ms._answers[(h, last)] = tuple(ms.answers(info, last))
+                got = ms.answer_memo[(h, last)] = tuple(ms.answers(info, last))
             cand = got
         if cand:
             # a move that reaches the target ends the deal: leads are sorted largest first,
@@ -233,7 +233,7 @@ class Searcher:
         same = self.side[nxt] == self.side[s]
         mk = ms.mk
         pre, post = hands[:s], hands[s + 1:]
-        infos = ms._hands
+        infos = ms.hands
         if last >= 0 and len(cand) > 1:
             cand = self._order(s, hands, cand)
         kkey = (h, last)
@@ -273,7 +273,7 @@ class Searcher:
         in the order of ``cand`` (weakest first). Measured: this ordering pays at answer nodes
         but not at leads, where largest-then-weakest first is best."""
         ms = self.ms
-        infos = ms._hands
+        infos = ms.hands
         tier, cls, strength = ms.tier, ms.cls, ms.strength
         opp = [infos.get(hands[j]) or ms.info(hands[j]) for j in self.opponents[s]]
         first: list[int] = []
@@ -317,7 +317,7 @@ class Searcher:
             if t > -1:
                 return False
         # at most 2^d is still at stake: d bombs/rockets held, one spring / anti-spring
-        infos = self.ms._hands
+        infos = self.ms.hands
         d = sum(infos[h].n_doubling if h in infos else self.ms.info(h).n_doubling
                 for h in hands) + (0 if pp and lp >= 2 else 1)
         if t > (1 << d):

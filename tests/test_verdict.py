@@ -44,7 +44,7 @@ def test_ambiguous_lone_cards_are_refused_everywhere(tmp_path: Path, text: str) 
         with pytest.raises(UnplayableRulesError) as u:
             build()
         msg = str(u.value)
-        assert msg.startswith(f"{f}: these rules cannot be played: 15 moves have several "
+        assert msg.startswith(f"{f}: these rules cannot be played out: 15 moves have several "
                               "readings (every legal move must have exactly one), e.g. 3: ")
         assert f"run `ddzspec check --rules {f}`" in msg
 
