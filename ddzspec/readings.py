@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from constraint import FunctionConstraint, Problem
+from constraint import FunctionConstraint, Problem  # type: ignore[import-untyped]
 
 from .cards import ALL_RANKS, N_RANKS, Cards, ParsedCards, parse_cards
 from .restrictions import holds
