@@ -27,6 +27,7 @@ played, not what is held (seeds 000/002).
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -397,13 +398,22 @@ class MoveIndex:
     def hand_moves(self, counts: Sequence[int]) -> list[Reading]:
         """Every move a hand (15 counts) holds, hint order, generated from the hand. Raises
         AmbiguousReadingError naming the first ambiguous move it holds (smallest first)."""
+        enabled = gc.isenabled()
+        gc.disable()  # thousands of small acyclic objects: no collection passes meanwhile
+        try:
+            return self._hand_moves(counts)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _hand_moves(self, counts: Sequence[int]) -> list[Reading]:
         rules = self.rules
         strength = rules.strength
         memo = self._readings
-        if len(memo) > 100_000:
+        if len(memo) > 20_000:
             memo.clear()
         kick_cards = self._kick_cards
-        if len(kick_cards) > 100_000:
+        if len(kick_cards) > 20_000:
             kick_cards.clear()
         seen: dict[int, Entry] = {}
         ambiguous: dict[int, list[Entry]] = {}
