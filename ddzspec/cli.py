@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .cli_common import common_options, emit_json, fail, table_with_progress
+from .cli_common import common_options, emit_json, fail, report_with_progress
 from .rules import Rules, load_rules
 
 __all__ = ["EXIT_OUTPUT_FAILED", "LAZY_COMMANDS", "common_options", "emit_json", "fail", "main"]
@@ -303,7 +303,7 @@ def check(rules_path: str | None, rules: Rules, notation: str,
     """
     if rules_path:
         rules = load_rules(rules_path, without=rules.without)
-    table = table_with_progress(rules, quiet=as_json)
+    table = report_with_progress(rules, quiet=as_json)
     amb = table.ambiguous_readings()
     if as_json:
         emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),

@@ -8,7 +8,8 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 import click
@@ -63,10 +64,35 @@ def table_with_progress(rules: Rules, quiet: bool = False) -> Any:
     from .table import get_table, is_cached
     if quiet or is_cached(rules):
         return get_table(rules)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    with _progress(rules) as update:
+        return get_table(rules, progress=update)
+
+
+@contextmanager
+def _progress(rules: Rules) -> Iterator[Callable[[int, int, str], None]]:
+    """A rich progress bar on stderr, advanced per body (a shape's run start and length), so
+    one huge shape shows progress too; yields the ``progress(done, total, shape)`` callback."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     with Progress(TextColumn("compiling {task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} shapes"), TimeElapsedColumn(),
-                  transient=True, console=stderr_console()) as prog:
-        task = prog.add_task(rules.name, total=len(rules.shapes))
-        return get_table(rules, progress=lambda done, total, name: prog.update(
-            task, completed=done, description=f"{rules.name}: {name}"))
+                  TextColumn("{task.completed}/{task.total} bodies"), TimeElapsedColumn(),
+                  TimeRemainingColumn(), transient=True, console=stderr_console()) as prog:
+        task = prog.add_task(rules.name, total=None)
+        yield lambda done, total, name: prog.update(
+            task, completed=done, total=total, description=f"{rules.name}: {name}")
+
+
+def report_with_progress(rules: Rules, quiet: bool = False) -> Any:
+    """The check report of ``rules`` (a :class:`ddzspec.verdict.CheckReport`: counts per type,
+    ambiguous moves, in bounded memory), with a progress bar on standard error while it is
+    computed cold; ``quiet``: no bar."""
+    from .verdict import check_rules, report_path
+    if quiet or report_path(rules).is_file():
+        return check_rules(rules)
+    with _progress(rules) as update:
+        return check_rules(rules, progress=update)

@@ -126,3 +126,25 @@ class BadSeatError(GameError):
 class RecordError(DdzError):
     """A deal record that cannot be read, does not follow the format, or whose rules cannot be
     reproduced exactly (the message names the mismatch)."""
+
+
+class DdzWarning(UserWarning):
+    """Base class of every ddzspec warning."""
+
+
+class CacheWarning(DdzWarning):
+    """A cache file that was not trusted (foreign, corrupt, truncated, written for other rules or
+    another version of the code): it is ignored and recomputed."""
+
+
+class UnplayableRulesError(RulesError, GameError):
+    """Rules that ``ddzspec check`` flags, refused by legal moves, the game and the solver
+    (issue 8 §3): ambiguous moves, a rank no shape plays as a lone card, or a shape no move can
+    ever have. ``problems``: what is wrong, one line each; the message names the rules file, an
+    example move with its readings and the ``ddzspec check`` command to run. A GameError too:
+    a game cannot be started under such rules."""
+
+    def __init__(self, message: str, path: str = "<rules>",
+                 problems: tuple[str, ...] = ()) -> None:
+        self.problems = problems
+        super().__init__(message, path)

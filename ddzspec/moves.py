@@ -27,16 +27,29 @@ played, not what is held (seeds 000/002).
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
 from .cards import GUARD4, N_RANKS, Cards, pack, pack4, parse_cards
-from .errors import NotationError, GameError, IllegalMoveError
-from .readings import Reading
+from .errors import AmbiguousReadingError, GameError, IllegalMoveError, NotationError
+from .readings import Reading, make_reading
 from .rules import KIND_SIZE, Rules, load_rules
-from .table import MoveTable, get_table
+from .table import (
+    Entry,
+    MoveTable,
+    body_key,
+    body_kickers,
+    cache_key,
+    candidate_entries,
+    get_table,
+    kicker_caps,
+    loaded_table,
+    shape_bodies,
+)
+from .verdict import ambiguity_problem, refusal, require_lone_cards
 
 _GUARD = GUARD4
 
@@ -71,9 +84,9 @@ class LegalMoves:
         return self.moves[i]
 
 
-class MoveIndex:
-    """The per-rules index of a move table used by :func:`legal_moves`. Build with
-    :func:`move_index` (memoised per rules digest)."""
+class TableIndex:
+    """The fast path of :class:`MoveIndex` once a rules file's compiled table is in memory: the
+    table's moves in hint order, grouped for leads and answers (see the module doc)."""
 
     def __init__(self, table: MoveTable) -> None:
         rules = table.rules
@@ -257,15 +270,261 @@ def _kickers(ranks: list[int], avail: list[int], k: int, left: int, pos: int, ke
         _kickers(ranks, avail, k, left - m, pos + 1, key + m * inc, incs, kcheck, found)
 
 
+#: Largest table (legal moves) worth indexing for the fast path; larger tables are never
+#: loaded by legal moves (each hand is generated from its own cards).
+FAST_PATH_MAX_MOVES = 200_000
+#: Per-hand calls after which a small table is loaded (or compiled) for the fast path.
+FAST_PATH_AFTER_CALLS = 32
+
+
+def _count_kicker_sets(unit_caps: Sequence[int], units: int) -> int:
+    """How many ways to pick ``units`` kicker units with at most ``unit_caps[r]`` of rank r."""
+    ways = [1] + [0] * units
+    for cap in unit_caps:
+        if cap <= 0:
+            continue
+        new = [0] * (units + 1)
+        for u in range(units + 1):
+            if ways[u]:
+                for m in range(min(cap, units - u) + 1):
+                    new[u + m] += ways[u]
+        ways = new
+    return ways[units]
+
+
+def estimate_moves(rules: Rules) -> int:
+    """An upper bound on the legal moves of ``rules`` (candidates within the kicker caps),
+    counted without enumerating them: decides whether the compiled table is small."""
+    n = 0
+    for si, shape in enumerate(rules.shapes):
+        k = KIND_SIZE.get(shape.kicker_kind or "", 1)
+        for start, run in shape_bodies(rules, si):
+            units = shape.units(run)
+            if units == 0:
+                n += 1
+                continue
+            caps = kicker_caps(rules, shape, shape.seq[start:start + run], rules.deck)
+            n += _count_kicker_sets([c // k for c in caps], units)
+    return n
+
+
+class MoveIndex:
+    """The one move index of a rules file, shared by :func:`legal_moves`, the game and the
+    solver. Build with :func:`move_index` (memoised per table cache key).
+
+    - :meth:`hand_moves` / :meth:`leads` / :meth:`answers`: what one hand can play, generated
+      from the hand itself (bodies the hand holds × kicker multisets from the rest of the hand,
+      the restriction predicates of :mod:`ddzspec.restrictions`), grouped by multiset. Every
+      reading of a sub-multiset of the hand is found this way, so each multiset's readings are
+      complete and uniqueness is decided per hand, with no table: the cost is what the hand can
+      play. A hand holding an ambiguous move raises :class:`AmbiguousReadingError`.
+    - Once the compiled table is in memory and small (≤ :data:`FAST_PATH_MAX_MOVES`), or after
+      :data:`FAST_PATH_AFTER_CALLS` calls when it is small, a :class:`TableIndex` answers the
+      same questions faster, with the same results.
+    - :meth:`lookup`: the unique reading of one multiset; :meth:`table_moves`: every legal move
+      of the table (the solver's move ids).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._calls = 0
+        self._fast: TableIndex | None = None
+        self._small: bool | None = None
+        self._readings: dict[int, Reading] = {}
+        self._kick_cards: dict[int, Cards] = {}
+        self._ambiguous4: list[tuple[int, int]] | None = None
+
+    # ----------------------------------------------------------------- the compiled table
+
+    @property
+    def table(self) -> MoveTable:
+        """The compiled move table (compiled, or read from the disk cache, on first use)."""
+        return get_table(self.rules)
+
+    def is_small(self) -> bool:
+        """Whether the compiled table is small enough to index (see :func:`estimate_moves`)."""
+        if self._small is None:
+            self._small = estimate_moves(self.rules) <= FAST_PATH_MAX_MOVES
+        return self._small
+
+    def _fast_index(self) -> TableIndex | None:
+        if self._fast is not None:
+            return self._fast
+        table = loaded_table(self.rules)
+        if table is None and self._calls >= FAST_PATH_AFTER_CALLS and self.is_small():
+            table = get_table(self.rules)
+        if table is None or len(table) > FAST_PATH_MAX_MOVES:
+            return None
+        self._fast = TableIndex(table)
+        self._ambiguous4 = [(pack4(Cards.from_key(k).counts), k) for k in table.ambiguous]
+        return self._fast
+
+    def table_moves(self) -> Iterator[tuple[int, Entry, Reading]]:
+        """Every legal move of the compiled table: (packed key, entry, Reading), table order."""
+        table = self.table
+        for key, entry in table.entries.items():
+            r = table.lookup(key)
+            assert r is not None
+            yield key, entry, r
+
+    # ----------------------------------------------------------------- one multiset
+
+    def readings_of(self, cards: Cards) -> list[Reading]:
+        """Every reading of one multiset (empty: illegal; several: ambiguous), generated from
+        its own cards."""
+        n = len(cards)
+        out: list[Reading] = []
+        for si in range(len(self.rules.shapes)):
+            for key, entry in candidate_entries(self.rules, si, cards.counts, (n,)):
+                if key == cards.key:
+                    out.append(self._reading(key, entry))
+        return out
+
+    def lookup(self, cards: Cards) -> Reading | None:
+        """The unique reading of a multiset, or None if it is illegal or ambiguous."""
+        fast = self._fast_index()
+        if fast is not None:
+            return fast.table.lookup(cards)
+        got = self.readings_of(cards)
+        return got[0] if len(got) == 1 else None
+
+    def _reading(self, key: int, entry: Entry) -> Reading:
+        si, start, run = entry
+        return make_reading(self.rules, self.rules.shapes[si], Cards.from_key(key).counts,
+                            start, run)
+
+    # ----------------------------------------------------------------- one hand
+
+    def hand_moves(self, counts: Sequence[int]) -> list[Reading]:
+        """Every move a hand (15 counts) holds, hint order, generated from the hand. Raises
+        AmbiguousReadingError naming the first ambiguous move it holds (smallest first)."""
+        enabled = gc.isenabled()
+        gc.disable()  # thousands of small acyclic objects: no collection passes meanwhile
+        try:
+            return self._hand_moves(counts)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _hand_moves(self, counts: Sequence[int]) -> list[Reading]:
+        rules = self.rules
+        strength = rules.strength
+        memo = self._readings
+        if len(memo) > 20_000:
+            memo.clear()
+        kick_cards = self._kick_cards
+        if len(kick_cards) > 20_000:
+            kick_cards.clear()
+        seen: dict[int, Entry] = {}
+        ambiguous: dict[int, list[Entry]] = {}
+        # (sort key, Reading): hint order is (tier, body height, shape order, size, kickers);
+        # kickers come in hint order per body (see body_kickers), so a running number orders
+        # them within a body, and the whole key packs into one int
+        items: list[tuple[int, Reading]] = []
+        n = 0
+        for si, shape in enumerate(rules.shapes):
+            name, tier, kind, copies = shape.name, shape.tier, shape.kicker_kind, shape.copies
+            for start, run in shape_bodies(rules, si, counts):
+                entry: Entry = (si, start, run)
+                body = shape.seq[start:start + run]
+                bkey = body_key(shape, start, run)
+                bcards = _known_cards(tuple(copies if i in body else 0 for i in range(N_RANKS)),
+                                      bkey)
+                top = body[-1]
+                height = strength[top]
+                size = shape.size(run)
+                bsort = (((tier * 16 + height) * 256 + si) * 32 + size) << 32
+                for kkey, kick in body_kickers(rules, si, start, run, counts):
+                    key = bkey + kkey
+                    if key in seen:
+                        ambiguous.setdefault(key, [seen[key]]).append(entry)
+                        continue
+                    seen[key] = entry
+                    r = memo.get(key)
+                    if r is None:
+                        kc = kick_cards.get(kkey)
+                        if kc is None:
+                            kc = kick_cards[kkey] = _known_cards(tuple(kick), kkey)
+                        r = memo[key] = Reading(name, tier, bcards, kc, height, size, run, kind,
+                                                top)
+                    n += 1
+                    items.append((bsort + n, r))
+        if ambiguous:
+            key = min(ambiguous, key=lambda k: (len(Cards.from_key(k)), k))
+            raise _ambiguous(self, key, ambiguous[key])
+        items.sort(key=_first)
+        return [r for _, r in items]
+
+    def _check_hand(self, counts: Sequence[int]) -> None:
+        """Fast path: raise when the hand holds one of the table's ambiguous multisets."""
+        if not self._ambiguous4:
+            return
+        h4 = pack4(counts) | _GUARD
+        held = [k for m4, k in self._ambiguous4 if (h4 - m4) & _GUARD == _GUARD]
+        if held:
+            assert self._fast is not None
+            key = min(held, key=lambda k: (len(Cards.from_key(k)), k))
+            raise _ambiguous(self, key, self._fast.table.ambiguous[key])
+
+    def leads(self, counts: Sequence[int]) -> list[Reading]:
+        """Every move a hand holds (15 counts), hint order (see the module doc)."""
+        self._calls += 1
+        fast = self._fast_index()
+        if fast is not None:
+            self._check_hand(counts)
+            return fast.leads(counts)
+        return self.hand_moves(counts)
+
+    def answers(self, counts: Sequence[int], previous: Reading) -> list[Reading]:
+        """Every move a hand holds that beats ``previous``: the same type and card count with a
+        higher body, or a higher tier (bombs, rocket), hint order."""
+        self._calls += 1
+        fast = self._fast_index()
+        if fast is not None:
+            self._check_hand(counts)
+            return fast.answers(counts, previous)
+        return [r for r in self.hand_moves(counts)
+                if r.tier > previous.tier or (r.shape == previous.shape
+                                              and r.size == previous.size
+                                              and r.key > previous.key)]
+
+
+def _first(item: tuple[int, Reading]) -> int:
+    return item[0]
+
+
+def _known_cards(counts: tuple[int, ...], key: int) -> Cards:
+    """Cards from counts and their packed key, both known valid (skips the constructor's
+    checks: this is the hot path of per-hand generation)."""
+    c = object.__new__(Cards)
+    object.__setattr__(c, "counts", counts)
+    object.__setattr__(c, "key", key)
+    return c
+
+
+def _ambiguous(idx: MoveIndex, key: int, entries: Sequence[Entry]) -> AmbiguousReadingError:
+    """The error for a hand holding an ambiguous move: the move and its readings."""
+    return AmbiguousReadingError(str(Cards.from_key(key)),
+                                 [idx._reading(key, e).describe() for e in entries])
+
+
+def _located(err: AmbiguousReadingError, rules: Rules) -> AmbiguousReadingError:
+    """``err`` with the message every refusal has: the rules file, what is wrong with an
+    example move and its readings, and the ``ddzspec check`` command to run."""
+    problem = ambiguity_problem(rules, Cards.parse(err.cards).key, err.readings)
+    err.args = (f"{rules.path}: {refusal(rules, [problem])}",)
+    return err
+
+
 _INDEXES: dict[str, MoveIndex] = {}
 
 
 def move_index(rules: Rules) -> MoveIndex:
-    """The (memoised) :class:`MoveIndex` of ``rules``; compiles the move table if needed."""
-    idx = _INDEXES.get(rules.digest)
+    """The (memoised) :class:`MoveIndex` of ``rules``; cheap: nothing is compiled."""
+    key = cache_key(rules)
+    idx = _INDEXES.get(key)
     if idx is None:
-        idx = MoveIndex(get_table(rules))
-        _INDEXES[rules.digest] = idx
+        idx = _INDEXES[key] = MoveIndex(rules)
     return idx
 
 
@@ -289,7 +548,7 @@ def to_reading(move: str | Cards | Reading, rules: Rules) -> Reading:
     if isinstance(move, Reading):
         return move
     cards = _cards(move, rules, "move")
-    r = move_index(rules).table.lookup(cards)
+    r = move_index(rules).lookup(cards)
     if r is None:
         from .readings import read
         v = read(cards, rules)
@@ -311,14 +570,21 @@ def legal_moves(hand: str | Cards, previous: str | Cards | Reading | None = None
     move of the same type and card count with a higher body, every held bomb/rocket of a higher
     tier, and ``can_pass`` True. Exact sets, no duplicates, hint order (see the module doc).
     Raises NotationError on bad notation, IllegalMoveError when ``previous`` is no legal move,
-    GameError when the hand has more cards than the largest hand.
+    GameError when the hand has more cards than the largest hand, UnplayableRulesError when
+    some rank has no one-card shape, AmbiguousReadingError when the hand holds a move with
+    several readings (both: rules that ``ddzspec check`` flags, issue 8 §3). Costs what the
+    hand can play: the moves are generated from the hand (see :class:`MoveIndex`).
     """
     rules = rules if rules is not None else load_rules("classic")
+    require_lone_cards(rules)
     cards = _cards(hand, rules, "hand")
     if len(cards) > rules.max_cards:
         raise GameError(f"a hand holds at most {rules.max_cards} cards, got {len(cards)}")
     idx = move_index(rules)
-    if previous is None:
-        return LegalMoves(tuple(idx.leads(cards.counts)), False)
-    prev = to_reading(previous, rules)
-    return LegalMoves(tuple(idx.answers(cards.counts, prev)), True)
+    try:
+        if previous is None:
+            return LegalMoves(tuple(idx.leads(cards.counts)), False)
+        prev = to_reading(previous, rules)
+        return LegalMoves(tuple(idx.answers(cards.counts, prev)), True)
+    except AmbiguousReadingError as e:
+        raise _located(e, rules) from None

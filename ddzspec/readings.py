@@ -260,8 +260,8 @@ def beats(play: Reading, previous: Reading, notation: str = "en") -> tuple[bool,
         return False, (f"different lengths: {play.size} cards against {previous.size} "
                        f"(a {play.shape} must have the same number of cards)")
     if play.key > previous.key:
-        return True, (f"same type and length, higher body "
-                      f"({_top(play, notation)} over {_top(previous, notation)}; kickers never count)")
+        return True, (f"same type and length, higher body ({_top(play, notation)} over "
+                      f"{_top(previous, notation)}; kickers never count)")
     if play.key == previous.key:
         return False, f"same body height ({_top(play, notation)}): a move must be strictly higher"
     return False, f"lower body ({_top(play, notation)} under {_top(previous, notation)})"

@@ -5,25 +5,43 @@ kicker multiset the deck allows is generated, each restriction predicate (the sa
 CSP uses, :mod:`ddzspec.restrictions`) filters it, and the candidates are grouped by multiset.
 Exhaustive: no legal multiset can be missed, and a multiset with two readings that differ in type
 or body is *ambiguous*. Cached on disk (platformdirs; ``DDZSPEC_CACHE_DIR`` overrides) under the
-digest of the resolved spec, so a changed file recompiles. Lookup by packed multiset is one dict
+key of everything that determines the table (:func:`cache_key`: the resolved rules, the package
+version and a digest of the compiling code), so neither a changed file nor an upgrade or a local
+edit of the compiler can serve a stale table. The cache file is a small binary format read without
+pickle, trusted only when its header (magic, format version, key) matches; anything else is
+recompiled with a :class:`~ddzspec.errors.CacheWarning`. Lookup by packed multiset is one dict
 access.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
-import pickle
+import struct
+import sys
+import warnings
+from array import array
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cards import N_RANKS, Cards, pack
+from .cards import N_RANKS, Cards
+from .errors import CacheWarning
 from .readings import Reading, make_reading
 from .restrictions import holds
 from .rules import KIND_SIZE, Rules, Shape
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Magic bytes of a cache file of ours.
+MAGIC = b"DDZSPEC-TABLE\0"
+#: The modules whose code determines a compiled table (by import name; a package counts with
+#: every module in it). :func:`code_digest` hashes their source bytes, so a changed compiler,
+#: restriction or rules model never serves a stale cached table (nor a stale check report,
+#: :mod:`ddzspec.verdict`, cached under the same key).
+CODE_MODULES = ("ddzspec.table", "ddzspec.restrictions", "ddzspec.readings", "ddzspec.rules",
+                "ddzspec.cards", "ddzspec.verdict")
 #: One candidate reading, compactly: (shape index, start, run).
 Entry = tuple[int, int, int]
 
@@ -37,50 +55,256 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("ddzspec")) / "tables"
 
 
-def _kicker_sets(avail: Sequence[int], units: int, k: int,
-                 ranks: Sequence[int]) -> Iterator[list[int]]:
-    """Every way to choose ``units`` kicker units of ``k`` cards (rank counts) from ``avail``."""
-    out = [0] * N_RANKS
+def _module_files(name: str) -> list[Path]:
+    """The source files of a module or, for a package, of every module in it (sorted)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:
+        files: list[Path] = []
+        for loc in spec.submodule_search_locations:
+            files.extend(sorted(Path(loc).rglob("*.py")))
+        return files
+    return [Path(spec.origin)] if spec.origin and spec.origin.endswith(".py") else []
 
-    def rec(pos: int, left: int) -> Iterator[list[int]]:
+
+_CODE_DIGEST: list[str] = []
+
+
+def code_digest() -> str:
+    """sha256 (20 hex digits) of the source bytes of :data:`CODE_MODULES`, computed once per
+    process."""
+    if not _CODE_DIGEST:
+        h = hashlib.sha256()
+        for name in CODE_MODULES:
+            for f in _module_files(name):
+                h.update(f.name.encode() + b"\0")
+                try:
+                    h.update(f.read_bytes())
+                except OSError:
+                    h.update(b"<unreadable>")
+        _CODE_DIGEST.append(h.hexdigest()[:20])
+    return _CODE_DIGEST[0]
+
+
+def package_version() -> str:
+    """The installed ddzspec version; ``ddzspec.__version__`` or "0" when not installed."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        return version("ddzspec")
+    except (ImportError, PackageNotFoundError):
+        import ddzspec
+        return str(getattr(ddzspec, "__version__", "0"))
+
+
+def cache_key(rules: Rules) -> str:
+    """Everything that determines the compiled table of ``rules``: the digest of the resolved
+    rules (deck, jokers, order, shapes, restrictions, largest hand: the whole ``extends`` chain
+    as resolved), the package version, the code digest and the format version (24 hex)."""
+    spec = f"{rules.digest}|{package_version()}|{code_digest()}|{FORMAT_VERSION}"
+    return hashlib.sha256(spec.encode()).hexdigest()[:24]
+
+
+def kicker_caps(rules: Rules, shape: Shape, body: Sequence[int],
+                avail: Sequence[int]) -> list[int]:
+    """Per rank, the most kicker cards a candidate with this body can hold: what is left of
+    ``avail`` (15 counts) after the body, lowered by what the switched-on restrictions imply
+    rank by rank (restriction 3: none of a body rank; restriction 4: at most N; kawu: at most one
+    unit; restrictions 1-2: no fourth card of a rank outside a four-card body). A pruning only:
+    every candidate is still checked by the restriction predicates (:func:`holds`), so a looser
+    cap never changes a table, it only costs time."""
+    copies = shape.copies
+    unit = KIND_SIZE.get(shape.kicker_kind or "", 1)
+    in_body = [False] * N_RANKS
+    for i in body:
+        in_body[i] = True
+    caps = [avail[i] - (copies if in_body[i] else 0) for i in range(N_RANKS)]
+    for r in rules.restrictions:
+        if r.name == "kicker_not_body_rank":
+            for i in body:
+                caps[i] = 0
+        elif r.name == "kicker_rank_max" and r.param is not None:
+            caps = [min(c, r.param) for c in caps]
+        elif r.name == "distinct_kicker_ranks":
+            caps = [min(c, unit) for c in caps]
+        elif r.name == "quad_block":
+            for i in range(N_RANKS):
+                if not (copies == 4 and in_body[i]):
+                    caps[i] = min(caps[i], 3 - (copies if in_body[i] else 0))
+    return [max(c, 0) for c in caps]
+
+
+#: Restrictions that :func:`kicker_caps` and :func:`joker_limit` implement exactly (a kicker set
+#: within the caps always satisfies them, for a body that does), so their predicates are called
+#: once per body instead of once per candidate.
+EXACT_BY_CAPS = frozenset({"kicker_not_body_rank", "kicker_rank_max", "distinct_kicker_ranks",
+                           "quad_block", "jokers_not_both_kickers"})
+
+
+def joker_limit(rules: Rules, body: Sequence[int]) -> int:
+    """The most distinct jokers outside the body that kickers may hold: restrictions 1-2 (the
+    joker pair only as the rocket: not every joker in one move unless all are in the body) and
+    4 (never every joker among the kickers), seeds 000/002. ``N_RANKS`` when unlimited."""
+    jk = rules.jokers
+    if len(jk) < 2:
+        return N_RANKS
+    limit = N_RANKS
+    in_body = sum(1 for j in jk if j in body)
+    if rules.restriction("quad_block") is not None and in_body < len(jk):
+        limit = min(limit, len(jk) - 1 - in_body)
+    if rules.restriction("jokers_not_both_kickers") is not None:
+        limit = min(limit, len(jk) - 1)
+    return limit
+
+
+def _kicker_sets(caps: Sequence[int], units: int, k: int, ranks: Sequence[int],
+                 limited: Container[int] = (), limit: int = N_RANKS
+                 ) -> list[tuple[int, tuple[int, ...]]]:
+    """Every way to choose ``units`` kicker units of ``k`` cards from ``ranks`` (in that order)
+    with at most ``caps[r]`` cards of rank ``r``, and at most ``limit`` distinct ranks of
+    ``limited`` (the jokers): (packed key of the kickers, their 15 rank counts). Listed with
+    the most units of ``ranks[0]`` first, then of ``ranks[1]``…"""
+    out = [0] * N_RANKS
+    ranks = [r for r in ranks if caps[r] >= k]
+    n = len(ranks)
+    room = [0] * (n + 1)  # units still placeable from position i on
+    lim_left = [0] * (n + 1)  # limited ranks from position i on
+    for i in range(n - 1, -1, -1):
+        room[i] = room[i + 1] + caps[ranks[i]] // k
+        lim_left[i] = lim_left[i + 1] + (ranks[i] in limited)
+    inc = [k << (3 * r) for r in ranks]
+    most_of = [caps[r] // k for r in ranks]
+    is_lim = [r in limited for r in ranks]
+    found: list[tuple[int, tuple[int, ...]]] = []
+    push = found.append
+
+    def rec(pos: int, left: int, key: int, used: int) -> None:
         if left == 0:
-            yield out
+            push((key, tuple(out)))
             return
-        if pos == len(ranks):
+        if room[pos] < left:
+            return
+        if left == room[pos] and used + lim_left[pos] <= limit:
+            # every remaining unit is needed: take them all
+            for j in range(pos, n):
+                out[ranks[j]] = most_of[j] * k
+                key += most_of[j] * inc[j]
+            push((key, tuple(out)))
+            for j in range(pos, n):
+                out[ranks[j]] = 0
             return
         r = ranks[pos]
-        most = min(left, avail[r] // k)
-        for m in range(most, -1, -1):
+        most = min(left, most_of[pos])
+        lim = is_lim[pos]
+        if lim and used >= limit:
+            most = 0
+        step = inc[pos]
+        for m in range(most, 0, -1):
             out[r] = m * k
-            yield from rec(pos + 1, left - m)
+            rec(pos + 1, left - m, key + m * step, used + lim)
         out[r] = 0
+        rec(pos + 1, left, key, used)
 
-    yield from rec(0, units)
+    rec(0, units, 0, 0)
+    return found
 
 
-def candidate_entries(rules: Rules, shape_index: int) -> Iterator[tuple[int, Entry]]:
-    """Every (packed multiset, entry) of one shape whose restrictions hold."""
-    shape: Shape = rules.shapes[shape_index]
-    deck = rules.deck
-    ranks = [i for i in range(N_RANKS) if deck[i]]
-    k = KIND_SIZE.get(shape.kicker_kind or "", 1)
+def shape_bodies(rules: Rules, shape_index: int, within: Sequence[int] | None = None,
+                 sizes: Container[int] | None = None) -> Iterator[tuple[int, int]]:
+    """Every body (start, run) of one shape whose move fits in the largest hand, whose body
+    ranks ``within`` (15 counts; default the deck) holds and, with ``sizes``, whose move has
+    one of those card counts."""
+    shape = rules.shapes[shape_index]
+    within = rules.deck if within is None else within
+    total = sum(within)
     for run in range(shape.run_min, shape.run_max + 1):
-        if shape.size(run) > rules.max_cards:
+        size = shape.size(run)
+        if size > rules.max_cards or size > total or (sizes is not None and size not in sizes):
             continue
-        units = shape.units(run)
         for start in range(len(shape.seq) - run + 1):
-            body = shape.seq[start:start + run]
-            if any(deck[i] < shape.copies for i in body):
-                continue
-            avail = list(deck)
-            base = [0] * N_RANKS
-            for i in body:
-                avail[i] -= shape.copies
-                base[i] = shape.copies
-            for kick in _kicker_sets(avail, units, k, ranks):
-                counts = [b + c for b, c in zip(base, kick)]
-                if all(holds(r, rules, shape, counts, body, kick) for r in rules.restrictions):
-                    yield pack(counts), (shape_index, start, run)
+            if all(within[i] >= shape.copies for i in shape.seq[start:start + run]):
+                yield start, run
+
+
+_ZERO = (0,) * N_RANKS
+
+
+def body_kickers(rules: Rules, shape_index: int, start: int, run: int,
+                 within: Sequence[int] | None = None
+                 ) -> Iterator[tuple[int, Sequence[int]]]:
+    """Every kicker multiset of one body whose restrictions hold, using only cards of ``within``
+    (15 counts; default the deck: the table; a hand: what that hand can play): (packed key of
+    the kickers, their 15 counts). Yielded in hint order: the
+    kickers' ranks sorted by strength, compared low to high (most low kickers first). A body
+    without kickers yields one empty kicker set if its restrictions hold."""
+    shape = rules.shapes[shape_index]
+    within = rules.deck if within is None else within
+    body = shape.seq[start:start + run]
+    base = [0] * N_RANKS
+    for i in body:
+        base[i] = shape.copies
+    units = shape.units(run)
+    restrictions = rules.restrictions
+    if units == 0:
+        if all(holds(r, rules, shape, base, body, _ZERO) for r in restrictions):
+            yield 0, _ZERO
+        return
+    k = KIND_SIZE.get(shape.kicker_kind or "", 1)
+    if not all(holds(r, rules, shape, base, body, _ZERO) for r in restrictions
+               if r.name in EXACT_BY_CAPS):
+        return  # the body alone breaks a restriction that kickers cannot mend
+    caps = kicker_caps(rules, shape, body, within)
+    ranks = sorted((i for i in range(N_RANKS) if caps[i]), key=rules.strength.__getitem__)
+    exact = EXACT_BY_CAPS
+    if any(j in body for j in rules.jokers):  # limits count only the jokers outside the body
+        exact = exact - {"jokers_not_both_kickers"}
+    checked = [r for r in restrictions if r.name not in exact]
+    jk = [j for j in rules.jokers if j not in body]
+    sets = _kicker_sets(caps, units, k, ranks, jk, joker_limit(rules, body))
+    if not checked:
+        yield from sets
+        return
+    for kkey, kick in sets:
+        counts = [b + c for b, c in zip(base, kick)]
+        if all(holds(r, rules, shape, counts, body, kick) for r in checked):
+            yield kkey, kick
+
+
+def body_key(shape: Shape, start: int, run: int) -> int:
+    """Packed key of the body ``seq[start:start+run]`` of a shape (``copies`` per rank)."""
+    return sum(shape.copies << (3 * i) for i in shape.seq[start:start + run])
+
+
+def body_candidates(rules: Rules, shape_index: int, start: int, run: int,
+                    within: Sequence[int] | None = None) -> Iterator[tuple[int, Entry]]:
+    """Every (packed multiset, entry) of one body whose restrictions hold, within ``within``
+    (see :func:`body_kickers`). The entry tuple is shared by every candidate of the body."""
+    entry: Entry = (shape_index, start, run)
+    bkey = body_key(rules.shapes[shape_index], start, run)
+    for kkey, _ in body_kickers(rules, shape_index, start, run, within):
+        yield bkey + kkey, entry
+
+
+def candidate_entries(rules: Rules, shape_index: int, within: Sequence[int] | None = None,
+                      sizes: Container[int] | None = None) -> Iterator[tuple[int, Entry]]:
+    """Every (packed multiset, entry) of one shape whose restrictions hold, within ``within``
+    (default the deck) and, with ``sizes``, of those card counts."""
+    for start, run in shape_bodies(rules, shape_index, within, sizes):
+        yield from body_candidates(rules, shape_index, start, run, within)
+
+
+def group_candidates(cands: Iterable[tuple[int, Entry]], entries: dict[int, Entry],
+                     ambiguous: dict[int, tuple[Entry, ...]]) -> None:
+    """Add candidates to ``entries`` (one reading) and ``ambiguous`` (several readings: two
+    candidates of one multiset always differ in type or body)."""
+    for key, e in cands:
+        old = entries.pop(key, None)
+        if old is not None:
+            ambiguous[key] = (old, e)
+        elif key in ambiguous:
+            ambiguous[key] += (e,)
+        else:
+            entries[key] = e
 
 
 @dataclass
@@ -151,68 +375,147 @@ class MoveTable:
         return out
 
 
+def all_bodies(rules: Rules) -> list[tuple[int, int, int]]:
+    """Every (shape index, start, run) body of the rules' table, in shape order."""
+    return [(si, start, run) for si in range(len(rules.shapes))
+            for start, run in shape_bodies(rules, si)]
+
+
 def compile_table(rules: Rules,
                   progress: Callable[[int, int, str], None] | None = None) -> MoveTable:
-    """Compile the table of ``rules`` from scratch (no cache). ``progress(done, total, shape)``
-    is called after each shape."""
-    groups: dict[int, list[Entry]] = {}
-    total = len(rules.shapes)
-    for si, shape in enumerate(rules.shapes):
-        for key, entry in candidate_entries(rules, si):
-            groups.setdefault(key, []).append(entry)
-        if progress:
-            progress(si + 1, total, shape.name)
+    """Compile the table of ``rules`` from scratch (no cache). ``progress(done, total, name)``
+    is called after each body (a shape's run start and length: one huge shape reports progress
+    too), ``name`` the shape's. Memory: one dict slot per legal move (entries are shared)."""
     entries: dict[int, Entry] = {}
     ambiguous: dict[int, tuple[Entry, ...]] = {}
-    for key, es in groups.items():
-        # two readings differ when their type or body differs (entries are distinct bodies)
-        if len(es) == 1:
-            entries[key] = es[0]
-        else:
-            ambiguous[key] = tuple(es)
+    bodies = all_bodies(rules)
+    for done, (si, start, run) in enumerate(bodies, 1):
+        group_candidates(body_candidates(rules, si, start, run), entries, ambiguous)
+        if progress:
+            progress(done, len(bodies), rules.shapes[si].name)
     return MoveTable(rules, entries, ambiguous)
 
 
 _LOADED: dict[str, MoveTable] = {}
+_HEADER = struct.Struct("<H H 24s Q Q Q")  # format, entry width, key, entries, ambiguous, cands
 
 
 def table_path(rules: Rules) -> Path:
-    """Where the compiled table of ``rules`` is cached."""
-    return cache_dir() / f"{rules.name}-{rules.digest}-v{FORMAT_VERSION}.pickle"
+    """Where the compiled table of ``rules`` is cached (named by :func:`cache_key`)."""
+    return cache_dir() / f"{rules.name}-{cache_key(rules)}.table"
+
+
+def _pack_entry(e: Entry) -> int:
+    return (e[0] << 16) | (e[1] << 8) | e[2]
+
+
+def _unpack_entry(v: int) -> Entry:
+    return (v >> 16, (v >> 8) & 0xFF, v & 0xFF)
+
+
+def write_table(table: MoveTable, path: Path, key: str) -> None:
+    """Write ``table`` atomically (temp file + rename): header (magic, format, key, sizes) then
+    flat little-endian arrays of packed keys and entries. Raises OSError."""
+    keys = array("Q", table.entries)
+    ents = array("I", (_pack_entry(e) for e in table.entries.values()))
+    akeys = array("Q", table.ambiguous)
+    alens = array("I", (len(v) for v in table.ambiguous.values()))
+    aents = array("I", (_pack_entry(e) for v in table.ambiguous.values() for e in v))
+    if sys.byteorder != "little":  # pragma: no cover - the file is little-endian
+        for a in (keys, ents, akeys, alens, aents):
+            a.byteswap()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    try:
+        with tmp.open("wb") as f:
+            f.write(MAGIC)
+            f.write(_HEADER.pack(FORMAT_VERSION, 4, key.encode("ascii"), len(keys), len(akeys),
+                                 len(aents)))
+            for a in (keys, ents, akeys, alens, aents):
+                a.tofile(f)
+        tmp.replace(path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def read_table(rules: Rules, path: Path, key: str) -> MoveTable:
+    """Read a table written by :func:`write_table`. Raises ValueError when the file is not ours,
+    of another format or key, truncated or inconsistent (checked before any data is used)."""
+    data = path.read_bytes()
+    head = len(MAGIC) + _HEADER.size
+    if len(data) < head or not data.startswith(MAGIC):
+        raise ValueError("not a ddzspec table file")
+    fmt, width, k, n, na, nae = _HEADER.unpack_from(data, len(MAGIC))
+    if fmt != FORMAT_VERSION or width != 4:
+        raise ValueError(f"format {fmt}, expected {FORMAT_VERSION}")
+    if k != key.encode("ascii"):
+        raise ValueError("written for other rules or code")
+    if len(data) != head + 8 * n + 4 * n + 8 * na + 4 * na + 4 * nae:
+        raise ValueError("truncated or padded")
+    off = head
+    parts = []
+    for code, count in (("Q", n), ("I", n), ("Q", na), ("I", na), ("I", nae)):
+        a = array(code)
+        size = a.itemsize * count
+        a.frombytes(data[off:off + size])
+        if sys.byteorder != "little":  # pragma: no cover - the file is little-endian
+            a.byteswap()
+        parts.append(a)
+        off += size
+    keys, ents, akeys, alens, aents = parts
+    if sum(alens) != nae:
+        raise ValueError("inconsistent ambiguous entries")
+    n_shapes = len(rules.shapes)
+    entries = {kk: _unpack_entry(e) for kk, e in zip(keys, ents)}
+    ambiguous: dict[int, tuple[Entry, ...]] = {}
+    pos = 0
+    for kk, ln in zip(akeys, alens):
+        ambiguous[kk] = tuple(_unpack_entry(e) for e in aents[pos:pos + ln])
+        pos += ln
+    for e in list(entries.values()) + [e for v in ambiguous.values() for e in v]:
+        shape_i, start, run = e
+        if shape_i >= n_shapes or start + run > len(rules.shapes[shape_i].seq) or run < 1:
+            raise ValueError("an entry names no shape body of these rules")
+    return MoveTable(rules, entries, ambiguous)
 
 
 def get_table(rules: Rules, progress: Callable[[int, int, str], None] | None = None,
               use_cache: bool = True) -> MoveTable:
     """The move table of ``rules``: from memory, else the disk cache, else compiled (and
-    cached). A cache file that cannot be read is recompiled."""
-    if use_cache and rules.digest in _LOADED:
-        return _LOADED[rules.digest].bound_to(rules)
+    cached). A cache file that is not exactly ours (foreign, corrupt, truncated, of another
+    format or key) is recompiled with a :class:`~ddzspec.errors.CacheWarning`, never trusted;
+    a read-only cache folder is not an error (the table stays in memory)."""
+    key = cache_key(rules)
+    if use_cache and key in _LOADED:
+        return _LOADED[key].bound_to(rules)
     path = table_path(rules)
     table = None
     if use_cache and path.is_file():
         try:
-            with path.open("rb") as f:
-                entries, ambiguous = pickle.load(f)
-            table = MoveTable(rules, entries, ambiguous)
-        except Exception:  # a corrupt or foreign cache file: recompile
+            table = read_table(rules, path, key)
+        except (OSError, ValueError) as e:
+            warnings.warn(f"ddzspec: cached move table {path} ignored ({e}); recompiling",
+                          CacheWarning, stacklevel=2)
             table = None
     if table is None:
         table = compile_table(rules, progress)
         if use_cache:
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".tmp{os.getpid()}")
-                with tmp.open("wb") as f:
-                    pickle.dump((table.entries, table.ambiguous), f,
-                                protocol=pickle.HIGHEST_PROTOCOL)
-                tmp.replace(path)
+                write_table(table, path, key)
             except OSError:
                 pass  # a read-only cache is not an error: the table is in memory
     if use_cache:
-        _LOADED[rules.digest] = table
+        _LOADED[key] = table
     return table
+
+
+def loaded_table(rules: Rules) -> MoveTable | None:
+    """The table of ``rules`` if it is already in memory (no disk access, no compile)."""
+    got = _LOADED.get(cache_key(rules))
+    return None if got is None else got.bound_to(rules)
 
 
 def is_cached(rules: Rules) -> bool:
     """Whether a compiled table for ``rules`` is on disk or in memory."""
-    return rules.digest in _LOADED or table_path(rules).is_file()
+    return cache_key(rules) in _LOADED or table_path(rules).is_file()

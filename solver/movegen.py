@@ -1,6 +1,7 @@
-"""Move generation for the solver, straight from the compiled move table (never from subsets).
+"""Move generation for the solver, from the one move index of a rules file
+(:func:`ddzspec.moves.move_index`, shared with ``legal_moves``; never from subsets).
 
-Every legal move of a rules file (the :class:`ddzspec.table.MoveTable` entries) gets a small
+Every legal move of a rules file (:meth:`ddzspec.moves.MoveIndex.table_moves`) gets a small
 integer id and flat per-id arrays: its cards packed 4 bits per rank (``mk``), size, tier, a
 comparison class (shape, size), the strength of its body and whether it doubles the multiplier.
 
@@ -16,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ddzspec.cards import GUARD4, Cards, holds4, pack4, unpack, unpack4
+from ddzspec.cards import GUARD4, Cards, pack4, unpack, unpack4
+from ddzspec.moves import MoveIndex, move_index
+from ddzspec.readings import Reading
 from ddzspec.rules import Rules
-from ddzspec.table import MoveTable, get_table
 
 GUARD = GUARD4
-contains = holds4  # whether a 4-bit packed move is contained in a 4-bit packed hand
 
 
 @dataclass(slots=True)
@@ -50,9 +51,11 @@ class MoveSet:
     under the rules' scoring), ``key3[i]``: the table's own packed key (3 bits per rank).
     """
 
-    def __init__(self, rules: Rules, table: MoveTable | None = None) -> None:
+    def __init__(self, rules: Rules, index: MoveIndex | None = None) -> None:
         self.rules = rules
-        self.table = table if table is not None else get_table(rules)
+        self.index = index if index is not None else move_index(rules)
+        #: the Reading of each move id
+        self.readings: list[Reading] = []
         classes: dict[tuple[int, int], int] = {}
         self.mk: list[int] = []
         self.key3: list[int] = []
@@ -65,8 +68,9 @@ class MoveSet:
         #: ranks used (bit i: rank index i) → ids of the moves using exactly those ranks
         self.by_support: dict[int, list[int]] = {}
         dbl = set(rules.scoring.double)
-        for k3, (si, start, run) in self.table.entries.items():
+        for k3, (si, start, run), reading in self.index.table_moves():
             shape = rules.shapes[si]
+            self.readings.append(reading)
             counts = unpack(k3)
             k4 = pack4(counts)
             size = sum(counts)
@@ -90,16 +94,18 @@ class MoveSet:
             for i in range(self.n_moves) if self.doubles[i])
         self.min_doubling_size = min((self.size[i] for i in range(self.n_moves)
                                       if self.doubles[i]), default=1)
-        self._hands: dict[int, HandInfo] = {}
-        #: (hand, move id) → the ids of the hand's moves that beat it (see :meth:`answers`)
-        self._answers: dict[tuple[int, int], tuple[int, ...]] = {}
+        #: packed hand → its :class:`HandInfo` (filled by :meth:`info`; read it, never write)
+        self.hands: dict[int, HandInfo] = {}
+        #: (hand, move id) → the ids of the hand's moves that beat it (see :meth:`answers`;
+        #: the search fills it with ``answers``' result)
+        self.answer_memo: dict[tuple[int, int], tuple[int, ...]] = {}
 
     # -------------------------------------------------------------------------- hands
 
     def info(self, hand: int, parent: HandInfo | None = None) -> HandInfo:
         """The cached :class:`HandInfo` of a 4-bit packed hand. ``parent``: the info of a hand
         that contains ``hand`` (its moves are a superset), to filter instead of the whole table."""
-        got = self._hands.get(hand)
+        got = self.hands.get(hand)
         if got is not None:
             return got
         pool: Sequence[int]
@@ -132,7 +138,7 @@ class MoveSet:
             n_doubling = max(n_doubling, count // self.min_doubling_size)
         got = HandInfo(count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},
                        tuple(tiered), top, max_tier, n_doubling)
-        self._hands[hand] = got
+        self.hands[hand] = got
         return got
 
     def answers(self, info: HandInfo, last: int) -> list[int]:
@@ -146,32 +152,20 @@ class MoveSet:
             out.extend(i for i in info.tiered if tier[i] > t)
         return out
 
-    def beats(self, m: int, last: int) -> bool:
-        """Whether move id ``m`` beats move id ``last``."""
-        if self.tier[m] != self.tier[last]:
-            return self.tier[m] > self.tier[last]
-        return self.cls[m] == self.cls[last] and self.strength[m] > self.strength[last]
-
     # -------------------------------------------------------------------------- conversion
 
     def move_id(self, cards: Cards) -> int | None:
         """The id of the legal move with exactly these cards, or None if not a legal move."""
         return self.by_key4.get(pack4(cards.counts))
 
-    def cards(self, m: int) -> Cards:
-        """The cards of move id ``m``."""
-        return Cards.from_key(self.key3[m])
-
     def text(self, m: int, notation: str = "en") -> str:
         """Canonical notation of move id ``m`` (body then kickers, e.g. ``888+3``)."""
-        r = self.table.lookup(self.key3[m])
-        assert r is not None
-        return r.format(notation)
+        return self.readings[m].format(notation)
 
     def clear(self) -> None:
         """Forget the cached hands and answers (memory)."""
-        self._hands.clear()
-        self._answers.clear()
+        self.hands.clear()
+        self.answer_memo.clear()
 
 
 _SETS: dict[tuple[str, tuple[str, ...]], MoveSet] = {}

@@ -36,6 +36,7 @@ from ddzspec.errors import DdzError, NotationError
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import get_table
+from ddzspec.verdict import require_playable
 
 SEATS_2 = ("landlord", "peasant")
 SEATS_3 = ("landlord", "peasant1", "peasant2")
@@ -166,6 +167,7 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         raise PositionError(f"a position has 2 or 3 hands, got {len(names)}")
     if set(hands) != set(seats):
         raise PositionError(f"the hands must be {', '.join(seats)}; got {', '.join(names)}")
+    require_playable(rules)  # UnplayableRulesError for rules `ddzspec check` flags
     if not rules.lone_cards_playable:
         raise PositionError(f"{rules.label} cannot be played out: no shape plays a lone card of "
                             "every rank, so a leader could be left unable to play")

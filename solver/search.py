@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 from ddzspec.cards import pack4
+from ddzspec.verdict import require_playable
 
 from .movegen import HandInfo, MoveSet, move_set
 from .position import Position
@@ -93,8 +94,9 @@ class SolveResult:
                 "winning_moves": None if self.winning_moves is None
                 else list(self.winning_moves),
                 "line": [{"seat": p.seat, "cards": p.cards} for p in self.line],
-                "score": None if self.score is None else dict(self.score), "best_moves": None if self.best_moves is None
-                else list(self.best_moves), "nodes": self.nodes,
+                "score": None if self.score is None else dict(self.score),
+                "best_moves": None if self.best_moves is None else list(self.best_moves),
+                "nodes": self.nodes,
                 "seconds": round(self.seconds, 6)}
 
 
@@ -165,7 +167,7 @@ class Searcher:
             self.tt.clear()
             self.stt.clear()
             self.killer.clear()
-        if len(self.ms._hands) > 4 * lim.entries // 10 or len(self.ms._answers) > lim.entries:
+        if len(self.ms.hands) > 4 * lim.entries // 10 or len(self.ms.answer_memo) > lim.entries:
             self.ms.clear()
             for h in self.hands0:
                 self.ms.info(h)
@@ -209,14 +211,14 @@ class Searcher:
             self._tick()
         ms = self.ms
         h = hands[s]
-        info = ms._hands.get(h) or ms.info(h)
+        info = ms.hands.get(h) or ms.info(h)
         cand: Sequence[int]
         if last < 0:
             cand = info.leads
         else:
-            got = ms._answers.get((h, last))
+            got = ms.answer_memo.get((h, last))
             if got is None:
-                got = ms._answers[(h, last)] = tuple(ms.answers(info, last))
+                got = ms.answer_memo[(h, last)] = tuple(ms.answers(info, last))
             cand = got
         if cand:
             # a move that reaches the target ends the deal: leads are sorted largest first,
@@ -232,7 +234,7 @@ class Searcher:
         same = self.side[nxt] == self.side[s]
         mk = ms.mk
         pre, post = hands[:s], hands[s + 1:]
-        infos = ms._hands
+        infos = ms.hands
         if last >= 0 and len(cand) > 1:
             cand = self._order(s, hands, cand)
         kkey = (h, last)
@@ -272,7 +274,7 @@ class Searcher:
         in the order of ``cand`` (weakest first). Measured: this ordering pays at answer nodes
         but not at leads, where largest-then-weakest first is best."""
         ms = self.ms
-        infos = ms._hands
+        infos = ms.hands
         tier, cls, strength = ms.tier, ms.cls, ms.strength
         opp = [infos.get(hands[j]) or ms.info(hands[j]) for j in self.opponents[s]]
         first: list[int] = []
@@ -316,7 +318,7 @@ class Searcher:
             if t > -1:
                 return False
         # at most 2^d is still at stake: d bombs/rockets held, one spring / anti-spring
-        infos = self.ms._hands
+        infos = self.ms.hands
         d = sum(infos[h].n_doubling if h in infos else self.ms.info(h).n_doubling
                 for h in hands) + (0 if pp and lp >= 2 else 1)
         if t > (1 << d):
@@ -382,10 +384,12 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
     move) or "score" (also the exact payoff per seat, when both sides maximise their own
     points). ``limit``: a :class:`Limit`, or an int meaning a node limit; ``seconds``: a time
     limit. When a limit is hit the result has ``status="unknown"`` and ``winner=None``.
-    ``line``: compute the principal variation.
+    ``line``: compute the principal variation. Raises UnplayableRulesError for rules that
+    ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played).
     """
     if want not in ("winner", "all", "score"):
         raise ValueError(f"want must be 'winner', 'all' or 'score', not {want!r}")
+    require_playable(position.rules)
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
     if seconds is not None:
         lim = Limit(lim.nodes, seconds, lim.entries)
@@ -405,7 +409,7 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
             value = _score_value(S, ll_wins, s0, h0, l0, p0, lp0, pp0)
             unit = 2 if position.n_seats == 3 else 1
             stake = position.base * position.multiplier
-            ll_points = int(round(value * stake * unit))
+            ll_points = round(value * stake * unit)
             score = MappingProxyType({
                 name: ll_points if role == "landlord" else -ll_points // (position.n_seats - 1)
                 for name, role in zip(position.seats, position.roles)})
@@ -428,7 +432,8 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
 
 def _sorted_moves(S: Searcher, ms: list[int]) -> list[str]:
     """Move ids (−1: pass) as text, smaller moves first, then lower bodies; PASS last."""
-    key = (lambda m: (1, 0, 0) if m < 0 else (0, S.ms.size[m], S.ms.strength[m]))
+    def key(m: int) -> tuple[int, int, int]:
+        return (1, 0, 0) if m < 0 else (0, S.ms.size[m], S.ms.strength[m])
     return [_text(S, m) for m in sorted(ms, key=key)]
 
 
@@ -564,5 +569,13 @@ def solve_many(positions: list[Position], want: Literal["winner", "all", "score"
     return out
 
 
-__all__ = ["PASS", "Limit", "Play", "SolveResult", "Searcher", "solve", "solve_many",
-           "HandInfo"]
+__all__ = [
+    "PASS",
+    "HandInfo",
+    "Limit",
+    "Play",
+    "Searcher",
+    "SolveResult",
+    "solve",
+    "solve_many",
+]

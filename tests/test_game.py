@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddzspec.cards import N_RANKS, Cards
-from ddzspec.errors import GameError
+from ddzspec.errors import GameError, UnplayableRulesError
 from ddzspec.game import (
     Action,
     ActionKind,
@@ -483,12 +483,10 @@ def test_not_a_move_and_does_not_beat_always_carry_their_reason() -> None:
         reasons[name] = e.value.reason
     assert reasons["empty"] == "no cards"
     assert reasons["illegal"] == "matches no combination of classic (2 cards)"
-    duel = load_rules("duel-literal")
-    gd = explicit(duel, "555666777888 9TJQK", "AA2", first=0)
-    gd = run(gd, [(0, "call"), (1, "norob")])
-    with pytest.raises(NotAMoveError) as e:
-        gd.apply(Action.play(0, "555666777888"))
-    assert e.value.reason.startswith("ambiguous: ") and "plane_singles" in e.value.reason
+    # an ambiguous move never reaches a deal: its rules are refused up front (issue 8 §3)
+    with pytest.raises(UnplayableRulesError, match="555666777888: plane 555666777888; "
+                       "plane_singles 555666777"):
+        explicit(load_rules("duel-literal"), "555666777888 9TJQK", "AA2", first=0)
     g3 = run(g, [(0, "9")])
     with pytest.raises(DoesNotBeatError) as e2:
         g3.apply(Action.play(1, "4"))

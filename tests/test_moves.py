@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddzspec.cards import N_RANKS, Cards
-from ddzspec.errors import GameError, IllegalMoveError, NotationError
-from ddzspec.moves import _GUARD, legal_moves, move_index, pack4
+from ddzspec.cards import N_RANKS, Cards, pack4
+from ddzspec.errors import (
+    AmbiguousReadingError,
+    GameError,
+    IllegalMoveError,
+    NotationError,
+)
+from ddzspec.moves import _GUARD, MoveIndex, TableIndex, legal_moves, move_index
 from ddzspec.readings import beats
-from ddzspec.rules import load_rules
+from ddzspec.rules import Rules, load_rules
+from ddzspec.table import get_table
 
 VARIANTS = ("classic", "kawu", "duel")
 
@@ -82,7 +89,36 @@ def test_answers_match_brute_force(name: str) -> None:
     check()
 
 
-def test_answer_from_a_small_hand_hits_the_same_type(classic) -> None:
+@pytest.mark.parametrize("name", VARIANTS + ("duel-literal",))
+def test_per_hand_generation_equals_the_table(name: str) -> None:
+    """Issue 8 §4: moves generated from the hand alone (no table) are exactly the table's, in
+    the same hint order, as leads and as answers; a hand holding an ambiguous move raises."""
+    rules = load_rules(name)
+    table = get_table(rules)
+    fast = TableIndex(table)
+    slow = MoveIndex(rules)  # never looks at a table: hand_moves only
+    amb4 = [pack4(Cards.from_key(k).counts) for k in table.ambiguous]
+    all_keys = sorted(table.entries)
+
+    @settings(max_examples=60, deadline=None)
+    @given(hands(name), st.integers(0, len(all_keys) - 1))
+    def check(hand: Cards, k: int) -> None:
+        h4 = pack4(hand.counts) | _GUARD
+        if any((h4 - m4) & _GUARD == _GUARD for m4 in amb4):
+            with pytest.raises(AmbiguousReadingError):
+                slow.hand_moves(hand.counts)
+            return
+        got = slow.hand_moves(hand.counts)
+        assert got == fast.leads(hand.counts)
+        prev = table.lookup(all_keys[k])
+        assert prev is not None
+        assert [r for r in got if r.tier > prev.tier or (
+            r.shape == prev.shape and r.size == prev.size and r.key > prev.key)] == \
+            fast.answers(hand.counts, prev)
+    check()
+
+
+def test_answer_from_a_small_hand_hits_the_same_type(classic: Rules) -> None:
     """Same type and length with higher body, bombs, rocket (seeds 000/002)."""
     got = legal_moves("3455567789TJQQKA2BR", "66", classic)
     assert [m.format() for m in got] == ["77", "QQ", "BR"]
@@ -90,7 +126,7 @@ def test_answer_from_a_small_hand_hits_the_same_type(classic) -> None:
     assert [m.format() for m in got] == ["45678", "TTTT"]
 
 
-def test_four_sevens_may_still_play_three(classic) -> None:
+def test_four_sevens_may_still_play_three(classic: Rules) -> None:
     """Seeds 000/002, restriction 2: "avec quatre 7 en main, on peut toujours en jouer trois en
     brelan avec une carte" — it limits what is played, not what is held."""
     got = [m.describe() for m in legal_moves("77773", rules=classic)]
@@ -105,7 +141,7 @@ def test_four_sevens_may_still_play_three(classic) -> None:
     assert ans == ["777+3", "7777"]
 
 
-def test_hint_order_is_deterministic_smallest_first(classic) -> None:
+def test_hint_order_is_deterministic_smallest_first(classic: Rules) -> None:
     a = [m.format() for m in legal_moves("33445566", rules=classic)]
     b = [m.format() for m in legal_moves(Cards.parse("65436543"), rules=classic)]
     assert a == b
@@ -115,25 +151,25 @@ def test_hint_order_is_deterministic_smallest_first(classic) -> None:
     assert got[-2:] == ["bomb", "rocket"]
 
 
-def test_kawu_kickers_of_different_ranks(classic) -> None:
+def test_kawu_kickers_of_different_ranks(classic: Rules) -> None:
     """Seed 004: four + two takes two singles of different ranks, so 444455 is no move."""
     kawu = load_rules("kawu")
     assert "444455" not in {m.format().replace("+", "") for m in legal_moves("444455", rules=kawu)}
     assert "4444+55" in {m.format() for m in legal_moves("444455", rules=classic)}
 
 
-def test_duel_deck_has_no_three(classic) -> None:
+def test_duel_deck_has_no_three(classic: Rules) -> None:
     duel = load_rules("duel")
     with pytest.raises(NotationError):
         legal_moves("3", rules=duel)
     assert [m.format() for m in legal_moves("56789", rules=duel)][-1] == "56789"
 
 
-def test_errors(classic) -> None:
+def test_errors(classic: Rules) -> None:
     with pytest.raises(IllegalMoveError):
         legal_moves("345", "44445555", classic)
-    with pytest.raises(GameError):
-        legal_moves(Cards.parse("3333444455556666777"), rules=classic).moves  # 19 is fine
+    assert len(legal_moves(Cards.parse("3333444455556666777"), rules=classic)) > 0  # 19: fine
+    with pytest.raises(GameError, match="at most 20 cards, got 21"):
         legal_moves(Cards.parse("33334444555566667777A"), rules=classic)
 
 
@@ -149,3 +185,44 @@ def test_cli_moves_json() -> None:
     assert "pair" in res.output
     res = CliRunner().invoke(main, ["moves", "33X"])
     assert res.exit_code == 2
+
+
+def test_a_huge_table_is_never_compiled_for_one_hand(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 8 §4: `trio_ten = 3 x 1 + 10 single` has about 1.9 M legal moves; the moves of one
+    hand are generated from the hand, without compiling (or loading) that table."""
+    from ddzspec import table as table_mod
+    from ddzspec.rules import load_rules_text
+    monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path))
+    rules = load_rules_text('rules trio_ten extends classic\n'
+                            'shapes { trio_ten = 3 x 1 + 10 single }\n')
+
+    def refuse(*a, **k):  # type: ignore[no-untyped-def]
+        raise AssertionError("the table was compiled")
+    monkeypatch.setattr(table_mod, "compile_table", refuse)
+    got = [m.describe() for m in legal_moves("33345", rules=rules)]
+    assert got == ["single 3", "pair 33", "trio 333", "trio_single 333+4", "trio_single 333+5",
+                   "single 4", "single 5"]
+    hand = Cards.parse("3334456789TJQKA22BR")
+    ten = [m for m in legal_moves(hand, rules=rules) if m.shape == "trio_ten"]
+    # body 333 or 44? no: trios held are 333 only; 10 singles from 4 4 5 6 7 8 9 T J Q K A 2 2
+    # B R with at most 2 of a rank and never both jokers: counted independently below
+    from itertools import combinations_with_replacement
+    pool = ["4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "B", "R"]
+    cap = {"4": 2, "2": 2}
+    n = sum(1 for k in combinations_with_replacement(pool, 10)
+            if all(k.count(r) <= cap.get(r, 1) for r in set(k)) and not {"B", "R"} <= set(k))
+    assert len(ten) == n
+    assert [m.format() for m in legal_moves("33345", "444+3", rules)] == []
+
+
+def test_fast_path_refuses_a_hand_holding_an_ambiguous_move() -> None:
+    rules = load_rules("duel-literal")
+    get_table(rules)  # in memory: legal moves use the compiled table
+    idx = move_index(rules)
+    with pytest.raises(AmbiguousReadingError, match="555666777888"):
+        legal_moves("555666777888", rules=rules)
+    assert idx._fast is not None
+    got = legal_moves("55566677788", rules=rules)
+    assert "555666+77" in [m.format() for m in got]
+    assert list(got) == MoveIndex(rules).hand_moves(Cards.parse("55566677788").counts)

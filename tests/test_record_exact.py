@@ -27,7 +27,9 @@ from ddzspec.game.record import (
 )
 from ddzspec.rules import Rules, load_rules, resolved_text
 
-VARIANTS = ("classic", "kawu", "duel", "duel-literal")
+#: Every built-in variant a deal can be played under (duel-literal has ambiguous moves, so its
+#: deals are refused up front: tests/test_verdict.py).
+VARIANTS = ("classic", "kawu", "duel")
 
 HOUSE = ('rules house "house rules" extends classic\n'
          "scoring { base bid  double bomb rocket  settle per_peasant }\n")

@@ -65,7 +65,7 @@ def structured_multisets(draw: st.DrawFn) -> Cards:
     for _ in range(draw(st.integers(0, 6))):
         i = draw(st.integers(0, 14))
         counts[i] = min(counts[i] + draw(st.integers(1, 2)), 4 if i < 13 else 1)
-    assume(0 < sum(counts))
+    assume(sum(counts) > 0)
     return Cards(tuple(counts))
 
 
@@ -74,15 +74,36 @@ def structured_multisets(draw: st.DrawFn) -> Cards:
                        st.builds(lambda: None).flatmap(lambda _: st.composite(
                            lambda d: _random_multiset(d, (4,) * 13 + (1, 1)))())))
 def test_csp_and_table_agree(cards: Cards) -> None:
-    rules = load_rules("classic")
+    for name in ("classic", "duel-literal"):  # duel-literal has ambiguous moves
+        rules = load_rules(name)
+        if any(c > d for c, d in zip(cards.counts, rules.deck)):
+            continue
+        table = get_table(rules)
+        csp = solve_readings(cards.counts, rules)
+        looked = table.lookup(cards)
+        if len(csp) == 1:
+            assert looked == csp[0]
+            assert cards.key not in table.ambiguous
+        elif csp:  # several readings: the table lists exactly these, and no unique one
+            assert looked is None
+            assert sorted(table.reading_of(cards.key, e).describe()
+                          for e in table.ambiguous[cards.key]) == sorted(r.describe() for r in csp)
+        else:
+            assert looked is None and cards.key not in table.ambiguous
+
+
+def test_ambiguous_multisets_of_duel_literal_match_the_csp() -> None:
+    """Every ambiguous multiset of the table has exactly the CSP's readings (180 in
+    duel-literal), e.g. 555666777888 (README)."""
+    rules = load_rules("duel-literal")
     table = get_table(rules)
-    csp = solve_readings(cards.counts, rules)
-    looked = table.lookup(cards)
-    if len(csp) == 1:
-        assert looked == csp[0]
-    else:
-        assert looked is None
-        assert cards.key not in table.ambiguous or len(csp) > 1
+    assert len(table.ambiguous) == 180
+    for key, entries in table.ambiguous.items():
+        csp = solve_readings(Cards.from_key(key).counts, rules)
+        assert len(csp) >= 2
+        assert sorted(table.reading_of(key, e).describe() for e in entries) == \
+            sorted(r.describe() for r in csp)
+    assert Cards.parse("555666777888").key in table.ambiguous
 
 
 @settings(max_examples=300, deadline=None)
@@ -146,13 +167,10 @@ def test_cache_is_keyed_by_content(tmp_path: Path, monkeypatch) -> None:  # type
     assert base.digest != changed.digest
     assert table_path(base) != table_path(changed)
     from ddzspec import table as table_mod
-    table_mod._LOADED.pop(changed.digest, None)  # another test may have loaded it in memory
+    monkeypatch.setattr(table_mod, "_LOADED", {})  # another test may have loaded it in memory
     t = get_table(changed, use_cache=True)
     assert "trio_pair" not in t.by_type() and table_path(changed).is_file()
-    # a corrupt cache file is recompiled, not trusted
-    table_path(changed).write_bytes(b"garbage")
-    table_mod._LOADED.pop(changed.digest, None)
-    assert len(get_table(changed)) == len(compile_table(changed))
+    assert len(t) == len(compile_table(changed)) == 24639 - 156
 
 
 def test_without_drops_a_shape(classic: Rules) -> None:

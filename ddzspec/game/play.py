@@ -39,7 +39,7 @@ def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameStat
     if not cards <= hand:
         missing = Cards(tuple(max(0, c - h) for c, h in zip(cards.counts, hand.counts)))
         raise CardsNotHeldError(f"seat {a.seat} does not hold {missing} (hand {hand})")
-    reading = move_index(state.rules).table.lookup(cards)
+    reading = move_index(state.rules).lookup(cards)
     if reading is None:
         v = read(cards, state.rules)
         why = v.reason or "ambiguous: " + "; ".join(r.describe() for r in v.readings)

@@ -13,6 +13,7 @@ from ..errors import GameError, InvalidBidError, OutOfTurnError, WrongPhaseError
 from ..moves import legal_moves
 from ..readings import Reading
 from ..rules import Rules
+from ..verdict import require_playable
 from . import bidding, play, views
 from .actions import Action
 from .dealing import Setup, Start, check_seat, check_seed, explicit_deal, shuffle_deal
@@ -22,13 +23,11 @@ from .scoring import Factor, Result, multiplier_of
 
 def accept_rules(rules: Rules) -> Rules:
     """The one place where a deal accepts its rules: ``rules`` if a deal can be played under
-    them to the end, else GameError saying why (today: a shape must play a lone card of every
-    rank, or a leader could be stuck and the deal would never end — seeds 000/002: the leader
-    must play)."""
-    if not rules.lone_cards_playable:
-        raise GameError(f"{rules.label} cannot be played: no shape plays a lone card of "
-                        "every rank, so a leader could be left unable to play and the deal "
-                        "would never end")
+    them to the end with every move read one way, else :class:`UnplayableRulesError` (a
+    GameError and a RulesError) saying why, from :func:`ddzspec.verdict.require_playable`:
+    a rank no shape plays as a lone card (a leader could be stuck — seeds 000/002: the leader
+    must play), ambiguous moves, or a shape no move can have."""
+    require_playable(rules)
     return rules
 
 

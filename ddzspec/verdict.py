@@ -1,0 +1,242 @@
+"""One truth for check, play and solve (issue 8 §3): what ``ddzspec check`` says of a rules file,
+and the one gate that refuses the rules it flags.
+
+:func:`check_rules` compiles every legal move once per card count (a multiset's readings all
+have its size, so each size is grouped on its own and then dropped: memory is bounded by the
+largest size class, never the whole table) and keeps only the counts per type and the
+ambiguous multisets. The report is cached on disk beside the move tables, under the same key
+(:func:`ddzspec.table.cache_key`), as a small JSON file that is trusted only when its header
+matches. :func:`require_playable` refuses, with one located message, rules in which
+
+- some rank of the deck has no one-card shape (a leader could be stuck; seeds 000/002: the
+  leader must play) — static, checked without compiling anything;
+- some multiset has several readings (seeds 000/002: "une pose n'a jamais qu'une seule
+  lecture");
+- some shape can never be played (every candidate ruled out by a restriction or ambiguous).
+
+It is called by :class:`ddzspec.game.GameState` construction and the solver's positions;
+:func:`ddzspec.moves.legal_moves` checks the static part and raises
+:class:`~ddzspec.errors.AmbiguousReadingError` as soon as a hand holds an ambiguous move.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cards import ALL_RANKS, N_RANKS, Cards
+from .errors import CacheWarning, UnplayableRulesError
+from .readings import Reading, make_reading
+from .rules import Rules
+from .table import (
+    Entry,
+    all_bodies,
+    body_candidates,
+    cache_dir,
+    cache_key,
+    group_candidates,
+    loaded_table,
+)
+
+MAGIC = "ddzspec-check"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``ddzspec check`` reports of a rules file: ``counts`` (legal moves per shape, in the
+    rules' shape order) and ``ambiguous`` (packed multiset → its several entries (shape index,
+    start, run)). ``len(report)`` is the number of legal moves."""
+
+    rules: Rules
+    counts: dict[str, int]
+    ambiguous: dict[int, tuple[Entry, ...]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return sum(self.counts.values())
+
+    def by_type(self) -> dict[str, int]:
+        """Legal moves per shape, in the rules' shape order."""
+        return dict(self.counts)
+
+    def reading_of(self, key: int, entry: Entry) -> Reading:
+        """The Reading of the multiset ``key`` for one entry."""
+        si, start, run = entry
+        return make_reading(self.rules, self.rules.shapes[si], Cards.from_key(key).counts,
+                            start, run)
+
+    def ambiguous_readings(self) -> list[tuple[Cards, list[Reading]]]:
+        """Every ambiguous multiset with all its readings, sorted by size then cards."""
+        out = [(Cards.from_key(k), [self.reading_of(k, e) for e in es])
+               for k, es in self.ambiguous.items()]
+        out.sort(key=lambda x: (len(x[0]), tuple(-c for c in x[0].counts)))
+        return out
+
+    def never_played(self) -> list[str]:
+        """Shapes no legal move has (every candidate ruled out or ambiguous)."""
+        return [name for name, n in self.counts.items() if n == 0]
+
+
+def compile_report(rules: Rules,
+                   progress: Callable[[int, int, str], None] | None = None) -> CheckReport:
+    """Compute the :class:`CheckReport` of ``rules`` (no cache), size class by size class.
+    ``progress(done, total, shape)`` is called after each body (shape, run start and length)."""
+    table = loaded_table(rules)
+    if table is not None:
+        return CheckReport(rules, table.by_type(), dict(table.ambiguous))
+    bodies = all_bodies(rules)
+    by_size: dict[int, list[tuple[int, int, int]]] = {}
+    for b in bodies:
+        by_size.setdefault(rules.shapes[b[0]].size(b[2]), []).append(b)
+    counts = dict.fromkeys((s.name for s in rules.shapes), 0)
+    ambiguous: dict[int, tuple[Entry, ...]] = {}
+    done = 0
+    for size in sorted(by_size):
+        entries: dict[int, Entry] = {}
+        amb: dict[int, tuple[Entry, ...]] = {}
+        for si, start, run in by_size[size]:
+            group_candidates(body_candidates(rules, si, start, run), entries, amb)
+            done += 1
+            if progress:
+                progress(done, len(bodies), rules.shapes[si].name)
+        for e in entries.values():
+            counts[rules.shapes[e[0]].name] += 1
+        ambiguous.update(amb)
+        del entries
+    return CheckReport(rules, counts, ambiguous)
+
+
+def report_path(rules: Rules) -> Path:
+    """Where the check report of ``rules`` is cached."""
+    return cache_dir() / f"{rules.name}-{cache_key(rules)}.check.json"
+
+
+def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
+    data: Any = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("magic") != MAGIC:
+        raise ValueError("not a ddzspec check report")
+    if data.get("format") != FORMAT_VERSION or data.get("key") != key:
+        raise ValueError("written for other rules, code or format")
+    names = [s.name for s in rules.shapes]
+    counts = data.get("counts")
+    if not isinstance(counts, dict) or list(counts) != names or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counts.values()):
+        raise ValueError("bad counts")
+    ambiguous: dict[int, tuple[Entry, ...]] = {}
+    for item in data.get("ambiguous", ()):
+        k, es = item
+        if not isinstance(k, int) or not isinstance(es, list) or len(es) < 2:
+            raise ValueError("bad ambiguous entry")
+        tup: list[Entry] = []
+        for e in es:
+            si, start, run = (int(x) for x in e)
+            if not 0 <= si < len(names) or run < 1 or start < 0 or \
+                    start + run > len(rules.shapes[si].seq):
+                raise ValueError("an entry names no shape body of these rules")
+            tup.append((si, start, run))
+        ambiguous[k] = tuple(tup)
+    return CheckReport(rules, counts, ambiguous)
+
+
+_REPORTS: dict[str, CheckReport] = {}
+
+
+def check_rules(rules: Rules, progress: Callable[[int, int, str], None] | None = None,
+                use_cache: bool = True) -> CheckReport:
+    """The :class:`CheckReport` of ``rules``: from the disk cache when its header matches, else
+    compiled (see :func:`compile_report`) and cached. An untrusted cache file is recomputed
+    with a :class:`~ddzspec.errors.CacheWarning`; a read-only cache folder is not an error."""
+    key = cache_key(rules)
+    if use_cache and key in _REPORTS:
+        return _REPORTS[key]
+    path = report_path(rules)
+    if use_cache and path.is_file():
+        try:
+            report = _read_report(rules, path, key)
+            _REPORTS[key] = report
+            return report
+        except (OSError, ValueError, TypeError, UnicodeDecodeError) as e:
+            warnings.warn(f"ddzspec: cached check report {path} ignored ({e}); recomputing",
+                          CacheWarning, stacklevel=2)
+    report = compile_report(rules, progress)
+    if use_cache:
+        _REPORTS[key] = report
+        data = {"magic": MAGIC, "format": FORMAT_VERSION, "key": key, "counts": report.counts,
+                "ambiguous": [[k, [list(e) for e in es]] for k, es in report.ambiguous.items()]}
+        tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+    return report
+
+
+def _hint(rules: Rules) -> str:
+    without = "".join(f" --without {w}" for w in rules.without)
+    return f"run `ddzspec check --rules {rules.path}{without}`"
+
+
+def refusal(rules: Rules, problems: list[str]) -> str:
+    """The one message for rules that ``check`` flags (without the file, which
+    :class:`~ddzspec.errors.RulesError` puts first)."""
+    return (f"these rules cannot be played out: {'; '.join(problems)}; {_hint(rules)} for the "
+            "full report")
+
+
+def _refuse(rules: Rules, problems: list[str]) -> UnplayableRulesError:
+    return UnplayableRulesError(refusal(rules, problems), rules.path, tuple(problems))
+
+
+def require_lone_cards(rules: Rules) -> None:
+    """The static part of :func:`require_playable`: every rank of the deck has a one-card shape
+    (seeds 000/002: the leader must play, so a lone card must always be playable). Raises
+    :class:`~ddzspec.errors.UnplayableRulesError`."""
+    if rules.lone_cards_playable:
+        return
+    covered = {i for s in rules.shapes if s.copies == 1 and s.run_min == 1
+               and s.kicker_kind is None for i in s.seq}
+    missing = [ALL_RANKS[i].symbol() for i in range(N_RANKS)
+               if rules.deck[i] and i not in covered]
+    problem = (f"no shape plays a lone card of rank {', '.join(missing)} (e.g. {missing[0]}: "
+               "no reading), so a leader could be left unable to play")
+    raise _refuse(rules, [problem])
+
+
+def ambiguity_problem(rules: Rules, key: int, readings: list[str], total: int = 1) -> str:
+    """Plain words for ambiguous moves: how many, and one example with its readings."""
+    many = f"{total} moves have" if total > 1 else "a move has"
+    return (f"{many} several readings (every legal move must have exactly one), e.g. "
+            f"{Cards.from_key(key)}: {'; '.join(readings)}")
+
+
+def require_playable(rules: Rules) -> None:
+    """Refuse rules that ``ddzspec check`` flags (the policy of issue 8 §3): a rank without a
+    one-card shape, ambiguous moves, a shape no move can have. The check is computed once per
+    rules file and code version (cached on disk, see :func:`check_rules`).
+
+    Raises :class:`~ddzspec.errors.UnplayableRulesError` naming the rules file, what is
+    wrong, an example move with its readings and the ``ddzspec check`` command to run.
+    """
+    require_lone_cards(rules)
+    report = check_rules(rules)
+    problems = []
+    if report.ambiguous:
+        cards, readings = report.ambiguous_readings()[0]
+        problems.append(ambiguity_problem(rules, cards.key, [r.describe() for r in readings],
+                                          len(report.ambiguous)))
+    never = report.never_played()
+    if never:
+        problems.append(f"no legal move has type {', '.join(never)} (the restrictions or "
+                        "ambiguity rule out every candidate)")
+    if problems:
+        raise _refuse(rules, problems)

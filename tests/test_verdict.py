@@ -1,0 +1,130 @@
+"""One truth for check, play and solve (issue 8 §3): rules that `ddzspec check` flags are
+refused by legal moves, the game, the solver and the CLI, with one located message — never a
+traceback, never a wrong answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddzspec.cli import main
+from ddzspec.errors import AmbiguousReadingError, UnplayableRulesError
+from ddzspec.game import GameState
+from ddzspec.moves import legal_moves
+from ddzspec.rules import Rules, load_rules
+from ddzspec.verdict import check_rules, report_path, require_playable
+from ddzspec.solver import make_position, solve
+
+LONE = 'rules lone extends classic\nshapes { lone = 1 x 1 }\n'
+TYPO = 'rules typo extends classic\nshapes { pair = 1 x 1 }\n'
+NO_LONE = 'rules nolone extends classic\nshapes { single = 1 x 1 in chain }\n'
+ALL_OFF = ('rules alloff extends classic\nrestrictions { quad_block off  kicker_not_body_rank off'
+           '  kicker_rank_max off  jokers_not_both_kickers off }\n')
+
+
+def _rules(tmp_path: Path, text: str) -> tuple[Path, Rules]:
+    name = text.split()[1]
+    f = tmp_path / f"{name}.rules"
+    f.write_text(text)
+    return f, load_rules(str(f))
+
+
+@pytest.mark.parametrize("text", [LONE, TYPO])
+def test_ambiguous_lone_cards_are_refused_everywhere(tmp_path: Path, text: str) -> None:
+    f, rules = _rules(tmp_path, text)
+    with pytest.raises(AmbiguousReadingError) as e:
+        legal_moves("3", rules=rules)
+    assert e.value.cards == "3" and len(e.value.readings) == 2
+    assert str(f) in str(e.value) and "ddzspec check --rules" in str(e.value)
+    for build in (lambda: GameState.new(rules, seed=1),
+                  lambda: make_position(rules, {"landlord": "3", "peasant": "4"}, "landlord")):
+        with pytest.raises(UnplayableRulesError) as u:
+            build()
+        msg = str(u.value)
+        assert msg.startswith(f"{f}: these rules cannot be played out: 15 moves have several "
+                              "readings (every legal move must have exactly one), e.g. 3: ")
+        assert f"run `ddzspec check --rules {f}`" in msg
+
+
+def test_play_and_solve_refuse_with_exit_2(tmp_path: Path) -> None:
+    """Before: `play` crashed with IndexError, `solve` said the landlord (3 v 4) loses."""
+    f, _ = _rules(tmp_path, LONE)
+    r = CliRunner()
+    for args in (["play", "--rules", str(f), "--seed", "1"],
+                 ["solve", "--rules", str(f), "--landlord", "3", "--peasant", "4",
+                  "--to-move", "landlord"],
+                 ["moves", "--rules", str(f), "345"]):
+        res = r.invoke(main, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+        assert "several readings" in res.output and "ddzspec check --rules" in res.output
+        assert "Traceback" not in res.output
+
+
+def test_no_lone_card_is_refused_statically(tmp_path: Path) -> None:
+    _f, rules = _rules(tmp_path, NO_LONE)
+    assert not rules.lone_cards_playable
+    for call in (lambda: legal_moves("34567", rules=rules), lambda: require_playable(rules),
+                 lambda: GameState.new(rules, seed=3)):
+        with pytest.raises(UnplayableRulesError, match=r"no shape plays a lone card of rank "
+                                                       r"2, B, R \(e.g. 2: no reading\)"):
+            call()
+    assert not report_path(rules).exists()  # static: nothing was compiled
+
+
+def test_all_restrictions_off_is_refused(tmp_path: Path) -> None:
+    """`check` reports 1,552 ambiguous moves in classic without restrictions: the game and the
+    solver refuse these rules instead of dropping the moves silently."""
+    _f, rules = _rules(tmp_path, ALL_OFF)
+    assert len(check_rules(rules).ambiguous) == 1552
+    with pytest.raises(UnplayableRulesError, match="1552 moves have several readings"):
+        GameState.new(rules, seed=0)
+    pos = make_position(load_rules("classic"), {"landlord": "3", "peasant": "4"}, "landlord")
+    with pytest.raises(UnplayableRulesError):
+        solve(type(pos)(**{**{s: getattr(pos, s) for s in pos.__dataclass_fields__},
+                           "rules": rules}))
+    # a hand without an ambiguous move still gets its moves; one holding one raises
+    assert [m.format() for m in legal_moves("345", rules=rules)] == ["3", "4", "5"]
+    with pytest.raises(AmbiguousReadingError, match="3333"):
+        legal_moves("33334", rules=rules)
+
+
+def test_duel_literal_is_refused_and_classic_is_not() -> None:
+    with pytest.raises(UnplayableRulesError, match="180 moves have several readings"):
+        require_playable(load_rules("duel-literal"))
+    for name in ("classic", "kawu", "duel"):
+        require_playable(load_rules(name))
+
+
+def test_never_played_shape_is_refused(tmp_path: Path) -> None:
+    """Every candidate of `lone` (and of `single`) is ambiguous: no legal move has either type,
+    which the refusal says as well."""
+    _f, rules = _rules(tmp_path, LONE)
+    report = check_rules(rules)
+    assert report.never_played() == ["single", "lone"]
+    with pytest.raises(UnplayableRulesError) as e:
+        require_playable(rules)
+    assert e.value.problems[1] == ("no legal move has type single, lone (the restrictions or "
+                                   "ambiguity rule out every candidate)")
+
+
+def test_check_report_cache_is_trusted_only_with_its_header(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    from ddzspec import verdict
+    from ddzspec.errors import CacheWarning
+    monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(verdict, "_REPORTS", {})
+    _, rules = _rules(tmp_path, LONE)
+    first = check_rules(rules)
+    data = json.loads(report_path(rules).read_text())
+    assert data["magic"] == "ddzspec-check" and len(data["ambiguous"]) == 15
+    data["key"] = "0" * 24
+    report_path(rules).write_text(json.dumps(data))
+    monkeypatch.setattr(verdict, "_REPORTS", {})
+    with pytest.warns(CacheWarning):
+        again = check_rules(rules)
+    assert again.counts == first.counts and again.ambiguous == first.ambiguous
