@@ -15,8 +15,8 @@ from ddzspec.errors import AmbiguousReadingError, UnplayableRulesError
 from ddzspec.game import GameState
 from ddzspec.moves import legal_moves
 from ddzspec.rules import Rules, load_rules
-from ddzspec.verdict import check_rules, report_path, require_playable
 from ddzspec.solver import make_position, solve
+from ddzspec.verdict import check_rules, report_path, require_playable
 
 LONE = 'rules lone extends classic\nshapes { lone = 1 x 1 }\n'
 TYPO = 'rules typo extends classic\nshapes { pair = 1 x 1 }\n'
