@@ -15,6 +15,7 @@ access.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -87,8 +88,11 @@ def code_digest() -> str:
     return _CODE_DIGEST[0]
 
 
+@functools.cache
 def package_version() -> str:
-    """The installed ddzspec version; ``ddzspec.__version__`` or "0" when not installed."""
+    """The installed ddzspec version; ``ddzspec.__version__`` or "0" when not installed. Read
+    once per process (the metadata look-up costs milliseconds; the code running is the code
+    imported, whatever is installed later)."""
     try:
         from importlib.metadata import PackageNotFoundError, version
         return version("ddzspec")
