@@ -248,7 +248,7 @@ def check(rules_path: str | None, rules: Rules, notation: str,
 
 # ----------------------------------------------------------------------------- plugins
 
-for _mod in ("ddzspec.cli_variants", "ddzspec.cli_game"):
+for _mod in ("ddzspec.cli_variants", "ddzspec.cli_game", "ddzspec.cli_players"):
     try:
         import_module(_mod)
     except ModuleNotFoundError as _e:

@@ -261,6 +261,10 @@ class SeatView:
     unseen: Cards
     warnings: tuple[tuple[int, str], ...]
     result: Result | None
+    #: the rules of the deal (public; what a computer player needs to list its moves)
+    rules: Rules | None = None
+    #: every trick-play action of this deal so far, in order (plays and passes; all public)
+    history: tuple[Action, ...] = ()
 
     def to_json(self, notation: str = "en") -> dict[str, Any]:
         """The view as JSON-ready data (cards in ``notation``)."""
@@ -536,7 +540,8 @@ class GameState:
             robs=self.robs, candidate=self.candidate, trick=self.trick, last=self.last,
             base=self.base, multiplier=self.multiplier, factors=self.factors,
             targets=tuple(self.target(s) for s in range(self.players)) if shown else None,
-            unseen=self.unseen(seat), warnings=self.warnings(), result=self.result)
+            unseen=self.unseen(seat), warnings=self.warnings(), result=self.result,
+            rules=self.rules, history=tuple(a for a in self.log if a.kind in ("play", "pass")))
 
     # ------------------------------------------------------------------ transitions
 
