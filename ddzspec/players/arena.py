@@ -180,43 +180,50 @@ def play_deal(rules: Rules, players: Sequence[Player], seed: int | str) -> GameS
     return state
 
 
-def arena(rules: Rules, levels: Sequence[int], games: int, seed: int = 0, *,
-          budget: float | None = None,
-          progress: Callable[[int], None] | None = None) -> ArenaResult:
-    """Play ``games`` duplicate deals among ``levels`` (one per seat; see the module doc).
+@dataclass(frozen=True, slots=True)
+class SeatDeal:
+    """One seat of one deal played: its ``level``, ``role``, whether its side ``won``, its
+    ``points``, and whether the deal's landlord won (``landlord_won``)."""
 
-    ``budget``: level 3's time per move. ``progress(k)`` is called after each deal played.
-    Deterministic given ``seed``: the same figures every time (level 3's budget aside, see
-    :mod:`.level3`). Raises ValueError for bad levels or a non-positive ``games``."""
-    import time
+    level: int
+    role: str
+    won: bool
+    points: int
+    landlord_won: bool
+
+
+def duplicate_deal(rules: Rules, levels: Sequence[int], seed: int, k: int,
+                   budget: float | None = None) -> tuple[SeatDeal, ...]:
+    """Deal ``k`` of ``seed`` played once per rotation of ``levels`` over the seats (see the
+    module doc): one :class:`SeatDeal` per seat and rotation, rotation by rotation."""
     n = rules.deal.players
-    if len(levels) != n or any(v not in LEVELS for v in levels):
-        raise ValueError(f"levels {list(levels)}: one of 1, 2, 3 per seat ({n} seats)")
-    if games < 1:
-        raise ValueError(f"games {games}: at least 1")
-    t0 = time.perf_counter()
+    out = []
+    deal_seed = f"arena:{seed}:{k}"
+    for rot in range(n):
+        seat_levels = [levels[(s - rot) % n] for s in range(n)]
+        players = [player_for(lv, f"{seed}:{k}:{rot}:{s}", budget=budget)
+                   for s, lv in enumerate(seat_levels)]
+        res = play_deal(rules, players, deal_seed).result
+        assert res is not None
+        ll_won = res.winner == "landlord"
+        for s, lv in enumerate(seat_levels):
+            role = "landlord" if s == res.landlord else "peasant"
+            out.append(SeatDeal(lv, role, ll_won == (role == "landlord"), res.scores[s],
+                                ll_won))
+    return tuple(out)
+
+
+def summarize(rules_name: str, levels: Sequence[int], games: int, seed: int,
+              records: Sequence[SeatDeal], seconds: float) -> ArenaResult:
+    """The figures of :class:`ArenaResult` from the seat-deals of ``games`` duplicate deals
+    (each deal's seats in order, as :func:`duplicate_deal` returns them)."""
+    n = len(levels)
     wins: dict[tuple[int, str], list[float]] = {}
     points: dict[tuple[int, str], list[float]] = {}
-    ll_wins: list[float] = []
-    played = 0
-    for k in range(games):
-        deal_seed = f"arena:{seed}:{k}"
-        for rot in range(n):
-            seat_levels = [levels[(s - rot) % n] for s in range(n)]
-            players = [player_for(lv, f"{seed}:{k}:{rot}:{s}", budget=budget)
-                       for s, lv in enumerate(seat_levels)]
-            final = play_deal(rules, players, deal_seed)
-            res = final.result
-            assert res is not None
-            ll_wins.append(float(res.winner == "landlord"))
-            for s, lv in enumerate(seat_levels):
-                role = "landlord" if s == res.landlord else "peasant"
-                won = (res.winner == "landlord") == (role == "landlord")
-                wins.setdefault((lv, role), []).append(float(won))
-                points.setdefault((lv, role), []).append(float(res.scores[s]))
-            played += 1
-            if progress is not None:
-                progress(played)
+    for r in records:
+        wins.setdefault((r.level, r.role), []).append(float(r.won))
+        points.setdefault((r.level, r.role), []).append(float(r.points))
+    ll_wins = [float(r.landlord_won) for r in records[::n]]
     rows = tuple(LevelRole(lv, role, estimate(wins[lv, role]), estimate(points[lv, role]))
                  for lv in sorted(set(levels)) for role in ("landlord", "peasant")
                  if (lv, role) in wins)
@@ -229,5 +236,29 @@ def arena(rules: Rules, levels: Sequence[int], games: int, seed: int = 0, *,
                     comps.append(Comparison(hi, lo, role,
                                             difference(wins[hi, role], wins[lo, role]),
                                             difference(points[hi, role], points[lo, role])))
-    return ArenaResult(rules.name, tuple(levels), games, seed, played, estimate(ll_wins), rows,
-                       tuple(comps), time.perf_counter() - t0)
+    return ArenaResult(rules_name, tuple(levels), games, seed, len(records) // n,
+                       estimate(ll_wins), rows, tuple(comps), seconds)
+
+
+def arena(rules: Rules, levels: Sequence[int], games: int, seed: int = 0, *,
+          budget: float | None = None,
+          progress: Callable[[int], None] | None = None) -> ArenaResult:
+    """Play ``games`` duplicate deals among ``levels`` (one per seat; see the module doc).
+
+    ``budget``: level 3's time per move. ``progress(k)`` is called after each duplicate deal
+    with the number of deals played so far. Deterministic given ``seed``: the same figures
+    every time (level 3's wall-clock guard aside, see :mod:`.level3`). Raises ValueError for
+    bad levels or a non-positive ``games``."""
+    import time
+    n = rules.deal.players
+    if len(levels) != n or any(v not in LEVELS for v in levels):
+        raise ValueError(f"levels {list(levels)}: one of 1, 2, 3 per seat ({n} seats)")
+    if games < 1:
+        raise ValueError(f"games {games}: at least 1")
+    t0 = time.perf_counter()
+    records: list[SeatDeal] = []
+    for k in range(games):
+        records.extend(duplicate_deal(rules, levels, seed, k, budget))
+        if progress is not None:
+            progress((k + 1) * n)
+    return summarize(rules.name, levels, games, seed, records, time.perf_counter() - t0)

@@ -287,10 +287,13 @@ def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int) ->
     seat = view.seat
     counts = view.hand.counts
     p = plan(counts, rules)
-    by_cards = {m.cards: m for m in moves}
+
+    def find(cards: Cards) -> Reading | None:
+        n = len(cards)
+        return next((m for m in moves if m.size == n and m.cards == cards), None)
     if p.controls and len(p.units) <= 1:
         for u in sorted(p.controls, key=lambda u: (u[0] == "rocket", u[2])):
-            m = by_cards.get(unit_cards(u))
+            m = find(unit_cards(u))
             if m is not None:
                 return _play(seat, m)
     kit = kit_of(rules)
@@ -314,10 +317,10 @@ def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int) ->
             k = 1 if kind == "single" else 2
             pool = [s for s in smalls if s[1] == k][:want]
             if len(pool) == want:
-                m = by_cards.get(cards + unit_cards(*pool))
+                m = find(cards + unit_cards(*pool))
                 if m is not None:
                     return _play(seat, m)
-        m = by_cards.get(cards)
+        m = find(cards)
         if m is not None:
             return _play(seat, m)
     # the plan's plays are not moves of these rules: the lead that costs the plan least

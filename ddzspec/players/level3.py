@@ -16,7 +16,8 @@ For a trick-play decision:
    players (a rollout; value: 1 when this seat's side wins, plus a small share of its points);
    when the cards left are few (``solve_cards``), the exact endgame solver decides instead
    (value 1 for the sample's winning moves, 0 for the others). The candidate with the best mean
-   over the samples is played; ties go to level 2's choice.
+   over the samples is played; level 2's choice is kept unless another candidate is better by
+   more than ``margin / √samples`` (few samples are noisy).
 4. Budget: ``budget`` seconds per decision (default 0.5). The work is counted in rollout
    steps (``steps_per_second`` × budget), so the decision is a function of the view and the
    seed alone — deterministic, as a replayed record requires; a wall-clock guard stops at 85 %
@@ -33,7 +34,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..cards import N_RANKS, Cards
+from ..cards import EMPTY, N_RANKS, Cards
 from ..errors import GameError
 from ..game import Action, GameState, SeatView
 from ..moves import legal_moves
@@ -89,12 +90,20 @@ def rollout(state: GameState, seat: int, deadline: float) -> tuple[float | None,
     the seat's side wins, else 0, plus its points / (100 × base); None when the clock passed
     ``deadline`` (a ``time.perf_counter()`` value) first."""
     steps = 0
+    rules = state.rules
+    targets = tuple(state.target(s) for s in range(state.players))
     while not state.over:
         if time.perf_counter() >= deadline:
             return None, steps
         t = state.turn
         assert t is not None
-        state = state.apply(_L2.decide_move(state.view(t)))
+        # a reduced view: what level 2 reads (hand, move to beat, cards left, targets,
+        # landlord), without the counter and history it never uses — the rollout is
+        # level 3's own simulation of a sampled deal
+        view = SeatView(t, None, state.hands[t], "play", t, tuple(map(len, state.hands)),
+                        state.landlord, None, (), state.robs, None, (), state.last,
+                        state.base, 1, (), targets, EMPTY, (), None, rules)
+        state = state.apply(choose_move(view, rules))
         steps += 1
     res = state.result
     assert res is not None
@@ -111,13 +120,15 @@ class Level3:
     """The expert (see the module doc). ``seed``: its random draws; ``budget``: seconds per
     decision; ``width``: candidates kept; ``solve_cards``: cards left (all seats) at or below
     which a sample is solved exactly; ``steps_per_second``: rollout steps counted per second of
-    budget (the deterministic work measure)."""
+    budget (the deterministic work measure); ``margin``: another candidate replaces level 2's
+    choice only when its mean value is higher by more than ``margin / √samples``."""
 
     seed: int | str = 0
     budget: float = 0.5
     width: int = 6
     solve_cards: int = 14
-    steps_per_second: int = 1500
+    steps_per_second: int = 3000
+    margin: float = 0.5
     level: int = 3
 
     def decide(self, view: SeatView) -> Action:
@@ -193,6 +204,8 @@ class Level3:
         if done == 0:
             return default
         best = max(range(len(cands)), key=lambda i: (totals[i], i == 0))
+        if not unique and (totals[best] - totals[0]) / done < self.margin / done ** 0.5:
+            best = 0  # not clearly better than level 2's choice on so few samples
         return _action(seat, cands[best])
 
     def _candidates(self, view: SeatView, rules: Rules, moves: tuple[Reading, ...],
