@@ -212,7 +212,7 @@ def test_decisions_do_not_change_when_hidden_hands_are_reshuffled(name: str) -> 
 #: README.md, table "Compared to other doudizhu_solver"): two seats, classic combinations,
 #: one pass closes a trick, first out wins; first RBAAKKQTT99 to lead against 2222JJTT
 #: wins, and only with 9 or T.
-DDZ2_06 = {"first": "RBAAKKQTT99", "second": "2222JJTT", "winning_moves": ["9", "T"]}
+DDZ2_06_FIRST, DDZ2_06_SECOND, DDZ2_06_WINNING = "RBAAKKQTT99", "2222JJTT", ("9", "T")
 
 #: A two-seat variant of the duel where every card is dealt (ranks 9 to the jokers, 13 cards
 #: each, talon 4, none undealt): the seat's view then pins the opponent's hand down, so the
@@ -246,13 +246,12 @@ def _puzzle_deal(tmp_path: Path) -> tuple[Rules, GameState]:
     the 11 plays were worked out by hand (landlord sheds Q, QQ, AA, K; peasant K, 99, JJ)."""
     path = tmp_path / "open_duel.rules"
     path.write_text(OPEN_DUEL)
-    from ddzspec.rules import load_rules as load
-    rules = load(str(path))
-    landlord17 = DDZ2_06["first"] + "QQQAAK"
+    rules = load_rules(str(path))
+    landlord17 = DDZ2_06_FIRST + "QQQAAK"
     talon = "RB99"
     from ddzspec.cards import parse_cards
     l13 = parse_cards(landlord17).cards - parse_cards(talon).cards
-    peasant = DDZ2_06["second"] + "K99JJ"
+    peasant = DDZ2_06_SECOND + "K99JJ"
     g = GameState.new(rules, hands=[l13, peasant], talon=talon, first=0)
     script = [Action.call(0), Action.rob(1, False),
               Action.play(0, "Q"), Action.play(1, "K"), Action.pass_(0),
@@ -268,11 +267,11 @@ def _puzzle_deal(tmp_path: Path) -> tuple[Rules, GameState]:
 def test_level_3_plays_a_winning_move_of_a_solved_endgame(tmp_path: Path) -> None:
     _, g = _puzzle_deal(tmp_path)
     assert g.turn == 0 and g.last is None and g.landlord == 0 and g.robs == 0
-    assert str(g.hands[0]) == str(Cards.parse(DDZ2_06["first"]))
-    assert str(g.hands[1]) == str(Cards.parse(DDZ2_06["second"]))
+    assert str(g.hands[0]) == str(Cards.parse(DDZ2_06_FIRST))
+    assert str(g.hands[1]) == str(Cards.parse(DDZ2_06_SECOND))
     view = g.view(0)
     assert view.unseen == g.hands[1]  # nothing hidden but the opponent's hand
-    wins = {Cards.parse(m) for m in DDZ2_06["winning_moves"]}
+    wins = {Cards.parse(m) for m in DDZ2_06_WINNING}
     a = Level3(seed=1, budget=5.0, solve_cards=20).decide(view)
     assert a.kind == "play" and a.cards in wins
     # level 2 alone does not find it: the search is what makes the difference here
@@ -307,3 +306,45 @@ def test_estimate_and_levels_parsing() -> None:
         parse_levels("1,2,3", 2)
     with pytest.raises(ValueError, match="'x' is not a level"):
         parse_levels("2,x", 3)
+
+
+# ----------------------------------------------------------------------------- command line
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_arena_command_json_matches_the_library() -> None:
+    import json
+    code, out, _ = _cli("arena", "--rules", "duel", "--levels", "2,1", "--games", "2",
+                        "--seed", "3", "--json")
+    assert code == 0
+    got = json.loads(out)
+    want = arena(load_rules("duel"), (2, 1), 2, seed=3).to_json()
+    got.pop("seconds")
+    want.pop("seconds")
+    assert got == want
+
+
+def test_arena_and_play_refuse_bad_levels() -> None:
+    code, _, err = _cli("arena", "--levels", "2,5", "--games", "1")
+    assert code == 2 and "'5' is not a level" in err
+    code, _, err = _cli("play", "--rules", "duel", "--levels", "1,2,3")
+    assert code == 2 and "3 levels for 2 seats" in err
+
+
+def test_play_levels_sets_the_players() -> None:
+    """``play --levels 1,1,1`` is level-1 self-play: the same record as the library's."""
+    import json
+    code, out, _ = _cli("play", "--seed", "4", "--levels", "1,1,1", "--json")
+    assert code == 0
+    rec = json.loads(out)
+    g = GameState.new(load_rules("classic"), seed=4)
+    final = _play(g, [player_for(1)] * 3)
+    assert rec["actions"] == [a.to_json() for a in final.log]
+    code2, out2, _ = _cli("play", "--seed", "4", "--json")
+    assert code2 == 0 and json.loads(out2) != rec  # level 2 plays another deal
