@@ -39,7 +39,7 @@ def _play(state: GameState, players: list[Player], stop: int | None = None) -> G
     return state
 
 
-@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6),
        levels=st.lists(st.sampled_from([1, 2]), min_size=3, max_size=3))
 def test_levels_1_2_play_only_legal_actions(name: str, seed: int, levels: list[int]) -> None:
