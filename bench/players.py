@@ -17,6 +17,20 @@
 
 Run: ``python bench/players.py [--games 2000] [--games3 200] [--budget 0.5] [--jobs 2]
 [--minutes 20] [--json FILE] [--peer-venv /tmp/bench-venv]``.
+
+Last run (2 cores shared with other jobs, load ≈ 4; seed 0; points per seat-deal, 95 %):
+
+- level 2 − level 1, 2,000 duplicate deals each: classic landlord +5.27 [+4.94, +5.60], peasant
+  +1.62 [+1.50, +1.73]; duel +0.58 [+0.45, +0.71] (two seats: one figure for both roles).
+- level 3 (0.5 s) − level 2, as many deals as 19 minutes allowed: classic, 244 duplicate deals,
+  landlord +1.64 [+0.57, +2.70] (win rate +18.6 points), peasant +0.41 [−0.02, +0.84] (win
+  rate +9.3 [+4.2, +14.5]); duel, 548 duplicate deals, +0.65 [+0.37, +0.93] (win rate +19.2).
+- against rlcard's doudizhu-rule-v1 (classic): level 2, 100 duplicate deals, landlord +3.78
+  [+2.22, +5.34], peasant +1.14 [+0.63, +1.66]; level 3, 20 duplicate deals, landlord +6.30
+  [+4.44, +8.15], peasant +2.00 [+1.31, +2.70].
+- speed: level 1 0.02–0.03 ms per decision, level 2 0.14 (classic) / 0.28 (duel) ms mean, p99
+  1.1 / 1.8 ms; level 3 moves median 207 / 242 ms, p99 431 / 429 ms against 500 ms; self-play
+  165 / 136 / 0.21 deals/s (classic, levels 1 / 2 / 3), 218 / 144 / 0.27 (duel).
 """
 
 from __future__ import annotations
