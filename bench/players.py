@@ -24,7 +24,10 @@ Last run (2 cores shared with other jobs, load ≈ 4; seed 0; points per seat-de
   +1.62 [+1.50, +1.73]; duel +0.58 [+0.45, +0.71] (two seats: one figure for both roles).
 - level 3 (0.5 s) − level 2, as many deals as 19 minutes allowed: classic, 244 duplicate deals,
   landlord +1.64 [+0.57, +2.70] (win rate +18.6 points), peasant +0.41 [−0.02, +0.84] (win
-  rate +9.3 [+4.2, +14.5]); duel, 548 duplicate deals, +0.65 [+0.37, +0.93] (win rate +19.2).
+  rate +9.3 [+4.2, +14.5]); a second classic run (seed 1, 14 minutes, 174 deals): landlord
+  +0.98 [−0.44, +2.39], peasant +0.24 [−0.29, +0.78]; both runs pooled (418 deals): landlord
+  +1.36 [+0.51, +2.22] (win rate +17.0 [+11.9, +22.1]), peasant +0.34 [+0.00, +0.68] (win
+  rate +8.5 [+4.6, +12.4]); duel, 548 duplicate deals, +0.65 [+0.37, +0.93] (win rate +19.2).
 - against rlcard's doudizhu-rule-v1 (classic): level 2, 100 duplicate deals, landlord +3.78
   [+2.22, +5.34], peasant +1.14 [+0.63, +1.66]; level 3, 20 duplicate deals, landlord +6.30
   [+4.44, +8.15], peasant +2.00 [+1.31, +2.70].
