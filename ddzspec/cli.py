@@ -32,6 +32,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "moves": ("ddzspec.cli_game", "moves"),
     "play": ("ddzspec.cli_game", "play"),
     "replay": ("ddzspec.cli_game", "replay"),
+    "arena": ("ddzspec.cli_players", "arena"),
     "diff": ("ddzspec.cli_variants", "diff"),
     "rules": ("ddzspec.cli_rules", "rules"),
     "solve": ("ddzspec.solver.cli", "solve"),
@@ -54,6 +55,7 @@ COMMAND_TOPICS: dict[str, dict[str, str]] = {
     "Game": {
         "play": "computer self-play: a deal's transcript, or many deals' figures",
         "replay": "validate a deal record action by action; its score breakdown",
+        "arena": "computer levels against each other on duplicate deals, with 95 % intervals",
     },
     "Endgames": {
         "solve": "open-hand endgame solver: winner, every winning move, exact score",

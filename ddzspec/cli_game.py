@@ -44,16 +44,19 @@ def moves(hand: str, beat: str | None, rules: Rules, notation: str, as_json: boo
 
 # ----------------------------------------------------------------------------- play
 
-def self_play(rules: Rules, seed: int | str) -> tuple[Any, list[tuple[Any, Any]]]:
-    """One deal among heuristic computer players: (initial state, [(action, state after)])."""
+def self_play(rules: Rules, seed: int | str, levels: tuple[int, ...] | None = None
+              ) -> tuple[Any, list[tuple[Any, Any]]]:
+    """One deal among computer players (``levels``: one per seat, default 2 each; seat ``s``
+    plays with seed ``f"{seed}:{s}"``): (initial state, [(action, state after)])."""
     from .game import GameState
-    from .player import HeuristicPlayer
-    players = [HeuristicPlayer(s) for s in range(rules.deal.players)]
+    from .players import player_for
+    players = [player_for(lv, f"{seed}:{s}")
+               for s, lv in enumerate(levels or (2,) * rules.deal.players)]
     state = GameState.new(rules, seed=seed)
     initial, steps = state, []
     while not state.over:
         assert state.turn is not None
-        action = players[state.turn].choose(state)
+        action = players[state.turn].decide(state.view(state.turn))
         state = state.apply(action)
         steps.append((action, state))
     return initial, steps
@@ -65,9 +68,11 @@ def self_play(rules: Rules, seed: int | str) -> tuple[Any, list[tuple[Any, Any]]
               help="Play K deals (seeds N, N+1, …) and print aggregate results.")
 @click.option("--save", "save_path", default=None, metavar="FILE",
               help="Write the record of the (last) deal to FILE.")
+@click.option("--levels", "levels_text", default=None, metavar="L,L,L",
+              help="Computer level (1-3) per seat, in seat order (default 2 for every seat).")
 @common_options
-def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: str,
-         as_json: bool) -> None:
+def play(seed: int, games: int, save_path: str | None, levels_text: str | None, rules: Rules,
+         notation: str, as_json: bool) -> None:
     """Play a full deal among computer players and print the transcript.
 
     --json prints the deal's record (its "result" holds winner, scores, multiplier, factors).
@@ -76,10 +81,15 @@ def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: s
     written atomically.
     """
     from .game.record import check_save_path, record_of, save, transcript
+    from .players.arena import parse_levels
+    try:
+        levels = parse_levels(levels_text or "2", rules.deal.players)
+    except ValueError as e:
+        fail(f"--levels: {e}")
     if save_path:
         check_save_path(save_path)  # before playing: a bad path costs nothing
     if games == 1:
-        initial, steps = self_play(rules, seed)
+        initial, steps = self_play(rules, seed, levels)
         final = steps[-1][1]
         if save_path:
             save(final, save_path)
@@ -104,7 +114,7 @@ def play(seed: int, games: int, save_path: str | None, rules: Rules, notation: s
         task = prog.add_task("deals", total=games)
         final = None
         for k in range(games):
-            _, steps = self_play(rules, seed + k)
+            _, steps = self_play(rules, seed + k, levels)
             final = steps[-1][1]
             r = final.result
             wins[r.winner] += 1

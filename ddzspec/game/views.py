@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import N_RANKS, SYMBOLS, Cards
 from ..readings import Reading
+from ..rules import Rules
 from .actions import Action
-from .enums import Phase, Role
+from .enums import ActionKind, Phase, Role
 from .scoring import Factor, Result
 
 if TYPE_CHECKING:
@@ -43,6 +44,10 @@ class SeatView:
     unseen: Cards
     warnings: tuple[tuple[int, str], ...]
     result: Result | None
+    #: the rules of the deal (public; what a computer player needs to list its moves)
+    rules: Rules | None = None
+    #: every trick-play action of this deal so far, in order (plays and passes; all public)
+    history: tuple[Action, ...] = ()
 
     def to_json(self, notation: str = "en") -> dict[str, Any]:
         """The view as JSON-ready data (cards in ``notation``)."""
@@ -110,7 +115,9 @@ def view(state: GameState, seat: int) -> SeatView:
         robs=state.robs, candidate=state.candidate, trick=state.trick, last=state.last,
         base=state.base, multiplier=state.multiplier, factors=state.factors,
         targets=tuple(state.target(s) for s in range(state.players)) if shown else None,
-        unseen=unseen(state, seat), warnings=warnings(state), result=state.result)
+        unseen=unseen(state, seat), warnings=warnings(state), result=state.result,
+        rules=state.rules,
+        history=tuple(a for a in state.log if a.kind in (ActionKind.PLAY, ActionKind.PASS)))
 
 
 __all__ = ["SeatView", "unseen", "view", "warnings"]

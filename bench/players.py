@@ -1,0 +1,320 @@
+"""Benchmark of the computer players (issue 9). Prints figures; asserts nothing.
+
+- Strength: duplicate-deal arenas (:mod:`ddzspec.players.arena`: each deal played once per
+  rotation of the levels over the seats; bidding included) for each pairing, by default level 2
+  against level 1 and level 3 against level 2, in classic and duel: per level and role the
+  side's win rate and average points with 95 % intervals, and the difference between the
+  levels per role. ``--games N`` duplicate deals per pairing (the issue asks ≥ 2,000);
+  ``--minutes M`` stops a pairing after M minutes of play and reports the deals it finished
+  (the figures say how many). ``--jobs J`` plays deals in J processes.
+- Speed: milliseconds per decision of levels 1 and 2 (bids and moves, in self-play), level 3's
+  trick-play decision times (median, 99th percentile, maximum) against its budget, and
+  self-play deals per second per level (every seat at that level).
+- Anchor (optional): ``--peer-venv PATH`` names a separate environment where ``rlcard`` is
+  installed (never one of ddzspec's dependencies); its rule-based Dou Dizhu agent
+  (``doudizhu-rule-v1``) then plays classic deals against a level, through an adapter that
+  offers it ddzspec's legal moves (see :data:`PEER`).
+
+Run: ``python bench/players.py [--games 2000] [--games3 200] [--budget 0.5] [--jobs 2]
+[--minutes 20] [--json FILE] [--peer-venv /tmp/bench-venv]``.
+
+Last run (2 cores shared with other jobs, load ≈ 4; seed 0; points per seat-deal, 95 %):
+
+- level 2 − level 1, 2,000 duplicate deals each: classic landlord +5.27 [+4.94, +5.60], peasant
+  +1.62 [+1.50, +1.73]; duel +0.58 [+0.45, +0.71] (two seats: one figure for both roles).
+- level 3 (0.5 s) − level 2, as many deals as 19 minutes allowed: classic, 244 duplicate deals,
+  landlord +1.64 [+0.57, +2.70] (win rate +18.6 points), peasant +0.41 [−0.02, +0.84] (win
+  rate +9.3 [+4.2, +14.5]); a second classic run (seed 1, 14 minutes, 174 deals): landlord
+  +0.98 [−0.44, +2.39], peasant +0.24 [−0.29, +0.78]; both runs pooled (418 deals): landlord
+  +1.36 [+0.51, +2.22] (win rate +17.0 [+11.9, +22.1]), peasant +0.34 [+0.00, +0.68] (win
+  rate +8.5 [+4.6, +12.4]); duel, 548 duplicate deals, +0.65 [+0.37, +0.93] (win rate +19.2).
+- against rlcard's doudizhu-rule-v1 (classic): level 2, 100 duplicate deals, landlord +3.78
+  [+2.22, +5.34], peasant +1.14 [+0.63, +1.66]; level 3, 20 duplicate deals, landlord +6.30
+  [+4.44, +8.15], peasant +2.00 [+1.31, +2.70].
+- speed: level 1 0.02–0.03 ms per decision, level 2 0.14 (classic) / 0.28 (duel) ms mean, p99
+  1.1 / 1.8 ms; level 3 moves median 207 / 242 ms, p99 431 / 429 ms against 500 ms; self-play
+  165 / 136 / 0.21 deals/s (classic, levels 1 / 2 / 3), 218 / 144 / 0.27 (duel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+_BUDGET: float | None = None
+
+
+def _deal(args: tuple[str, tuple[int, ...], int, int, float | None]) -> list[Any]:
+    from ddzspec.players.arena import duplicate_deal
+    from ddzspec.rules import load_rules
+    name, levels, seed, k, budget = args
+    return list(duplicate_deal(load_rules(name), levels, seed, k, budget))
+
+
+def strength(name: str, levels: tuple[int, ...], games: int, seed: int, budget: float | None,
+             jobs: int, minutes: float | None) -> dict[str, Any]:
+    """One pairing: the arena figures over the duplicate deals finished in time."""
+    from ddzspec.players.arena import summarize
+    t0 = time.perf_counter()
+    stop = None if minutes is None else t0 + 60 * minutes
+    results: dict[int, list[Any]] = {}
+    with ProcessPoolExecutor(max_workers=jobs) as ex:
+        pending: set[Future[list[Any]]] = set()
+        index: dict[Future[list[Any]], int] = {}
+        k = 0
+        while k < games or pending:
+            while k < games and len(pending) < 2 * jobs and (stop is None
+                                                             or time.perf_counter() < stop):
+                f = ex.submit(_deal, (name, levels, seed, k, budget))
+                pending.add(f)
+                index[f] = k
+                k += 1
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                results[index[f]] = f.result()
+            if stop is not None and time.perf_counter() >= stop:
+                games = k  # submit nothing more; finish what is running
+    records = [r for kk in sorted(results) for r in results[kk]]
+    res = summarize(name, levels, len(results), seed, records, time.perf_counter() - t0)
+    for line in res.lines():
+        print(line, flush=True)
+    return res.to_json()
+
+
+def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
+    """Decision times per level and self-play deals per second per level."""
+    from ddzspec.game import GameState
+    from ddzspec.moves import legal_moves
+    from ddzspec.players import player_for
+    from ddzspec.rules import load_rules
+    rules = load_rules(name)
+    n = rules.deal.players
+    legal_moves(GameState.new(rules, seed=0).hands[0], None, rules)  # build the move index
+    out: dict[str, Any] = {"rules": name}
+    for level in (1, 2, 3):
+        count = deals if level < 3 else deals3
+        players = [player_for(level, f"speed:{s}", budget=budget if level == 3 else None)
+                   for s in range(n)]
+        times: list[float] = []
+        play_times: list[float] = []
+        t0 = time.perf_counter()
+        for seed in range(count):
+            g = GameState.new(rules, seed=f"speed:{seed}")
+            while not g.over:
+                seat = g.turn
+                assert seat is not None
+                v = g.view(seat)
+                t = time.perf_counter()
+                a = players[seat].decide(v)
+                dt = time.perf_counter() - t
+                times.append(dt)
+                if g.phase == "play":
+                    play_times.append(dt)
+                g = g.apply(a)
+        total = time.perf_counter() - t0
+        play_times.sort()
+        row = {"deals": count, "deals_per_s": count / total,
+               "decisions": len(times), "ms_per_decision": 1000 * sum(times) / len(times),
+               "play_ms_median": 1000 * statistics.median(play_times),
+               "play_ms_p99": 1000 * play_times[min(len(play_times) - 1,
+                                                    int(0.99 * len(play_times)))],
+               "play_ms_max": 1000 * play_times[-1]}
+        out[f"level{level}"] = row
+        extra = f" (budget {1000 * budget:.0f} ms)" if level == 3 else ""
+        print(f"speed {name} level {level}: {row['ms_per_decision']:.3f} ms/decision mean; "
+              f"moves median {row['play_ms_median']:.3f} ms, p99 {row['play_ms_p99']:.3f} ms, "
+              f"max {row['play_ms_max']:.3f} ms{extra}; self-play {row['deals_per_s']:.2f} "
+              f"deals/s ({count} deals, {len(times)} decisions)", flush=True)
+    return out
+
+
+# --------------------------------------------------------------------------- the RLCard peer
+#: Runs in the peer environment (rlcard installed, no ddzspec): reads one JSON request per
+#: line — {"hand": "33455...", "trace": [[seat, "cards"|"pass"], ...], "actions": [...],
+#: "seat": s, "landlord": l} — and answers the chosen action string. rlcard writes a hand as
+#: ranks "3456789TJQKA2BR" with "B" and "R" for the small and big joker, as ddzspec does.
+PEER = r'''
+import json, sys
+import numpy as np
+from rlcard.games.doudizhu.utils import CARD_TYPE
+from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
+np.random.seed(0)  # the agent answers at random when it has no same-type answer
+agent = DouDizhuRuleAgentV1()
+for line in sys.stdin:
+    req = json.loads(line)
+    # only the moves rlcard knows (its rules differ from seeds 000/002 in a few kicker cases)
+    known = [a for a in req["actions"] if a == "pass" or a in CARD_TYPE[0]]
+    req["actions"] = known or req["actions"]
+    trace = [(p, a) for p, a in req["trace"]]
+    raw = {"current_hand": req["hand"], "trace": trace, "actions": req["actions"],
+           "self": req["seat"], "landlord": req["landlord"],
+           "played_cards": [], "others_hand": "", "num_cards_left": req["left"],
+           "seen_cards": req["talon"]}
+    state = {"raw_obs": raw, "raw_legal_actions": req["actions"]}
+    try:
+        act = agent.step(state)
+    except Exception:  # the agent cannot read this state: take its first legal action
+        act = req["actions"][0]
+    if act not in req["actions"]:
+        act = req["actions"][0]
+    print(json.dumps(act), flush=True)
+'''
+
+_RL = "3456789TJQKA2BR"
+
+
+def _rl(cards: Any) -> str:
+    return "".join(_RL[i] * c for i, c in enumerate(cards.counts))
+
+
+class PeerPlayer:
+    """A classic seat played by rlcard's rule agent in another interpreter: bids and robs are
+    level 1's (rlcard's rule agent does not bid); moves are chosen among ddzspec's legal
+    moves, offered in rlcard's notation ("pass" for a pass)."""
+
+    level = 0
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+
+    def decide(self, view: Any) -> Any:
+        from ddzspec.game import Action
+        from ddzspec.moves import legal_moves
+        from ddzspec.players import player_for
+        if view.phase == "bidding":
+            return player_for(1).decide(view)
+        prev = None if view.last is None else view.last[1]
+        lm = legal_moves(view.hand, prev, view.rules)
+        actions = {(_rl(m.cards)): m for m in lm.moves}
+        names = list(actions) + (["pass"] if lm.can_pass else [])
+        trace = [[a.seat, "pass" if a.kind == "pass" else _rl(a.cards)] for a in view.history]
+        req = {"hand": _rl(view.hand), "trace": trace, "actions": names, "seat": view.seat,
+               "landlord": view.landlord, "left": list(view.cards_left),
+               "talon": _rl(view.talon) if view.talon is not None else ""}
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        choice = json.loads(self.proc.stdout.readline())
+        if choice == "pass":
+            return Action.pass_(view.seat)
+        return Action.play(view.seat, actions[choice].cards)
+
+    def decide_bid(self, view: Any) -> Any:
+        return self.decide(view)
+
+    def decide_move(self, view: Any) -> Any:
+        return self.decide(view)
+
+
+def peer_match(python: str, level: int, games: int, budget: float) -> dict[str, Any] | None:
+    """``level`` against rlcard's doudizhu-rule-v1 on classic duplicate deals (levels rotated
+    over the seats as in the arena). None when the peer cannot start."""
+    from ddzspec.players import player_for
+    from ddzspec.players.arena import SeatDeal, play_deal, summarize
+    from ddzspec.rules import load_rules
+    rules = load_rules("classic")
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "peer.py")
+        with open(script, "w") as f:
+            f.write(PEER)
+        proc = subprocess.Popen([python, script], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            peer = PeerPlayer(proc)
+            levels = (level, 0, 0)
+            records: list[SeatDeal] = []
+            t0 = time.perf_counter()
+            for k in range(games):
+                for rot in range(3):
+                    seat_levels = [levels[(s - rot) % 3] for s in range(3)]
+                    players: list[Any] = [player_for(lv, f"peer:{k}:{rot}:{s}", budget=budget)
+                                          if lv else peer for s, lv in enumerate(seat_levels)]
+                    res = play_deal(rules, players, f"arena:peer:{k}").result
+                    assert res is not None
+                    ll = res.winner == "landlord"
+                    for s, lv in enumerate(seat_levels):
+                        role = "landlord" if s == res.landlord else "peasant"
+                        records.append(SeatDeal(lv, role, ll == (role == "landlord"),
+                                                res.scores[s], ll))
+        except (BrokenPipeError, json.JSONDecodeError):
+            err = proc.stderr.read() if proc.stderr else ""
+            print(f"rlcard peer failed: {err.strip()[-1500:]}")
+            return None
+        finally:
+            proc.kill()
+    summary = summarize("classic", levels, games, 0, records, time.perf_counter() - t0)
+    print(f"anchor: level {level} against rlcard doudizhu-rule-v1 (level 0 below)")
+    for line in summary.lines():
+        print(line, flush=True)
+    return summary.to_json()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000,
+                    help="duplicate deals per level-2-vs-1 pairing")
+    ap.add_argument("--games3", type=int, default=2000,
+                    help="duplicate deals per pairing with level 3")
+    ap.add_argument("--budget", type=float, default=0.5, help="level 3's seconds per move")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop each pairing after this many minutes (report what finished)")
+    ap.add_argument("--variants", default="classic,duel")
+    ap.add_argument("--pairings", default="2,1;3,2", help="level pairs, ';'-separated")
+    ap.add_argument("--speed-deals", type=int, default=100)
+    ap.add_argument("--speed-deals3", type=int, default=3)
+    ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--no-strength", action="store_true")
+    ap.add_argument("--peer-venv", default=None, metavar="PATH",
+                    help="a venv with rlcard installed: level 2 and 3 against its rule agent")
+    ap.add_argument("--peer-games", type=int, default=50)
+    ap.add_argument("--json", dest="json_out", default=None, metavar="FILE")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("DDZSPEC_CACHE_DIR", tempfile.mkdtemp(prefix="ddzspec-bench-"))
+    out: dict[str, Any] = {"args": vars(args), "strength": [], "speed": [], "anchor": []}
+
+    def save() -> None:
+        if args.json_out:
+            with open(args.json_out, "w") as f:
+                json.dump(out, f, indent=1)
+
+    if not args.no_speed:
+        for name in args.variants.split(","):
+            out["speed"].append(speed(name, args.speed_deals, args.speed_deals3, args.budget))
+            save()
+    if not args.no_strength:
+        for pairing in args.pairings.split(";"):
+            a, b = (int(x) for x in pairing.split(","))
+            for name in args.variants.split(","):
+                from ddzspec.rules import load_rules
+                n = load_rules(name).deal.players
+                levels = (a,) + (b,) * (n - 1)
+                games = args.games3 if 3 in (a, b) else args.games
+                out["strength"].append(strength(name, levels, games, args.seed,
+                                                args.budget, args.jobs, args.minutes))
+                save()
+    if args.peer_venv:
+        python = os.path.join(args.peer_venv, "bin", "python")
+        for level in (2, 3):
+            r = peer_match(python, level, args.peer_games if level == 2
+                           else max(1, args.peer_games // 5), args.budget)
+            if r is None:
+                break
+            out["anchor"].append(r)
+            save()
+    save()
+
+
+if __name__ == "__main__":
+    main()

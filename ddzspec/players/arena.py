@@ -1,0 +1,264 @@
+"""Matches between computer levels on duplicate deals, with 95 % confidence intervals.
+
+Duplicate deals: deal ``k`` (seed ``f"arena:{seed}:{k}"``) is played once per rotation of the
+levels over the seats — with levels ``(A, B, B)`` as ``A,B,B``, ``B,A,B`` and ``B,B,A`` — so each
+level holds every hand equally often and the luck of the cards cancels. Bidding is played too
+(seeds 000/002/003/004): who becomes landlord is part of the game. An all-pass redeal keeps
+the deal's seed (the next attempt of the same shuffle sequence).
+
+Figures per level and role (landlord, peasant): seat-deals played, the side's win rate and the
+average points per seat-deal, each as a mean with a 95 % normal-approximation interval
+(±1.96 standard errors); and for every pair of levels the difference of the means per role
+(the higher level minus the lower, independent-samples standard error: conservative, since
+the duplicate deals make the samples positively correlated).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import GameState
+from ..rules import Rules
+from .base import LEVELS, Player, player_for
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A sample mean with its 95 % interval: ``mean`` ± ``half`` over ``n`` values."""
+
+    n: int
+    mean: float
+    half: float
+
+    @property
+    def low(self) -> float:
+        """Lower end of the interval."""
+        return self.mean - self.half
+
+    @property
+    def high(self) -> float:
+        """Upper end of the interval."""
+        return self.mean + self.half
+
+    @property
+    def significant(self) -> bool:
+        """Whether the interval excludes zero."""
+        return self.n > 1 and (self.low > 0 or self.high < 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"n", "mean", "low", "high"}``."""
+        return {"n": self.n, "mean": self.mean, "low": self.low, "high": self.high}
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
+
+
+def estimate(values: Sequence[float]) -> Estimate:
+    """Mean and 95 % interval (normal approximation, sample standard deviation) of
+    ``values``; with fewer than two values the half-width is infinite (nothing is known)."""
+    n = len(values)
+    if n == 0:
+        return Estimate(0, 0.0, math.inf)
+    m = sum(values) / n
+    if n == 1:
+        return Estimate(1, m, math.inf)
+    var = sum((v - m) ** 2 for v in values) / (n - 1)
+    return Estimate(n, m, Z95 * math.sqrt(var / n))
+
+
+def difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
+    """Mean of ``a`` minus mean of ``b`` with a 95 % interval (independent samples)."""
+    ea, eb = estimate(a), estimate(b)
+    if ea.n < 2 or eb.n < 2:
+        return Estimate(min(ea.n, eb.n), ea.mean - eb.mean, math.inf)
+    half = math.hypot(ea.half, eb.half)
+    return Estimate(min(ea.n, eb.n), ea.mean - eb.mean, half)
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRole:
+    """One level in one role: ``wins`` (1 when its side won, per seat-deal) and ``points``."""
+
+    level: int
+    role: str
+    wins: Estimate
+    points: Estimate
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "role": self.role, "win_rate": self.wins.to_json(),
+                "points": self.points.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """``higher`` level minus ``lower`` level in ``role``: win rate and points differences."""
+
+    higher: int
+    lower: int
+    role: str
+    wins: Estimate
+    points: Estimate
+
+    def to_json(self) -> dict[str, Any]:
+        return {"higher": self.higher, "lower": self.lower, "role": self.role,
+                "win_rate": self.wins.to_json(), "points": self.points.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaResult:
+    """What :func:`arena` measured. ``levels``: the seat pattern; ``games``: duplicate deals
+    (each played ``len(levels)`` times); ``landlord_win_rate``: over every deal played."""
+
+    rules: str
+    levels: tuple[int, ...]
+    games: int
+    seed: int
+    deals_played: int
+    landlord_win_rate: Estimate
+    rows: tuple[LevelRole, ...]
+    comparisons: tuple[Comparison, ...]
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as JSON-ready data (the same as the text output)."""
+        return {"rules": self.rules, "levels": list(self.levels), "games": self.games,
+                "seed": self.seed, "deals_played": self.deals_played,
+                "landlord_win_rate": self.landlord_win_rate.to_json(),
+                "by_level_role": [r.to_json() for r in self.rows],
+                "comparisons": [c.to_json() for c in self.comparisons],
+                "seconds": self.seconds}
+
+    def lines(self) -> list[str]:
+        """The figures as text lines."""
+        out = [(f"{self.rules}: levels {','.join(map(str, self.levels))}, {self.games} "
+                f"duplicate deals ({self.deals_played} played), seed {self.seed}"),
+               f"  landlord win rate (all deals): {_pct(self.landlord_win_rate)}"]
+        for r in self.rows:
+            out.append(f"  level {r.level} as {r.role:<8} ({r.points.n:>6} seat-deals): "
+                       f"side wins {_pct(r.wins)}, points {r.points}")
+        for c in self.comparisons:
+            sig = "significant" if c.points.significant else "not significant"
+            out.append(f"  level {c.higher} - level {c.lower} as {c.role}: points {c.points} "
+                       f"({sig}), win rate {_pct(c.wins)}")
+        return out
+
+
+def _pct(e: Estimate) -> str:
+    if math.isinf(e.half):
+        return f"{100 * e.mean:.1f}%"
+    return f"{100 * e.mean:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+
+
+def parse_levels(text: str, seats: int) -> tuple[int, ...]:
+    """``"3,2,2"`` → ``(3, 2, 2)``. Fewer levels than seats repeat the last one; more is an
+    error. Raises ValueError naming the bad part."""
+    parts = [p.strip() for p in text.split(",")]
+    out = []
+    for p in parts:
+        if p not in ("1", "2", "3"):
+            raise ValueError(f"levels {text!r}: {p!r} is not a level (1, 2 or 3)")
+        out.append(int(p))
+    if len(out) > seats:
+        raise ValueError(f"levels {text!r}: {len(out)} levels for {seats} seats")
+    return tuple(out + [out[-1]] * (seats - len(out)))
+
+
+def play_deal(rules: Rules, players: Sequence[Player], seed: int | str) -> GameState:
+    """One deal from ``seed`` to the end, each seat deciding from its own view; the final
+    state. Raises RuntimeError if a player returns an illegal action (a defect)."""
+    state = GameState.new(rules, seed=seed)
+    while not state.over:
+        seat = state.turn
+        assert seat is not None
+        action = players[seat].decide(state.view(seat))
+        state = state.apply(action)
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDeal:
+    """One seat of one deal played: its ``level``, ``role``, whether its side ``won``, its
+    ``points``, and whether the deal's landlord won (``landlord_won``)."""
+
+    level: int
+    role: str
+    won: bool
+    points: int
+    landlord_won: bool
+
+
+def duplicate_deal(rules: Rules, levels: Sequence[int], seed: int, k: int,
+                   budget: float | None = None) -> tuple[SeatDeal, ...]:
+    """Deal ``k`` of ``seed`` played once per rotation of ``levels`` over the seats (see the
+    module doc): one :class:`SeatDeal` per seat and rotation, rotation by rotation."""
+    n = rules.deal.players
+    out = []
+    deal_seed = f"arena:{seed}:{k}"
+    for rot in range(n):
+        seat_levels = [levels[(s - rot) % n] for s in range(n)]
+        players = [player_for(lv, f"{seed}:{k}:{rot}:{s}", budget=budget)
+                   for s, lv in enumerate(seat_levels)]
+        res = play_deal(rules, players, deal_seed).result
+        assert res is not None
+        ll_won = res.winner == "landlord"
+        for s, lv in enumerate(seat_levels):
+            role = "landlord" if s == res.landlord else "peasant"
+            out.append(SeatDeal(lv, role, ll_won == (role == "landlord"), res.scores[s],
+                                ll_won))
+    return tuple(out)
+
+
+def summarize(rules_name: str, levels: Sequence[int], games: int, seed: int,
+              records: Sequence[SeatDeal], seconds: float) -> ArenaResult:
+    """The figures of :class:`ArenaResult` from the seat-deals of ``games`` duplicate deals
+    (each deal's seats in order, as :func:`duplicate_deal` returns them)."""
+    n = len(levels)
+    wins: dict[tuple[int, str], list[float]] = {}
+    points: dict[tuple[int, str], list[float]] = {}
+    for r in records:
+        wins.setdefault((r.level, r.role), []).append(float(r.won))
+        points.setdefault((r.level, r.role), []).append(float(r.points))
+    ll_wins = [float(r.landlord_won) for r in records[::n]]
+    rows = tuple(LevelRole(lv, role, estimate(wins[lv, role]), estimate(points[lv, role]))
+                 for lv in sorted(set(levels)) for role in ("landlord", "peasant")
+                 if (lv, role) in wins)
+    comps = []
+    distinct = sorted(set(levels), reverse=True)
+    for i, hi in enumerate(distinct):
+        for lo in distinct[i + 1:]:
+            for role in ("landlord", "peasant"):
+                if (hi, role) in wins and (lo, role) in wins:
+                    comps.append(Comparison(hi, lo, role,
+                                            difference(wins[hi, role], wins[lo, role]),
+                                            difference(points[hi, role], points[lo, role])))
+    return ArenaResult(rules_name, tuple(levels), games, seed, len(records) // n,
+                       estimate(ll_wins), rows, tuple(comps), seconds)
+
+
+def arena(rules: Rules, levels: Sequence[int], games: int, seed: int = 0, *,
+          budget: float | None = None,
+          progress: Callable[[int], None] | None = None) -> ArenaResult:
+    """Play ``games`` duplicate deals among ``levels`` (one per seat; see the module doc).
+
+    ``budget``: level 3's time per move. ``progress(k)`` is called after each duplicate deal
+    with the number of deals played so far. Deterministic given ``seed``: the same figures
+    every time (level 3's wall-clock guard aside, see :mod:`.level3`). Raises ValueError for
+    bad levels or a non-positive ``games``."""
+    import time
+    n = rules.deal.players
+    if len(levels) != n or any(v not in LEVELS for v in levels):
+        raise ValueError(f"levels {list(levels)}: one of 1, 2, 3 per seat ({n} seats)")
+    if games < 1:
+        raise ValueError(f"games {games}: at least 1")
+    t0 = time.perf_counter()
+    records: list[SeatDeal] = []
+    for k in range(games):
+        records.extend(duplicate_deal(rules, levels, seed, k, budget))
+        if progress is not None:
+            progress((k + 1) * n)
+    return summarize(rules.name, levels, games, seed, records, time.perf_counter() - t0)

@@ -1,0 +1,84 @@
+"""Level 1, the beginner (seed 003's first computer level): simple, fast, no plan.
+
+- Bidding: a plain count of high cards — each joker, each card of the highest ordinary rank
+  (the 2) and each four of a rank count one. Auction (seeds 000/002/004): 5 or more bids the
+  top bid, 4 the middle one, 3 the lowest, when it is above the current bid; else pass.
+  call_rob (seed 003): call with 3 or more, rob with 4 plus one per rob already made.
+- Leading: the smallest legal lead (the first of the hint order: fewest cards, lowest body).
+  The leader never passes (seeds 000/002).
+- Answering: the smallest ordinary answer; a bomb or the rocket only when there is no other;
+  pass when nothing beats the trick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..game import Action, SeatView
+from ..moves import legal_moves
+from .base import check_view, dispatch
+
+
+def high_card_count(view: SeatView) -> int:
+    """Jokers + cards of the highest ordinary rank + fours of a rank in ``view.hand``."""
+    rules = check_view(view)
+    counts = view.hand.counts
+    plain = [i for i in sorted(range(len(counts)), key=lambda i: rules.strength[i])
+             if rules.strength[i] >= 0 and i not in rules.jokers]
+    n = sum(counts[j] for j in rules.jokers)
+    if plain:
+        n += counts[plain[-1]]
+    n += sum(1 for i in plain if counts[i] == 4)
+    return n
+
+
+def bid_by_count(view: SeatView, count: int, need: tuple[float, float, float],
+                 call: float, rob: float, rob_step: float) -> Action:
+    """The bidding action for a hand scored ``count``: auction bids from the top down where
+    ``count`` reaches ``need`` (top, middle, lowest bid), only above the current bid; call_rob
+    calls at ``call`` and robs at ``rob + rob_step × robs so far``. Shared by levels 1–3."""
+    rules = check_view(view, "bidding")
+    b = rules.bidding
+    seat = view.seat
+    if b.system == "auction":
+        high = max((a.value for a in view.bids), default=0)
+        bids = sorted(b.bids, reverse=True)
+        want = 0
+        for v, n in zip(bids, need):
+            if count >= n:
+                want = v
+                break
+        return Action.bid(seat, want if want > high else 0)
+    called = any(a.kind == "call" and a.value for a in view.bids)
+    if not called:
+        return Action.call(seat, count >= call)
+    return Action.rob(seat, count >= rob + rob_step * view.robs)
+
+
+@dataclass(frozen=True, slots=True)
+class Level1:
+    """The beginner (see the module doc). ``seed`` is unused: level 1 draws nothing."""
+
+    seed: int | str = 0
+    level: int = 1
+
+    def decide(self, view: SeatView) -> Action:
+        """The action of the seat on turn (bid or move)."""
+        return dispatch(self, view)
+
+    def decide_bid(self, view: SeatView) -> Action:
+        """Bid, call or rob on the high-card count."""
+        return bid_by_count(view, high_card_count(view), (5, 4, 3), 3, 4, 1)
+
+    def decide_move(self, view: SeatView) -> Action:
+        """The smallest lead, or the smallest answer (a bomb only when nothing else beats)."""
+        rules = check_view(view, "play")
+        prev = None if view.last is None else view.last[1]
+        lm = legal_moves(view.hand, prev, rules)
+        if prev is None:
+            return Action.play(view.seat, lm.moves[0].cards)
+        plain = [m for m in lm.moves if m.tier == 0]
+        pick = plain[0] if plain else (lm.moves[0] if lm.moves else None)
+        if pick is None:
+            return Action.pass_(view.seat)
+        return Action.play(view.seat, pick.cards)

@@ -1,0 +1,331 @@
+"""Level 2, the intermediate player (seed 003's second computer level): a hand-planning
+heuristic. Deterministic: the same view gives the same action (it draws nothing).
+
+- Planning (:func:`plan`): the hand is split into the fewest plays — the rocket and bombs set
+  apart, chains (straights, pair straights, planes: every kickerless chain shape of the rules)
+  searched rank by rank, the rest as singles, pairs, trios and fours; a trio or plane takes
+  singles or pairs as kickers when the rules have such shapes. Cost = plays left, minus the
+  kickers a trio absorbs, plus a little for each low single or pair.
+- Leading: go out at once when one move reaches the target; when only one play is left besides
+  bombs, lead a bomb first (it keeps the lead); otherwise lead the plan's lowest play (a trio
+  with its lowest kicker), longest first; an opponent with one (two) cards to go is not led a
+  single (pair) while something else is left, and is led the highest one when nothing is.
+- Answering: go out if possible; a partner's move is left standing (a peasant does not beat
+  its partner, unless a low answer of whole groups sheds cards for free); an opponent's move is
+  answered by the play that costs the plan least — only if it costs at most one play more
+  (nothing more while nobody is close), and with the highest card when an opponent with one or
+  two cards to go played a single or a pair (chasing a side about to go out); bombs and the
+  rocket are kept for an opponent close to going out or a hand that goes out after them.
+- Bidding: high-card strength (jokers, 2s, aces, fours) plus a plan term (fewer plays, stronger).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..cards import N_RANKS, Cards
+from ..game import Action, SeatView
+from ..moves import legal_moves
+from ..readings import Reading
+from ..rules import Rules
+from .base import check_view, dispatch, opponents, same_side, to_go
+from .level1 import bid_by_count
+
+# ----------------------------------------------------------------------------- planning
+
+
+@dataclass(frozen=True, slots=True)
+class Kit:
+    """What the planner needs from a rules file. ``order``: rank indices low to high;
+    ``chains``: (copies, shortest run, ranks in order) of every kickerless chain shape;
+    ``trio_kick`` / ``plane_kick``: kicker kinds a 3 x 1 body / a 3 x N chain may take;
+    ``bomb``: copies of the plain bomb (None without one); ``rocket``: its ranks (or ());
+    ``strength``: the rules' strength per rank index (−1: not in the deck)."""
+
+    order: tuple[int, ...]
+    chains: tuple[tuple[int, int, tuple[int, ...]], ...]
+    trio_kick: tuple[str, ...]
+    plane_kick: tuple[str, ...]
+    bomb: int | None
+    rocket: tuple[int, ...]
+    strength: tuple[int, ...]
+
+
+_KITS: dict[int, tuple[Rules, Kit]] = {}
+
+
+def kit_of(rules: Rules) -> Kit:
+    """The planner's :class:`Kit` for ``rules`` (cached per rules object)."""
+    got = _KITS.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    chains, trio, plane = [], set(), set()
+    bomb: int | None = None
+    rocket: tuple[int, ...] = ()
+    for sh in rules.shapes:
+        if sh.tier > 0:
+            if sh.group is not None and sh.run_min == sh.run_max == len(sh.seq) > 1:
+                rocket = sh.seq
+            elif sh.run_max == 1 and sh.kicker_kind is None:
+                bomb = sh.copies if bomb is None else min(bomb, sh.copies)
+            continue
+        if sh.run_max > 1 and sh.kicker_kind is None and sh.run_min > 1:
+            chains.append((sh.copies, sh.run_min, sh.seq))
+        if sh.copies == 3 and sh.kicker_kind is not None and not sh.kicker_each \
+                and sh.kicker_count == 1 and sh.run_max == 1:
+            trio.add(sh.kicker_kind)
+        if sh.copies == 3 and sh.kicker_kind is not None and sh.kicker_each and sh.run_max > 1:
+            plane.add(sh.kicker_kind)
+    order = tuple(sorted((i for i in range(N_RANKS) if rules.strength[i] >= 0),
+                         key=lambda i: rules.strength[i]))
+    kit = Kit(order, tuple(chains), tuple(sorted(trio)), tuple(sorted(plane)), bomb, rocket,
+              rules.strength)
+    _KITS[id(rules)] = (rules, kit)
+    return kit
+
+
+#: One play of a plan: (kind, copies per rank of the body, ranks), kind one of "group"
+#: (1–4 of one rank), "chain", "bomb", "rocket".
+Unit = tuple[str, int, tuple[int, ...]]
+
+
+def _cost(kit: Kit, units: Sequence[Unit]) -> float:
+    plays = float(len(units))
+    slots = 0
+    smalls = 0
+    low = 0.0
+    top = len(kit.order)
+    for kind, copies, ranks in units:
+        if kind == "group" and copies == 3 and kit.trio_kick:
+            slots += 1
+        elif kind == "chain" and copies == 3 and kit.plane_kick:
+            slots += len(ranks)
+        elif kind == "group" and copies <= 2:
+            s = kit.strength[ranks[0]]
+            if s < top - 3:
+                smalls += 1
+            low += 0.1 * (1 - s / top)
+    return plays - min(slots, smalls) + low
+
+
+@lru_cache(maxsize=1 << 17)
+def _search(kit: Kit, counts: tuple[int, ...]) -> tuple[float, tuple[Unit, ...]]:
+    first = next((i for i in kit.order if counts[i]), None)
+    if first is None:
+        return 0.0, ()
+    rest = list(counts)
+    rest[first] = 0
+    sub = _search(kit, tuple(rest))[1]
+    best_units: tuple[Unit, ...] = (("group", counts[first], (first,)),) + sub
+    best = _cost(kit, best_units)
+    for copies, run_min, seq in kit.chains:
+        if first not in seq:
+            continue
+        p = seq.index(first)
+        n = 0
+        while p + n < len(seq) and counts[seq[p + n]] >= copies:
+            n += 1
+        for length in range(run_min, n + 1):
+            ranks = seq[p:p + length]
+            rest = list(counts)
+            for r in ranks:
+                rest[r] -= copies
+            units = (("chain", copies, ranks),) + _search(kit, tuple(rest))[1]
+            c = _cost(kit, units)
+            if c < best:
+                best, best_units = c, units
+    return best, best_units
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A hand split into plays: ``units`` (the searched plays), ``controls`` (bombs and the
+    rocket, set apart) and ``cost`` (plays left after kickers, with a little per low card)."""
+
+    units: tuple[Unit, ...]
+    controls: tuple[Unit, ...]
+    cost: float
+
+
+def plan(counts: Sequence[int], rules: Rules) -> Plan:
+    """The fewest-plays split of a hand (15 counts per rank index) under ``rules``."""
+    kit = kit_of(rules)
+    c = list(counts)
+    controls: list[Unit] = []
+    if kit.rocket and all(c[j] >= 1 for j in kit.rocket):
+        controls.append(("rocket", 1, kit.rocket))
+        for j in kit.rocket:
+            c[j] -= 1
+    if kit.bomb is not None:
+        for i in kit.order:
+            if c[i] >= kit.bomb:
+                controls.append(("bomb", c[i], (i,)))
+                c[i] = 0
+    cost, units = _search(kit, tuple(c))
+    return Plan(units, tuple(controls), cost)
+
+
+def unit_cards(*units: Unit) -> Cards:
+    """The cards of plan units, together."""
+    v = [0] * N_RANKS
+    for u in units:
+        for r in u[2]:
+            v[r] += u[1]
+    return Cards(tuple(v))
+
+
+def hand_strength(counts: Sequence[int], rules: Rules) -> float:
+    """High-card strength of a hand: big joker 4, small joker 3, each card of the highest
+    ordinary rank (the 2) 2, of the next (the ace) 0.5, each four of a rank 4."""
+    kit = kit_of(rules)
+    s = 0.0
+    jokers = sorted(rules.jokers, key=lambda i: -rules.strength[i])
+    for j, w in zip(jokers, (4.0, 3.0)):
+        s += w * counts[j]
+    plain = [i for i in kit.order if i not in rules.jokers]
+    if plain:
+        s += 2.0 * counts[plain[-1]]
+    if len(plain) > 1:
+        s += 0.5 * counts[plain[-2]]
+    s += 4.0 * sum(1 for i in plain if counts[i] == 4)
+    return s
+
+
+# ----------------------------------------------------------------------------- the player
+
+
+def _play(seat: int, m: Reading) -> Action:
+    return Action.play(seat, m.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Level2:
+    """The intermediate player (see the module doc). ``seed`` is unused: level 2 draws
+    nothing, so it is deterministic."""
+
+    seed: int | str = 0
+    level: int = 2
+
+    def decide(self, view: SeatView) -> Action:
+        """The action of the seat on turn (bid or move)."""
+        return dispatch(self, view)
+
+    def decide_bid(self, view: SeatView) -> Action:
+        """Bid / call / rob on strength: high cards plus a plan term."""
+        rules = check_view(view, "bidding")
+        counts = view.hand.counts
+        p = plan(counts, rules)
+        s = hand_strength(counts, rules) + max(-3.0, min(3.0, (7.0 - p.cost) * 0.6))
+        return bid_by_count(view, round(2 * s), (22, 16, 11), 10, 16, 5)
+
+    def decide_move(self, view: SeatView) -> Action:
+        """A play or a pass by the plan (see the module doc)."""
+        rules = check_view(view, "play")
+        return choose_move(view, rules)
+
+
+def choose_move(view: SeatView, rules: Rules) -> Action:
+    """Level 2's trick-play decision for the seat on turn (see the module doc)."""
+    seat = view.seat
+    prev = None if view.last is None else view.last[1]
+    moves = legal_moves(view.hand, prev, rules).moves
+    need = to_go(view, seat)
+    outs = [m for m in moves if m.size >= need]
+    if outs:
+        return _play(seat, max(outs, key=lambda m: (m.size, -m.tier)))
+    opp = opponents(view)
+    close = min((to_go(view, s) for s in opp), default=99)
+    if prev is None:
+        return _lead(view, rules, moves, close)
+    assert view.last is not None
+    last_seat = view.last[0]
+    counts = view.hand.counts
+    if same_side(view, last_seat, seat):
+        low = len(rules.order) // 2
+        for m in moves:
+            mc = m.cards.counts
+            if m.tier == 0 and prev.key < low - 2 and m.key <= low and \
+                    to_go(view, last_seat) > 2 and \
+                    all(c == 0 or c == counts[i] for i, c in enumerate(mc)):
+                return _play(seat, m)
+        return Action.pass_(seat)
+    base = plan(counts, rules).cost
+    urgency = to_go(view, last_seat)
+    allowance = 0.25 if close > 4 else 1.25 if close > 2 else 99.0
+    best: tuple[tuple[float, ...], Reading] | None = None
+    bombs = []
+    n_bombs = len(plan(counts, rules).controls)
+    for m in moves:
+        rem = [a - b for a, b in zip(counts, m.cards.counts)]
+        if m.tier > 0:
+            bombs.append(m)
+            continue
+        after = plan(rem, rules)
+        delta = after.cost - (base - 1)
+        if len(after.controls) < n_bombs:
+            delta += 2.0  # a bomb broken for an ordinary answer
+        if delta > allowance:
+            continue
+        chase = urgency <= 2 and prev.size <= 2
+        cost: tuple[float, ...] = (-m.key,) if chase else (delta, m.key)
+        if best is None or cost < best[0]:
+            best = (cost, m)
+    if best is not None:
+        return _play(seat, best[1])
+    if bombs:
+        b = min(bombs, key=lambda m: (m.tier, m.key))
+        rem = [a - c for a, c in zip(counts, b.cards.counts)]
+        left = plan(rem, rules)
+        if close <= 3 or len(left.units) <= 1:
+            return _play(seat, b)
+    return Action.pass_(seat)
+
+
+def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int) -> Action:
+    seat = view.seat
+    counts = view.hand.counts
+    p = plan(counts, rules)
+
+    def find(cards: Cards) -> Reading | None:
+        n = len(cards)
+        return next((m for m in moves if m.size == n and m.cards == cards), None)
+    if p.controls and len(p.units) <= 1:
+        for u in sorted(p.controls, key=lambda u: (u[0] == "rocket", u[2])):
+            m = find(unit_cards(u))
+            if m is not None:
+                return _play(seat, m)
+    kit = kit_of(rules)
+    top = len(kit.order)
+    smalls = sorted((u for u in p.units if u[0] == "group" and u[1] <= 2
+                     and kit.strength[u[2][0]] < top - 3),
+                    key=lambda u: kit.strength[u[2][0]])
+
+    def rank_key(u: Unit) -> tuple[float, ...]:
+        size = u[1] * len(u[2])
+        risky = (close == 1 and size == 1) or (close == 2 and size == 2)
+        s = kit.strength[u[2][0]]
+        return (int(risky), -s if risky else s, -size)
+
+    for u in sorted(p.units, key=rank_key):
+        cards = unit_cards(u)
+        kick_kinds = kit.trio_kick if (u[0] == "group" and u[1] == 3) else \
+            kit.plane_kick if (u[0] == "chain" and u[1] == 3) else ()
+        want = len(u[2])
+        for kind in kick_kinds:
+            k = 1 if kind == "single" else 2
+            pool = [s for s in smalls if s[1] == k][:want]
+            if len(pool) == want:
+                m = find(cards + unit_cards(*pool))
+                if m is not None:
+                    return _play(seat, m)
+        m = find(cards)
+        if m is not None:
+            return _play(seat, m)
+    # the plan's plays are not moves of these rules: the lead that costs the plan least
+    best = min(moves, key=lambda m: (m.tier,
+                                     plan([a - b for a, b in zip(counts, m.cards.counts)],
+                                          rules).cost, m.key))
+    return _play(seat, best)
+
