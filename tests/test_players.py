@@ -19,7 +19,8 @@ from ddzspec.players.level2 import plan
 from ddzspec.players.level3 import Level3
 from ddzspec.rules import Rules, load_rules
 
-VARIANTS = ["classic", "kawu", "duel", "duel-literal"]
+#: every built-in variant a deal can be played under (duel-literal is refused: ambiguous moves)
+VARIANTS = ["classic", "kawu", "duel"]
 
 
 def _play(state: GameState, players: list[Player], stop: int | None = None) -> GameState:
