@@ -24,7 +24,7 @@ Every level is deterministic given its seed: the same view gives the same decisi
 >>> g = GameState.new(load_rules("classic"), seed=7)
 >>> p = player_for(2, seed=0)
 >>> a = p.decide(g.view(g.turn))
->>> a.kind, a in g.legal_actions()
+>>> str(a.kind), a in g.legal_actions()
 ('bid', True)
 """
 
