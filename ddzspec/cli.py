@@ -2,8 +2,9 @@
 
 Every command takes ``--rules NAME|PATH`` (default classic), ``--without SHAPE`` (repeatable),
 ``--notation en|fr|de`` and ``--json``. Bad input (notation, rules files) exits 2 with a located
-message, never a traceback; an output that cannot be written (a full disk) exits 74 with one
-line on stderr.
+message, never a traceback; a usage error (a missing argument, an unknown command or option, a
+bad option value, an empty file name) exits 2 with one ``ddzspec: error:`` line naming the
+command; an output that cannot be written (a full disk) exits 74 with one line on stderr.
 
 ``read``, ``beats``, ``explain`` and ``check`` are defined here; the other commands live in
 their own modules (:data:`LAZY_COMMANDS`), which import :mod:`ddzspec.cli_common` and never this
