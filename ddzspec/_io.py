@@ -11,10 +11,44 @@ from pathlib import Path
 
 
 def write_problem(path: str | Path) -> str | None:
-    """Why ``path`` could not be written as a file, or None when it looks writable: a folder,
-    a missing parent folder, a parent that is not a folder, a folder or file without write
-    permission. A check made before long work (it cannot foresee a full disk)."""
-    p = Path(path)
+    """Why ``path`` could not be written as a file, or None when it can: a folder, a missing
+    parent folder, a parent that is not a folder, a folder or file without write permission,
+    or a folder where no file can be created (``/proc``: the temporary file
+    :func:`write_atomic` writes first is created and removed to find out). A check made before
+    long work (it cannot foresee a full disk)."""
+    problem = _static_problem(Path(path))
+    if problem is not None:
+        return problem
+    try:
+        fd, tmp = _open_temp(Path(path))
+    except OSError as e:
+        return e.strerror
+    os.close(fd)
+    try:
+        os.unlink(tmp)
+    except OSError:  # pragma: no cover - a file just created in a writable folder
+        pass
+    return None
+
+
+def _open_temp(p: Path) -> tuple[int, Path]:
+    """Create the new temporary file :func:`write_atomic` writes ``p`` through, in ``p``'s
+    folder: (file descriptor, its path). Raises OSError saying that the folder takes no new
+    file."""
+    while True:
+        tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:  # pragma: no cover - 32 random bits collided
+            continue
+        except OSError as e:
+            folder = str(p.parent) if str(p.parent) else "."
+            raise OSError(e.errno, f"no file can be created in folder {folder!r} "
+                          f"({e.strerror})", str(p)) from None
+
+
+def _static_problem(p: Path) -> str | None:
+    """:func:`write_problem`'s checks that create nothing."""
     parent = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
         return "is a folder"
@@ -37,20 +71,14 @@ def write_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> None:
     error propagates (OSError, UnicodeEncodeError). A new file gets the usual mode (0666 less
     the umask); an existing file keeps its mode. Raises PermissionError for a read-only file."""
     p = Path(path)
-    problem = write_problem(p)
+    problem = _static_problem(p)
     if problem is not None:
         code = errno.EISDIR if problem == "is a folder" else \
             errno.ENOENT if problem.startswith("no folder") else errno.EACCES
         raise OSError(code, problem, str(p))
     data = text.encode(encoding)
     mode = p.stat().st_mode & 0o7777 if p.exists() else None
-    while True:
-        tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:  # pragma: no cover - 32 random bits collided
-            continue
+    fd, tmp = _open_temp(p)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -2,8 +2,9 @@
 
 Every command takes ``--rules NAME|PATH`` (default classic), ``--without SHAPE`` (repeatable),
 ``--notation en|fr|de`` and ``--json``. Bad input (notation, rules files) exits 2 with a located
-message, never a traceback; an output that cannot be written (a full disk) exits 74 with one
-line on stderr.
+message, never a traceback; a usage error (a missing argument, an unknown command or option, a
+bad option value, an empty file name) exits 2 with one ``ddzspec: error:`` line naming the
+command; an output that cannot be written (a full disk) exits 74 with one line on stderr.
 
 ``read``, ``beats``, ``explain`` and ``check`` are defined here; the other commands live in
 their own modules (:data:`LAZY_COMMANDS`), which import :mod:`ddzspec.cli_common` and never this
@@ -22,7 +23,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .cli_common import common_options, emit_json, fail, report_with_progress
+from .cli_common import common_options, emit_json, fail, one_line_error, report_with_progress
 from .rules import Rules, load_rules
 
 __all__ = ["EXIT_OUTPUT_FAILED", "LAZY_COMMANDS", "common_options", "emit_json", "fail", "main"]
@@ -91,7 +92,26 @@ def _output_failed(e: OSError) -> NoReturn:
 class _Main(click.Group):
     """The ``ddzspec`` group: loads :data:`LAZY_COMMANDS` and the ``ddzspec.commands`` entry
     points when first listed or called, not at import time; turns an OSError (a full disk)
-    into a one-line error."""
+    into a one-line error, and a usage error of any command (a missing argument, an unknown
+    command, a bad option value) into one ``ddzspec: error:`` line (:func:`one_line_error`)
+    instead of click's usage block; help shown for no arguments stays help."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.ClickException as e:
+            one_line_error(e)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.ClickException as e:
+            one_line_error(e)
 
     _plugins_loaded = False
 
@@ -301,9 +321,14 @@ def check(rules_path: str | None, rules: Rules, notation: str,
     """Check a rules file exhaustively: every legal move, one reading each.
 
     Prints the number of legal moves, the count per type, and every ambiguous multiset with all
-    its readings. Exit 1 if any move is ambiguous. RULES overrides --rules.
+    its readings. Exit 1 if any move is ambiguous. Give the rules as RULES or --rules, not
+    both.
     """
-    if rules_path:
+    from click.core import ParameterSource
+    if rules_path is not None:
+        if click.get_current_context().get_parameter_source("rules_name") \
+                is not ParameterSource.DEFAULT:
+            fail(f"the rules are given twice: RULES {rules_path!r} and --rules; give one")
         rules = load_rules(rules_path, without=rules.without)
     table = report_with_progress(rules, quiet=as_json)
     amb = table.ambiguous_readings()

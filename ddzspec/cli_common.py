@@ -41,6 +41,49 @@ def common_options(func: F) -> F:
     return wrapper
 
 
+class FileName(click.types.StringParamType):
+    """A file name given on the command line: the empty string is refused where the option is
+    parsed (``--save ""`` would write nothing, ``replay ""`` would read the working folder).
+    Use as ``type=FileName()``; the value stays a string."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = super().convert(value, param, ctx)
+        if not text:
+            self.fail("an empty file name", param, ctx)
+        return text
+
+
+def one_line_error(e: click.ClickException) -> NoReturn:
+    """Report a click error (a usage error: a missing argument, an unknown command, a bad
+    option value) as one ``ddzspec: error:`` line naming the command, like :func:`fail`, and
+    exit with its code (2 for usage errors)."""
+    message = " ".join(e.format_message().split()).removesuffix(".")
+    ctx = getattr(e, "ctx", None)
+    if ctx is not None:  # the command's path, named "ddzspec" whatever the program's name
+        names = []
+        while ctx.parent is not None:
+            names.append(ctx.info_name or "")
+            ctx = ctx.parent
+        sub = " ".join(reversed(names))
+        message = (f"{sub}: " if sub else "") + message + \
+            f" (see 'ddzspec {sub + ' ' if sub else ''}--help')"
+    click.echo(f"ddzspec: error: {message}", err=True)
+    sys.exit(e.exit_code)
+
+
+def progress_bar(*columns: Any, quiet: bool = False) -> Any:
+    """A transient rich Progress on standard error (:func:`stderr_console`), shown only when
+    standard error is a terminal and not ``quiet``: redirected, it writes nothing at all (not
+    even a blank line)."""
+    from rich.progress import Progress
+    console = stderr_console()
+    return Progress(*columns, console=console, transient=True,
+                    disable=quiet or not console.is_terminal)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``ddzspec: error: MESSAGE`` to stderr and exit with ``code`` (2: bad input)."""
     click.echo(f"ddzspec: error: {message}", err=True)
@@ -72,16 +115,10 @@ def table_with_progress(rules: Rules, quiet: bool = False) -> Any:
 def _progress(rules: Rules) -> Iterator[Callable[[int, int, str], None]]:
     """A rich progress bar on stderr, advanced per body (a shape's run start and length), so
     one huge shape shows progress too; yields the ``progress(done, total, shape)`` callback."""
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    with Progress(TextColumn("compiling {task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} bodies"), TimeElapsedColumn(),
-                  TimeRemainingColumn(), transient=True, console=stderr_console()) as prog:
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    with progress_bar(TextColumn("compiling {task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total} bodies"), TimeElapsedColumn(),
+                      TimeRemainingColumn()) as prog:
         task = prog.add_task(rules.name, total=None)
         yield lambda done, total, name: prog.update(
             task, completed=done, total=total, description=f"{rules.name}: {name}")

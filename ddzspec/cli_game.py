@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .cards import parse_cards
-from .cli_common import common_options, emit_json, fail
+from .cli_common import FileName, common_options, emit_json, fail, progress_bar
 from .rules import Rules
 
 
@@ -24,11 +24,18 @@ def moves(hand: str, beat: str | None, rules: Rules, notation: str, as_json: boo
     With --beat MOVE: every move that beats MOVE, and pass. JSON:
     {"moves": [{"cards", "type"}, …], "can_pass": bool}.
     """
+    from .errors import DdzError
     from .moves import legal_moves, to_reading
-    cards = parse_cards(hand, notation, deck=rules.deck).cards
+    try:
+        cards = parse_cards(hand, notation, deck=rules.deck).cards
+    except DdzError as e:
+        fail(f"HAND: {e}")
     prev = None
     if beat is not None:
-        prev = to_reading(parse_cards(beat, notation, deck=rules.deck).cards, rules)
+        try:
+            prev = to_reading(parse_cards(beat, notation, deck=rules.deck).cards, rules)
+        except DdzError as e:
+            fail(f"--beat: {e}")
     lm = legal_moves(cards, prev, rules)
     if as_json:
         emit_json({"moves": [{"cards": m.format(notation), "type": m.shape} for m in lm],
@@ -66,7 +73,7 @@ def self_play(rules: Rules, seed: int | str, levels: tuple[int, ...] | None = No
 @click.option("--seed", default=0, show_default=True, help="Shuffle seed (first deal).")
 @click.option("--games", default=1, show_default=True, type=click.IntRange(1),
               help="Play K deals (seeds N, N+1, …) and print aggregate results.")
-@click.option("--save", "save_path", default=None, metavar="FILE",
+@click.option("--save", "save_path", default=None, metavar="FILE", type=FileName(),
               help="Write the record of the (last) deal to FILE.")
 @click.option("--levels", "levels_text", default=None, metavar="L,L,L",
               help="Computer level (1-3) per seat, in seat order (default 2 for every seat).")
@@ -86,12 +93,12 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None, 
         levels = parse_levels(levels_text or "2", rules.deal.players)
     except ValueError as e:
         fail(f"--levels: {e}")
-    if save_path:
+    if save_path is not None:
         check_save_path(save_path)  # before playing: a bad path costs nothing
     if games == 1:
         initial, steps = self_play(rules, seed, levels)
         final = steps[-1][1]
-        if save_path:
+        if save_path is not None:
             save(final, save_path)
         if as_json:
             click.echo(record_of(final).dumps())
@@ -99,18 +106,15 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None, 
             for line in transcript(initial, steps, notation):
                 click.echo(line)
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from .cli_common import stderr_console as _stderr_console
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
     tiered = {x.name for x in rules.shapes if x.tier > 0}
     wins = {"landlord": 0, "peasants": 0}
     points = [0] * rules.deal.players
     landlord_points = 0
     bombs = springs = anti = redeals = 0
     mults = 0
-    with Progress(TextColumn(f"{rules.name}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=_stderr_console(), transient=True,
-                  disable=as_json and not sys.stderr.isatty()) as prog:
+    with progress_bar(TextColumn(f"{rules.name}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn()) as prog:
         task = prog.add_task("deals", total=games)
         final = None
         for k in range(games):
@@ -127,7 +131,7 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None, 
             redeals += final.attempt
             mults += r.multiplier
             prog.advance(task)
-    if save_path and final is not None:
+    if save_path is not None and final is not None:
         save(final, save_path)
     agg = {"rules": rules.name, "games": games, "first_seed": seed, "wins": wins,
            "landlord_win_rate": wins["landlord"] / games,
@@ -152,7 +156,7 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None, 
 # ----------------------------------------------------------------------------- replay
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=FileName())
 @click.option("--rules", "rules_name", default=None, metavar="NAME|PATH",
               help="Replay under these rules (a built-in name or a path); they must be exactly "
                    "the record's. Default: the rules the record carries.")

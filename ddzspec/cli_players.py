@@ -3,11 +3,9 @@ levels, seed 003's three computer levels), loaded lazily by :mod:`ddzspec.cli`."
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from .cli_common import common_options, emit_json, fail, stderr_console
+from .cli_common import common_options, emit_json, fail, progress_bar
 from .rules import Rules
 
 
@@ -36,7 +34,6 @@ def arena(levels_text: str, games: int, seed: int, budget: float, rules: Rules,
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
@@ -50,10 +47,8 @@ def arena(levels_text: str, games: int, seed: int, budget: float, rules: Rules,
         fail(f"--levels: {e}")
         return
     n = rules.deal.players
-    with Progress(TextColumn(f"{rules.name} {','.join(map(str, levels))}"), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=stderr_console(), transient=True,
-                  disable=as_json and not sys.stderr.isatty()) as prog:
+    with progress_bar(TextColumn(f"{rules.name} {','.join(map(str, levels))}"), BarColumn(),
+                      MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()) as prog:
         task = prog.add_task("deals", total=games * n)
         res = arena_fn(rules, levels, games, seed, budget=budget,
                        progress=lambda k: prog.update(task, completed=k))

@@ -110,7 +110,8 @@ def test_record_with_null_hash_or_altered_rules_is_refused(tmp_path: Path) -> No
     rec["rules"]["sha256"] = None
     f.write_text(json.dumps(rec))
     code, _, err = run("replay", str(f))
-    assert code == 2 and "needs the \"sha256\" of its text" in err and "None" not in err
+    assert code == 2 and \
+        '"rules" needs "sha256" (a string), not null' in err and "None" not in err
 
 
 def test_score_line_speaks_the_notation() -> None:
@@ -160,3 +161,189 @@ def test_solver_refuses_nan_limits_binary_files_and_unplayable_rules(tmp_path: P
     code, _, err = run("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
                        "--without", "single")
     assert code == 2 and "cannot be played out" in err
+
+
+# ----------------------------------------------------------------------------- tester 1
+
+def _saved_record(tmp_path: Path, seed: int = 5) -> tuple[Path, dict[str, object]]:
+    f = tmp_path / "m.json"
+    code, _, _ = run("play", "--seed", str(seed), "--save", str(f))
+    assert code == 0
+    return f, json.loads(f.read_text())
+
+
+def test_a_record_number_too_long_for_python_is_a_one_line_error(tmp_path: Path) -> None:
+    """Tester 1 §2: a 5000-digit seed made json.loads raise a bare ValueError."""
+    f, _ = _saved_record(tmp_path)
+    text = f.read_text()
+    head, tail = text.split('"seed": 5', 1)
+    f.write_text(head + '"seed": ' + "9" * 5000 + tail)
+    line = head.count("\n") + 1
+    col = len(head) - head.rfind("\n") + len('"seed": ')
+    code, out, err = run("replay", str(f))
+    assert code == 2 and out == ""
+    assert err == (f"ddzspec: error: {f}: line {line} column {col}: a number of 5000 digits "
+                   "(more than the 4300 digits Python reads): no deal record holds one\n")
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda o: o["rules"].__setitem__("without", ["nosuch"]),
+     '"rules" "without" drops "nosuch", which is no shape of the built-in classic'),
+    (lambda o: o["rules"].__setitem__("without", ["bomb"]),
+     '"rules" "without" drops "bomb", but the rules text still has that shape: the record was '
+     "altered"),
+    (lambda o: o["rules"].__setitem__("name", "kawu"),
+     '"rules" "name" is "kawu" but its text is the rules "classic": the record was altered'),
+    (lambda o: o.__setitem__("version", 2.0),
+     "unsupported record version 2.0 (this ddzspec reads versions 1, 2)"),
+    (lambda o: o.__setitem__("deal", [5]),
+     'the record: "deal" must be an object, not [5]'),
+    (lambda o: o["rules"].__setitem__("digest", 7),
+     '"rules": "digest" must be a string, not 7'),
+    (lambda o: o.__setitem__("acitons", []),
+     'the record: unknown field "acitons" (fields: format, version, rules, deal, actions, '
+     "result)"),
+    (lambda o: o.pop("actions"), 'the record needs "actions" (a list)'),
+    (lambda o: o.__setitem__("result", [1]),
+     'the record: "result" must be an object or null, not [1]'),
+    (lambda o: o["deal"].__setitem__("seed", 1.5),
+     '"deal": "seed" must be an integer or a string or null, not 1.5'),
+    (lambda o: o["rules"]["text"].__setitem__(3, 5),
+     '"rules": "text" must be a list of strings, not'),
+])
+def test_every_record_field_is_checked(tmp_path: Path, edit: object, message: str) -> None:
+    """Tester 1 §5/§9: hand-edited records replayed with exit 0 (a bad "without", a "name"
+    that is not the text's, version 2.0) or with a misleading message ("deal": [5] → "deal is
+    missing"). Every field is type-checked, the labels checked against the text."""
+    f, obj = _saved_record(tmp_path)
+    edit(obj)  # type: ignore[operator]
+    f.write_text(json.dumps(obj))
+    code, out, err = run("replay", str(f))
+    assert code == 2 and out == ""
+    assert err.startswith(f"ddzspec: error: {message}") and err.count("\n") == 1, err
+
+
+def test_replay_without_agrees_once_the_record_is_consistent(tmp_path: Path) -> None:
+    """Tester 1 §5 follow-on: a record played without a shape replays with the same --without
+    (the self-contradictory refusal came from a record whose "without" contradicted its text,
+    now refused when read)."""
+    f = tmp_path / "nb.json"
+    assert run("play", "--seed", "5", "--without", "trio_pair", "--save", str(f))[0] == 0
+    assert json.loads(f.read_text())["rules"]["without"] == ["trio_pair"]
+    code, out, _ = run("replay", str(f), "--without", "trio_pair")
+    assert code == 0 and out.splitlines()[-1].startswith("points:")
+
+
+@pytest.mark.parametrize("action,reason", [
+    ({"seat": 1, "pass": "yes"}, '"pass" is true, not "yes"'),
+    ({"seat": "2", "bid": 0}, 'an action needs an integer "seat", not "2"'),
+    ({"seat": 0, "bid": 1.5}, '"bid" is an integer (0: pass), not 1.5'),
+    ({"seat": 0, "play": 33}, '"play" takes cards in notation (a string), not 33'),
+    ({"seat": 0, "call": None}, '"call" is true or false, not null'),
+    ([0, "bid"], 'an action is a JSON object, not [0, "bid"]'),
+])
+def test_record_action_errors_quote_json(tmp_path: Path, action: object, reason: str) -> None:
+    """Tester 1 §9: a bad record action was quoted again as a Python repr."""
+    f, obj = _saved_record(tmp_path)
+    obj["actions"][0] = action  # type: ignore[index]
+    f.write_text(json.dumps(obj))
+    code, out, _ = run("replay", str(f))
+    assert code == 1
+    assert out.splitlines()[-1] == f"invalid action 0: {json.dumps(action)}: {reason}"
+
+
+def test_actions_with_wrong_types_are_game_errors() -> None:
+    """Tester 1 §7: wrong argument types raised TypeError from inside apply."""
+    from ddzspec.game import Game
+    g = Game.new(load_rules("classic"), seed=1)
+    before = g.state
+    with pytest.raises(GameError, match=r"an action's cards are Cards, not 5 "):
+        g.act(Action.play(0, 5))  # type: ignore[arg-type]
+    with pytest.raises(GameError, match=r"an action's cards are Cards, not \"3\" "):
+        g.act(Action("play", 0, 0, "3"))  # type: ignore[arg-type]
+    with pytest.raises(GameError, match='call is true or false, not "yes"'):
+        g.act(Action.call(0, "yes"))  # type: ignore[arg-type]
+    with pytest.raises(GameError, match="rob is true or false, not 2"):
+        g.act(Action.rob(0, 2))
+    assert g.state is before
+
+
+def test_resume_under_a_house_rules_file_is_the_same_state(tmp_path: Path) -> None:
+    """Tester 1 §7: resume of a deal played under a house rules file was not == the state
+    saved (the rebuilt rules have no file path). States compare their rules by content."""
+    from ddzspec.game.record import load, resume, save
+    from ddzspec.game.state import same_rules
+    house = tmp_path / "top.rules"
+    house.write_text('rules top "no trio_pair" extends classic\nwithout trio_pair\n')
+    rules = load_rules(str(house))
+    g = GameState.new(rules, seed=7)
+    for _ in range(4):
+        g = g.apply(g.legal_actions()[-1])
+    f = tmp_path / "r.json"
+    save(g, f)
+    back = resume(load(f))
+    assert back == g and hash(back) == hash(g)
+    assert back.rules.path != g.rules.path and same_rules(back.rules, g.rules)
+    assert back != GameState.new(load_rules("classic"), seed=7)
+
+
+@pytest.mark.parametrize("args,error", [
+    (("play", "--seed", "1", "--save", ""),
+     "play: Invalid value for '--save': an empty file name (see 'ddzspec play --help')"),
+    (("replay", ""),
+     "replay: Invalid value for 'FILE': an empty file name (see 'ddzspec replay --help')"),
+    (("check", ""), "<rules>: empty rules name (give a built-in name or a path)"),
+    (("check", "classic", "--rules", "kawu"),
+     "the rules are given twice: RULES 'classic' and --rules; give one"),
+    (("moves", "33", "--beat", "33334"),
+     "--beat: 33334: illegal: matches no combination of classic (5 cards)"),
+    (("rules", "show"),
+     "rules show: Missing argument 'FILE_OR_NAME' (see 'ddzspec rules show --help')"),
+    (("nosuch",), "No such command 'nosuch' (see 'ddzspec --help')"),
+    (("play", "--games", "0"), "play: Invalid value for '--games': 0 is not in the range "
+                               "x>=1 (see 'ddzspec play --help')"),
+    (("play", "--bogus"), "play: No such option '--bogus' (see 'ddzspec play --help')"),
+])
+def test_bad_command_lines_are_one_line_errors(args: tuple[str, ...], error: str) -> None:
+    """Tester 1 §5/§9: an empty --save, check "" and check RULES --rules were accepted (exit
+    0); replay "" read the working folder; --beat was not named; click's usage errors took
+    3-4 lines. Each is now one line, exit 2, nothing on standard output."""
+    code, out, err = run(*args)
+    assert (code, out, err) == (2, "", f"ddzspec: error: {error}\n")
+
+
+def test_no_arguments_still_shows_the_help() -> None:
+    res = CliRunner().invoke(main, [])
+    assert res.exit_code == 2 and "Moves commands:" in res.output
+    assert res.output.startswith("Usage: ") and "ddzspec: error" not in res.output
+
+
+def test_a_folder_that_takes_no_new_file_is_refused_before_playing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester 1 §9: saving to /proc/version said "No such file or directory" (the temporary
+    file could not be created in /proc). The folder is probed before playing and named."""
+    import errno
+    import os
+
+    from ddzspec import _io
+    real_open = os.open
+
+    def refuse(path: object, *a: object, **kw: object) -> int:
+        if str(path).endswith(".tmp"):
+            raise OSError(errno.ENOENT, "No such file or directory", str(path))
+        return real_open(path, *a, **kw)  # type: ignore[arg-type]
+    monkeypatch.setattr(_io.os, "open", refuse)
+    target = tmp_path / "version"
+    target.write_text("kept\n")
+    code, out, err = run("play", "--seed", "1", "--save", str(target))
+    assert (code, out) == (2, "")
+    assert err == (f"ddzspec: error: {target}: cannot write: no file can be created in folder "
+                   f"'{tmp_path}' (No such file or directory)\n")
+    assert target.read_text() == "kept\n"
+
+
+def test_many_deals_write_nothing_to_a_redirected_stderr() -> None:
+    """Tester 1 §9: a stray blank line went to standard error (the progress bar of --games,
+    not a terminal)."""
+    code, out, err = run("play", "--games", "3")
+    assert code == 0 and err == "" and "3 deals" in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,13 +14,33 @@ from .enums import ActionKind
 ACTION_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
 
 
+def json_text(value: Any, limit: int = 60) -> str:
+    """``value`` as JSON text for an error message (``"yes"``, ``[5]``, ``null``), cut to
+    ``limit`` characters; a value JSON cannot write (a Python object, an integer too long to
+    write) is named by its type. Never raises."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return f"a Python {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _yes_no(kind: ActionKind, yes: object) -> int:
+    """1 for true, 0 for false: ``yes`` is a bool or the int 1 or 0, else GameError."""
+    if isinstance(yes, int) and yes in (0, 1):
+        return int(yes)
+    raise GameError(f"{kind} is true or false, not {json_text(yes)}")
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One action of a deal. ``kind`` (:class:`ActionKind`; a plain word such as ``"play"``
     is turned into its member): ``bid`` (auction; ``value`` 0 = pass, else the bid), ``call`` /
     ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``play`` (``cards``), ``pass`` (a trick pass).
     Build with the class methods; JSON with :meth:`to_json` / :meth:`from_json`. Raises
-    GameError for an unknown kind.
+    GameError for an unknown kind or ``cards`` that are neither a :class:`Cards` nor None (a
+    bad ``seat`` or ``value`` is refused by :meth:`GameState.apply`: BadSeatError,
+    InvalidBidError, GameError).
 
     >>> Action.bid(0, 2).to_json(), Action.rob(1, False).to_json()
     ({'seat': 0, 'bid': 2}, {'seat': 1, 'rob': False})
@@ -41,6 +62,9 @@ class Action:
             except ValueError:
                 raise GameError(f"unknown action kind {self.kind!r} "
                                 f"({', '.join(ACTION_KINDS)})") from None
+        if self.cards is not None and not isinstance(self.cards, Cards):
+            raise GameError(f"an action's cards are Cards, not {json_text(self.cards)} "
+                            "(Action.play(seat, \"33\") reads notation)")
 
     @classmethod
     def bid(cls, seat: int, value: int) -> Action:
@@ -49,13 +73,15 @@ class Action:
 
     @classmethod
     def call(cls, seat: int, yes: bool = True) -> Action:
-        """Call the landlord (or not) in call_rob bidding."""
-        return cls(ActionKind.CALL, seat, int(yes))
+        """Call the landlord (or not) in call_rob bidding. Raises GameError unless ``yes`` is
+        true or false (or 1 or 0)."""
+        return cls(ActionKind.CALL, seat, _yes_no(ActionKind.CALL, yes))
 
     @classmethod
     def rob(cls, seat: int, yes: bool = True) -> Action:
-        """Rob (or decline to rob) in call_rob bidding."""
-        return cls(ActionKind.ROB, seat, int(yes))
+        """Rob (or decline to rob) in call_rob bidding. Raises GameError unless ``yes`` is
+        true or false (or 1 or 0)."""
+        return cls(ActionKind.ROB, seat, _yes_no(ActionKind.ROB, yes))
 
     @classmethod
     def play(cls, seat: int, cards: Cards | str) -> Action:
@@ -85,30 +111,35 @@ class Action:
     @classmethod
     def from_json(cls, obj: Any, deck: Sequence[int] | None = None) -> Action:
         """Inverse of :meth:`to_json`. ``deck``: the variant's copies per rank, to reject ranks
-        it lacks. Raises GameError on a malformed object, NotationError on bad cards."""
-        if not isinstance(obj, dict) or not isinstance(obj.get("seat"), int) \
-                or isinstance(obj.get("seat"), bool):
-            raise GameError(f"an action needs an integer 'seat': {obj!r}")
+        it lacks. Raises GameError on a malformed object (the offending value quoted as JSON),
+        NotationError on bad cards."""
+        if not isinstance(obj, dict):
+            raise GameError(f"an action is a JSON object, not {json_text(obj)}")
+        seat = obj.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise GameError(f"an action needs an integer \"seat\", not {json_text(seat)}"
+                            if "seat" in obj else "an action needs an integer \"seat\"")
         kinds = [k for k in ACTION_KINDS if k.value in obj]
         if len(kinds) != 1 or len(obj) != 2:
             raise GameError(f"an action has a seat and exactly one of "
-                            f"{', '.join(ACTION_KINDS)}: {obj!r}")
-        kind, seat = kinds[0], obj["seat"]
+                            f"{', '.join(ACTION_KINDS)}")
+        kind = kinds[0]
         v = obj[kind.value]
         if kind is ActionKind.BID:
             if not isinstance(v, int) or isinstance(v, bool):
-                raise GameError(f"a bid is an integer (0: pass): {obj!r}")
+                raise GameError(f"\"bid\" is an integer (0: pass), not {json_text(v)}")
             return cls.bid(seat, v)
         if kind in (ActionKind.CALL, ActionKind.ROB):
             if not isinstance(v, bool):
-                raise GameError(f"{kind} is true or false: {obj!r}")
+                raise GameError(f"\"{kind}\" is true or false, not {json_text(v)}")
             return cls(kind, seat, int(v))
         if kind is ActionKind.PLAY:
             if not isinstance(v, str):
-                raise GameError(f"play takes cards in notation: {obj!r}")
+                raise GameError(f"\"play\" takes cards in notation (a string), not "
+                                f"{json_text(v)}")
             return cls(kind, seat, 0, parse_cards(v, deck=deck).cards)
         if v is not True:
-            raise GameError(f"pass is true: {obj!r}")
+            raise GameError(f"\"pass\" is true, not {json_text(v)}")
         return cls.pass_(seat)
 
     def __str__(self) -> str:
@@ -124,4 +155,4 @@ class Action:
         return f"{who} passes"
 
 
-__all__ = ["ACTION_KINDS", "Action", "ActionKind"]
+__all__ = ["ACTION_KINDS", "Action", "ActionKind", "json_text"]

@@ -11,6 +11,7 @@ seed 003), turn direction. Seats are numbered 0 … n−1 in turn order (counter
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,8 +41,15 @@ class Start:
 
 def check_seed(seed: object) -> int | str | None:
     """``seed`` if it is None, an int or a UTF-8 encodable string (what a JSON record can hold
-    exactly); raises GameError otherwise."""
-    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
+    exactly: an int of at most :func:`sys.get_int_max_str_digits` digits, which JSON can read
+    back); raises GameError otherwise."""
+    if seed is None:
+        return None
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        limit = sys.get_int_max_str_digits()
+        if limit and abs(seed).bit_length() > limit * 3.32:  # 3.32 bits a decimal digit
+            raise GameError(f"seed: an integer of more than {limit} digits cannot be recorded "
+                            "(JSON could not read it back)")
         return seed
     if isinstance(seed, str):
         try:

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -48,9 +50,9 @@ from .._io import write_atomic, write_problem
 from ..cards import parse_cards
 from ..errors import DdzError, GameError, RecordError, RulesError
 from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
-from .actions import Action
+from .actions import Action, json_text
 from .enums import ActionKind, Winner
-from .state import GameState
+from .state import GameState, same_rules
 
 FORMAT = "ddzspec-record"
 VERSION = 2
@@ -134,65 +136,121 @@ class Record:
 
     @classmethod
     def from_json(cls, obj: Any) -> Record:
-        """Parse a record dict (version 1 or 2). Raises RecordError on a malformed record
+        """Parse a record dict (version 1 or 2): every field is type-checked here, against
+        :data:`_FIELDS` (an unknown or missing field, or a value of the wrong JSON type, is
+        named with the offending value as JSON), and the rules' labels are checked against the
+        text they label (:func:`_check_labels`). Raises RecordError on a malformed record
         (actions are parsed lazily by :func:`replay`, which reports the first bad one with its
         index)."""
         if not isinstance(obj, dict) or obj.get("format") != FORMAT:
             raise RecordError(f"not a ddzspec record (\"format\": \"{FORMAT}\" missing)")
         version = obj.get("version")
-        if version not in READ_VERSIONS or isinstance(version, bool):
-            raise RecordError(f"unsupported record version {version!r} (this ddzspec reads "
-                              f"versions {', '.join(map(str, READ_VERSIONS))})")
-        r, d = obj.get("rules"), obj.get("deal")
-        if not isinstance(r, dict) or not isinstance(r.get("name"), str):
-            raise RecordError("\"rules\" needs a \"name\"")
+        if type(version) is not int or version not in READ_VERSIONS:
+            raise RecordError(f"unsupported record version {json_text(version)} (this ddzspec "
+                              f"reads versions {', '.join(map(str, READ_VERSIONS))})")
+        _check_fields("the record", obj, _FIELDS[""])
+        r, d = obj["rules"], obj["deal"]
+        _check_fields("\"rules\"", r, _FIELDS[f"rules{version}"])
+        _check_fields("\"deal\"", d, _FIELDS["deal"])
         text, without = None, ()
         if version >= 2:
-            lines, wo = r.get("text"), r.get("without", [])
-            if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines) \
-                    or not lines:
-                raise RecordError("\"rules\" needs \"text\": the resolved rules, a list of "
-                                  "lines")
-            if not isinstance(wo, list) or not all(isinstance(x, str) for x in wo):
-                raise RecordError("\"rules\" \"without\" is a list of shape names")
-            if not isinstance(r.get("sha256"), str):
-                raise RecordError("\"rules\" needs the \"sha256\" of its text")
-            text, without = "".join(x + "\n" for x in lines), tuple(wo)
-        if not isinstance(d, dict):
-            raise RecordError("\"deal\" is missing")
-        unknown = sorted(set(d) - {"seed", "hands", "talon", "first"})
-        if unknown:
-            raise RecordError(f"\"deal\": unknown field {unknown[0]!r} (seed, hands, talon, "
-                              "first)")
-        seed = d.get("seed")
-        if seed is not None and (not isinstance(seed, (int, str)) or isinstance(seed, bool)):
-            raise RecordError(f"\"seed\" must be an integer, a string or null: {seed!r}")
-        first = d.get("first")
-        if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
-            raise RecordError(f"\"first\" must be a seat number: {first!r}")
+            if not r["text"]:
+                raise RecordError("\"rules\" \"text\" is empty: it holds the resolved rules, "
+                                  "one string a line")
+            text, without = "".join(x + "\n" for x in r["text"]), tuple(r.get("without", ()))
+        seed, first = d.get("seed"), d.get("first")
         hands = talon = None
         if "hands" in d:
-            hands, talon = d.get("hands"), d.get("talon")
-            if not isinstance(hands, list) or not all(isinstance(h, str) for h in hands) \
-                    or not isinstance(talon, str):
-                raise RecordError("explicit deal needs \"hands\" (strings), \"talon\" (string) "
-                                  "and \"first\" (seat)")
-            hands = tuple(hands)
+            if "talon" not in d:
+                raise RecordError("an explicit deal needs \"hands\", \"talon\" and \"first\"")
+            hands, talon = tuple(d["hands"]), d["talon"]
             first = 0 if first is None else first
         elif "talon" in d:
             raise RecordError("\"deal\" has a \"talon\" without \"hands\"")
         elif seed is None:
             raise RecordError("\"deal\" needs a \"seed\" or explicit \"hands\"")
-        actions = obj.get("actions", [])
-        if not isinstance(actions, list):
-            raise RecordError("\"actions\" must be a list")
-        res = obj.get("result")
-        if res is not None and not isinstance(res, dict):
-            raise RecordError("\"result\" must be an object or null")
-        return cls(r["name"], str(r.get("sha256") or ""), str(r.get("digest") or ""), seed,
-                   tuple(_RawAction(a) for a in actions), res,  # type: ignore[misc]
-                   rules_text=text, rules_without=without, hands=hands, talon=talon,
-                   first=first, version=version)
+        rec = cls(r["name"], r.get("sha256", ""), r.get("digest", ""), seed,
+                  tuple(_RawAction(a) for a in obj["actions"]),  # type: ignore[misc]
+                  obj.get("result"), rules_text=text, rules_without=without, hands=hands,
+                  talon=talon, first=first, version=version)
+        _check_labels(rec)
+        return rec
+
+
+#: JSON types by name, as a record's fields may hold them.
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "a string": (str,), "an integer": (int,), "null": (type(None),), "an object": (dict,),
+    "a list": (list,), "a list of strings": (list,)}
+
+#: Every field a record may hold, per object: name → (required, accepted JSON types).
+#: "" is the record itself; "rules1"/"rules2" the rules object of each format version.
+_FIELDS: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {
+    "": {"format": (True, ("a string",)), "version": (True, ("an integer",)),
+         "rules": (True, ("an object",)), "deal": (True, ("an object",)),
+         "actions": (True, ("a list",)), "result": (False, ("an object", "null"))},
+    "rules1": {"name": (True, ("a string",)), "sha256": (False, ("a string",)),
+               "digest": (False, ("a string",)), "without": (False, ("a list of strings",))},
+    "rules2": {"name": (True, ("a string",)), "without": (False, ("a list of strings",)),
+               "sha256": (True, ("a string",)), "digest": (False, ("a string",)),
+               "text": (True, ("a list of strings",))},
+    "deal": {"seed": (False, ("an integer", "a string", "null")),
+             "hands": (False, ("a list of strings",)), "talon": (False, ("a string",)),
+             "first": (False, ("an integer", "null"))},
+}
+
+
+def _check_fields(where: str, obj: dict[str, Any], fields: dict[str, tuple[bool,
+                  tuple[str, ...]]]) -> None:
+    """Raise RecordError unless ``obj`` holds only ``fields``, every required one, each of an
+    accepted JSON type (true/false is not an integer)."""
+    unknown = sorted(set(obj) - set(fields))
+    if unknown:
+        raise RecordError(f"{where}: unknown field {json_text(unknown[0])} (fields: "
+                          f"{', '.join(fields)})")
+    for name, (required, kinds) in fields.items():
+        if name not in obj:
+            if required:
+                raise RecordError(f"{where} needs {json.dumps(name)} ({' or '.join(kinds)})")
+            continue
+        v = obj[name]
+        ok = any(isinstance(v, _JSON_TYPES[k]) and not isinstance(v, bool) for k in kinds)
+        if ok and "a list of strings" in kinds and isinstance(v, list):
+            ok = all(isinstance(x, str) for x in v)
+        if not ok and v is None and required:
+            raise RecordError(f"{where} needs {json.dumps(name)} ({' or '.join(kinds)}), not "
+                              "null")
+        if not ok:
+            raise RecordError(f"{where}: {json.dumps(name)} must be {' or '.join(kinds)}, not "
+                              f"{json_text(v)}")
+
+
+def _check_labels(rec: Record) -> None:
+    """Raise RecordError when a version 2 record's labels contradict the rules text they label:
+    ``name`` must be the name the text's ``rules`` line gives, and each ``without`` shape must
+    be absent from the text (it was dropped), named once, and, for a built-in name, a shape of
+    that built-in file (a house file's dropped shapes cannot be checked further). A text that
+    does not load is left to :func:`record_rules`, which reports it."""
+    if rec.rules_text is None:
+        return
+    try:
+        carried = load_rules_text(rec.rules_text, path="<rules of the record>")
+    except RulesError:
+        return
+    if carried.name != rec.rules_name:
+        raise RecordError(f"\"rules\" \"name\" is {json_text(rec.rules_name)} but its text "
+                          f"is the rules {json_text(carried.name)}: the record was altered")
+    if len(set(rec.rules_without)) != len(rec.rules_without):
+        raise RecordError("\"rules\" \"without\" names a shape twice")
+    shapes = {x.name for x in carried.shapes}
+    known = {x.name for x in load_rules(rec.rules_name).shapes} \
+        if rec.rules_name in builtin_rules() else None
+    for w in rec.rules_without:
+        if w in shapes:
+            raise RecordError(f"\"rules\" \"without\" drops {json_text(w)}, but the rules text "
+                              "still has that shape: the record was altered")
+        if known is not None and w not in known:
+            raise RecordError(f"\"rules\" \"without\" drops {json_text(w)}, which is no "
+                              f"shape of the built-in {rec.rules_name}")
 
 
 class _RawAction:
@@ -243,7 +301,6 @@ def load(path: str | Path) -> Record:
     """Read a record file ("-": standard input). Raises RecordError (unreadable file, bad JSON,
     bad format)."""
     try:
-        import sys
         text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
         obj = json.loads(text)
     except OSError as e:
@@ -255,7 +312,21 @@ def load(path: str | Path) -> Record:
     except json.JSONDecodeError as e:
         raise RecordError(f"{path}: not JSON: line {e.lineno} column {e.colno}: {e.msg}") \
             from None
+    except ValueError:  # an integer literal longer than Python converts (sys.int_info)
+        raise RecordError(f"{path}: {_long_number(text)}: no deal record holds one") from None
     return Record.from_json(obj)
+
+
+def _long_number(text: str) -> str:
+    """Where the first integer literal too long for :func:`json.loads` is in ``text``."""
+    limit = sys.get_int_max_str_digits()
+    m = re.search(rf"\d{{{limit + 1},}}", text)
+    if m is None:  # pragma: no cover - json.loads raised ValueError for another reason
+        return "a number JSON cannot read"
+    line = text.count("\n", 0, m.start()) + 1
+    col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+    return (f"line {line} column {col}: a number of {len(m.group())} digits (more than the "
+            f"{limit} digits Python reads)")
 
 
 # ----------------------------------------------------------------------------- the rules
@@ -318,8 +389,8 @@ def record_rules(record: Record, rules: Rules | None = None) -> Rules:
 
 def _same_rules(carried: Rules, rules: Rules) -> bool:
     """Whether ``rules`` are the rules ``carried`` by a record, whatever their file or name."""
-    return replace(carried, name=rules.name, title=rules.title, path=rules.path,
-                   parents=rules.parents, without=rules.without) == rules
+    return same_rules(replace(carried, name=rules.name, title=rules.title,
+                              without=rules.without), rules)
 
 
 def _v1_rules(record: Record, rules: Rules | None) -> Rules:
@@ -413,7 +484,7 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
             action = raw if isinstance(raw, Action) else Action.from_json(obj, deck)
             state = state.apply(action)
         except DdzError as e:
-            return Replay(init, tuple(steps), i, f"{_show(obj)}: {e}", tuple(warnings))
+            return Replay(init, tuple(steps), i, f"{json_text(obj, 200)}: {e}", tuple(warnings))
         steps.append(ReplayStep(i, action, state))
     if record.result is not None:
         got = None if state.result is None else state.result.to_json()
@@ -424,13 +495,6 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
                           f"recorded result {json.dumps(record.result)}: {why}",
                           tuple(warnings))
     return Replay(init, tuple(steps), None, None, tuple(warnings))
-
-
-def _show(obj: Any) -> str:
-    try:
-        return json.dumps(obj, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(obj)
 
 
 def resume(record: Record, rules: Rules | None = None) -> GameState:

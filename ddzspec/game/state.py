@@ -5,7 +5,7 @@ ends (:class:`Game`). The transitions live in :mod:`.bidding`, :mod:`.play` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ..cards import EMPTY, Cards
@@ -41,6 +41,12 @@ class GameState:
     ``attempt``: deal attempt (all-pass redeals add one). ``hands``: cards held per seat (the
     landlord's includes the talon once taken). ``log``: every accepted action since the start,
     voided attempts included (what a record stores).
+
+    Two states are equal when every field is equal and their rules are the same rules: equal
+    in every field but ``path`` and ``parents``, which say where the rules were read from, not
+    what they are (:func:`same_rules`). So the state :func:`ddzspec.game.record.resume`
+    rebuilds from a record, which carries its rules as text, equals the state saved, whatever
+    file the rules were first read from.
     """
 
     rules: Rules
@@ -71,6 +77,16 @@ class GameState:
     factors: tuple[Factor, ...] = ()
     result: Result | None = None
     log: tuple[Action, ...] = field(default=())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self is other or (
+            all(getattr(self, f) == getattr(other, f) for f in _STATE_FIELDS)
+            and same_rules(self.rules, other.rules))
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, f) for f in _STATE_FIELDS))
 
     # ------------------------------------------------------------------ construction
 
@@ -226,6 +242,17 @@ class GameState:
         return _TRANSITIONS[action.kind](self, action, log)
 
 
+#: The fields compared as they are by ``GameState.__eq__`` (the rules by :func:`same_rules`).
+_STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState) if f.name != "rules")
+
+
+def same_rules(a: Rules, b: Rules) -> bool:
+    """Whether ``a`` and ``b`` are the same rules: equal in every field but ``path`` and
+    ``parents`` (the file they were read from and the files it extends), so a deal plays the
+    same under both and a record of it carries the same rules."""
+    return a is b or replace(a, path=b.path, parents=b.parents) == b
+
+
 _TRANSITIONS = {ActionKind.BID: bidding.bid, ActionKind.CALL: bidding.call,
                 ActionKind.ROB: bidding.rob, ActionKind.PLAY: play.play_cards,
                 ActionKind.PASS: play.pass_turn}
@@ -250,4 +277,4 @@ class Game:
         return self.state
 
 
-__all__ = ["Game", "GameState", "accept_rules"]
+__all__ = ["Game", "GameState", "accept_rules", "same_rules"]
