@@ -25,6 +25,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from .cards import N_RANKS, Cards
@@ -87,8 +88,11 @@ def code_digest() -> str:
     return _CODE_DIGEST[0]
 
 
+@cache
 def package_version() -> str:
-    """The installed ddzspec version; ``ddzspec.__version__`` or "0" when not installed."""
+    """The installed ddzspec version; ``ddzspec.__version__`` or "0" when not installed.
+    Read once per process (reading the installed metadata costs a file read, and
+    :func:`get_table` asks for it on every call)."""
     try:
         from importlib.metadata import PackageNotFoundError, version
         return version("ddzspec")

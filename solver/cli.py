@@ -332,18 +332,19 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     """
     want = "score" if score else "all"
     if batch:
-        if file or landlord or peasants:
+        if file is not None or landlord is not None or peasants:
             fail("--batch takes no position FILE, --landlord or --peasant")
         _run_batch(batch, workers, want, limit_seconds, as_json, rules, notation)
         return
     if file is not None:
-        if landlord or peasants:
+        if landlord is not None or peasants:
             fail("give a position FILE or --landlord/--peasant, not both")
         text = _read_text(file)
         pos = parse_position(text, source="<stdin>" if file == "-" else file,
                              notation=notation, rules=rules)
     else:
-        if not landlord or not peasants or not to_move:
+        # an empty value is given, not missing: _cards_option / _seat_option name it
+        if landlord is None or not peasants or to_move is None:
             fail("give a position FILE, or --landlord, --peasant (once or twice) and --to-move")
             return
         if len(peasants) > 2:

@@ -210,9 +210,13 @@ def test_robs_by_argument_follow_the_same_rule() -> None:
 def test_the_time_limit_stops_the_search_within_ten_percent() -> None:
     pos = make_position(load_rules("classic"), {"landlord": "3456789TJQKA22BR",
                                                 "peasant": "33445566778899TT"}, "landlord")
-    for limit in (0.2, 0.4):
+    stopped = 0
+    for limit in (0.05, 0.1, 0.2):
         t = time.perf_counter()
         res = solve(pos, want="all", seconds=limit)
         took = time.perf_counter() - t
-        assert res.status == "unknown" and res.reason == f"time limit {limit} s reached"
-        assert took <= limit * 1.1 + 0.02, took
+        assert took <= limit * 1.1 + 0.02, took  # solved or not, never much over the limit
+        if res.status == "unknown":
+            assert res.reason == f"time limit {limit} s reached"
+            stopped += 1
+    assert stopped  # (the memo of earlier searches may let the longest limit solve it)

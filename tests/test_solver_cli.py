@@ -229,3 +229,20 @@ def test_batch_expectations_use_the_line_kind_words_and_are_checked(
         assert r.exit_code == (0 if column == "agrees" else 1)
     else:
         assert out["status"] == "error" and out["error"] == column and r.exit_code == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    # an empty value is a given value: named with its option, never "give a position FILE"
+    (["--landlord", "", "--peasant", "4", "--to-move", "landlord"],
+     "ddzspec: error: --landlord '': no cards given"),
+    (["--landlord", "3", "--peasant", "", "--to-move", "landlord"],
+     "ddzspec: error: --peasant '': no cards given"),
+    (["--landlord", "3", "--peasant", "4", "--to-move", ""],
+     "ddzspec: error: --to-move '': unknown seat; expected one of landlord, peasant"),
+    (["--landlord", "3", "--peasant", "4", "--to-move", "landlord", "--robs", "2"],
+     "ddzspec: error: robs 2: classic has no robs (neither a target nor the multiplier "
+     "depends on them)"),
+])
+def test_empty_option_values_are_named(args: list[str], message: str) -> None:
+    r = run(*args)
+    assert r.exit_code == 2 and r.stderr.strip() == message, r.stderr

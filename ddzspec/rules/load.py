@@ -69,7 +69,8 @@ def _parser() -> Lark:
 
 
 _VOCABULARY = Vocabulary(
-    names={"NAME": "a name", "INT": "a number", "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
+    names={"NAME": "a lower-case name", "INT": "a number",
+           "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
            "STRING": "a quoted title", "EACH": "each", "SWITCH": "on or off",
            "YESNO": "yes or no", "ROLE": "landlord or peasant",
            "BIDDING_SYSTEM": "auction or call_rob", "DIRECTION": "counterclockwise or clockwise",
