@@ -10,7 +10,10 @@ Three steps, each in one place:
    from the parent's sections; this file's sections replace the parent's, except ``shapes``,
    ``group`` and ``restrictions``, which merge by name (``without NAME`` drops a shape,
    ``NAME off`` switches a restriction off). Restriction names are checked against the
-   registry of :mod:`ddzspec.restrictions`.
+   registry of :mod:`ddzspec.restrictions`. Within one file every section is given once
+   (``shapes``, ``restrictions`` and ``without`` too: a second block is an error, never merged),
+   and a file may not both drop and declare a shape. ``without`` and ``--without`` share one
+   mechanism (:func:`drop_shape`): the shape leaves ``precedence`` and ``double`` too.
 3. *Validate and build*: :class:`_Builder` checks every section against the others and builds
    the frozen rules. An error in a section inherited from a parent, caused by this file, is
    located at this file's ``extends`` and names the parent's line.
