@@ -313,6 +313,9 @@ def explain(move: str, rules: Rules, notation: str, as_json: bool) -> None:
 
 # ----------------------------------------------------------------------------- check
 
+#: Ambiguous moves ``check`` prints (smallest first); ``--json`` lists every one.
+_SHOWN_AMBIGUOUS = 200
+
 @main.command()
 @click.argument("rules_path", required=False, metavar="[RULES]")
 @common_options
@@ -331,7 +334,8 @@ def check(rules_path: str | None, rules: Rules, notation: str,
             fail(f"the rules are given twice: RULES {rules_path!r} and --rules; give one")
         rules = load_rules(rules_path, without=rules.without)
     table = report_with_progress(rules, quiet=as_json)
-    amb = table.ambiguous_readings()
+    n_amb = len(table.ambiguous)
+    amb = table.ambiguous_readings(None if as_json else _SHOWN_AMBIGUOUS)
     if as_json:
         emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),
                    "by_type": table.by_type(),
@@ -350,11 +354,13 @@ def check(rules_path: str | None, rules: Rules, notation: str,
             t.add_row(name, str(n))
         console.print(t)
         if amb:
-            click.echo(f"{len(amb)} ambiguous moves (a defect of the rules file: every legal "
+            click.echo(f"{n_amb} ambiguous moves (a defect of the rules file: every legal "
                        "move must have exactly one reading):")
             for c, rs in amb:
                 click.echo(f"  {c.format(notation)}: "
                            + "; ".join(x.describe(notation) for x in rs))
+            if n_amb > len(amb):
+                click.echo(f"  ... and {n_amb - len(amb)} more (--json lists them all)")
         else:
             click.echo(f"OK: {len(table)} legal moves, each with exactly one reading.")
         never = [name for name, n in table.by_type().items() if n == 0]

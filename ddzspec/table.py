@@ -15,7 +15,6 @@ access.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib.util
 import os
@@ -26,6 +25,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from .cards import N_RANKS, Cards
@@ -88,11 +88,11 @@ def code_digest() -> str:
     return _CODE_DIGEST[0]
 
 
-@functools.cache
+@cache
 def package_version() -> str:
-    """The installed ddzspec version; ``ddzspec.__version__`` or "0" when not installed. Read
-    once per process (the metadata look-up costs milliseconds; the code running is the code
-    imported, whatever is installed later)."""
+    """The installed ddzspec version; ``ddzspec.__version__`` or "0" when not installed.
+    Read once per process (reading the installed metadata costs a file read, and
+    :func:`get_table` asks for it on every call)."""
     try:
         from importlib.metadata import PackageNotFoundError, version
         return version("ddzspec")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import ALL_RANKS, N_RANKS, Cards
+from .cards import ALL_RANKS, N_RANKS, Cards, unpack
 from .errors import CacheWarning, UnplayableRulesError
 from .readings import Reading, make_reading
 from .rules import Rules
@@ -70,12 +70,16 @@ class CheckReport:
         return make_reading(self.rules, self.rules.shapes[si], Cards.from_key(key).counts,
                             start, run)
 
-    def ambiguous_readings(self) -> list[tuple[Cards, list[Reading]]]:
-        """Every ambiguous multiset with all its readings, sorted by size then cards."""
-        out = [(Cards.from_key(k), [self.reading_of(k, e) for e in es])
-               for k, es in self.ambiguous.items()]
-        out.sort(key=lambda x: (len(x[0]), tuple(-c for c in x[0].counts)))
-        return out
+    def ambiguous_readings(self, limit: int | None = None) -> list[tuple[Cards, list[Reading]]]:
+        """Every ambiguous multiset with all its readings, sorted by size then cards; with
+        ``limit``, only the first ``limit`` of them (Readings are built only for those: a rules
+        file with a kicker-heavy shape can have hundreds of thousands of ambiguous moves)."""
+        def order(k: int) -> tuple[int, tuple[int, ...]]:
+            counts = unpack(k)
+            return sum(counts), tuple(-c for c in counts)
+        keys = sorted(self.ambiguous, key=order)[:limit]
+        return [(Cards.from_key(k), [self.reading_of(k, e) for e in self.ambiguous[k]])
+                for k in keys]
 
     def never_played(self) -> list[str]:
         """Shapes no legal move has (every candidate ruled out or ambiguous)."""

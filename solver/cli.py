@@ -26,6 +26,7 @@ import json
 import math
 import multiprocessing
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -107,23 +108,60 @@ def _batch_one(item: tuple[str, str, str, float | None, Rules, str]) -> dict[str
                         "error": "a puzzle record has two seats (first, second); write a "
                                  'three-seat position as {"id", "position"}'}
             pos = position_from_puzzle(rec, rules)
+        words = _SIDE_WORDS["position" if "position" in rec else "puzzle"]
+        expect = _expectation(rec, words, pos.notation)  # checked before the (long) search
         res = solve_position(pos, want=want, seconds=seconds)  # type: ignore[arg-type]
         out = {"id": ident, **res.to_json()}
-        expected = rec.get("winning_moves")
-        if "winner" in rec and isinstance(expected, list) and all(
-                isinstance(m, str) for m in expected):
-            got = {"landlord": "first", "peasants": "second"}.get(res.winner or "")
-            from ddzspec.cards import parse_cards
-            norm = sorted(("PASS",) if m == "PASS" else parse_cards(m).cards.counts
-                          for m in rec["winning_moves"])
-            mine = None if res.winning_moves is None else sorted(
-                ("PASS",) if m == "PASS" else parse_cards(m).cards.counts
-                for m in res.winning_moves)
-            out["expected_agrees"] = (res.status == "solved" and got == rec["winner"]
-                                      and (mine is None or mine == norm))
+        if expect is not None:
+            winner, moves = expect
+            mine = None if res.winning_moves is None else _move_set(res.winning_moves, pos.notation)
+            out["expected_agrees"] = (res.status == "solved"
+                                      and words.get(res.winner or "") == winner
+                                      and (mine is None or mine == moves))
         return out
     except (DdzError, ValueError, KeyError, TypeError, AttributeError) as e:
         return {"id": ident, "status": "error", "error": str(e)}
+
+
+#: The words a batch line names the winning side with: a ``{"id", "position"}`` line uses the
+#: solver's own sides; a shared puzzle record names its seats ``first`` (the landlord's seat)
+#: and ``second``.
+_SIDE_WORDS = {"position": {"landlord": "landlord", "peasants": "peasants"},
+               "puzzle": {"landlord": "first", "peasants": "second"}}
+
+
+class ExpectationError(ValueError):
+    """A batch line's expected answer is partial or badly typed (the line is an error row)."""
+
+
+def _move_set(moves: Sequence[str], notation: str) -> list[tuple[int, ...] | tuple[str]]:
+    """Moves as sorted rank counts (``PASS`` kept as is), to compare regardless of order."""
+    return sorted((("PASS",) if m == "PASS" else parse_cards(m, notation).cards.counts
+                   for m in moves), key=repr)
+
+
+def _expectation(rec: dict[str, Any], words: dict[str, str], notation: str
+                 ) -> tuple[str, list[tuple[int, ...] | tuple[str]]] | None:
+    """The expected answer of a batch line: (winner word, winning moves as :func:`_move_set`),
+    or None when the line states none. ``winner`` and ``winning_moves`` go together: one
+    without the other, a winner not in ``words`` or moves that are not a list of card strings
+    raise :class:`ExpectationError`."""
+    has_w, has_m = "winner" in rec, "winning_moves" in rec
+    if not has_w and not has_m:
+        return None
+    if has_w != has_m:
+        given, lacking = ("winner", "winning_moves") if has_w else ("winning_moves", "winner")
+        raise ExpectationError(f'expected answer: "{given}" given without "{lacking}" '
+                               "(give both, or neither)")
+    sides = sorted(set(words.values()))
+    if rec["winner"] not in sides:
+        raise ExpectationError(f'expected answer: "winner" must be {" or ".join(map(repr, sides))}'
+                               f", not {json.dumps(rec['winner'])[:40]}")
+    moves = rec["winning_moves"]
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise ExpectationError('expected answer: "winning_moves" must be a list of card '
+                               'strings ("PASS" for a pass), e.g. ["33", "PASS"]')
+    return rec["winner"], _move_set(moves, notation)
 
 
 def row_status(row: dict[str, Any]) -> int:
@@ -294,18 +332,19 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     """
     want = "score" if score else "all"
     if batch:
-        if file or landlord or peasants:
+        if file is not None or landlord is not None or peasants:
             fail("--batch takes no position FILE, --landlord or --peasant")
         _run_batch(batch, workers, want, limit_seconds, as_json, rules, notation)
         return
     if file is not None:
-        if landlord or peasants:
+        if landlord is not None or peasants:
             fail("give a position FILE or --landlord/--peasant, not both")
         text = _read_text(file)
         pos = parse_position(text, source="<stdin>" if file == "-" else file,
                              notation=notation, rules=rules)
     else:
-        if not landlord or not peasants or not to_move:
+        # an empty value is given, not missing: _cards_option / _seat_option name it
+        if landlord is None or not peasants or to_move is None:
             fail("give a position FILE, or --landlord, --peasant (once or twice) and --to-move")
             return
         if len(peasants) > 2:

@@ -43,6 +43,31 @@ class HandInfo:
     n_doubling: int
 
 
+def _chunk(k3: int) -> tuple[int, int, int]:
+    counts = [(k3 >> (3 * i)) & 7 for i in range(_CHUNK)]
+    return (pack4(counts), sum(1 << i for i, c in enumerate(counts) if c), sum(counts))
+
+
+#: Ranks per chunk of :func:`_repack`, and each chunk's value: (4-bit packing, support, cards).
+_CHUNK = 4
+_CHUNKS = [_chunk(k) for k in range(1 << (3 * _CHUNK))]
+
+
+def _repack(k3: int) -> tuple[int, int, int]:
+    """A table key (3 bits per rank) as (4-bit packing, ranks used as bits, cards): the same
+    as ``pack4(unpack(k3))`` … four ranks at a time through :data:`_CHUNKS` (set-up speed)."""
+    k4 = support = size = 0
+    shift = 0
+    while k3:
+        a, b, n = _CHUNKS[k3 & 0xFFF]
+        k4 |= a << (4 * shift)
+        support |= b << shift
+        size += n
+        k3 >>= 12
+        shift += _CHUNK
+    return k4, support, size
+
+
 class MoveSet:
     """Every legal move of ``rules`` as flat arrays indexed by move id (see the module doc).
 
@@ -54,8 +79,6 @@ class MoveSet:
     def __init__(self, rules: Rules, index: MoveIndex | None = None) -> None:
         self.rules = rules
         self.index = index if index is not None else move_index(rules)
-        #: the Reading of each move id
-        self.readings: list[Reading] = []
         classes: dict[tuple[int, int], int] = {}
         self.mk: list[int] = []
         self.key3: list[int] = []
@@ -68,15 +91,13 @@ class MoveSet:
         #: ranks used (bit i: rank index i) → ids of the moves using exactly those ranks
         self.by_support: dict[int, list[int]] = {}
         dbl = set(rules.scoring.double)
-        for k3, (si, start, run), reading in self.index.table_moves():
+        # the table's entries, not its Readings: a Reading is built only for a move shown
+        # (:meth:`text`), so setting up a search stays cheap (it counts against its time limit)
+        for k3, (si, start, run) in self.index.table.entries.items():
             shape = rules.shapes[si]
-            self.readings.append(reading)
-            counts = unpack(k3)
-            k4 = pack4(counts)
-            size = sum(counts)
+            k4, support, size = _repack(k3)
             c = classes.setdefault((si, size), len(classes))
             self.by_key4[k4] = len(self.mk)
-            support = sum(1 << i for i, c in enumerate(counts) if c)
             self.by_support.setdefault(support, []).append(len(self.mk))
             self.mk.append(k4)
             self.key3.append(k3)
@@ -160,7 +181,13 @@ class MoveSet:
 
     def text(self, m: int, notation: str = "en") -> str:
         """Canonical notation of move id ``m`` (body then kickers, e.g. ``888+3``)."""
-        return self.readings[m].format(notation)
+        return self.reading(m).format(notation)
+
+    def reading(self, m: int) -> Reading:
+        """The Reading of move id ``m`` (built on first use and memoised by the table)."""
+        got = self.index.table.lookup(self.key3[m])
+        assert got is not None  # every move id comes from the table's entries
+        return got
 
     def clear(self) -> None:
         """Forget the cached hands and answers (memory)."""

@@ -45,14 +45,18 @@ SEATS_3 = ("landlord", "peasant1", "peasant2")
 class PositionError(DdzError):
     """A position that cannot be read or cannot occur: ``line:column: message``.
 
-    Attributes: ``message``, ``line`` and ``column`` (1-based, None when not from a text).
+    Attributes: ``message``, ``line`` and ``column`` (1-based, None when not from a text);
+    ``field``: the statement the problem is about, named as the text format's duplicate check
+    names it (``"base"``, ``"passes"``, ``"on_table"``, ``"hand of landlord"``, ``"target of
+    peasant"`` …; None: the position as a whole), so a position file locates it.
     """
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None,
-                 source: str = "<position>") -> None:
+                 source: str = "<position>", field: str | None = None) -> None:
         self.message = message
         self.line = line
         self.column = column
+        self.field = field
         if line is not None:
             where = f"{source}:{line}:{column or 1}: "
         else:
@@ -141,16 +145,27 @@ def _seat_index(name: str, seats: tuple[str, ...]) -> int:
     raise PositionError(f"unknown seat {name!r}: expected one of {', '.join(seats)}")
 
 
+def _require_robs(rules: Rules, what: str, field: str) -> None:
+    """The one rule for robs in a position (``robs N``, ``--robs``, ``target SEAT: robs``):
+    they exist only under rules whose win target or multiplier depends on them (duel)."""
+    if "robs" not in (rules.win.landlord, rules.win.peasant) and \
+            "rob" not in rules.scoring.double:
+        raise PositionError(f"{what}: {rules.label} has no robs (neither a target nor the "
+                            "multiplier depends on them)", field=field)
+
+
 def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, *,
                   on_table: Cards | str | None = None, played_by: str | None = None,
-                  passes: int | None = None, targets: dict[str, int] | None = None,
+                  passes: int | None = None,
+                  targets: Mapping[str, int | str] | None = None,
                   robs: int | None = None, base: int = 1, multiplier: int | None = None,
                   landlord_plays: int = 2, peasants_played: bool = True,
                   notation: str = "en") -> Position:
     """Build and validate a position from seat names (see the module doc) to hands.
 
     ``hands``: ``{"landlord": …, "peasant": …}`` or ``{"landlord", "peasant1", "peasant2"}``
-    (Cards or notation strings). ``targets`` overrides per-seat targets; ``robs`` gives the
+    (Cards or notation strings). ``targets`` overrides per-seat targets (a number, or
+    ``"robs"``: the number of robs, only under rules that have robs); ``robs`` gives the
     duel handicap (the peasant's target when the rules' win target is ``robs``) and, when the
     rules double on a rob, the multiplier 2^robs unless ``multiplier`` is given.
     Raises PositionError (impossible positions) or NotationError (bad cards).
@@ -174,15 +189,11 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     if len(seats) > rules.deal.players:
         raise PositionError(f"{rules.label} is a {rules.deal.players}-player variant: a "
                             f"position has at most {rules.deal.players} hands, got {len(seats)}")
-    uses_robs = "robs" in (rules.win.landlord, rules.win.peasant) or \
-        "rob" in rules.scoring.double
     if robs is not None:
-        if not uses_robs:
-            raise PositionError(f"robs {robs}: {rules.label} has no robs (neither a target "
-                                "nor the multiplier depends on them)")
+        _require_robs(rules, f"robs {robs}", "robs")
         if not 0 <= robs <= max(rules.bidding.max_robs, 0):
             raise PositionError(f"robs {robs}: {rules.label} allows 0 to "
-                                f"{rules.bidding.max_robs} robs")
+                                f"{rules.bidding.max_robs} robs", field="robs")
     cards = tuple(h if isinstance(h, Cards) else parse_cards(h, notation, rules.deck).cards
                   for h in (hands[s] for s in seats))
     tm = _seat_index(to_move, seats)
@@ -195,14 +206,16 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         t = rules.win.landlord if i == 0 else rules.win.peasant
         tg[i] = (robs or 0) if t == "robs" else int(t)
     for s, t in (targets or {}).items():
-        tg[_seat_index(s, seats)] = t
+        if t == "robs":  # the same rule as --robs / 'robs N': only where robs exist
+            _require_robs(rules, f"target {s}: robs", f"target of {s}")
+        tg[_seat_index(s, seats)] = (robs or 0) if t == "robs" else int(t)
     mult = multiplier
     rob_mult = 2 ** (robs or 0) if "rob" in rules.scoring.double else 1
     if mult is None:
         mult = rob_mult
     elif mult % rob_mult:
         raise PositionError(f"multiplier {mult} is the multiplier so far, robs included: with "
-                            f"{robs} robs it is a multiple of {rob_mult}")
+                            f"{robs} robs it is a multiple of {rob_mult}", field="multiplier")
     pos = Position(rules, seats, ("landlord",) + ("peasant",) * (len(seats) - 1), cards, tm,
                    table, pb, 0 if passes is None else passes, tuple(tg), base, mult,
                    landlord_plays, peasants_played, notation)
@@ -232,42 +245,43 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
     for s, h, t in zip(pos.seats, pos.hands, pos.targets):
         if len(h) > rules.max_cards:
             raise PositionError(f"{s} holds {len(h)} cards, more than a hand can "
-                                f"({rules.max_cards})")
+                                f"({rules.max_cards})", field=f"hand of {s}")
         if t < 0:
-            raise PositionError(f"{s}: a target must be 0 or more, got {t}")
+            raise PositionError(f"{s}: a target must be 0 or more, got {t}",
+                                field=f"target of {s}")
         if len(h) <= t:
             raise PositionError(f"{s} holds {len(h)} card(s), at or below its target {t}: "
-                                "the deal is already over")
-    if pos.base < 1 or pos.multiplier < 1:
-        raise PositionError("base and multiplier must be at least 1")
-    if pos.base > 10**9 or pos.multiplier > 2**40:
-        raise PositionError("base must be at most 10^9 and multiplier at most 2^40")
+                                "the deal is already over", field=f"hand of {s}")
+    for key, value, top, shown in (("base", pos.base, 10**9, "10^9"),
+                                   ("multiplier", pos.multiplier, 2**40, "2^40")):
+        if not 1 <= value <= top:
+            raise PositionError(f"{key} {value}: must be between 1 and {shown}", field=key)
     if pos.landlord_plays == 0 and (pos.to_move != 0 or pos.on_table is not None):
         raise PositionError("played landlord: none means the landlord has not led yet, so the "
                             "landlord is to move with nothing on the table (the landlord "
-                            "leads first)")
+                            "leads first)", field="played landlord")
     passes = pos.passes
     if pos.on_table is None:
         if pos.played_by is not None:
             raise PositionError("played_by given without a move on the table")
         if passes:
-            raise PositionError("passes given without a move on the table")
+            raise PositionError("passes given without a move on the table", field="passes")
     else:
         table = get_table(rules)
         reading = table.lookup(pos.on_table)
         if reading is None:
             raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
-                                f"is not a legal move of {rules.name}")
+                                f"is not a legal move of {rules.name}", field="on_table")
         if pos.played_by is None:
             raise PositionError("a move on the table needs the seat that played it ('by SEAT')")
         if pos.played_by == pos.to_move:
             raise PositionError(f"{pos.seats[pos.to_move]} is to move and cannot answer its "
-                                "own move: the trick would be closed")
+                                "own move: the trick would be closed", field="on_table")
         inferred = (pos.to_move - pos.played_by - 1) % n
         if passes_given and passes != inferred:
             raise PositionError(f"{pos.seats[pos.played_by]} played and "
                                 f"{pos.seats[pos.to_move]} is to move: that means {inferred} "
-                                f"pass(es), not {passes}")
+                                f"pass(es), not {passes}", field="passes")
         passes = inferred
     from dataclasses import replace
     return replace(pos, passes=passes)
@@ -475,7 +489,7 @@ class _Builder:
         played_by: _Word | None = None
         on_table = None
         numbers: dict[str, int] = {}
-        targets: dict[str, int] = {}
+        targets: dict[str, int | str] = {}
         landlord_plays, peasants_played = 2, True
         for st in stmts:
             if isinstance(st, _Hand):
@@ -502,7 +516,7 @@ class _Builder:
                 seat, val = st.seat.text, st.value
                 self.once(f"target of {seat}", st)
                 if val.text == "robs":
-                    targets[seat] = -1  # resolved below
+                    targets[seat] = "robs"  # make_position checks the rules have robs
                 elif val.type == "INT":
                     targets[seat] = int(val.text)
                 else:
@@ -552,13 +566,14 @@ class _Builder:
                     _seat_index(tok.text, seats)
                 except PositionError as e:
                     raise self.err(e.message, tok) from None
-        tg: dict[str, int] = {}
+        tg: dict[str, int | str] = {}
         for given, t in targets.items():
             try:
                 s = seats[_seat_index(given, seats)]
             except PositionError as e:
-                raise self.err(e.message, None) from None
-            tg[s] = (robs or 0) if t == -1 else t
+                raise self.err(e.message, self.seen[f"target of {given}"]) from None
+            tg[s] = t
+            self.seen.setdefault(f"target of {s}", self.seen[f"target of {given}"])
         try:
             return make_position(rules, dict(hands), to_move.text, on_table=on_table,
                                  played_by=None if played_by is None else played_by.text,
@@ -566,8 +581,8 @@ class _Builder:
                                  multiplier=multiplier, landlord_plays=landlord_plays,
                                  peasants_played=peasants_played, notation=self.notation)
         except PositionError as e:
-            if e.line is None:
-                raise PositionError(e.message, None, None, self.source) from None
+            if e.line is None:  # located at the statement it is about, when there is one
+                raise self.err(e.message, self.seen.get(e.field or "")) from None
             raise
 
 

@@ -17,10 +17,14 @@ from ddzspec.rules import load_rules
 
 @pytest.mark.parametrize("text, where, message", [
     ("rules x extends classic\nshapes {", (2, 8),
-     "unexpected end of file; expected '}', a name, without"),
+     "unexpected end of file; expected '}', a lower-case name, without"),
     ('rules x "abc\n', (1, 9), "unterminated quoted title (close the quote on the same line)"),
     ("rules x extends classic\nrestrictions { kicker_not_in 2 group }", (2, 38),
-     "unexpected '}'; expected a name"),
+     "unexpected '}'; expected a lower-case name"),
+    # an upper-case word is neither a rank nor a name (names are lower case)
+    ("rules x extends classic\nrestrictions { kicker_not_in X }", (2, 30),
+     "unexpected 'X'; expected '}', a lower-case name, a number, a rank (3-9, 10, J, Q, K, A, "
+     "2, B, R), on or off"),
     ("rules x extends classic\norder 3 4 5 @", (2, 13),
      "unexpected '@'; expected"),
 ])

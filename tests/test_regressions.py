@@ -145,7 +145,9 @@ def test_solver_batch_uses_the_rules_option_and_survives_odd_fields(tmp_path: Pa
     code, out, _ = run("solve", "--batch", str(f))
     assert code == 2 and "Traceback" not in out  # a bad line: bad input
     assert "error in f: malformed puzzle record: each hand must be a card string" in out
-    assert "solved 2/3" in out
+    assert ('error in g: expected answer: "winning_moves" must be a list of card strings'
+            in out)  # a badly typed expectation is an error row, never silently ignored
+    assert "solved 1/3" in out
     code, out, _ = run("solve", "--batch", str(f), "--rules", "duel")
     assert "error in d: position d:1:11: the deck has no 3" in out
 

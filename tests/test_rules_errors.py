@@ -107,7 +107,8 @@ def test_duplicate_shape_name(tmp_path: Path) -> None:
     assert err.message == "duplicate shape name 'pair'"
 
 
-def test_duplicate_shape_name_across_two_shapes_sections(tmp_path: Path) -> None:
+def test_a_second_shapes_section_is_an_error_like_every_section(tmp_path: Path) -> None:
+    # one policy for every section: given twice in one file is an error (never merged)
     text = ("rules house extends classic\n"
             "shapes {\n"
             "    pair = 2 x 1\n"
@@ -116,8 +117,8 @@ def test_duplicate_shape_name_across_two_shapes_sections(tmp_path: Path) -> None
             "  pair = 2 x 1\n"
             "}\n")
     err = _error(text, tmp_path)
-    assert _where(err) == (6, 3)
-    assert err.message == "duplicate shape name 'pair'"
+    assert _where(err) == (5, 1)
+    assert err.message == "section 'shapes' given twice (write all its items in one block)"
 
 
 def test_redefining_a_parent_shape_is_not_a_duplicate() -> None:

@@ -112,7 +112,7 @@ _CLASSIC = Path(load_rules("classic").path).read_text()
      "precedence: bomb is listed twice"),
     ("ends_at 3", "ends_at 7", 25, "ends_at 7 is not one of the bids (1 2 3)"),
     ("close_after 2 passes", "close_after 9 passes", 60,
-     "with 3 players at most 2 others can pass in a row"),
+     "with 3 players a trick closes when the 2 other(s) have passed in a row"),
     ("target peasant 0", "target peasant 30", 67,
      "a peasant holds 17 cards, so the deal would be won before it starts"),
     ("kicker_rank_max 2 ", "kicker_rank_max 0 ", 56, "N must be at least 1"),

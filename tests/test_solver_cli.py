@@ -187,3 +187,62 @@ def test_batch_exits_with_the_worst_row(tmp_path: Path, rows: list[dict], code: 
     assert r.exit_code == code, r.output
     assert ("1 differ from the expected answer" in r.output) == (WRONG in rows)
     assert ("1 unknown (limit reached)" in r.output) == (HARD in rows)
+
+
+_BOTH = "landlord: 3\npeasant: 4\nto_move: landlord\n"
+_WORDS_LP = 'expected answer: "winner" must be ' + "'landlord' or 'peasants', not "
+_WORDS_FS = 'expected answer: "winner" must be ' + "'first' or 'second', not "
+
+
+@pytest.mark.parametrize("line, column", [
+    # position lines name the solver's sides: landlord / peasants (tester1 item 1)
+    ({"position": _BOTH, "winner": "landlord", "winning_moves": ["3"]}, "agrees"),
+    ({"position": _BOTH.replace("to_move: landlord", "to_move: peasant"),
+      "winner": "peasants", "winning_moves": ["4"]}, "agrees"),
+    ({"position": _BOTH, "winner": "peasants", "winning_moves": ["3"]}, "DIFFERS"),
+    ({"position": _BOTH, "winner": "first", "winning_moves": ["3"]},
+     _WORDS_LP + '"first"'),
+    # puzzle records name their seats first / second
+    ({"hands": {"first": "3", "second": "4"}, "winner": "first", "winning_moves": ["3"]},
+     "agrees"),
+    ({"hands": {"first": "3", "second": "4"}, "winner": "landlord", "winning_moves": ["3"]},
+     _WORDS_FS + '"landlord"'),
+    # partial or badly typed expectations are error rows, never ignored
+    ({"position": _BOTH, "winner": "landlord"},
+     'expected answer: "winner" given without "winning_moves" (give both, or neither)'),
+    ({"position": _BOTH, "winning_moves": ["3"]},
+     'expected answer: "winning_moves" given without "winner" (give both, or neither)'),
+    ({"position": _BOTH, "winner": 42, "winning_moves": ["3"]},
+     _WORDS_LP + "42"),
+    ({"position": _BOTH, "winner": "landlord", "winning_moves": "3"},
+     'expected answer: "winning_moves" must be a list of card strings ("PASS" for a pass), '
+     'e.g. ["33", "PASS"]'),
+])
+def test_batch_expectations_use_the_line_kind_words_and_are_checked(
+        tmp_path: Path, line: dict[str, object], column: str) -> None:
+    f = tmp_path / "e.jsonl"
+    f.write_text(json.dumps({"id": "x", **line}) + "\n")
+    r = run("--batch", str(f), "--json")
+    out = json.loads(r.stdout)
+    if column in ("agrees", "DIFFERS"):
+        assert out["expected_agrees"] is (column == "agrees")
+        assert r.exit_code == (0 if column == "agrees" else 1)
+    else:
+        assert out["status"] == "error" and out["error"] == column and r.exit_code == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    # an empty value is a given value: named with its option, never "give a position FILE"
+    (["--landlord", "", "--peasant", "4", "--to-move", "landlord"],
+     "ddzspec: error: --landlord '': no cards given"),
+    (["--landlord", "3", "--peasant", "", "--to-move", "landlord"],
+     "ddzspec: error: --peasant '': no cards given"),
+    (["--landlord", "3", "--peasant", "4", "--to-move", ""],
+     "ddzspec: error: --to-move '': unknown seat; expected one of landlord, peasant"),
+    (["--landlord", "3", "--peasant", "4", "--to-move", "landlord", "--robs", "2"],
+     "ddzspec: error: robs 2: classic has no robs (neither a target nor the multiplier "
+     "depends on them)"),
+])
+def test_empty_option_values_are_named(args: list[str], message: str) -> None:
+    r = run(*args)
+    assert r.exit_code == 2 and r.stderr.strip() == message, r.stderr

@@ -208,6 +208,21 @@ def test_check_duel_literal_exit_1_with_the_three_readings() -> None:
     assert sum(1 for line in out.splitlines() if line.startswith("  ")) == 180
 
 
+def test_check_lists_the_first_ambiguous_moves_and_counts_the_rest(tmp_path: Path) -> None:
+    # a kicker-heavy shape: every one of its moves has several readings (tester1 item 4); the
+    # text lists the smallest 200 (Readings built only for those), --json every one
+    f = tmp_path / "k.rules"
+    f.write_text("rules k extends classic\nshapes { k = 1 x 1 + 3 single }\n")
+    code, out = run("check", str(f))
+    lines = out.splitlines()
+    n = int(next(x for x in lines if "ambiguous moves" in x).split()[0])
+    assert code == 1 and n > 200
+    assert sum(1 for x in lines if x.startswith("  ") and not x.startswith("  ...")) == 200
+    assert f"  ... and {n - 200} more (--json lists them all)" in lines
+    code, js = run("check", str(f), "--json")
+    assert len(json.loads(js)["ambiguous"]) == n
+
+
 def test_555666777888_reads_three_ways_on_duel_literal(rules: dict[str, Rules]) -> None:
     # seed 003 read literally: no restriction 4, so the plane of four trios is also a
     # three-trio plane carrying a trio (RULES.md, restriction 4)

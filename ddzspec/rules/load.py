@@ -5,11 +5,15 @@ Three steps, each in one place:
 1. *Parse*: Lark parses one file; :class:`_Sections` (a Lark ``Transformer``) turns the tree
    into small frozen section objects, each remembering where it was written (:class:`_At`).
    Syntax errors are located by :mod:`ddzspec.larkerrors`.
-2. *Merge*: ``extends NAME`` (a built-in) or ``extends "path"`` (relative to the file) starts
+2. *Merge*: ``extends NAME`` (a built-in) or ``extends "path"`` (relative to the file; quoted
+   always means a path, ``extends "classic"`` the file ``classic.rules`` next to it) starts
    from the parent's sections; this file's sections replace the parent's, except ``shapes``,
    ``group`` and ``restrictions``, which merge by name (``without NAME`` drops a shape,
    ``NAME off`` switches a restriction off). Restriction names are checked against the
-   registry of :mod:`ddzspec.restrictions`.
+   registry of :mod:`ddzspec.restrictions`. Within one file every section is given once
+   (``shapes``, ``restrictions`` and ``without`` too: a second block is an error, never merged),
+   and a file may not both drop and declare a shape. ``without`` and ``--without`` share one
+   mechanism (:func:`drop_shape`): the shape leaves ``precedence`` and ``double`` too.
 3. *Validate and build*: :class:`_Builder` checks every section against the others and builds
    the frozen rules. An error in a section inherited from a parent, caused by this file, is
    located at this file's ``extends`` and names the parent's line.
@@ -31,7 +35,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +60,7 @@ from .model import (
     Trick,
     Win,
     _digest,
+    resolved_text,
 )
 
 # --------------------------------------------------------------------------- parsing
@@ -67,7 +72,8 @@ def _parser() -> Lark:
 
 
 _VOCABULARY = Vocabulary(
-    names={"NAME": "a name", "INT": "a number", "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
+    names={"NAME": "a lower-case name", "INT": "a number",
+           "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
            "STRING": "a quoted title", "EACH": "each", "SWITCH": "on or off",
            "YESNO": "yes or no", "ROLE": "landlord or peasant",
            "BIDDING_SYSTEM": "auction or call_rob", "DIRECTION": "counterclockwise or clockwise",
@@ -175,6 +181,7 @@ class _Block:
     """The items of a ``shapes``, ``restrictions`` or ``without`` statement."""
 
     kind: str
+    at: _At
     items: tuple[_ShapeDecl | _Drop | _RestrictionDecl, ...]
 
 
@@ -243,7 +250,7 @@ class _Sections(Transformer[Token, _File]):
         return _Header(str(ch[0]), title, ext)
 
     def extends(self, meta: Meta, ch: list[Token]) -> _Word:
-        return _Word(str(ch[0]).strip('"'), self._tok(ch[0]))
+        return _Word(str(ch[0]), self._tok(ch[0]))  # quotes kept: a quoted name is a path
 
     def rank(self, meta: Meta, ch: list[Token]) -> _RankAt:
         return _RankAt(RANK_OF_SYMBOL[str(ch[0])], self._tok(ch[0]))
@@ -302,7 +309,7 @@ class _Sections(Transformer[Token, _File]):
         return tuple(ch)
 
     def shapes(self, meta: Meta, ch: list[Any]) -> _Block:
-        return _Block("shapes", tuple(ch))
+        return _Block("shapes", self._at(meta), tuple(ch))
 
     def shape(self, meta: Meta, ch: list[Any]) -> _ShapeDecl:
         (copies, lo, hi, run_at, group), kicker = ch[1], (ch[2] if len(ch) > 2 else None)
@@ -330,10 +337,10 @@ class _Sections(Transformer[Token, _File]):
         return (None if n == "each" else int(n)), self._word(ch[1])
 
     def without(self, meta: Meta, ch: list[Token]) -> _Block:
-        return _Block("without", tuple(_Drop(str(t), self._tok(t)) for t in ch))
+        return _Block("without", self._at(meta), tuple(_Drop(str(t), self._tok(t)) for t in ch))
 
     def restrictions(self, meta: Meta, ch: list[_RestrictionDecl]) -> _Block:
-        return _Block("restrictions", tuple(ch))
+        return _Block("restrictions", self._at(meta), tuple(ch))
 
     def restriction(self, meta: Meta, ch: list[Any]) -> _RestrictionDecl:
         args = ch[1:]
@@ -350,11 +357,20 @@ class _Sections(Transformer[Token, _File]):
         return self._word(ch[0])
 
 
+#: The largest number a rules file may write (any clause; each clause checks its own range too).
+MAX_NUMBER = 1000
+
+
 def _parse(text: str, path: str) -> _File:
     try:
         tree = parse_located(_parser(), text, _VOCABULARY)
     except SyntaxProblem as e:
         raise RulesError(e.message, path, e.line, e.column) from None
+    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "INT"):
+        if len(tok) > 4 or int(tok) > MAX_NUMBER:
+            shown = tok if len(tok) <= 12 else f"{tok[:6]}...({len(tok)} digits)"
+            raise RulesError(f"{shown}: too large (a number in a rules file is at most "
+                             f"{MAX_NUMBER})", path, tok.line, tok.column)
     return _Sections(path).transform(tree)
 
 
@@ -374,18 +390,23 @@ class _Raw:
     groups: dict[str, _Group] = field(default_factory=dict)
     shapes: dict[str, _ShapeDecl] = field(default_factory=dict)
     restrictions: dict[str, _RestrictionDecl] = field(default_factory=dict)
+    #: shapes dropped by ``without`` (in this file, a parent or ``--without``): where
+    dropped: dict[str, _At] = field(default_factory=dict)
     files: dict[str, bytes] = field(default_factory=dict)
 
 
-def resolve_path(name_or_path: str, base: Path | None = None) -> Path:
+def resolve_path(name_or_path: str, base: Path | None = None, as_path: bool = False) -> Path:
     """Find a rules file. A bare built-in name ("classic", "kawu", "duel", "duel-literal")
     always means the shipped file, whatever lies in the working folder; anything else is a path
     (``.rules`` may be left off), relative to ``base`` when given (an ``extends`` in a file).
-    Raises RulesError listing the built-in names when nothing matches."""
+    ``as_path``: always a path, never a built-in (a quoted ``extends "classic"`` means the file
+    ``classic.rules`` next to the file saying it). Raises RulesError naming the files tried
+    (and the built-in names, for a bare name) when nothing matches."""
     if not name_or_path.strip():
         raise RulesError("empty rules name (give a built-in name or a path)", "<rules>")
     builtin = data_dir("rules") / f"{name_or_path}.rules"
-    if "/" not in name_or_path and not name_or_path.endswith(".rules") and builtin.is_file():
+    bare = "/" not in name_or_path and not name_or_path.endswith(".rules")
+    if bare and not as_path and builtin.is_file():
         return builtin
     p = Path(name_or_path)
     candidates = [p] if p.suffix == ".rules" else [p, p.parent / (p.name + ".rules")]
@@ -396,8 +417,9 @@ def resolve_path(name_or_path: str, base: Path | None = None) -> Path:
             return c
     if p.is_dir():
         raise RulesError("is a folder, not a rules file", name_or_path)
-    names = ", ".join(builtin_rules())
-    raise RulesError(f"no rules file {name_or_path!r} (built in: {names})", name_or_path)
+    tried = ", ".join(dict.fromkeys(str(c.resolve()) for c in candidates))
+    names = "" if as_path or not bare else f"; built in: {', '.join(builtin_rules())}"
+    raise RulesError(f"no rules file {name_or_path!r} (tried {tried}{names})", name_or_path)
 
 
 def builtin_rules() -> list[str]:
@@ -426,7 +448,8 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
     if ext is not None:
         loc = (ext.at.line, ext.at.column)
         try:
-            parent_path = resolve_path(ext.text, path.parent)
+            parent_path = resolve_path(ext.text.strip('"'), path.parent,
+                                       as_path=ext.text.startswith('"'))
         except RulesError as e:
             raise RulesError(e.message, shown, *loc) from None
         chain = seen + (path.resolve(),)
@@ -440,6 +463,7 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
         raw.groups = dict(parent.groups)
         raw.shapes = dict(parent.shapes)
         raw.restrictions = dict(parent.restrictions)
+        raw.dropped = dict(parent.dropped)
         raw.title = raw.title or parent.title
         raw.files = dict(parent.files)
     raw.files[str(path.resolve())] = data
@@ -458,14 +482,24 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
             once("group", st.name, f"group {st.name!r} declared twice", st.at)
             raw.groups[st.name] = st
         else:
+            # one shapes, restrictions and without statement per file, like every section
+            once("section", st.kind, f"section {st.kind!r} given twice (write all its items "
+                 "in one block)", st.at)
             for item in st.items:
                 if isinstance(item, _Drop):
-                    if item.name not in raw.shapes:
-                        raise RulesError(f"without {item.name}: no such shape", shown,
+                    if ("shape", item.name) in seen_here:
+                        raise RulesError(f"without {item.name}: this file also declares shape "
+                                         f"{item.name} (drop it or declare it, not both)", shown,
                                          item.at.line, item.at.column)
-                    del raw.shapes[item.name]
+                    drop_shape(raw, item)
                 elif isinstance(item, _ShapeDecl):
                     once("shape", item.name, f"duplicate shape name {item.name!r}", item.at)
+                    gone = raw.dropped.pop(item.name, None)
+                    if gone is not None and gone.path == shown:
+                        raise RulesError(f"shape {item.name}: this file also drops it (without "
+                                         f"{item.name} at {gone.line}:{gone.column}; drop it or "
+                                         "declare it, not both)", shown, item.at.line,
+                                         item.at.column)
                     raw.shapes[item.name] = item
                 else:
                     if item.name not in registry.REGISTRY:
@@ -476,6 +510,19 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
                          item.at)
                     raw.restrictions[item.name] = item
     return raw
+
+
+def drop_shape(raw: _Raw, drop: _Drop) -> None:
+    """Drop one shape from merged sections: the one mechanism behind ``without NAME`` in a
+    file and ``--without NAME`` (:func:`rules_without`). The shape goes, and so does its name
+    in ``precedence`` and ``double`` (the builder skips names in ``raw.dropped``, renumbering
+    the tiers left). Raises RulesError, located at the drop, for a shape not declared."""
+    if drop.name not in raw.shapes:
+        known = ", ".join(raw.shapes) or "none"
+        raise RulesError(f"without {drop.name}: no such shape (shapes: {known})", drop.at.path,
+                         drop.at.line, drop.at.column)
+    del raw.shapes[drop.name]
+    raw.dropped[drop.name] = drop.at
 
 
 # --------------------------------------------------------------------------- validation
@@ -678,13 +725,19 @@ class _Builder:
                     raise self.err(f"shape {sname}: kicker count must be at least 1", d.at)
         shape = Shape(sname, copies, lo, hi if hi is not None else len(seq), gname, seq,
                       kind, count, each)
-        # cap the run by the largest hand (a move never has more cards than a hand)
+        # an open run (MIN..) stops at the largest hand (a move never has more cards than a
+        # hand); a bound written out must be playable: cutting it silently would hide a mistake
         top = shape.run_max
         while top >= lo and shape.size(top) > max_cards:
             top -= 1
         if top < lo:
             raise self.err(f"shape {sname}: even the shortest run needs {shape.size(lo)} "
                            f"cards, more than the largest hand ({max_cards})", d.at)
+        if hi is not None and top < hi:
+            raise self.err(f"shape {sname}: a run of {hi} needs {shape.size(hi)} cards, more "
+                           f"than the largest hand ({max_cards}); the longest playable run is "
+                           f"{top} (write {lo}..{top}, or {lo}.. for 'as long as a hand "
+                           "allows')", d.run_at)
         most = max((self.deck_counts[i] for i in seq), default=0)
         if copies > most:
             raise self.err(f"shape {sname}: can never be formed: its body needs {copies} "
@@ -697,17 +750,32 @@ class _Builder:
                            f"{gname or 'the order'} has {copies} cards of each rank", d.at)
         return replace(shape, run_max=top)
 
+    def kept(self, what: str, w: _Word) -> bool:
+        """Whether the shape name ``w`` of a ``precedence`` or ``double`` clause stays: False
+        for a shape dropped by ``without`` in a parent file or by ``--without`` (the clause
+        loses the name); an error for one dropped by the clause's own file (a contradiction)."""
+        gone = self.raw.dropped.get(w.text)
+        if gone is None:
+            return True
+        if gone.path == w.at.path:
+            raise self.err(f"{what} {w.text}: this file drops {w.text} (without at "
+                           f"{gone.line}:{gone.column})", w.at)
+        return False
+
     def precedence(self, shapes: tuple[Shape, ...]) -> tuple[Shape, ...]:
         if "precedence" not in self.raw.sections:
             return shapes
         names: tuple[_Word, ...] = self.section("precedence").values()["names"]
-        tiers: dict[str, int] = {}
-        for i, w in enumerate(names):
+        listed: list[str] = []
+        for w in names:
+            if w.text in listed:
+                raise self.err(f"precedence: {w.text} is listed twice", w.at)
+            if not self.kept("precedence", w):
+                continue
             if w.text not in {s.name for s in shapes}:
                 raise self.err(f"precedence: no shape named {w.text!r}", w.at)
-            if w.text in tiers:
-                raise self.err(f"precedence: {w.text} is listed twice", w.at)
-            tiers[w.text] = len(names) - i
+            listed.append(w.text)
+        tiers = {n: len(listed) - i for i, n in enumerate(listed)}
         return tuple(replace(s, tier=tiers.get(s.name, 0)) for s in shapes)
 
     def restrictions(self, groups: dict[str, tuple[int, ...]]) -> tuple[Restriction, ...]:
@@ -728,6 +796,10 @@ class _Builder:
             if len(d.numbers) > 1 or d.ranks or d.groups:
                 raise self.err(f"restriction {rname} takes one number ({rname} N)", pos)
             param = int(d.numbers[0].text)
+            most = max(self.deck_counts)
+            if param > most:
+                raise self.err(f"restriction {rname} {param}: N is at most {most} (no rank has "
+                               f"more than {most} cards; a larger N bars nothing)", pos)
             if param < 1:
                 raise self.err(f"restriction {rname} {param}: N must be at least 1 (to allow "
                                "no kicker at all, drop the shapes that carry kickers)", pos)
@@ -781,9 +853,10 @@ class _Builder:
         if close is None or close < 1:
             raise self.err("trick needs 'close_after N passes' (N ≥ 1)", sec.at)
         players = self.the_deal.players
-        if close > players - 1:
-            raise self.err(f"close_after {close} passes: with {players} players at most "
-                           f"{players - 1} others can pass in a row", sec.at)
+        if close != players - 1:
+            raise self.err(f"close_after {close} passes: with {players} players a trick closes "
+                           f"when the {players - 1} other(s) have passed in a row (close_after "
+                           f"{players - 1} passes; seeds 000/002)", sec.at)
         if may:
             raise self.err("leader_may_pass yes: the deal could never end (the leader must "
                            "play; seeds 000/002)", sec.at)
@@ -818,6 +891,10 @@ class _Builder:
                     raise self.err("base bid needs auction bidding", item.at)
             elif item.key == "double":
                 for w in item.value:
+                    if w.text in double:
+                        raise self.err(f"double {w.text}: listed twice", w.at)
+                    if w.text not in DOUBLE_EVENTS and not self.kept("double", w):
+                        continue
                     if w.text not in names and w.text not in DOUBLE_EVENTS:
                         raise self.err(f"double {w.text}: neither a shape nor an event "
                                        f"({', '.join(DOUBLE_EVENTS)})", w.at)
@@ -830,6 +907,38 @@ class _Builder:
 
 
 # --------------------------------------------------------------------------- loading
+
+_DROP_AT = _At("--without", None, None)
+
+
+@lru_cache(maxsize=64)
+def rules_without(rules: Rules, names: tuple[str, ...]) -> Rules:
+    """``rules`` with the shapes ``names`` dropped, through the loader's one mechanism
+    (:func:`drop_shape`, as ``without NAME`` in a file): the resolved rules are read back, the
+    shapes dropped, and precedence and ``double`` lose their names too, so the result's
+    :func:`~ddzspec.rules.model.resolved_text` loads back to it. ``path`` and ``parents`` stay;
+    ``without`` records the names (``rules.label``). Raises RulesError naming ``--without``
+    for an unknown shape or rules left unplayable (no shape at all)."""
+    known = [s.name for s in rules.shapes]
+    for n in names:
+        if n not in known:
+            raise RulesError(f"--without {n}: no such shape (shapes: {', '.join(known)})",
+                             rules.name)
+    if not names:
+        return rules
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / f"{rules.name}.rules"
+        f.write_text(resolved_text(rules), encoding="utf-8")
+        raw = _read_raw(f)
+        try:
+            for n in dict.fromkeys(names):
+                drop_shape(raw, _Drop(n, _DROP_AT))
+            built = _Builder(raw).build()
+        except RulesError as e:
+            raise RulesError(f"--without {', '.join(names)}: {e.message}", rules.name) from None
+    return replace(built, path=rules.path, parents=rules.parents,
+                   without=tuple(sorted(set(rules.without) | set(names))))
+
 
 #: Loaded rules by resolved path: (the bytes of every file of the extends chain, the rules).
 _CACHE: dict[str, tuple[dict[str, bytes], Rules]] = {}

@@ -185,8 +185,8 @@ class Scoring:
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
-        return [f"base {self.base}", "double " + " ".join(self.double),
-                f"settle {self.settle}"]
+        double = ["double " + " ".join(self.double)] if self.double else []
+        return [f"base {self.base}", *double, f"settle {self.settle}"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,18 +255,12 @@ class Rules:
         return sum(self.deck)
 
     def without_shapes(self, names: Sequence[str]) -> Rules:
-        """A copy with the named shapes dropped (puzzles posed under bans: "no trio + pair").
-        Raises RulesError for an unknown shape name."""
-        known = [s.name for s in self.shapes]
-        for n in names:
-            if n not in known:
-                raise RulesError(f"--without {n}: no such shape (shapes: {', '.join(known)})",
-                                 self.name)
-        if not names:
-            return self
-        kept = tuple(s for s in self.shapes if s.name not in names)
-        new = replace(self, shapes=kept, without=tuple(sorted(set(self.without) | set(names))))
-        return replace(new, digest=_digest(new))
+        """A copy with the named shapes dropped (puzzles posed under bans: "no trio + pair"),
+        from precedence and ``double`` too: the same mechanism as ``without NAME`` in a rules
+        file (:func:`ddzspec.rules.load.rules_without`). Raises RulesError for an unknown
+        shape name."""
+        from .load import rules_without
+        return rules_without(self, tuple(names))
 
     def with_restrictions(self, restrictions: Sequence[Restriction]) -> Rules:
         """A copy with another restriction set (used by checks and explain)."""
