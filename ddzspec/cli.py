@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+import warnings
 from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any, NoReturn
@@ -24,6 +25,7 @@ from typing import Any, NoReturn
 import click
 
 from .cli_common import common_options, emit_json, fail, one_line_error, report_with_progress
+from .errors import DdzWarning
 from .rules import Rules, load_rules
 
 __all__ = ["EXIT_OUTPUT_FAILED", "LAZY_COMMANDS", "common_options", "emit_json", "fail", "main"]
@@ -89,6 +91,22 @@ def _output_failed(e: OSError) -> NoReturn:
     sys.exit(EXIT_OUTPUT_FAILED)
 
 
+#: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+_PYTHON_SHOWWARNING = warnings.showwarning
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A :class:`~ddzspec.errors.DdzWarning` as one ``ddzspec: warning: …`` line on stderr
+    (no source path or code line); any other warning as Python shows it."""
+    if issubclass(category, DdzWarning):
+        text = str(message).removeprefix("ddzspec: ")
+        click.echo(f"ddzspec: warning: {text}", err=True)
+    else:
+        _PYTHON_SHOWWARNING(message, category, filename, lineno, file, line)
+
+
 class _Main(click.Group):
     """The ``ddzspec`` group: loads :data:`LAZY_COMMANDS` and the ``ddzspec.commands`` entry
     points when first listed or called, not at import time; turns an OSError (a full disk)
@@ -108,6 +126,9 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C: one line and the shell's code for SIGINT
+            click.echo("\nddzspec: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.ClickException as e:
@@ -158,7 +179,9 @@ class _Main(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line; flush standard output before exiting so that a write error
-        is reported here, in one line, not as a traceback at interpreter exit."""
+        is reported here, in one line, not as a traceback at interpreter exit. ddzspec's own
+        warnings (an untrusted cache file) are one ``ddzspec: warning:`` line each."""
+        warnings.showwarning = _show_warning
         try:
             try:
                 return super().main(*args, **kwargs)
@@ -184,7 +207,7 @@ def main() -> None:
     Exit codes: 0 done; 1 a finding (ambiguous moves, a difference, an invalid
     record action, a batch answer differing from the expected one); 2 bad input;
     3 unknown (a solver limit stopped the search); 74 the output could not be
-    written (a full disk).
+    written (a full disk); 130 interrupted (Ctrl-C).
     """
 
 
@@ -324,8 +347,8 @@ def check(rules_path: str | None, rules: Rules, notation: str,
     """Check a rules file exhaustively: every legal move, one reading each.
 
     Prints the number of legal moves, the count per type, and every ambiguous multiset with all
-    its readings. Exit 1 if any move is ambiguous. Give the rules as RULES or --rules, not
-    both.
+    its readings. Exit 1 if any move is ambiguous or a shape has no legal move (play and solve
+    refuse such rules). Give the rules as RULES or --rules, not both.
     """
     from click.core import ParameterSource
     if rules_path is not None:
@@ -334,11 +357,13 @@ def check(rules_path: str | None, rules: Rules, notation: str,
             fail(f"the rules are given twice: RULES {rules_path!r} and --rules; give one")
         rules = load_rules(rules_path, without=rules.without)
     table = report_with_progress(rules, quiet=as_json)
+    from .verdict import never_played_problem
     n_amb = len(table.ambiguous)
     amb = table.ambiguous_readings(None if as_json else _SHOWN_AMBIGUOUS)
+    never = table.never_played()
     if as_json:
         emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),
-                   "by_type": table.by_type(),
+                   "by_type": table.by_type(), "never_played": never,
                    "ambiguous": [{"cards": c.format(notation),
                                   "readings": [x.describe(notation) for x in rs]}
                                  for c, rs in amb]})
@@ -361,11 +386,10 @@ def check(rules_path: str | None, rules: Rules, notation: str,
                            + "; ".join(x.describe(notation) for x in rs))
             if n_amb > len(amb):
                 click.echo(f"  ... and {n_amb - len(amb)} more (--json lists them all)")
-        else:
-            click.echo(f"OK: {len(table)} legal moves, each with exactly one reading.")
-        never = [name for name, n in table.by_type().items() if n == 0]
         if never:
-            click.echo(f"warning: no legal move has type {', '.join(never)} (the restrictions "
-                       "rule out every candidate)")
-    if amb:
+            click.echo(f"{never_played_problem(never)}: a defect of the rules file (play and "
+                       "solve refuse it); drop the shape or loosen the restrictions")
+        if not amb and not never:
+            click.echo(f"OK: {len(table)} legal moves, each with exactly one reading.")
+    if amb or never:
         sys.exit(1)

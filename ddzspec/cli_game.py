@@ -90,7 +90,7 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None, 
     from .game.record import check_save_path, record_of, save, transcript
     from .players.arena import parse_levels
     try:
-        levels = parse_levels(levels_text or "2", rules.deal.players)
+        levels = parse_levels("2" if levels_text is None else levels_text, rules.deal.players)
     except ValueError as e:
         fail(f"--levels: {e}")
     if save_path is not None:

@@ -3,10 +3,19 @@ levels, seed 003's three computer levels), loaded lazily by :mod:`ddzspec.cli`."
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from .cli_common import common_options, emit_json, fail, progress_bar
 from .rules import Rules
+
+
+def _finite(seconds: float) -> float:
+    """``--budget``: a number of seconds (click's range lets NaN through)."""
+    if not math.isfinite(seconds):
+        raise click.BadParameter(f"{seconds} is not a number of seconds")
+    return seconds
 
 
 @click.command()
@@ -15,7 +24,8 @@ from .rules import Rules
 @click.option("--games", default=100, show_default=True, type=click.IntRange(1),
               help="Duplicate deals (each played once per seat rotation).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
-@click.option("--budget", default=0.5, show_default=True, type=click.FloatRange(min=0.001),
+@click.option("--budget", default=0.5, show_default=True,
+              type=click.FloatRange(min=0.001, max=3600.0), callback=lambda _c, _p, v: _finite(v),
               help="Level 3's time per move, seconds.")
 @common_options
 def arena(levels_text: str, games: int, seed: int, budget: float, rules: Rules,

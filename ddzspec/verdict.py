@@ -223,6 +223,12 @@ def ambiguity_problem(rules: Rules, key: int, readings: list[str], total: int = 
             f"{Cards.from_key(key)}: {'; '.join(readings)}")
 
 
+def never_played_problem(never: list[str]) -> str:
+    """The one wording of shapes no legal move has (``check`` and every refusal say it)."""
+    return (f"no legal move has type {', '.join(never)} (the restrictions or ambiguity rule "
+            "out every candidate)")
+
+
 def require_playable(rules: Rules) -> None:
     """Refuse rules that ``ddzspec check`` flags (the policy of issue 8 §3): a rank without a
     one-card shape, ambiguous moves, a shape no move can have. The check is computed once per
@@ -240,7 +246,6 @@ def require_playable(rules: Rules) -> None:
                                           len(report.ambiguous)))
     never = report.never_played()
     if never:
-        problems.append(f"no legal move has type {', '.join(never)} (the restrictions or "
-                        "ambiguity rule out every candidate)")
+        problems.append(never_played_problem(never))
     if problems:
         raise _refuse(rules, problems)

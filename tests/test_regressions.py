@@ -349,3 +349,80 @@ def test_many_deals_write_nothing_to_a_redirected_stderr() -> None:
     not a terminal)."""
     code, out, err = run("play", "--games", "3")
     assert code == 0 and err == "" and "3 deals" in out
+
+
+# --------------------------------------------------------------------- tester 2 (issue 8, 9)
+
+def test_arena_intervals_are_json_and_stay_within_their_range() -> None:
+    """One deal gives no spread: null, not Infinity (invalid JSON); a win rate's interval
+    stays within 0 … 1 (it went to 132 %)."""
+    from ddzspec.players.arena import RATE, estimate
+    code, out, _ = run("arena", "--levels", "1,2", "--games", "1", "--json")
+    assert code == 0
+    res = json.loads(out, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
+    assert all(r["points"]["low"] is None for r in res["by_level_role"] if r["points"]["n"] == 1)
+    e = estimate([1.0, 1.0, 0.0], RATE)  # mean 2/3, half-width 1.96 * sqrt(1/3 / 3) = 0.653
+    assert (round(e.mean, 3), round(e.low, 3), e.high) == (0.667, 0.013, 1.0)
+
+
+@pytest.mark.parametrize("budget", ["nan", "inf", "1e308", "0"])
+def test_arena_budget_must_be_a_finite_number_of_seconds(budget: str) -> None:
+    code, out, err = run("arena", "--levels", "3,1", "--games", "1", "--budget", budget)
+    assert code == 2 and out == "" and err.startswith("ddzspec: error: arena: Invalid value for "
+                                                      "'--budget'") and len(err.splitlines()) == 1
+
+
+def test_player_for_refuses_an_infinite_budget() -> None:
+    from ddzspec.players import player_for
+    for bad in (float("inf"), float("nan"), 0, -1):
+        with pytest.raises(ValueError, match="a time per move in seconds"):
+            player_for(3, budget=bad)
+
+
+def test_empty_levels_are_an_error_not_the_default() -> None:
+    code, _, err = run("play", "--levels", "", "--seed", "1")
+    assert code == 2 and err == "ddzspec: error: --levels: levels '': '' is not a level (1, 2 " \
+                                "or 3)\n"
+
+
+def test_check_flags_a_shape_no_move_can_have_as_play_refuses_it(tmp_path: Path) -> None:
+    """check said OK (exit 0) for rules that play and solve refuse: one verdict for all."""
+    f = tmp_path / "kni2.rules"
+    f.write_text('rules kni2 "no kickers at all" extends classic\n'
+                 "restrictions { kicker_not_in 3 4 5 6 7 8 9 10 J Q K A 2 B R }\n")
+    code, out, _ = run("check", str(f))
+    problem = ("no legal move has type trio_single, trio_pair, plane_singles, plane_pairs, "
+               "four_two_singles, four_two_pairs (the restrictions or ambiguity rule out every "
+               "candidate)")
+    assert code == 1 and problem in out and "OK:" not in out
+    code, _, err = run("play", "--rules", str(f), "--seed", "3")
+    assert code == 2 and problem in err
+
+
+def test_a_cache_warning_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+    monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path))
+    cmd = [sys.executable, "-m", "ddzspec", "check", "--rules", "kawu"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    for f in tmp_path.iterdir():
+        f.write_text("garbage")
+    res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    assert res.stderr.startswith("ddzspec: warning: cached ") and "recomputing" in res.stderr
+    assert len(res.stderr.splitlines()) == 1 and ".py:" not in res.stderr
+
+
+def test_ctrl_c_is_one_line_and_exit_130() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "ddzspec", "arena", "--levels", "3,3",
+                          "--games", "50"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True,
+                         # a job started in the background inherits SIGINT ignored: restore it
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
+    time.sleep(2.5)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err.strip() == "ddzspec: interrupted"

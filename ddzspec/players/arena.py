@@ -29,21 +29,23 @@ Z95 = 1.959963984540054
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """A sample mean with its 95 % interval: ``mean`` ± ``half`` over ``n`` values."""
+    """A sample mean with its 95 % interval: ``mean`` ± ``half`` over ``n`` values, kept
+    within ``bounds`` (a win rate lies in 0 … 1, a difference of win rates in −1 … 1)."""
 
     n: int
     mean: float
     half: float
+    bounds: tuple[float, float] = (-math.inf, math.inf)
 
     @property
     def low(self) -> float:
         """Lower end of the interval."""
-        return self.mean - self.half
+        return max(self.bounds[0], self.mean - self.half)
 
     @property
     def high(self) -> float:
         """Upper end of the interval."""
-        return self.mean + self.half
+        return min(self.bounds[1], self.mean + self.half)
 
     @property
     def significant(self) -> bool:
@@ -51,33 +53,46 @@ class Estimate:
         return self.n > 1 and (self.low > 0 or self.high < 0)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"n", "mean", "low", "high"}``."""
-        return {"n": self.n, "mean": self.mean, "low": self.low, "high": self.high}
+        """``{"n", "mean", "low", "high"}``; ``low`` and ``high`` are null when nothing is known
+        of the spread (fewer than two values): JSON has no infinity."""
+        known = math.isfinite(self.half)
+        return {"n": self.n, "mean": self.mean, "low": self.low if known else None,
+                "high": self.high if known else None}
 
     def __str__(self) -> str:
+        if not math.isfinite(self.half):
+            return f"{self.mean:+.3f} [interval unknown: n={self.n}]"
         return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
 
 
-def estimate(values: Sequence[float]) -> Estimate:
+#: The range of a win rate (per seat-deal, 1 when the side won).
+RATE = (0.0, 1.0)
+
+
+def estimate(values: Sequence[float],
+             bounds: tuple[float, float] = (-math.inf, math.inf)) -> Estimate:
     """Mean and 95 % interval (normal approximation, sample standard deviation) of
-    ``values``; with fewer than two values the half-width is infinite (nothing is known)."""
+    ``values``, kept within ``bounds``; with fewer than two values the half-width is infinite
+    (nothing is known)."""
     n = len(values)
     if n == 0:
-        return Estimate(0, 0.0, math.inf)
+        return Estimate(0, 0.0, math.inf, bounds)
     m = sum(values) / n
     if n == 1:
-        return Estimate(1, m, math.inf)
+        return Estimate(1, m, math.inf, bounds)
     var = sum((v - m) ** 2 for v in values) / (n - 1)
-    return Estimate(n, m, Z95 * math.sqrt(var / n))
+    return Estimate(n, m, Z95 * math.sqrt(var / n), bounds)
 
 
-def difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
-    """Mean of ``a`` minus mean of ``b`` with a 95 % interval (independent samples)."""
+def difference(a: Sequence[float], b: Sequence[float],
+               bounds: tuple[float, float] = (-math.inf, math.inf)) -> Estimate:
+    """Mean of ``a`` minus mean of ``b`` with a 95 % interval (independent samples), kept
+    within ``bounds`` (for win rates: −1 … 1)."""
     ea, eb = estimate(a), estimate(b)
     if ea.n < 2 or eb.n < 2:
-        return Estimate(min(ea.n, eb.n), ea.mean - eb.mean, math.inf)
+        return Estimate(min(ea.n, eb.n), ea.mean - eb.mean, math.inf, bounds)
     half = math.hypot(ea.half, eb.half)
-    return Estimate(min(ea.n, eb.n), ea.mean - eb.mean, half)
+    return Estimate(min(ea.n, eb.n), ea.mean - eb.mean, half, bounds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +239,8 @@ def summarize(rules_name: str, levels: Sequence[int], games: int, seed: int,
         wins.setdefault((r.level, r.role), []).append(float(r.won))
         points.setdefault((r.level, r.role), []).append(float(r.points))
     ll_wins = [float(r.landlord_won) for r in records[::n]]
-    rows = tuple(LevelRole(lv, role, estimate(wins[lv, role]), estimate(points[lv, role]))
+    rows = tuple(LevelRole(lv, role, estimate(wins[lv, role], RATE),
+                           estimate(points[lv, role]))
                  for lv in sorted(set(levels)) for role in ("landlord", "peasant")
                  if (lv, role) in wins)
     comps = []
@@ -234,10 +250,10 @@ def summarize(rules_name: str, levels: Sequence[int], games: int, seed: int,
             for role in ("landlord", "peasant"):
                 if (hi, role) in wins and (lo, role) in wins:
                     comps.append(Comparison(hi, lo, role,
-                                            difference(wins[hi, role], wins[lo, role]),
+                                            difference(wins[hi, role], wins[lo, role], (-1.0, 1.0)),
                                             difference(points[hi, role], points[lo, role])))
     return ArenaResult(rules_name, tuple(levels), games, seed, len(records) // n,
-                       estimate(ll_wins), rows, tuple(comps), seconds)
+                       estimate(ll_wins, RATE), rows, tuple(comps), seconds)
 
 
 def arena(rules: Rules, levels: Sequence[int], games: int, seed: int = 0, *,

@@ -146,11 +146,15 @@ def opponents(view: SeatView) -> list[int]:
     return [s for s in range(len(view.cards_left)) if not same_side(view, s, view.seat)]
 
 
+#: The longest time per move level 3 accepts, seconds (an hour: NaN and infinity are refused).
+MAX_BUDGET = 3600.0
+
+
 def player_for(level: int, seed: int | str = 0, *, budget: float | None = None) -> Player:
     """The computer player of ``level`` (1, 2 or 3), deterministic given ``seed``.
 
     ``budget``: level 3's time per move in seconds (default 0.5; ignored by levels 1–2).
-    Raises ValueError for another level or a budget that is not a positive number."""
+    Raises ValueError for another level or a budget that is not a number in 0 < b ≤ 3600."""
     if isinstance(level, bool) or level not in LEVELS:
         raise ValueError(f"level {level!r}: the levels are 1 (beginner), 2 (intermediate) and "
                          "3 (expert)")
@@ -163,6 +167,8 @@ def player_for(level: int, seed: int | str = 0, *, budget: float | None = None) 
     from .level3 import Level3
     if budget is None:
         return Level3(seed)
-    if not isinstance(budget, (int, float)) or isinstance(budget, bool) or not budget > 0:
-        raise ValueError(f"budget {budget!r}: a time per move in seconds, > 0")
+    if not isinstance(budget, (int, float)) or isinstance(budget, bool) \
+            or not 0 < budget <= MAX_BUDGET:
+        raise ValueError(f"budget {budget!r}: a time per move in seconds, > 0 and at most "
+                         f"{MAX_BUDGET:g}")
     return Level3(seed, budget=float(budget))
