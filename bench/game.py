@@ -6,13 +6,13 @@
 - full self-play deals per second per variant (heuristic players, ``ddzspec.player``);
 - with ``--compare PYTHON``: the same hands through rlcard's and DouZero's generators (PyPI
   packages ``rlcard``, ``douzero``), run by PYTHON — an interpreter of a separate environment
-  where they are installed (never ddzspec's own dependencies), e.g. ``/work/bench-venv/bin/python``.
+  where they are installed (never ddzspec's own dependencies), e.g. ``BENCH_VENV/bin/python``.
   The comparison also counts the hands on which their move sets equal ddzspec's classic sets
   (their rules differ from seeds 000/002 in places: both jokers as kickers, 444555+BR, in DouZero;
   three kickers of one rank, TTTJJJQQQ+888, in rlcard — restriction 4 forbids both).
 
 Goal (issue 4): ddzspec ≥ 3× faster than both. Run:
-``python bench/game.py [--n 1000] [--deals 200] [--compare /work/bench-venv/bin/python]``.
+``python bench/game.py [--n 1000] [--deals 200] [--compare BENCH_VENV/bin/python]``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@
   offers it ddzspec's legal moves (see :data:`PEER`).
 
 Run: ``python bench/players.py [--games 2000] [--games3 200] [--budget 0.5] [--jobs 2]
-[--minutes 20] [--json FILE] [--peer-venv /tmp/bench-venv]``.
+[--minutes 20] [--json FILE] [--peer-venv BENCH_VENV]``.
 
 Last run (2 cores shared with other jobs, load ≈ 4; seed 0; points per seat-deal, 95 %):
 

@@ -3,7 +3,7 @@
 Solves every puzzle of ``tests/data/puzzles/two_seat.jsonl`` (complete winning-move sets) and a
 few larger positions (a 13-v-12 lead, 3-seat team positions), printing per position the time,
 nodes and nodes per second, and whether the answer agrees with the known one. Then, when a
-bench environment with ``doudizhu-resolver`` exists (default ``/work/bench-venv``; never a
+bench environment with ``doudizhu-resolver`` is named (``--bench-venv DIR``; never a
 project dependency), runs it on the same 2-seat puzzles of at most 7 v 6 cards, one fresh
 process per position with a timeout, and prints both times, the ratio and whether the
 winning-move sets agree. Finally the peak memory (max RSS) of this process.
@@ -120,7 +120,8 @@ def run_resolver(python: Path, rec: dict, timeout: float) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--puzzles", type=Path, default=DEFAULT_PUZZLES)
-    ap.add_argument("--bench-venv", type=Path, default=Path("/work/bench-venv"))
+    ap.add_argument("--bench-venv", type=Path, default=None,
+                    help="a venv with doudizhu-resolver installed, for the comparison")
     ap.add_argument("--resolver-timeout", type=float, default=900.0)
     ap.add_argument("--no-resolver", action="store_true")
     ap.add_argument("--no-big", action="store_true")
@@ -162,13 +163,14 @@ def main() -> None:
                   f"{res.seconds:>9.3f}{res.nodes:>11,}{nps:>11,.0f}{extra}")
         print()
 
-    python = args.bench_venv / "bin" / "python"
+    python = None if args.bench_venv is None else args.bench_venv / "bin" / "python"
     if args.no_resolver:
         pass
-    elif not python.is_file():
-        print(f"doudizhu-resolver: no bench environment at {args.bench_venv} "
-              "(create it: python -m venv /work/bench-venv && "
-              "/work/bench-venv/bin/pip install doudizhu-resolver)")
+    elif python is None or not python.is_file():
+        where = "given" if python is None else f"at {args.bench_venv}"
+        print(f"doudizhu-resolver: no bench environment {where} "
+              "(create one: python -m venv DIR && DIR/bin/pip install doudizhu-resolver; "
+              "then --bench-venv DIR)")
     else:
         check = subprocess.run([str(python), "-c", "import doudizhu_resolver"],
                                capture_output=True, text=True, check=False)
