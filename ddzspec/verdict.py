@@ -185,9 +185,16 @@ def check_rules(rules: Rules, progress: Callable[[int, int, str], None] | None =
     return report
 
 
+def _shown(rules: Rules) -> str:
+    """How a user names these rules: a built-in by its name, any other file by its path."""
+    from ._resources import data_dir
+    builtin = data_dir("rules") / f"{rules.name}.rules"
+    return rules.name if Path(rules.path) == builtin else rules.path
+
+
 def _hint(rules: Rules) -> str:
     without = "".join(f" --without {w}" for w in rules.without)
-    return f"run `ddzspec check --rules {rules.path}{without}`"
+    return f"run `ddzspec check --rules {_shown(rules)}{without}`"
 
 
 def refusal(rules: Rules, problems: list[str]) -> str:
@@ -198,7 +205,7 @@ def refusal(rules: Rules, problems: list[str]) -> str:
 
 
 def _refuse(rules: Rules, problems: list[str]) -> UnplayableRulesError:
-    return UnplayableRulesError(refusal(rules, problems), rules.path, tuple(problems))
+    return UnplayableRulesError(refusal(rules, problems), _shown(rules), tuple(problems))
 
 
 def require_lone_cards(rules: Rules) -> None:

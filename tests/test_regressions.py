@@ -426,3 +426,12 @@ def test_ctrl_c_is_one_line_and_exit_130() -> None:
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 130 and err.strip() == "ddzspec: interrupted"
+
+
+def test_a_refused_builtin_is_named_as_the_user_names_it() -> None:
+    """The refusal names a built-in by its name (the command it suggests must work as typed),
+    not by the path of the file inside the package."""
+    code, _, err = run("play", "--rules", "duel-literal", "--seed", "1")
+    assert code == 2 and err.startswith("ddzspec: error: duel-literal: these rules cannot be "
+                                        "played out: 180 moves have several readings")
+    assert err.rstrip().endswith("run `ddzspec check --rules duel-literal` for the full report")
