@@ -59,31 +59,59 @@ def _deal(args: tuple[str, tuple[int, ...], int, int, float | None]) -> list[Any
     return list(duplicate_deal(load_rules(name), levels, seed, k, budget))
 
 
+def _load_records(path: str | None, key: dict[str, Any]) -> dict[int, list[Any]]:
+    """The duplicate deals already played for ``key`` (variant, levels, seed, budget) in the
+    JSONL file ``path``: deal number → its seat-deals. A torn last line is ignored."""
+    from ddzspec.players.arena import SeatDeal
+    done: dict[int, list[Any]] = {}
+    if path is None or not os.path.exists(path):
+        return done
+    with open(path) as f:
+        for line in f:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if {k: row.get(k) for k in key} == key:
+                done[row["k"]] = [SeatDeal(*sd) for sd in row["seat_deals"]]
+    return done
+
+
 def strength(name: str, levels: tuple[int, ...], games: int, seed: int, budget: float | None,
-             jobs: int, minutes: float | None) -> dict[str, Any]:
-    """One pairing: the arena figures over the duplicate deals finished in time."""
+             jobs: int, minutes: float | None, records_path: str | None = None
+             ) -> dict[str, Any]:
+    """One pairing: the arena figures over the duplicate deals finished in time. With
+    ``records_path``, each finished deal is appended there as a JSON line and deals already
+    in the file are not played again (a run can be stopped and resumed)."""
     from ddzspec.players.arena import summarize
     t0 = time.perf_counter()
     stop = None if minutes is None else t0 + 60 * minutes
-    results: dict[int, list[Any]] = {}
+    key = {"variant": name, "levels": list(levels), "seed": seed, "budget": budget}
+    results = _load_records(records_path, key)
+    todo = [k for k in range(games) if k not in results]
+    print(f"{name} {levels}: {len(results)} deals on record, {len(todo)} to play", flush=True)
     with ProcessPoolExecutor(max_workers=jobs) as ex:
         pending: set[Future[list[Any]]] = set()
         index: dict[Future[list[Any]], int] = {}
-        k = 0
-        while k < games or pending:
-            while k < games and len(pending) < 2 * jobs and (stop is None
-                                                             or time.perf_counter() < stop):
+        while todo or pending:
+            while todo and len(pending) < 2 * jobs and (stop is None
+                                                        or time.perf_counter() < stop):
+                k = todo.pop(0)
                 f = ex.submit(_deal, (name, levels, seed, k, budget))
                 pending.add(f)
                 index[f] = k
-                k += 1
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:
                 results[index[f]] = f.result()
+                if records_path is not None:
+                    with open(records_path, "a") as out:
+                        out.write(json.dumps({**key, "k": index[f], "seat_deals": [
+                            [sd.level, sd.role, sd.won, sd.points, sd.landlord_won]
+                            for sd in results[index[f]]]}) + "\n")
             if stop is not None and time.perf_counter() >= stop:
-                games = k  # submit nothing more; finish what is running
+                todo = []  # submit nothing more; finish what is running
     records = [r for kk in sorted(results) for r in results[kk]]
     res = summarize(name, levels, len(results), seed, records, time.perf_counter() - t0)
     for line in res.lines():
@@ -280,6 +308,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="a venv with rlcard installed: level 2 and 3 against its rule agent")
     ap.add_argument("--peer-games", type=int, default=50)
     ap.add_argument("--json", dest="json_out", default=None, metavar="FILE")
+    ap.add_argument("--records", default=None, metavar="FILE",
+                    help="JSONL of finished duplicate deals: appended to, and deals already "
+                         "there are not played again (resume a stopped run)")
     args = ap.parse_args(argv)
     os.environ.setdefault("DDZSPEC_CACHE_DIR", tempfile.mkdtemp(prefix="ddzspec-bench-"))
     out: dict[str, Any] = {"args": vars(args), "strength": [], "speed": [], "anchor": []}
@@ -302,7 +333,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 levels = (a,) + (b,) * (n - 1)
                 games = args.games3 if 3 in (a, b) else args.games
                 out["strength"].append(strength(name, levels, games, args.seed,
-                                                args.budget, args.jobs, args.minutes))
+                                                args.budget, args.jobs, args.minutes,
+                                                args.records))
                 save()
     if args.peer_venv:
         python = os.path.join(args.peer_venv, "bin", "python")
