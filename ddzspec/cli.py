@@ -39,6 +39,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "diff": ("ddzspec.cli_variants", "diff"),
     "rules": ("ddzspec.cli_rules", "rules"),
     "solve": ("ddzspec.solver.cli", "solve"),
+    "serve": ("ddzspec.cli_web", "serve"),
 }
 
 #: What each command is for, by topic, as ``ddzspec --help`` lists them (a plugin's command is
@@ -62,6 +63,9 @@ COMMAND_TOPICS: dict[str, dict[str, str]] = {
     },
     "Endgames": {
         "solve": "open-hand endgame solver: winner, every winning move, exact score",
+    },
+    "Table": {
+        "serve": "the web table: play deals, puzzles and the rules in a browser",
     },
 }
 
