@@ -43,6 +43,7 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)  # connections wait from now on, so the printed address works at once
     except OSError as e:
         sock.close()
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")

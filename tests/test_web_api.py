@@ -290,3 +290,45 @@ def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
     g = c.post("/api/games", json={"rules": names[4], "seat": 0, "levels": 1, "seed": 1})
     assert g.status_code == 201, g.text
     assert g.json()["rules"] == names[4]
+
+
+def test_serve_prints_the_address_binds_localhost_and_serves(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "ddzspec", "serve", "--port", "0",
+                             "--data-dir", str(tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("ddzspec: the table is at http://127.0.0.1:"), line
+        url = line.split()[5]
+        with urllib.request.urlopen(url + "api/rules", timeout=10) as r:
+            assert json.load(r)["rules"][0]["name"] == "classic"
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert b"Dou Dizhu" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert (tmp_path / "web-games").is_dir()
+
+
+def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    bad = tmp_path / "bad.rules"
+    bad.write_text("rules nope\n")
+    for args, words in ((["--rules", str(tmp_path / "missing.rules")], "missing.rules"),
+                        (["--rules", str(bad)], "bad.rules"),
+                        (["--port", "70000"], "--port")):
+        r = subprocess.run([sys.executable, "-m", "ddzspec", "serve", *args], check=False,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, (args, r.stderr)
+        assert r.stderr.startswith("ddzspec: error:") and words in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    r = subprocess.run([sys.executable, "-m", "ddzspec", "--help"], check=False,
+                       capture_output=True, text=True, timeout=60)
+    assert "serve" in r.stdout and "web table" in r.stdout

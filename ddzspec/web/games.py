@@ -201,7 +201,7 @@ class WebGame:
             "computer_to_act": self.computer_to_act(),
             "log": [{"seat": a.seat, "kind": a.kind.value, "text": action_text(a, notation)}
                     for a in st.log[-60:]],
-            "attempt": st.attempt,
+            "attempt": st.attempt, "actions": len(st.log),
             "result_lines": None if st.result is None else result_lines(st, notation),
             "hands_at_end": None if st.result is None else
             [h.format(notation) for h in st.hands],

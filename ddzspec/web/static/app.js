@@ -88,7 +88,7 @@ function cardsText(cards) { return cards.map((c) => c.symbol).join(" "); }
 
 function seatName(g, s) {
   if (s === g.seat) return "You";
-  return "Computer " + (s + 1) + " (level " + g.levels[s] + ")";
+  return "Seat " + s + " · computer level " + g.levels[s];
 }
 
 function setupRulesChanged() {
@@ -97,7 +97,7 @@ function setupRulesChanged() {
   const keep = seat.value;
   seat.innerHTML = "";
   for (let s = 0; s < r.players; s++) {
-    const o = el("option", "", "Seat " + (s + 1) + (s === 0 ? " (speaks first in seat order)" : ""));
+    const o = el("option", "", "Seat " + s);
     o.value = s; seat.appendChild(o);
   }
   if (keep && Number(keep) < r.players) seat.value = keep;
@@ -111,7 +111,7 @@ function renderLevelInputs() {
   box.innerHTML = "";
   for (let s = 0; s < r.players; s++) {
     if (s === me) continue;
-    const lab = el("label", "", "Seat " + (s + 1) + " computer ");
+    const lab = el("label", "", "Seat " + s + " computer ");
     const sel = el("select");
     sel.id = "setup-level-" + s;
     [[1, "1 · beginner"], [2, "2 · intermediate"], [3, "3 · expert (0.5 s a move)"]].forEach(([v, t]) => {
@@ -239,6 +239,8 @@ function lastSaid(g, s) {
 
 function render(actedSeat) {
   const g = app.game;
+  document.body.dataset.actions = g.actions;
+  document.body.dataset.phase = g.view.phase;
   const v = g.view;
   const pos = seatPositions(g);
   ["top", "left", "right"].forEach((p) => { $("seat-" + p).innerHTML = ""; });
@@ -261,7 +263,7 @@ function render(actedSeat) {
     cnt.title = "cards left";
     box.appendChild(cnt);
     if (warn[s]) box.appendChild(el("div", "warning", warn[s]));
-    if (v.targets) {
+    if (v.targets && g.players === 2) {
       box.appendChild(el("div", "target", v.targets[s] === 0 ? "wins with no card left" :
         "wins at " + v.targets[s] + " card" + (v.targets[s] === 1 ? "" : "s") + " left"));
     }
@@ -280,7 +282,7 @@ function render(actedSeat) {
   trick.innerHTML = "";
   g.trick_cards.forEach((t, i) => {
     const p = el("div", "play" + (i === g.trick_cards.length - 1 && actedSeat !== undefined ? " newest" : ""));
-    p.appendChild(el("div", "who", t.seat === g.seat ? "You" : "Seat " + (t.seat + 1)));
+    p.appendChild(el("div", "who", t.seat === g.seat ? "You" : "Seat " + t.seat));
     if (t.cards) p.appendChild(cardsRow(t.cards));
     else p.appendChild(el("div", "passed", "pass"));
     trick.appendChild(p);
@@ -290,7 +292,7 @@ function render(actedSeat) {
   if (v.phase === "over") status = "The deal is over";
   else if (v.turn === g.seat) status = v.phase === "bidding" ? "Your turn to bid" :
     (v.trick.length && g.legal.can_pass ? "Your turn: beat it or pass" : "Your lead");
-  else status = "Seat " + (v.turn + 1) + " is thinking…";
+  else status = "Seat " + v.turn + " is thinking…";
   if (g.attempt > 0 && v.phase === "bidding") status += " (redealt: everyone passed)";
   $("status").textContent = status;
   // side info
@@ -320,7 +322,7 @@ function render(actedSeat) {
   const log = $("log");
   log.innerHTML = "";
   g.log.forEach((a) => {
-    const li = el("li", a.seat === g.seat ? "me-act" : "", (a.seat === g.seat ? "You " : "Seat " + (a.seat + 1) + " ") + a.text);
+    const li = el("li", a.seat === g.seat ? "me-act" : "", (a.seat === g.seat ? "You: " : "Seat " + a.seat + ": ") + a.text);
     log.appendChild(li);
   });
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
@@ -332,7 +334,7 @@ function render(actedSeat) {
 function factorText(f) {
   let t = "×" + f.times + " " + f.kind.replace("_", "-");
   if (f.cards) t += " " + f.cards;
-  if (f.seat !== undefined) t += " (seat " + (f.seat + 1) + ")";
+  if (f.seat !== undefined) t += " (seat " + f.seat + ")";
   return t;
 }
 
@@ -348,7 +350,7 @@ function renderMe() {
   const v = g.view;
   const me = $("me");
   me.classList.toggle("turn", v.turn === g.seat);
-  let label = "You · seat " + (g.seat + 1);
+  let label = "You · seat " + g.seat;
   if (v.role) label += " · " + v.role;
   label += " · " + v.cards_left[g.seat] + " cards";
   if (v.targets && v.targets[g.seat] > 0) label += " (you win at " + v.targets[g.seat] + " left)";
@@ -463,7 +465,7 @@ function showResult() {
   const meWin = (r.winner === "landlord") === (g.view.role === "landlord");
   $("result-title").textContent = (meWin ? "You win! " : "You lose. ") +
     (r.winner === "landlord" ? "The landlord wins" : "The peasants win") +
-    " (seat " + (r.out_seat + 1) + " went out)";
+    " (seat " + r.out_seat + " went out)";
   const t = $("result-table");
   t.innerHTML = "";
   const row = (a, b, cls) => {
@@ -480,20 +482,20 @@ function showResult() {
   p.innerHTML = "";
   Object.entries(r.scores).forEach(([s, pts]) => {
     const tr = el("tr");
-    const who = Number(s) === g.seat ? "You" : "Seat " + (Number(s) + 1);
+    const who = Number(s) === g.seat ? "You" : "Seat " + Number(s);
     tr.appendChild(el("td", "", who + (Number(s) === r.landlord ? " (landlord)" : " (peasant)")));
     tr.appendChild(el("td", pts > 0 ? "pos" : "neg", (pts > 0 ? "+" : "") + pts + " points"));
     p.appendChild(tr);
   });
   const hands = $("result-hands");
-  hands.textContent = g.hands_at_end ? "Cards left: " + g.hands_at_end.map((h, i) => "seat " + (i + 1) + " " + (h || "—")).join(" · ") : "";
+  hands.textContent = g.hands_at_end ? "Cards left: " + g.hands_at_end.map((h, i) => "seat " + i + " " + (h || "—")).join(" · ") : "";
 }
 
 function factorName(f) {
   const names = { bomb: "Bomb", rocket: "Rocket", rob: "Rob", spring: "Spring", anti_spring: "Anti-spring" };
   let t = names[f.kind] || f.kind;
   if (f.cards) t += " " + f.cards;
-  if (f.seat !== undefined) t += " by seat " + (f.seat + 1);
+  if (f.seat !== undefined) t += " by seat " + f.seat;
   return t;
 }
 
@@ -516,8 +518,8 @@ function renderReplay() {
   const hands = step ? step.hands : rp.initial.hands;
   const box = $("rp-hands");
   box.innerHTML = "";
-  hands.forEach((h, i) => box.appendChild(el("div", "", "seat " + (i + 1) + (i === app.game.seat ? " (you)" : "") + ": " + (h || "—"))));
-  if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + (t.seat + 1) + " " + (t.play || "pass")).join(", ")));
+  hands.forEach((h, i) => box.appendChild(el("div", "", "seat " + i + (i === app.game.seat ? " (you)" : "") + ": " + (h || "—"))));
+  if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play || "pass")).join(", ")));
 }
 
 /* ---------------------------------------------------------------- learn */
