@@ -135,6 +135,7 @@
     log.innerHTML = "";
     g.history.forEach(([seat, mv]) => log.appendChild(D.el("li", mine.includes(seat) ? "me-act" : "",
       seat + ": " + (mv === "PASS" ? "pass" : mv))));
+    document.body.dataset.pzmoves = g.history.length;
     document.body.dataset.puzzle = g.over ? "over" : (g.human_to_move ? "human" : "solver");
     if (g.over) {
       const won = g.winner === pz.side || (pz.side === "peasants" && g.winner === "peasants") ||
