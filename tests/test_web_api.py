@@ -259,6 +259,12 @@ def test_record_download_upload_and_resume_after_restart(tmp_path: Path) -> None
     bad["actions"][0] = {"seat": 2, "bid": 7}
     r = c2.post("/api/records", json=bad)
     assert r.status_code == 400 and "action 0" in r.json()["error"]
+    # a valid record under rules the server does not offer: refused, nothing replayed
+    banned = load_rules("classic", without=("trio_pair",))
+    other = record_of(GameState.new(banned, seed=5)).to_json()
+    r = c2.post("/api/records", json=other)
+    assert r.status_code == 400, r.text
+    assert "are not among the rules offered (classic, duel" in r.json()["error"]
     r = c2.post("/api/records", json={"format": "nope"})
     assert r.status_code == 400 and "not a ddzspec record" in r.json()["error"]
     r = c2.post("/api/records?seat=x", json=d.json())

@@ -25,7 +25,7 @@ from ..cards import SYMBOLS, Cards, parse_cards
 from ..errors import DdzError, GameError, NotAMoveError, RecordError
 from ..explain import explain
 from ..game import Action, ActionKind, GameState, Phase
-from ..game.record import Record, record_of, replay, result_lines
+from ..game.record import Record, record_of, record_rules, replay, result_lines
 from ..players import player_for
 from ..rules import Rules, builtin_rules, load_rules
 
@@ -423,7 +423,15 @@ class GameStore:
         (:func:`~ddzspec.game.record.replay`). WebError naming the first bad action."""
         try:
             rec = Record.from_json(obj)
-            rep = replay(rec)
+            rules = record_rules(rec)
+        except DdzError as e:
+            raise WebError(f"the record cannot be replayed: {e}") from None
+        key = self.offer.key_of(rules)
+        if key is None:  # the table plays only the rules it offers, uploaded or not
+            raise WebError(f"the record's rules ({rec.rules_name}) are not among the rules "
+                           f"offered ({', '.join(self.offer.rules)})")
+        try:
+            rep = replay(rec, self.offer.rules[key])
         except DdzError as e:
             raise WebError(f"the record cannot be replayed: {e}") from None
         if rep.error is not None:
@@ -432,7 +440,6 @@ class GameStore:
         st = rep.state
         s = seat_of(0 if seat is None else seat, st.players)
         lv = levels_of(1 if levels is None else levels, st.players, s)
-        key = self.offer.key_of(st.rules) or st.rules.name
         return self.create(key, st, s, lv)
 
 
