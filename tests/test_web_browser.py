@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from ddzspec.web.extras import features
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -221,4 +223,100 @@ def test_learn_explains_44445555(browser: Any, server: str, shots: Path) -> None
     text = page.inner_text("#learn-out")
     assert "44445555 is illegal" in text and "quad_block" in text
     snap(page, shots, "09-learn")
+    page.close()
+
+
+def test_the_server_stays_responsive_while_level_3_thinks(server: str) -> None:
+    """Level 3 thinks 0.5 s a move in a worker thread: other requests are answered meanwhile."""
+    import json
+    import urllib.request
+
+    def call(method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(server + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.load(r)
+
+    g = call("POST", "/api/games", {"rules": "classic", "seat": 0, "levels": 3, "seed": 9})
+    while not g["computer_to_act"]:   # bid until a computer is on turn
+        g = call("POST", f"/api/games/{g['id']}/action", {"kind": "bid", "value": 0})
+    done: list[float] = []
+    t0 = time.monotonic()
+    th = threading.Thread(target=lambda: (call("POST", f"/api/games/{g['id']}/computer"),
+                                          done.append(time.monotonic() - t0)))
+    th.start()
+    time.sleep(0.05)
+    call("GET", "/api/rules")
+    answered = time.monotonic() - t0
+    th.join(30)
+    assert done, "the computer's move did not come back"
+    # the other request was answered while level 3 was still thinking (0.5 s a move)
+    assert answered < done[0] and done[0] >= 0.45, (answered, done)
+
+
+def click_move(page: Any, hand: str, move: str) -> None:
+    """Select the cards of ``move`` (English notation, one symbol per card) in ``hand``."""
+    for sym in move.replace("+", ""):
+        page.click(f"{hand} .card[data-symbol='{sym}']:not(.selected) >> nth=0")
+
+
+def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Path) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-puzzle")
+    if not features()["puzzle"]:  # this ddzspec has no puzzle library: the tab says so
+        assert page.is_visible("#puzzle-missing") and not page.is_visible("#puzzle-ui")
+        return
+    # fail: DDZ2-01, leading the 3 throws the win away; the refutation at once, take back
+    page.click(".puzzle-btn[data-id='DDZ2-01']")
+    page.wait_for_selector("body[data-puzzle='human']")
+    click_move(page, "#puzzle-hand", "3")
+    page.click("#pz-play")
+    page.wait_for_selector("#pz-takeback:not(.hidden)")
+    assert "this loses: after 3" in page.inner_text("#puzzle-message")
+    snap(page, shots, "10-puzzle-fails")
+    page.click("#pz-takeback")
+    page.wait_for_selector("body[data-pzmoves='0'][data-puzzle='human']")
+    # solve: DDZ2-14, each time one of the winning moves the hint lists
+    page.click(".puzzle-btn[data-id='DDZ2-14']")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='0']")
+    for _ in range(20):
+        if page.get_attribute("body", "data-puzzle") == "over":
+            break
+        page.click("#pz-hint")
+        page.wait_for_function("() => document.getElementById('puzzle-message')"
+                               ".textContent.startsWith('Winning moves: ')")
+        move = page.inner_text("#puzzle-message").split(": ")[1].split(",")[0].strip()
+        before = page.get_attribute("body", "data-pzmoves")
+        click_move(page, "#puzzle-hand", move)
+        page.click("#pz-play")
+        page.wait_for_function(
+            "(b) => document.body.dataset.pzmoves !== b && document.body.dataset.puzzle !== "
+            "'solver'", arg=before, timeout=20000)
+    assert page.get_attribute("body", "data-puzzle") == "over"
+    assert page.inner_text("#puzzle-message").startswith("Solved!")
+    snap(page, shots, "11-puzzle-solved")
+    page.close()
+
+
+def test_learn_rules_page_and_diff(browser: Any, server: str, shots: Path) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-learn")
+    if not features()["learn"]:  # no learn library: only the explain box is shown
+        assert not page.is_visible("#learn-rules-panel") and page.is_visible("#learn-move")
+        return
+    page.fill("#learn-move", "3456")
+    page.click("#learn-go")
+    page.wait_for_selector("#learn-out .verdict")
+    assert "at least 5" in page.inner_text("#learn-out")
+    page.click("#learn-page-go")
+    page.wait_for_selector("#learn-page .shape")
+    assert "bomb" in page.inner_text("#learn-page")
+    page.click("#learn-diff-go")
+    page.wait_for_selector("#learn-diff li")
+    snap(page, shots, "12-learn-rules")
     page.close()
