@@ -443,16 +443,7 @@ function hint() {
 }
 
 function moveSymbols(text) {
-  // canonical cards text in the current notation -> list of symbols
-  const syms = [...new Set(app.game.hand_cards.map((c) => c.symbol))].sort((a, b) => b.length - a.length);
-  const out = [];
-  let s = text.replace(/[+\s]/g, "");
-  while (s.length) {
-    const m = syms.find((x) => s.startsWith(x));
-    if (!m) { s = s.slice(1); continue; }
-    out.push(m); s = s.slice(m.length);
-  }
-  return out;
+  return symbolsToCards(text).map((c) => c.symbol);
 }
 
 /* ---------------------------------------------------------------- result & replay */
@@ -535,12 +526,35 @@ async function explainMove() {
   out.innerHTML = "";
   try {
     const d = await api("POST", "/api/explain", { move: $("learn-move").value, rules: $("learn-rules").value });
-    out.appendChild(el("p", "verdict " + (d.legal ? "legal" : "illegal"), d.move + (d.legal ? " is legal" : " is illegal")));
-    (d.readings || []).forEach((r) => out.appendChild(el("p", "", "Reading: " + (r.text || (r.shape + " " + r.body)))));
-    d.lines.forEach((ln) => out.appendChild(el("p", "", ln)));
+    const head = el("div", "explain-head");
+    head.appendChild(cardsRow(symbolsToCards(d.move)));
+    head.appendChild(el("p", "verdict " + (d.legal ? "legal" : "illegal"), d.move + (d.legal ? " is legal" : " is illegal")));
+    out.appendChild(head);
+    (d.readings || []).forEach((r) => {
+      const p = el("p", "reading");
+      p.appendChild(el("b", "", r.shape));
+      p.appendChild(el("span", "", " body " + r.body + (r.kickers ? " · kickers " + r.kickers : "") + " · comparison key " + r.key));
+      out.appendChild(p);
+    });
+    d.lines.forEach((ln) => out.appendChild(el("p", /^\s/.test(ln) ? "sub" : "", ln.trim())));
   } catch (e) {
     out.appendChild(el("p", "verdict illegal", e.message));
   }
+}
+
+function symbolsToCards(text) {
+  // cards text in the current notation -> [{rank, symbol}], for drawing
+  const syms = app.meta.symbols[notation()];
+  const order = syms.map((x, i) => [x, i]).sort((a, b) => b[0].length - a[0].length);
+  const out = [];
+  let s = (text || "").replace(/[+\s,]/g, "");
+  while (s.length) {
+    const m = order.find(([x]) => s.startsWith(x));
+    if (!m) { s = s.slice(1); continue; }
+    out.push({ rank: m[1], symbol: m[0] });
+    s = s.slice(m[0].length);
+  }
+  return out;
 }
 
 /* ---------------------------------------------------------------- wiring */
@@ -622,5 +636,5 @@ async function init() {
   document.body.dataset.ready = "1";
 }
 
-window.ddz = { app, api, el, cardEl, cardsRow, showMessage, moveSymbols, notation, fillRulesSelect };
+window.ddz = { app, api, el, cardEl, cardsRow, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards };
 init().catch((e) => { document.body.textContent = "The table could not start: " + e.message; });

@@ -7,20 +7,7 @@
   let meta = null;
   const pz = { session: null, side: null, selected: new Set(), puzzles: [], busy: false, hintShown: false };
 
-  /* cards text in the current notation -> [{rank, symbol}] */
-  function parseHand(text) {
-    const syms = meta.symbols[D.notation()];
-    const order = syms.map((s, i) => [s, i]).sort((a, b) => b[0].length - a[0].length);
-    const out = [];
-    let s = (text || "").replace(/[+\s,]/g, "");
-    while (s.length) {
-      const m = order.find(([sym]) => s.startsWith(sym));
-      if (!m) { s = s.slice(1); continue; }
-      out.push({ rank: m[1], symbol: m[0] });
-      s = s.slice(m[0].length);
-    }
-    return out;
-  }
+  function parseHand(text) { return D.symbolsToCards(text); }
 
   function humanSeats(game) {
     if (game.human_seats) return game.human_seats;
