@@ -55,6 +55,9 @@ def test_page_static_and_rules_offered(client: TestClient) -> None:
     for f in ("app.js", "style.css", "extras.js"):
         r = client.get(f"/static/{f}")
         assert r.status_code == 200 and "https://" not in r.text, f
+    for path in ("/static/../games.py", "/static/%2e%2e/games.py", "/static/nothing.js"):
+        r = client.get(path)
+        assert r.status_code == 404 and "import" not in r.text, path
     meta = client.get("/api/rules").json()
     names = [r["name"] for r in meta["rules"]]
     assert names == ["classic", "duel", "duel-literal", "kawu"]
