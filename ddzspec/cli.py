@@ -328,6 +328,7 @@ def explain(move: str, rules: Rules, notation: str, as_json: bool) -> None:
                                    for c in ex.near_misses],
                    "elsewhere": [{"rules": n, **reading_json(v, notation)}
                                  for n, v in ex.elsewhere],
+                   "nearest": ex.to_json(notation)["nearest"],
                    "explanation": list(ex.lines)})
         return
     for line in ex.lines:
