@@ -88,8 +88,9 @@ def _not_higher_tier(reading: Reading, rules: Rules, notation: str) -> list[str]
     return out
 
 
-def explain(move: str, rules: Rules, notation: str = "en") -> Explanation:
-    """Explain ``move`` under ``rules``. Raises NotationError on a bad string."""
+def explain(move: str | Cards, rules: Rules, notation: str = "en") -> Explanation:
+    """Explain ``move`` (notation or Cards) under ``rules``. Raises NotationError on a bad
+    string."""
     v = read(move, rules, notation)
     counts = v.cards.counts
     near = tuple(c for c in candidates(counts, rules) if c.violated)
