@@ -196,3 +196,20 @@ def test_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
     from ddzspec.cli import main
     res = CliRunner().invoke(main, ["play", *args])
     assert res.exit_code == 2 and message in res.stderr, res.stderr
+
+
+def test_resume_under_other_rules_is_refused(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    save = tmp_path / "k.json"
+    child = spawn(tmp_path, "--seat", "0", "--seed", "2", "--levels", "1", "--save", str(save))
+    child.expect([BID, TURN])
+    child.sendline("quit")
+    assert finish(child) == 0
+    before = save.read_text()
+    res = CliRunner().invoke(main, ["play", "--seat", "0", "--resume", str(save),
+                                    "--rules", "kawu"])
+    assert res.exit_code == 2
+    assert "are not the rules the record was played under (classic" in res.stderr
+    assert save.read_text() == before
