@@ -77,6 +77,14 @@ def _load_records(path: str | None, key: dict[str, Any]) -> dict[int, list[Any]]
     return done
 
 
+def _append_record(path: str | None, key: dict[str, Any], k: int, deal: list[Any]) -> None:
+    """Append duplicate deal ``k`` (its seat-deals) under ``key`` to the JSONL file ``path``."""
+    if path is not None:
+        with open(path, "a") as out:
+            out.write(json.dumps({**key, "k": k, "seat_deals": [
+                [sd.level, sd.role, sd.won, sd.points, sd.landlord_won] for sd in deal]}) + "\n")
+
+
 def strength(name: str, levels: tuple[int, ...], games: int, seed: int, budget: float | None,
              jobs: int, minutes: float | None, records_path: str | None = None
              ) -> dict[str, Any]:
@@ -105,11 +113,7 @@ def strength(name: str, levels: tuple[int, ...], games: int, seed: int, budget: 
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:
                 results[index[f]] = f.result()
-                if records_path is not None:
-                    with open(records_path, "a") as out:
-                        out.write(json.dumps({**key, "k": index[f], "seat_deals": [
-                            [sd.level, sd.role, sd.won, sd.points, sd.landlord_won]
-                            for sd in results[index[f]]]}) + "\n")
+                _append_record(records_path, key, index[f], results[index[f]])
             if stop is not None and time.perf_counter() >= stop:
                 todo = []  # submit nothing more; finish what is running
     records = [r for kk in sorted(results) for r in results[kk]]
@@ -244,9 +248,11 @@ class PeerPlayer:
         return self.decide(view)
 
 
-def peer_match(python: str, level: int, games: int, budget: float) -> dict[str, Any] | None:
+def peer_match(python: str, level: int, games: int, budget: float,
+               records_path: str | None = None) -> dict[str, Any] | None:
     """``level`` against rlcard's doudizhu-rule-v1 on classic duplicate deals (levels rotated
-    over the seats as in the arena). None when the peer cannot start."""
+    over the seats as in the arena). None when the peer cannot start. With ``records_path``,
+    finished deals are appended there and not played again (as in :func:`strength`)."""
     from ddzspec.players import player_for
     from ddzspec.players.arena import SeatDeal, play_deal, summarize
     from ddzspec.rules import load_rules
@@ -260,9 +266,14 @@ def peer_match(python: str, level: int, games: int, budget: float) -> dict[str, 
         try:
             peer = PeerPlayer(proc)
             levels = (level, 0, 0)
-            records: list[SeatDeal] = []
+            key = {"variant": "classic", "levels": list(levels), "seed": "peer",
+                   "budget": budget}
+            done = _load_records(records_path, key)
             t0 = time.perf_counter()
             for k in range(games):
+                if k in done:
+                    continue
+                deal: list[SeatDeal] = []
                 for rot in range(3):
                     seat_levels = [levels[(s - rot) % 3] for s in range(3)]
                     players: list[Any] = [player_for(lv, f"peer:{k}:{rot}:{s}", budget=budget)
@@ -272,15 +283,19 @@ def peer_match(python: str, level: int, games: int, budget: float) -> dict[str, 
                     ll = res.winner == "landlord"
                     for s, lv in enumerate(seat_levels):
                         role = "landlord" if s == res.landlord else "peasant"
-                        records.append(SeatDeal(lv, role, ll == (role == "landlord"),
-                                                res.scores[s], ll))
+                        deal.append(SeatDeal(lv, role, ll == (role == "landlord"),
+                                             res.scores[s], ll))
+                done[k] = deal
+                _append_record(records_path, key, k, deal)
         except (BrokenPipeError, json.JSONDecodeError):
             err = proc.stderr.read() if proc.stderr else ""
             print(f"rlcard peer failed: {err.strip()[-1500:]}")
             return None
         finally:
             proc.kill()
-    summary = summarize("classic", levels, games, 0, records, time.perf_counter() - t0)
+    records = [r for k in sorted(done) if k < games for r in done[k]]
+    summary = summarize("classic", levels, len(records) // 9, 0, records,
+                        time.perf_counter() - t0)
     print(f"anchor: level {level} against rlcard doudizhu-rule-v1 (level 0 below)")
     for line in summary.lines():
         print(line, flush=True)
@@ -306,7 +321,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--no-strength", action="store_true")
     ap.add_argument("--peer-venv", default=None, metavar="PATH",
                     help="a venv with rlcard installed: level 2 and 3 against its rule agent")
-    ap.add_argument("--peer-games", type=int, default=50)
+    ap.add_argument("--peer-games", type=int, default=50,
+                    help="duplicate deals against the peer, level 2")
+    ap.add_argument("--peer-games3", type=int, default=None,
+                    help="duplicate deals against the peer, level 3 (default: peer-games / 5)")
+    ap.add_argument("--peer-levels", default="2,3", help="levels matched against the peer")
     ap.add_argument("--json", dest="json_out", default=None, metavar="FILE")
     ap.add_argument("--records", default=None, metavar="FILE",
                     help="JSONL of finished duplicate deals: appended to, and deals already "
@@ -338,9 +357,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 save()
     if args.peer_venv:
         python = os.path.join(args.peer_venv, "bin", "python")
-        for level in (2, 3):
-            r = peer_match(python, level, args.peer_games if level == 2
-                           else max(1, args.peer_games // 5), args.budget)
+        for level in (int(x) for x in args.peer_levels.split(",")):
+            n3 = args.peer_games3 or max(1, args.peer_games // 5)
+            r = peer_match(python, level, args.peer_games if level != 3 else n3, args.budget,
+                           args.records)
             if r is None:
                 break
             out["anchor"].append(r)

@@ -54,7 +54,7 @@ COMMAND_TOPICS: dict[str, dict[str, str]] = {
     "Variants": {
         "check": "every legal move of a rules file, one reading each",
         "diff": "every move whose verdict differs between two rules files",
-        "rules": "a rules file as resolved after extends (rules show)",
+        "rules": "a rules file resolved after extends (show), or in words (overview)",
     },
     "Game": {
         "play": "computer self-play: a deal's transcript, or many deals' figures",
@@ -332,6 +332,7 @@ def explain(move: str, rules: Rules, notation: str, as_json: bool) -> None:
                                    for c in ex.near_misses],
                    "elsewhere": [{"rules": n, **reading_json(v, notation)}
                                  for n, v in ex.elsewhere],
+                   "nearest": ex.to_json(notation)["nearest"],
                    "explanation": list(ex.lines)})
         return
     for line in ex.lines:

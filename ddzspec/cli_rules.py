@@ -1,4 +1,5 @@
-"""``ddzspec rules show FILE_OR_NAME``: the resolved rules of a file, after ``extends``.
+"""``ddzspec rules show FILE_OR_NAME``: the resolved rules of a file, after ``extends``;
+``ddzspec rules overview NAME|PATH``: the rules in words (:func:`ddzspec.learn.rules_overview`).
 
 A designer who writes ``rules house extends classic`` and restates one section sees here what
 is actually checked: every section written out (inherited or not), shapes dropped by
@@ -13,14 +14,14 @@ from __future__ import annotations
 
 import click
 
-from .cli_common import fail
+from .cli_common import emit_json, fail
 from .errors import DdzError
 from .rules import load_rules, resolved_text
 
 
 @click.group("rules")
 def rules() -> None:
-    """Show the resolved rules of a rules file (after extends)."""
+    """Show a rules file: resolved after extends (show), or in words (overview)."""
 
 
 @rules.command("show")
@@ -35,3 +36,30 @@ def show(name_or_path: str, without: tuple[str, ...]) -> None:
     except DdzError as e:
         fail(str(e))
     click.echo(text, nl=False)
+
+
+@rules.command("overview")
+@click.argument("name_or_path", metavar="NAME|PATH")
+@click.option("--without", "without", multiple=True, metavar="SHAPE",
+              help="Drop a shape (repeatable), e.g. --without trio_pair.")
+@click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
+              show_default=True, help="Card notation language.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def overview(name_or_path: str, without: tuple[str, ...], notation: str, as_json: bool) -> None:
+    """Explain NAME|PATH (a built-in name or a rules file) in words: every shape with example
+    moves, every restriction with readings it rules out, the deal, bidding, play and scoring.
+
+    --json prints {"name", "title", "text", "shapes": [{"name", "description", "spec", "sizes",
+    "tier", "examples"}], "restrictions": [{"name", "words", "ruled_out", "count",
+    "count_alone", "examples"}], "deal", "bidding", "play", "scoring"}.
+    """
+    from .learn import rules_overview
+    try:
+        view = rules_overview(load_rules(name_or_path, without=without), notation)
+    except DdzError as e:
+        fail(str(e))
+    if as_json:
+        emit_json(view.to_json())
+        return
+    for line in view.lines():
+        click.echo(line)

@@ -349,3 +349,27 @@ def test_play_levels_sets_the_players() -> None:
     assert rec["actions"] == [a.to_json() for a in final.log]
     code2, out2, _ = _cli("play", "--seed", "4", "--json")
     assert code2 == 0 and json.loads(out2) != rec  # level 2 plays another deal
+
+
+def test_paired_difference_by_deal_hand_worked() -> None:
+    """Duplicate deals are compared deal by deal (issue 9): the per-deal difference of the
+    levels' mean results in a role, then the mean and interval of those differences."""
+    from ddzspec.players.arena import SeatDeal, paired_difference
+    deal1 = [SeatDeal(3, "landlord", True, 6, True), SeatDeal(2, "peasant", False, -3, True),
+             SeatDeal(2, "peasant", False, -3, True),
+             SeatDeal(2, "landlord", True, 6, True), SeatDeal(3, "peasant", False, -3, True),
+             SeatDeal(2, "peasant", False, -3, True),
+             SeatDeal(2, "landlord", False, -12, False), SeatDeal(2, "peasant", True, 6, False),
+             SeatDeal(3, "peasant", True, 6, False)]
+    # level 3 as landlord: 6; level 2 as landlord: (6 - 12) / 2 = -3; difference 9
+    deal2 = [SeatDeal(3, "peasant", True, 2, False), SeatDeal(2, "landlord", False, -4, False),
+             SeatDeal(2, "peasant", True, 2, False)] * 3  # level 3 never landlord: left out
+    e = paired_difference([deal1, deal2], 3, 2, "landlord", "points")
+    assert (e.n, e.mean) == (1, 9.0)
+    w = paired_difference([deal1, deal1], 3, 2, "landlord", "won", (-1.0, 1.0))
+    assert (w.n, w.mean, w.half) == (2, 0.5, 0.0)
+    # peasants, deal 1: level 3 (-3 + 6) / 2 = 1.5, level 2 (-3 - 3 - 3 + 6) / 4 = -0.75;
+    # deal 2: level 3 2, level 2 2 -> differences 2.25 and 0
+    p = paired_difference([deal1, deal2], 3, 2, "peasant", "points")
+    assert p.n == 2 and p.mean == 1.125
+    assert abs(p.half - 1.959963984540054 * (2.25 / 2 ** 0.5) / 2 ** 0.5) < 1e-12
