@@ -203,7 +203,7 @@
       d.shapes.forEach((s) => {
         const div = D.el("div", "shape");
         div.appendChild(D.el("b", "", s.name + " "));
-        div.appendChild(D.el("span", "", s.description + (s.sizes ? " · " + (Array.isArray(s.sizes) ? s.sizes.join(", ") : s.sizes) + " cards" : "")));
+        div.appendChild(D.el("span", "", s.description + (s.sizes && s.sizes.length ? " · " + s.sizes.join(", ") + (s.sizes.length === 1 && s.sizes[0] === 1 ? " card" : " cards") : "")));
         const ex = D.el("div");
         chips(ex, s.examples || []);
         div.appendChild(ex);
@@ -214,12 +214,21 @@
         const div = D.el("div", "restriction");
         div.appendChild(D.el("b", "", r.name + " "));
         div.appendChild(D.el("span", "", r.words));
-        const ex = D.el("div", "", "rules out " + r.count + " readings, e.g. ");
+        const ex = D.el("div", "", "rules out " + r.count + " readings" +
+          (r.count_alone !== undefined ? " (" + r.count_alone + " by itself)" : "") + ", e.g. ");
         chips(ex, r.ruled_out || []);
         div.appendChild(ex);
         box.appendChild(div);
       });
+      if (d.title) box.insertBefore(D.el("p", "note", d.title), box.firstChild);
+      if (d.deal) { box.appendChild(D.el("h3", "", "Deal")); box.appendChild(D.el("p", "", d.deal)); }
       if (d.bidding) { box.appendChild(D.el("h3", "", "Bidding")); box.appendChild(D.el("p", "", d.bidding)); }
+      if (d.play && d.play.length) {
+        box.appendChild(D.el("h3", "", "Trick and win"));
+        const ul = D.el("ul");
+        d.play.forEach((x) => ul.appendChild(D.el("li", "", x)));
+        box.appendChild(ul);
+      }
       if (d.scoring && d.scoring.length) {
         box.appendChild(D.el("h3", "", "Scoring"));
         const ul = D.el("ul");
