@@ -39,6 +39,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "diff": ("ddzspec.cli_variants", "diff"),
     "rules": ("ddzspec.cli_rules", "rules"),
     "solve": ("ddzspec.solver.cli", "solve"),
+    "puzzles": ("ddzspec.cli_puzzles", "puzzles"),
 }
 
 #: What each command is for, by topic, as ``ddzspec --help`` lists them (a plugin's command is
@@ -62,6 +63,7 @@ COMMAND_TOPICS: dict[str, dict[str, str]] = {
     },
     "Endgames": {
         "solve": "open-hand endgame solver: winner, every winning move, exact score",
+        "puzzles": "the shipped endgame puzzles; play one against the solver (puzzles play)",
     },
 }
 
