@@ -238,9 +238,10 @@ class _Engine:
         #: how the limit reads in words: "in 10 s", "in 10 s or 500 nodes"
         self.limit_words = f"in {seconds:g} s" + (f" or {nodes} nodes" if nodes else "")
         self.search = Searcher(position, Limit(seconds=seconds, entries=_ENTRIES))
-        self.lock = threading.Lock()
-        self.ok: dict[State, int] = {}    # smallest depth proven enough to finish
-        self.fail: dict[State, int] = {}  # largest depth proven not enough
+        self.lock = threading.RLock()  # a web server may share a game between threads
+        #: (side, state) → the least / the largest depth proven enough / not enough to finish
+        self.ok: dict[tuple[bool, State], int] = {}
+        self.fail: dict[tuple[bool, State], int] = {}
         self.deadline = 0.0
         self.nodes = 0
         self.node_budget: int | None = None
@@ -265,9 +266,11 @@ class _Engine:
     # ---------------------------------------------------------------- boolean (via solver)
 
     def children(self, st: State) -> list[tuple[int, State | None]]:
-        """(move id or -1 for a pass, next state or None when the mover is out)."""
-        return [(m, None if nxt < 0 else (nxt, h2, l2, p2))
-                for m, nxt, h2, l2, p2 in self.search.children(*st)]
+        """(move id or -1 for a pass, next state or None when the mover is out), in the
+        solver's order."""
+        with self.lock:
+            return [(m, None if nxt < 0 else (nxt, h2, l2, p2))
+                    for m, nxt, h2, l2, p2 in self.search.children(*st)]
 
     def mover_wins(self, st: State) -> bool:
         """Whether the side of the seat to move wins with best play."""
@@ -294,37 +297,45 @@ class _Engine:
         self.nodes += 1
         if self.node_budget is not None and self.nodes > self.node_budget:
             raise _Aborted(f"node limit {self.node_limit} reached")
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise _Aborted(f"time limit {self.seconds} s reached")
+        if self.nodes & 255 == 0:
+            if time.perf_counter() > self.deadline:
+                raise _Aborted(f"time limit {self.seconds} s reached")
+            if len(self.ok) + len(self.fail) > _ENTRIES:  # a cache only: memory stays bounded
+                self.ok.clear()
+                self.fail.clear()
 
-    def within(self, st: State, k: int) -> bool:
-        """Whether the side that wins ``st`` finishes within ``k`` plies whatever the loser
-        does (the winner using winning moves only)."""
+    def within(self, x: bool, st: State, k: int) -> bool:
+        """Whether side ``x`` (True: the landlord's) can make sure one of its seats is out
+        within ``k`` plies from ``st``, whatever the other side does. A bounded search with
+        no win/loss proofs: a move that finishes in time is a winning move, so the least such
+        ``k`` is the winner's distance to the end (and ``x`` never finishes if it loses)."""
         if k <= 0:
             return False
-        if self.ok.get(st, k + 1) <= k:
+        key = (x, st)
+        if self.ok.get(key, k + 1) <= k:
             return True
-        if self.fail.get(st, 0) >= k:
+        if self.fail.get(key, 0) >= k:
             return False
         self._tick()
         kids = self.children(st)
-        if self.mover_wins(st):
-            result = any(ch is None or (self.keeps(st, ch) and self.within(ch, k - 1))
-                         for _, ch in kids)
-        else:  # the loser cannot go out; every move must leave a finish within k - 1
-            result = all(ch is not None and self.within(ch, k - 1) for _, ch in kids)
+        if self.search.side[st[0]] == x:
+            result = any(ch is None or self.within(x, ch, k - 1) for _, ch in kids)
+        else:  # every answer of the other side must leave a finish within k - 1
+            result = all(ch is not None and self.within(x, ch, k - 1) for _, ch in kids)
         if result:
-            self.ok[st] = min(k, self.ok.get(st, k))
+            self.ok[key] = min(k, self.ok.get(key, k))
         else:
-            self.fail[st] = max(k, self.fail.get(st, 0))
+            self.fail[key] = max(k, self.fail.get(key, 0))
         return result
 
     def distance(self, child: State | None) -> int:
-        """Plies from ``child`` to the end under best play (0: the deal is over)."""
+        """Plies from ``child`` to the end under best play (0: the deal is over): the least
+        ``k`` within which the side that wins ``child`` finishes (iterative deepening)."""
         if child is None:
             return 0
-        k = max(self.fail.get(child, 0) + 1, 1)
-        while not self.within(child, k):
+        x = self.landlord_wins(child)
+        k = max(self.fail.get((x, child), 0) + 1, 1)
+        while not self.within(x, child, k):
             k += 1
         return k
 
