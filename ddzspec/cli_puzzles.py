@@ -101,7 +101,7 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str) -> None:
         if side is None:
             mover = pos.seats[pos.to_move]
             side = mover if pos.n_seats == 2 or mover == "landlord" else "peasants"
-        game = PuzzleGame.start(pos, side, seconds=seconds)
+        game = PuzzleGame.start(pos, side, seconds=seconds, notation=notation)
     except DdzError as e:
         fail(str(e))
     others = [s for s in game.seats if s not in game.human_seats]
@@ -111,10 +111,8 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str) -> None:
     for line in game.lines:
         click.echo(line)
     game = _computer(game, notation)
-    while True:
-        _show(game, notation)
-        if game.over:
-            return
+    _show(game, notation)
+    while not game.over:
         click.echo("> ", nl=False)
         raw = sys.stdin.readline()
         if not raw:  # end of input
@@ -128,10 +126,9 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str) -> None:
             if word in ("help", "?", ""):
                 click.echo(HELP)
             elif word == "hint":
-                hint = game.hint()
+                hint = game.to_json(notation)["hint"]
                 if hint:
-                    click.echo("winning moves: " + ", ".join(
-                        game.to_json(notation)["hint"]))
+                    click.echo("winning moves: " + ", ".join(hint))
                 elif game.human_wins_with_best_play is None:
                     click.echo(f"unknown in {seconds:g} s: no hint")
                 else:
@@ -141,10 +138,12 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str) -> None:
             elif word in ("undo", "takeback", "take back"):
                 game = game.take_back()
                 click.echo(game.lines[0])
+                _show(game, notation)
             else:
                 game, verdict = game.play(cmd, notation)
                 for line in verdict.lines:
                     click.echo(line)
                 game = _computer(game, notation)
+                _show(game, notation)
         except DdzError as e:
             click.echo(f"error: {e}")

@@ -400,7 +400,8 @@ class PuzzleGame:
     - ``over``, ``winner`` ("landlord"/"peasants" with three seats, the seat name with two).
     - ``human_wins_with_best_play``: the solver's verdict for the human side now (None:
       unknown in the time limit); when over, whether the human side won.
-    - ``lines``: plain words about the last event (the computer's move and why, a time out).
+    - ``lines``: plain words about the last event (the computer's move and why, a take-back,
+      a time out), cards in ``notation`` (given to :meth:`start`).
 
     Build with :meth:`start`; never changes: every action returns a new game.
     """
@@ -418,6 +419,7 @@ class PuzzleGame:
     human_seats: tuple[str, ...]
     seconds: float
     lines: tuple[str, ...] = ()
+    notation: str = "en"
     _engine: _Engine = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     _state: State | None = field(repr=False, compare=False, default=None)
     _moves: tuple[tuple[int, int], ...] = field(repr=False, compare=False, default=())
@@ -428,13 +430,16 @@ class PuzzleGame:
 
     @classmethod
     def start(cls, position: Position, human: str, *, seconds: float = 10.0,
-              nodes: int | None = None) -> PuzzleGame:
+              nodes: int | None = None, notation: str = "en") -> PuzzleGame:
         """A new game from ``position``; the human plays ``human``: a seat name of the
         position, or "landlord" / "peasants" (with three seats the human plays both peasant
         seats; naming one peasant seat means both). ``seconds``: time limit per solver call
         (> 0); ``nodes``: also a limit on the positions searched per solver call (None: none;
-        a limit that does not depend on the machine's speed). Raises PuzzleError on a bad side
-        or limit."""
+        a limit that does not depend on the machine's speed). ``notation``: the card notation
+        of the plain words (:attr:`lines`, :attr:`MoveVerdict.lines`; "en", "fr", "de"); the
+        fields stay canonical English. Raises PuzzleError on a bad side, limit or notation."""
+        if notation not in ("en", "fr", "de"):
+            raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
         if not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds <= 0:
             raise PuzzleError(f"seconds must be a positive number of seconds, not {seconds!r}")
         seats = position.seats
@@ -452,7 +457,7 @@ class PuzzleGame:
         s = engine.search
         state: State = (position.to_move, s.hands0, s.last0, position.passes)
         game = cls(seats, {}, None, False, None, (), False, None, None, str(human), humans,
-                   float(seconds), (), engine, state)
+                   float(seconds), (), notation, engine, state)
         return game._settled(state, (), None, ())
 
     def _settled(self, state: State | None, moves: tuple[tuple[int, int], ...],
@@ -508,18 +513,17 @@ class PuzzleGame:
 
     # ---------------------------------------------------------------- names
 
-    def _side_words(self, human: bool) -> str:
-        """"the peasant" / "the landlord" (two seats), "the peasants" / "the landlord"."""
+    def _computer_wins(self) -> str:
+        """"the peasant wins" / "the landlord wins" (two seats), "the peasants win"."""
         e = self._engine
         human_landlord = e.position.roles[self.seats.index(self.human_seats[0])] == "landlord"
-        landlord = human_landlord == human
-        if landlord:
-            return "the landlord"
-        return "the peasants" if len(self.seats) == 3 else f"the {self.seats[1]}"
+        if not human_landlord:
+            return "the landlord wins"
+        return "the peasants win" if len(self.seats) == 3 else f"the {self.seats[1]} wins"
 
     def _line_words(self, line: list[tuple[int, int]]) -> str:
         e = self._engine
-        shown = [f"{self.seats[s]} {e.text(m)}" for s, m in line[:LINE_PLIES]]
+        shown = [f"{self.seats[s]} {e.text(m, self.notation)}" for s, m in line[:LINE_PLIES]]
         more = ", …" if len(line) > LINE_PLIES else ""
         return ", ".join(shown) + more
 
@@ -607,14 +611,14 @@ class PuzzleGame:
         st = self._require_turn(True)
         m = self._parse(move, notation)
         e = self._engine
-        text = e.text(m)
+        text = e.text(m, self.notation)  # the words; the verdict's move is canonical English
         child = next(ch for c, ch in e.children(st) if c == m)
         moves = (*self._moves, (st[0], m))
         before = self.human_wins_with_best_play
         if child is None:
             return (self._settled(None, moves, self, (f"{self.seats[st[0]]} plays {text} "
                                                       "and is out.",)),
-                    MoveVerdict(text, True, (f"{text}: out, you win.",)))
+                    MoveVerdict(e.text(m), True, (f"{text}: out, you win.",)))
         keeps: bool | None = None
         if self._winning is not None:
             keeps = m in self._winning
@@ -626,7 +630,7 @@ class PuzzleGame:
                          "keeps the win")
         elif not before:
             keeps = None
-            lines.append(f"{text}: you were already lost ({self._side_words(False)} wins with "
+            lines.append(f"{text}: you were already lost ({self._computer_wins()} with "
                          "best play whatever you do)")
         elif keeps:
             lines.append(f"{text} keeps the win.")
@@ -635,28 +639,29 @@ class PuzzleGame:
         # a lost side stays lost; a winning side keeps the win iff the move keeps it
         human_wins = False if before is False else keeps
         game = self._settled(child, moves, self, (), human_wins, known=human_wins is not None)
-        return game, MoveVerdict(text, keeps, tuple(lines))
+        return game, MoveVerdict(e.text(m), keeps, tuple(lines))
 
     def _refutation(self, text: str, child: State) -> list[str]:
         """Words for a move that throws the win away: the computer's winning reply (the one
         :meth:`reply` will play, then the others) and best play from there, cut after
         :data:`LINE_PLIES` plies."""
         e = self._engine
-        them = self._side_words(False)
+        them = self._computer_wins()
         secs = e.limit_words
         line = e.run(e.line, child)
         if self.seats[child[0]] in self.human_seats:
-            first = f"this loses: after {text} {them} wins whatever you do"
+            first = f"this loses: after {text} {them} whatever you do"
         else:
             replies = e.run(e.winning, child)
             if replies is None:
-                first = (f"this loses: after {text} {them} wins (its winning replies are "
+                first = (f"this loses: after {text} {them} (the winning replies are "
                          f"unknown {secs})")
             else:
                 ordered = sorted(replies, key=lambda m: _sort_key(e, m))
                 best = line[0][1] if line else ordered[0]
-                first = f"this loses: after {text} {them} wins with {e.text(best)}"
-                others = [e.text(m) for m in ordered if m != best]
+                first = (f"this loses: after {text} {them} with "
+                         f"{e.text(best, self.notation)}")
+                others = [e.text(m, self.notation) for m in ordered if m != best]
                 if others:
                     first += f" (also {', '.join(others)})"
         if line is None:
@@ -684,7 +689,7 @@ class PuzzleGame:
             else:
                 why = f"lost with best play: it holds out longest, {_plies(d)} to the end"
             human_wins, known = self.human_wins_with_best_play, True
-        text = e.text(m)
+        text = e.text(m, self.notation)
         moves = (*self._moves, (st[0], m))
         lines = (f"{seat} plays {text} ({why})",)
         return self._settled(child, moves, self._undo, lines, human_wins, known=known)
@@ -696,7 +701,7 @@ class PuzzleGame:
             raise PuzzleError("nothing to take back: you have not moved yet")
         last = self._moves[len(self._undo._moves)]
         return replace(self._undo, lines=(f"took back {self.seats[last[0]]}'s "
-                                          f"{self._engine.text(last[1])}",))
+                                          f"{self._engine.text(last[1], self.notation)}",))
 
     # ---------------------------------------------------------------- output
 
@@ -716,7 +721,8 @@ class PuzzleGame:
         """Every public field, JSON-ready, cards in ``notation``: ``{"seats", "hands",
         "to_move", "human_to_move", "on_table": [seat, move] | null, "history": [[seat,
         move]], "over", "winner", "human_wins_with_best_play", "human", "human_seats",
-        "seconds", "lines", "legal_moves", "hint"}``."""
+        "seconds", "lines", "notation", "legal_moves", "hint"}`` (``lines`` stay in the
+        game's own notation)."""
         if notation not in ("en", "fr", "de"):
             raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
         e = self._engine
@@ -737,7 +743,8 @@ class PuzzleGame:
                 "over": self.over, "winner": self.winner,
                 "human_wins_with_best_play": self.human_wins_with_best_play,
                 "human": self.human, "human_seats": list(self.human_seats),
-                "seconds": self.seconds, "lines": list(self.lines), "legal_moves": legal,
+                "seconds": self.seconds, "lines": list(self.lines), "notation": self.notation,
+                "legal_moves": legal,
                 "hint": [e.text(m, notation) for m in self._winning or ()]}
 
     def replies(self) -> Iterator[PuzzleGame]:

@@ -278,7 +278,10 @@ def test_every_losing_move_is_flagged_with_a_refutation_that_wins(pz: Puzzle) ->
             reply = lost.reply()
             played = reply.history[-1][1]
             assert played in res.winning_moves
-            assert verdict.lines[0].split(" wins with ")[1].split(" (also")[0] == played
+            them = "the landlord wins" if not human_ll else (
+                "the peasants win" if pz.seats == 3 else "the peasant wins")
+            assert verdict.lines[0].startswith(f"this loses: after {move} {them} with "
+                                               f"{played}")
 
 
 def test_a_lost_position_has_no_verdict_to_keep() -> None:
@@ -407,6 +410,18 @@ def test_notation_and_json() -> None:
     # a German move
     g3 = PuzzleGame.start(puzzle_by_id("DDZ3-01").position(), "landlord")
     assert g3.play("4 4", notation="de")[1].keeps_win is True
+    # the plain words in French; the fields stay canonical English
+    fr = PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord", notation="fr")
+    lost, verdict = fr.play("D", "fr")  # dame: the queen
+    assert verdict.move == "Q" and lost.to_json("fr")["history"] == [["landlord", "D"]]
+    assert lost.history == (("landlord", "Q"),)
+    assert verdict.lines == ("this loses: after D the peasant wins with A",
+                             "best play then: peasant A, landlord PASS, peasant 3 (3 plies to "
+                             "the end)")
+    assert lost.reply().lines == ("peasant plays A (winning, the fastest: 2 plies to the end "
+                                  "after it)",)
+    with pytest.raises(PuzzleError, match="unknown notation 'xx'"):
+        PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord", notation="xx")
 
 
 def test_a_position_file_is_a_puzzle(tmp_path: Path) -> None:
