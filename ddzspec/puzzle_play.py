@@ -177,10 +177,10 @@ def load_puzzle(id_or_file: str) -> Puzzle:
     position, with the file's line and column)."""
     try:
         return puzzle_by_id(id_or_file)
-    except PuzzleError:
+    except PuzzleError as e:
         path = Path(id_or_file)
         if not path.is_file():
-            raise
+            raise PuzzleError(str(e).replace(";", " and no such file;", 1)) from None
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

@@ -465,7 +465,8 @@ def test_cli_play() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["puzzles", "play", "nope"], "ddzspec: error: unknown puzzle 'nope'"),
+    (["puzzles", "play", "nope"], "ddzspec: error: unknown puzzle 'nope' and no such file; "
+                                  "the puzzles are DDZ2-14, DDZ2-15"),
     (["puzzles", "play", "DDZ2-15", "--side", "x"], "ddzspec: error: side 'x'"),
     (["puzzles", "play", "DDZ2-15", "--seconds", "0"], "--seconds"),
 ])
