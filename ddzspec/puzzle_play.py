@@ -339,28 +339,28 @@ class _Engine:
             k += 1
         return k
 
-    def best(self, st: State) -> tuple[int, State | None, int]:
-        """The computer's move at ``st``: (move id, next state, plies to the end after it).
-        Winning: the winning move with the fewest plies; lost: the move with the most
-        (ties: the solver's own move order)."""
+    def best(self, st: State) -> tuple[int, State | None, int, bool]:
+        """The computer's move at ``st``: (move id, next state, plies to the end after it,
+        whether the mover's side wins). Winning: the winning move with the fewest plies; lost:
+        the move with the most (ties: the solver's own move order)."""
         kids = self.children(st)
-        if self.mover_wins(st):
+        wins = self.mover_wins(st)
+        if wins:
             for m, ch in kids:
                 if ch is None:
-                    return m, ch, 0
-            scored = [(self.distance(ch), i) for i, (_, ch) in enumerate(kids)
-                      if self.keeps(st, ch)]
-            d, i = min(scored)
+                    return m, ch, 0, wins
+            d, i = min((self.distance(ch), i) for i, (_, ch) in enumerate(kids)
+                       if self.keeps(st, ch))
         else:
             d, i = max((self.distance(ch), -i) for i, (_, ch) in enumerate(kids))
             i = -i
-        return kids[i][0], kids[i][1], d
+        return kids[i][0], kids[i][1], d, wins
 
     def line(self, st: State | None) -> list[tuple[int, int]]:
         """Best play from ``st`` to the end as (seat, move id): both sides as :meth:`best`."""
         out: list[tuple[int, int]] = []
         while st is not None:
-            m, nxt, _ = self.best(st)
+            m, nxt, _, _ = self.best(st)
             out.append((st[0], m))
             st = nxt
         return out
@@ -472,7 +472,7 @@ class PuzzleGame:
         hands = {s: e.hand_text(h) for s, h in zip(self.seats, hands_packed)}
         history = tuple((self.seats[i], e.text(m)) for i, m in moves)
         winning: tuple[int, ...] | None = None
-        human_landlord = e.position.roles[self.seats.index(self.human_seats[0])] == "landlord"
+        human_landlord = self._human_landlord
         if state is None:
             last_seat = moves[-1][0]
             ll_won = e.position.roles[last_seat] == "landlord"
@@ -513,11 +513,15 @@ class PuzzleGame:
 
     # ---------------------------------------------------------------- names
 
+    @property
+    def _human_landlord(self) -> bool:
+        """Whether the human plays the landlord's side."""
+        return bool(self._engine.position.roles[self.seats.index(self.human_seats[0])]
+                    == "landlord")
+
     def _computer_wins(self) -> str:
         """"the peasant wins" / "the landlord wins" (two seats), "the peasants win"."""
-        e = self._engine
-        human_landlord = e.position.roles[self.seats.index(self.human_seats[0])] == "landlord"
-        if not human_landlord:
+        if not self._human_landlord:
             return "the landlord wins"
         return "the peasants win" if len(self.seats) == 3 else f"the {self.seats[1]} wins"
 
@@ -683,12 +687,12 @@ class PuzzleGame:
                    f"{e.limit_words} (unknown)")
             human_wins, known = None, False
         else:
-            m, child, d = got
-            if self.human_wins_with_best_play is False:
+            m, child, d, computer_wins = got
+            if computer_wins:
                 why = f"winning, the fastest: {_plies(d)} to the end after it" if d else "out"
             else:
                 why = f"lost with best play: it holds out longest, {_plies(d)} to the end"
-            human_wins, known = self.human_wins_with_best_play, True
+            human_wins, known = not computer_wins, True
         text = e.text(m, self.notation)
         moves = (*self._moves, (st[0], m))
         lines = (f"{seat} plays {text} ({why})",)
