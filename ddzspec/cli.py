@@ -38,8 +38,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("ddzspec.cli_players", "arena"),
     "diff": ("ddzspec.cli_variants", "diff"),
     "rules": ("ddzspec.cli_rules", "rules"),
-    "solve": ("ddzspec.solver.cli", "solve"),
     "puzzles": ("ddzspec.cli_puzzles", "puzzles"),
+    "solve": ("ddzspec.solver.cli", "solve"),
 }
 
 #: What each command is for, by topic, as ``ddzspec --help`` lists them (a plugin's command is
