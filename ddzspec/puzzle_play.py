@@ -68,8 +68,10 @@ T = TypeVar("T")
 #: A search state: (seat to move, hands packed 4 bits per rank, move id to beat or -1, passes).
 State = tuple[int, tuple[int, ...], int, int]
 
-#: Transposition-table entries a game's search keeps (about 350 bytes each): well under 1 GiB.
-_ENTRIES = 1_000_000
+#: Table entries a game's search keeps (about 350 bytes each, so at most about 150 MiB per game
+#: in play; a web server may hold several): past it the tables are emptied, a cache only, so
+#: answers never change. The largest shipped puzzle (DDZ2-04) needs about 150,000.
+_ENTRIES = 400_000
 
 #: Refutation lines longer than this many plies are cut with "…".
 LINE_PLIES = 12
