@@ -9,7 +9,9 @@
   (the figures say how many). ``--jobs J`` plays deals in J processes.
 - Speed: milliseconds per decision of levels 1 and 2 (bids and moves, in self-play), level 3's
   trick-play decision times (median, 99th percentile, maximum) against its budget, and
-  self-play deals per second per level (every seat at that level).
+  self-play deals per second per level (every seat at that level); for every level also the
+  mean, median, 99th percentile and maximum over all decisions, in wall-clock time and in
+  CPU time of the process (``time.process_time``: less noisy on a shared machine).
 - Anchor (optional): ``--peer-venv PATH`` names a separate environment where ``rlcard`` is
   installed (never one of ddzspec's dependencies); its rule-based Dou Dizhu agent
   (``doudizhu-rule-v1``) then plays classic deals against a level, through an adapter that
@@ -135,6 +137,7 @@ def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
                    for s in range(n)]
         times: list[float] = []
         play_times: list[float] = []
+        cpu_times: list[float] = []
         t0 = time.perf_counter()
         for seed in range(count):
             g = GameState.new(rules, seed=f"speed:{seed}")
@@ -142,9 +145,11 @@ def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
                 seat = g.turn
                 assert seat is not None
                 v = g.view(seat)
+                c = time.process_time()
                 t = time.perf_counter()
                 a = players[seat].decide(v)
                 dt = time.perf_counter() - t
+                cpu_times.append(time.process_time() - c)
                 times.append(dt)
                 if g.phase == "play":
                     play_times.append(dt)
@@ -154,16 +159,34 @@ def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
         row = {"deals": count, "deals_per_s": count / total,
                "decisions": len(times), "ms_per_decision": 1000 * sum(times) / len(times),
                "play_ms_median": 1000 * statistics.median(play_times),
-               "play_ms_p99": 1000 * play_times[min(len(play_times) - 1,
-                                                    int(0.99 * len(play_times)))],
-               "play_ms_max": 1000 * play_times[-1]}
+               "play_ms_p99": 1000 * _p99(play_times),
+               "play_ms_max": 1000 * play_times[-1],
+               # every decision (bids and moves): wall clock and CPU time of this process
+               "all_ms": _summary(times), "all_cpu_ms": _summary(cpu_times)}
         out[f"level{level}"] = row
         extra = f" (budget {1000 * budget:.0f} ms)" if level == 3 else ""
         print(f"speed {name} level {level}: {row['ms_per_decision']:.3f} ms/decision mean; "
               f"moves median {row['play_ms_median']:.3f} ms, p99 {row['play_ms_p99']:.3f} ms, "
               f"max {row['play_ms_max']:.3f} ms{extra}; self-play {row['deals_per_s']:.2f} "
               f"deals/s ({count} deals, {len(times)} decisions)", flush=True)
+        for what, key in (("wall", "all_ms"), ("cpu ", "all_cpu_ms")):
+            s = row[key]
+            print(f"speed {name} level {level} all decisions, {what}: mean {s['mean']:.3f} ms, "
+                  f"median {s['median']:.3f} ms, p99 {s['p99']:.3f} ms, max {s['max']:.3f} ms",
+                  flush=True)
     return out
+
+
+def _p99(values: Sequence[float]) -> float:
+    """The 99th percentile of sorted ``values`` (the value at rank ⌊0.99 n⌋)."""
+    return values[min(len(values) - 1, int(0.99 * len(values)))]
+
+
+def _summary(seconds: Sequence[float]) -> dict[str, float]:
+    """Mean, median, 99th percentile and maximum of ``seconds``, in milliseconds."""
+    v = sorted(seconds)
+    return {"mean": 1000 * sum(v) / len(v), "median": 1000 * statistics.median(v),
+            "p99": 1000 * _p99(v), "max": 1000 * v[-1]}
 
 
 # --------------------------------------------------------------------------- the RLCard peer

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from ..cards import EMPTY, N_RANKS, Cards
-from ..game import Action, SeatView
+from ..game import Action, GameState, SeatView
 from ..rules import Rules
 
 LEVELS = (1, 2, 3)
@@ -115,6 +115,20 @@ def known_talon_left(view: SeatView, played: Sequence[Cards]) -> Cards:
         return EMPTY
     p = played[view.landlord].counts
     return Cards(tuple(max(0, t - x) for t, x in zip(view.talon.counts, p)))
+
+
+def transcript(state: GameState) -> str:
+    """A deal's actions as text, one line per action of ``state.log`` (all-pass redeals
+    included): ``seat kind value cards`` (``-`` for no cards), then ``result WINNER LANDLORD
+    [scores]`` once the deal is over. Two runs of the same players on the same deal give the
+    same text exactly when every decision was the same (``bench/decisions.py``)."""
+    lines = []
+    for a in state.log:
+        lines.append(f"{a.seat} {a.kind} {a.value} {'-' if a.cards is None else a.cards}")
+    res = state.result
+    if res is not None:
+        lines.append(f"result {res.winner} {res.landlord} {list(res.scores)}")
+    return "\n".join(lines) + "\n"
 
 
 def check_rules(view: SeatView) -> Rules:
