@@ -79,10 +79,15 @@ class _Planner:
         #: (kind, copies, ranks) → (the unit, its stats): see :func:`_unit`
         self.units: dict[Unit, tuple[Unit, tuple[int, int, float | None]]] = {}
         #: rank index → the chains that rank can start: (copies, shortest run, ranks in
-        #: order, the rank's position in them), in the kit's chain order
-        self.chains_at: list[list[tuple[int, int, tuple[int, ...], int]]] = [
-            [(copies, run_min, seq, seq.index(r)) for copies, run_min, seq in kit.chains
-             if r in seq] for r in range(N_RANKS)]
+        #: order, the rank's position p in them, the chain units of every length from the
+        #: shortest up — the unit ending before position q is at q − p − shortest run), in
+        #: the kit's chain order
+        self.chains_at: list[list[tuple[int, int, tuple[int, ...], int, list[
+            tuple[Unit, tuple[int, int, float | None]]]]]] = [
+            [(copies, run_min, seq, seq.index(r),
+              [_unit(self, "chain", copies, seq[seq.index(r):q])
+               for q in range(seq.index(r) + run_min, len(seq) + 1)])
+             for copies, run_min, seq in kit.chains if r in seq] for r in range(N_RANKS)]
 
 
 #: One searched split: (cost, units, slots, smalls, low terms in unit order) — the parts of
@@ -222,7 +227,7 @@ def _search(pl: _Planner, counts: tuple[int, ...]) -> _Split:
     best_unit = _unit(pl, "group", c, (first,))
     best_sub = memo.get(rest) or _search(pl, rest)
     best = _extended_cost(best_unit[1], best_sub)
-    for copies, run_min, seq, p in pl.chains_at[first]:
+    for copies, run_min, seq, p, units in pl.chains_at[first]:
         if c < copies:
             continue
         left = list(counts)
@@ -234,7 +239,7 @@ def _search(pl: _Planner, counts: tuple[int, ...]) -> _Split:
             if q - p >= run_min:
                 t = tuple(left)
                 sub = memo.get(t) or _search(pl, t)
-                unit = _unit(pl, "chain", copies, seq[p:q])
+                unit = units[q - p - run_min]
                 cost = _extended_cost(unit[1], sub)
                 if cost < best:
                     best, best_unit, best_sub = cost, unit, sub
