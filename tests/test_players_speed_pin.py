@@ -86,3 +86,23 @@ def test_incremental_plan_cost_equals_the_direct_formula(name: str) -> None:
         p = plan(counts, rules)
         assert p is plan(tuple(counts), rules)  # memoised per hand
         assert p.cost == _cost(kit, p.units)
+
+
+def test_prepare_builds_the_fast_index_with_the_tables_readings() -> None:
+    """After ``prepare`` the legal moves come from the table index (no build left for a
+    decision to pay), and every Reading of the index is the one the table's own lookup gives
+    (equal to a fresh :meth:`MoveTable.reading_of`, and the very object ``lookup`` returns)."""
+    from ddzspec.moves import move_index
+    from ddzspec.players.base import prepare
+    from ddzspec.table import get_table
+    rules = load_rules("duel")
+    prepare(rules)
+    idx = move_index(rules)
+    assert idx._fast is not None
+    table = get_table(rules)
+    fast = idx._fast
+    assert len(fast.reading) == len(table.entries) == 8798
+    for key, entry in table.entries.items():
+        r = fast.reading[key]
+        assert r == table.reading_of(key, entry)
+        assert r is table.lookup(key)

@@ -19,6 +19,10 @@ Levels (seed 003 offers three computer levels):
 
 Every level is deterministic given its seed: the same view gives the same decision.
 
+Speed (issue 9: levels 1–2 within 1 ms per decision): :func:`prepare` builds a rules file's
+move table and legal-move index once, before play, so that no decision pays for it; level 2
+memoises its hand plans per hand (:func:`ddzspec.players.level2.plan`).
+
 >>> from ddzspec.rules import load_rules
 >>> from ddzspec.game import GameState
 >>> g = GameState.new(load_rules("classic"), seed=7)

@@ -67,7 +67,7 @@ class _Planner:
     split of the hand without its controls, with the additive parts of its cost) and
     ``plans`` (hand counts → :class:`Plan`)."""
 
-    __slots__ = ("chains_at", "kit", "plans", "search", "top", "unit_stats", "units")
+    __slots__ = ("chains_at", "groups", "kit", "plans", "search", "top", "unit_stats", "units")
 
     def __init__(self, kit: Kit) -> None:
         self.kit = kit
@@ -78,6 +78,9 @@ class _Planner:
         self.unit_stats: dict[Unit, tuple[int, int, float | None]] = {}
         #: (kind, copies, ranks) → (the unit, its stats): see :func:`_unit`
         self.units: dict[Unit, tuple[Unit, tuple[int, int, float | None]]] = {}
+        #: groups[rank][copies]: the group unit and its stats (copies 0 unused)
+        self.groups = [[_unit(self, "group", c, (r,)) for c in range(8)]
+                       for r in range(N_RANKS)]
         #: rank index → the chains that rank can start: (copies, shortest run, ranks in
         #: order, the rank's position p in them, the chain units of every length from the
         #: shortest up — the unit ending before position q is at q − p − shortest run), in
@@ -186,23 +189,6 @@ def _unit(pl: _Planner, kind: str, copies: int, ranks: tuple[int, ...]) \
     return got
 
 
-def _extended_cost(stats: tuple[int, int, float | None], sub: _Split) -> float:
-    """The cost of the split (unit,) + ``sub``, ``stats`` the unit's :func:`_stats`, computed
-    as :func:`_cost` computes it: the low terms summed in unit order, from 0.0."""
-    low = 0.0 if stats[2] is None else stats[2]  # 0.0 + x == x
-    for t in sub[4]:
-        low += t
-    return float(len(sub[1]) + 1) - min(stats[0] + sub[2], stats[1] + sub[3]) + low
-
-
-def _extend(unit: tuple[Unit, tuple[int, int, float | None]], sub: _Split,
-            cost: float) -> _Split:
-    """The split (unit,) + ``sub`` of cost ``cost`` (:func:`_extended_cost`)."""
-    u, (slots, smalls, term) = unit
-    lows = sub[4] if term is None else (term,) + sub[4]
-    return cost, (u,) + sub[1], slots + sub[2], smalls + sub[3], lows
-
-
 _EMPTY_SPLIT: _Split = (0.0, (), 0, 0, ())
 
 
@@ -210,7 +196,9 @@ def _search(pl: _Planner, counts: tuple[int, ...]) -> _Split:
     """The cheapest split of ``counts`` (no controls): the lowest rank held goes as one group,
     or starts a chain (each length from the shortest up, in the kit's chain order); the rest
     is split the same way (memoised per hand). A later option replaces the best so far only
-    when it costs strictly less."""
+    when it costs strictly less. Each option's cost is :func:`_cost` of its units, computed
+    from the unit's :func:`_stats` and the split of the rest with the very same float
+    operations (the low terms summed in unit order from 0.0; 0.0 + x is x)."""
     memo = pl.search
     got = memo.get(counts)
     if got is not None:
@@ -224,9 +212,13 @@ def _search(pl: _Planner, counts: tuple[int, ...]) -> _Split:
         return _EMPTY_SPLIT
     c = counts[first]
     rest = counts[:first] + (0,) + counts[first + 1:]
-    best_unit = _unit(pl, "group", c, (first,))
+    best_unit = pl.groups[first][c]
     best_sub = memo.get(rest) or _search(pl, rest)
-    best = _extended_cost(best_unit[1], best_sub)
+    slots, smalls, term = best_unit[1]
+    low = 0.0 if term is None else term
+    for x in best_sub[4]:
+        low += x
+    best = float(len(best_sub[1]) + 1) - min(slots + best_sub[2], smalls + best_sub[3]) + low
     for copies, run_min, seq, p, units in pl.chains_at[first]:
         if c < copies:
             continue
@@ -240,10 +232,16 @@ def _search(pl: _Planner, counts: tuple[int, ...]) -> _Split:
                 t = tuple(left)
                 sub = memo.get(t) or _search(pl, t)
                 unit = units[q - p - run_min]
-                cost = _extended_cost(unit[1], sub)
+                slots, smalls, term = unit[1]
+                low = 0.0 if term is None else term
+                for x in sub[4]:
+                    low += x
+                cost = float(len(sub[1]) + 1) - min(slots + sub[2], smalls + sub[3]) + low
                 if cost < best:
                     best, best_unit, best_sub = cost, unit, sub
-    split = _extend(best_unit, best_sub, best)
+    u, (slots, smalls, term) = best_unit
+    split = (best, (u,) + best_sub[1], slots + best_sub[2], smalls + best_sub[3],
+             best_sub[4] if term is None else (term,) + best_sub[4])
     if len(memo) >= MEMO_SIZE:
         memo.clear()
     memo[counts] = split
