@@ -99,14 +99,21 @@ class _Planner:
 _Split = tuple[float, tuple[Unit, ...], int, int, tuple[float, ...]]
 
 _KITS: dict[int, tuple[Rules, _Planner]] = {}
+#: One planner per distinct kit: rules files that plan alike (classic and kawu) share memos.
+_PLANNERS: dict[Kit, _Planner] = {}
 
 
 def _planner(rules: Rules) -> _Planner:
-    """The :class:`_Planner` of ``rules`` (built once per rules object)."""
+    """The :class:`_Planner` of ``rules`` (looked up once per rules object)."""
     got = _KITS.get(id(rules))
     if got is not None and got[0] is rules:
         return got[1]
-    planner = _Planner(_make_kit(rules))
+    kit = _make_kit(rules)
+    planner = _PLANNERS.get(kit)
+    if planner is None:
+        planner = _PLANNERS[kit] = _Planner(kit)
+    if len(_KITS) >= 64:
+        _KITS.clear()
     _KITS[id(rules)] = (rules, planner)
     return planner
 
