@@ -38,6 +38,16 @@ Last run (2 cores shared with other jobs, load ≈ 4; seed 0; points per seat-de
 - speed: level 1 0.02–0.03 ms per decision, level 2 0.14 (classic) / 0.28 (duel) ms mean, p99
   1.1 / 1.8 ms; level 3 moves median 207 / 242 ms, p99 431 / 429 ms against 500 ms; self-play
   165 / 136 / 0.21 deals/s (classic, levels 1 / 2 / 3), 218 / 144 / 0.27 (duel).
+- speed after the issue-9 speed work (``--no-strength --speed-deals 200 --speed-deals3 1``, load
+  ≈ 7 on 2 cores, so CPU time per decision, all decisions, bids included): level 2 p99
+  0.63 / 0.25 / 0.77 ms (classic / kawu / duel; before 1.60 / 0.32 / 1.49), mean 0.10 / 0.06 /
+  0.15 ms; level 1 p99 0.16 / 0.13 / 0.18 ms, max 0.4–0.9 ms (the move index, 0.16–0.47 s CPU
+  once per process, is built by ``prepare`` before play instead of inside a decision: before,
+  up to 1.0 s CPU in one decision). Level 2's maximum (8–66 ms) is a full garbage-collection
+  pass landing in a decision. Wall-clock p99 on this load: 4–5 ms, mostly waiting for a core.
+  (kawu runs after classic in one process on the same deals: level 2's plans are mostly
+  memoised already.) Level 3 makes the same decisions with a third less CPU (bench/decisions.py,
+  3 deals per variant, wall-clock guard off: 160 / 123 / 163 → 106 / 84 / 89 ms per decision).
 """
 
 from __future__ import annotations
