@@ -9,7 +9,11 @@
   (the figures say how many). ``--jobs J`` plays deals in J processes.
 - Speed: milliseconds per decision of levels 1 and 2 (bids and moves, in self-play), level 3's
   trick-play decision times (median, 99th percentile, maximum) against its budget, and
-  self-play deals per second per level (every seat at that level).
+  self-play deals per second per level (every seat at that level); for every level also the
+  mean, median, 99th percentile and maximum over all decisions, in wall-clock time and in
+  CPU time of the process (``time.process_time``: less noisy on a shared machine). The
+  rules' move table and legal-move index are built first, untimed (``prepare``: a one-time
+  cost per process that the players would otherwise pay in one decision; its time is shown).
 - Anchor (optional): ``--peer-venv PATH`` names a separate environment where ``rlcard`` is
   installed (never one of ddzspec's dependencies); its rule-based Dou Dizhu agent
   (``doudizhu-rule-v1``) then plays classic deals against a level, through an adapter that
@@ -34,6 +38,16 @@ Last run (2 cores shared with other jobs, load ≈ 4; seed 0; points per seat-de
 - speed: level 1 0.02–0.03 ms per decision, level 2 0.14 (classic) / 0.28 (duel) ms mean, p99
   1.1 / 1.8 ms; level 3 moves median 207 / 242 ms, p99 431 / 429 ms against 500 ms; self-play
   165 / 136 / 0.21 deals/s (classic, levels 1 / 2 / 3), 218 / 144 / 0.27 (duel).
+- speed after the issue-9 speed work (``--no-strength --speed-deals 200 --speed-deals3 1``, load
+  ≈ 7 on 2 cores, so CPU time per decision, all decisions, bids included): level 2 p99
+  0.63 / 0.25 / 0.77 ms (classic / kawu / duel; before 1.60 / 0.32 / 1.49), mean 0.10 / 0.06 /
+  0.15 ms; level 1 p99 0.16 / 0.13 / 0.18 ms, max 0.4–0.9 ms (the move index, 0.16–0.47 s CPU
+  once per process, is built by ``prepare`` before play instead of inside a decision: before,
+  up to 1.0 s CPU in one decision). Level 2's maximum (8–66 ms) is a full garbage-collection
+  pass landing in a decision. Wall-clock p99 on this load: 4–5 ms, mostly waiting for a core.
+  (kawu runs after classic in one process on the same deals: level 2's plans are mostly
+  memoised already.) Level 3 makes the same decisions with a third less CPU (bench/decisions.py,
+  3 deals per variant, wall-clock guard off: 160 / 123 / 163 → 106 / 84 / 89 ms per decision).
 """
 
 from __future__ import annotations
@@ -126,19 +140,25 @@ def strength(name: str, levels: tuple[int, ...], games: int, seed: int, budget: 
 def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
     """Decision times per level and self-play deals per second per level."""
     from ddzspec.game import GameState
-    from ddzspec.moves import legal_moves
     from ddzspec.players import player_for
+    from ddzspec.players.base import prepare
     from ddzspec.rules import load_rules
     rules = load_rules(name)
     n = rules.deal.players
-    legal_moves(GameState.new(rules, seed=0).hands[0], None, rules)  # build the move index
-    out: dict[str, Any] = {"rules": name}
+    c = time.process_time()
+    t = time.perf_counter()
+    prepare(rules)  # the move table and its index: built once, before any decision is timed
+    out: dict[str, Any] = {"rules": name, "prepare_ms": 1000 * (time.perf_counter() - t),
+                           "prepare_cpu_ms": 1000 * (time.process_time() - c)}
+    print(f"speed {name}: prepare {out['prepare_ms']:.0f} ms ({out['prepare_cpu_ms']:.0f} ms "
+          "CPU), once per process and rules", flush=True)
     for level in (1, 2, 3):
         count = deals if level < 3 else deals3
         players = [player_for(level, f"speed:{s}", budget=budget if level == 3 else None)
                    for s in range(n)]
         times: list[float] = []
         play_times: list[float] = []
+        cpu_times: list[float] = []
         t0 = time.perf_counter()
         for seed in range(count):
             g = GameState.new(rules, seed=f"speed:{seed}")
@@ -146,9 +166,11 @@ def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
                 seat = g.turn
                 assert seat is not None
                 v = g.view(seat)
+                c = time.process_time()
                 t = time.perf_counter()
                 a = players[seat].decide(v)
                 dt = time.perf_counter() - t
+                cpu_times.append(time.process_time() - c)
                 times.append(dt)
                 if g.phase == "play":
                     play_times.append(dt)
@@ -158,16 +180,34 @@ def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
         row = {"deals": count, "deals_per_s": count / total,
                "decisions": len(times), "ms_per_decision": 1000 * sum(times) / len(times),
                "play_ms_median": 1000 * statistics.median(play_times),
-               "play_ms_p99": 1000 * play_times[min(len(play_times) - 1,
-                                                    int(0.99 * len(play_times)))],
-               "play_ms_max": 1000 * play_times[-1]}
+               "play_ms_p99": 1000 * _p99(play_times),
+               "play_ms_max": 1000 * play_times[-1],
+               # every decision (bids and moves): wall clock and CPU time of this process
+               "all_ms": _summary(times), "all_cpu_ms": _summary(cpu_times)}
         out[f"level{level}"] = row
         extra = f" (budget {1000 * budget:.0f} ms)" if level == 3 else ""
         print(f"speed {name} level {level}: {row['ms_per_decision']:.3f} ms/decision mean; "
               f"moves median {row['play_ms_median']:.3f} ms, p99 {row['play_ms_p99']:.3f} ms, "
               f"max {row['play_ms_max']:.3f} ms{extra}; self-play {row['deals_per_s']:.2f} "
               f"deals/s ({count} deals, {len(times)} decisions)", flush=True)
+        for what, key in (("wall", "all_ms"), ("cpu ", "all_cpu_ms")):
+            s = row[key]
+            print(f"speed {name} level {level} all decisions, {what}: mean {s['mean']:.3f} ms, "
+                  f"median {s['median']:.3f} ms, p99 {s['p99']:.3f} ms, max {s['max']:.3f} ms",
+                  flush=True)
     return out
+
+
+def _p99(values: Sequence[float]) -> float:
+    """The 99th percentile of sorted ``values`` (the value at rank ⌊0.99 n⌋)."""
+    return values[min(len(values) - 1, int(0.99 * len(values)))]
+
+
+def _summary(seconds: Sequence[float]) -> dict[str, float]:
+    """Mean, median, 99th percentile and maximum of ``seconds``, in milliseconds."""
+    v = sorted(seconds)
+    return {"mean": 1000 * sum(v) / len(v), "median": 1000 * statistics.median(v),
+            "p99": 1000 * _p99(v), "max": 1000 * v[-1]}
 
 
 # --------------------------------------------------------------------------- the RLCard peer

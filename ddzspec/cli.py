@@ -38,6 +38,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("ddzspec.cli_players", "arena"),
     "diff": ("ddzspec.cli_variants", "diff"),
     "rules": ("ddzspec.cli_rules", "rules"),
+    "puzzles": ("ddzspec.cli_puzzles", "puzzles"),
     "solve": ("ddzspec.solver.cli", "solve"),
     "serve": ("ddzspec.cli_web", "serve"),
 }
@@ -63,6 +64,7 @@ COMMAND_TOPICS: dict[str, dict[str, str]] = {
     },
     "Endgames": {
         "solve": "open-hand endgame solver: winner, every winning move, exact score",
+        "puzzles": "the shipped endgame puzzles; play one against the solver (puzzles play)",
     },
     "Table": {
         "serve": "the web table: play deals, puzzles and the rules in a browser",

@@ -11,6 +11,8 @@
   :class:`DoesNotBeatError`, :class:`LeaderMayNotPassError`).
 - :class:`RecordError` — a deal record that cannot be read, or whose rules cannot be reproduced
   exactly.
+- :class:`PuzzleError` — a puzzle or a puzzle-game action that cannot be done (unknown puzzle,
+  bad side, a move that is not the human's, not held or not legal), saying what and where.
 """
 
 from __future__ import annotations
@@ -126,6 +128,13 @@ class BadSeatError(GameError):
 class RecordError(DdzError):
     """A deal record that cannot be read, does not follow the format, or whose rules cannot be
     reproduced exactly (the message names the mismatch)."""
+
+
+class PuzzleError(DdzError):
+    """A puzzle that cannot be found or read, or an action a puzzle game rejects (a bad side,
+    out of turn, game over, bad notation, cards not held, not a legal move, does not beat the
+    move on the table, nothing to take back). The message says what and where; the game
+    object is unchanged (it is immutable)."""
 
 
 class DdzWarning(UserWarning):

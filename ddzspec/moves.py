@@ -93,22 +93,14 @@ class TableIndex:
         self.table = table
         self.rules = rules
         self.shape_index = {s.name: i for i, s in enumerate(rules.shapes)}
-        strength = rules.strength
-        items = []
-        for key, entry in table.entries.items():
-            r = table.lookup(key)
-            assert r is not None
-            kick = tuple(sorted(strength[i] for i, c in enumerate(r.kickers.counts)
-                                for _ in range(c)))
-            items.append(((r.tier, r.key, entry[0], r.size, kick), key, r))
-        items.sort(key=lambda x: x[0])
+        items = _hint_items(table)
         #: packed key → position in hint order
-        self.rank: dict[int, int] = {key: n for n, (_, key, _) in enumerate(items)}
-        self.reading: dict[int, Reading] = {key: r for _, key, r in items}
-        self.four: dict[int, int] = {key: pack4(r.cards.counts) for _, key, r in items}
+        self.rank: dict[int, int] = {key: n for n, (_, key, _, _) in enumerate(items)}
+        self.reading: dict[int, Reading] = {key: r for _, key, r, _ in items}
+        self.four: dict[int, int] = {key: m4 for _, key, _, m4 in items}
         by_type: dict[tuple[int, int], list[tuple[int, int, Reading]]] = {}
         tiered: list[tuple[int, int, Reading]] = []
-        for (tier, k, si, size, _), key, r in items:
+        for (tier, k, si, size, _), key, r, _ in items:
             by_type.setdefault((si, size), []).append((k, self.four[key], r))
             if tier > 0:
                 tiered.append((tier, self.four[key], r))
@@ -133,7 +125,7 @@ class TableIndex:
         # the held ones depend on that one mask only, so they are memoised per mask. Bodies
         # with kickers are extended by the kicker units the hand's remaining counts allow and
         # kept when the table holds the multiset with exactly that entry (``kcheck``).
-        self.by_pos: list[Reading] = [r for _, _, r in items]
+        self.by_pos: list[Reading] = [r for _, _, r, _ in items]
         eid_shift = 16
         assert len(rules.shapes) < 256 and N_RANKS < 16  # entry ids fit in 16 bits
         plain: dict[int, list[tuple[int, int]]] = {}
@@ -250,6 +242,55 @@ class TableIndex:
             if (hand4 - m4) & g == g:
                 out.append(r)
         return out
+
+
+def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[int, ...]], int,
+                                                Reading, int]]:
+    """Every move of ``table`` in hint order: ((tier, comparison key, shape index, size,
+    kicker strengths ascending), packed key, Reading, :func:`pack4` of the move), sorted by
+    the first (stable: ties keep the table's order). The Readings equal
+    :meth:`MoveTable.lookup`'s and are shared with its memo: built here once per move from the
+    bodies and kicker multisets they share (a body or a kicker multiset is built once), the
+    index of a large table is ready in a fraction of the time one lookup per move takes."""
+    rules = table.rules
+    strength = rules.strength
+    memo = table._memo  # the table's memoised Readings: one object per move everywhere
+    bodies: dict[Entry, tuple[int, Cards, int, tuple[str, int, int, int, int, str | None,
+                                                     int]]] = {}
+    kicks: dict[int, tuple[Cards, tuple[int, ...], int]] = {}
+    items = []
+    for key, entry in table.entries.items():
+        b = bodies.get(entry)
+        if b is None:
+            si, start, run = entry
+            shape = rules.shapes[si]
+            body = [0] * N_RANKS
+            for i in shape.seq[start:start + run]:
+                body[i] = shape.copies
+            bcards = Cards(tuple(body))
+            top = shape.seq[start + run - 1]
+            b = bodies[entry] = (bcards.key, bcards, pack4(body), (
+                shape.name, shape.tier, strength[top], shape.size(run), run,
+                shape.kicker_kind, top))
+        bkey, bcards, b4, (name, tier, height, size, run, kind, top) = b
+        kkey = key - bkey  # packed counts add up rank by rank
+        kc = kicks.get(kkey)
+        if kc is None:
+            kcards = Cards.from_key(kkey)
+            kc = kicks[kkey] = (kcards, tuple(sorted(
+                strength[i] for i, c in enumerate(kcards.counts) for _ in range(c))),
+                pack4(kcards.counts))
+        r = memo.get(key)
+        if r is None:
+            r = memo[key] = Reading(name, tier, bcards, kc[0], height, size, run, kind, top)
+        items.append(((tier, height, entry[0], size, kc[1]), key, r, b4 + kc[2]))
+    items.sort(key=_first_of)
+    return items
+
+
+def _first_of(item: tuple[tuple[int, int, int, int, tuple[int, ...]], int, Reading, int]) \
+        -> tuple[int, int, int, int, tuple[int, ...]]:
+    return item[0]
 
 
 def _kickers(ranks: list[int], avail: list[int], k: int, left: int, pos: int, key: int,
@@ -528,6 +569,25 @@ def move_index(rules: Rules) -> MoveIndex:
     return idx
 
 
+#: id(rules) → (rules, its MoveIndex) for the rules objects :func:`legal_moves` has accepted
+#: (Rules are frozen: a rules object accepted once stays acceptable).
+_CHECKED: dict[int, tuple[Rules, MoveIndex]] = {}
+
+
+def _checked_index(rules: Rules) -> MoveIndex:
+    """:func:`move_index` of ``rules`` after :func:`require_lone_cards`, both done once per
+    rules object (legal moves are asked for thousands of times per second)."""
+    got = _CHECKED.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    require_lone_cards(rules)
+    idx = move_index(rules)
+    if len(_CHECKED) >= 64:
+        _CHECKED.clear()
+    _CHECKED[id(rules)] = (rules, idx)
+    return idx
+
+
 def _cards(x: str | Cards, rules: Rules, what: str) -> Cards:
     if isinstance(x, Cards):
         over = [i for i, c in enumerate(x.counts) if c > rules.deck[i]]
@@ -576,11 +636,10 @@ def legal_moves(hand: str | Cards, previous: str | Cards | Reading | None = None
     hand can play: the moves are generated from the hand (see :class:`MoveIndex`).
     """
     rules = rules if rules is not None else load_rules("classic")
-    require_lone_cards(rules)
+    idx = _checked_index(rules)
     cards = _cards(hand, rules, "hand")
     if len(cards) > rules.max_cards:
         raise GameError(f"a hand holds at most {rules.max_cards} cards, got {len(cards)}")
-    idx = move_index(rules)
     try:
         if previous is None:
             return LegalMoves(tuple(idx.leads(cards.counts)), False)

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..game import GameState
 from ..rules import Rules
-from .base import LEVELS, Player, player_for
+from .base import LEVELS, Player, player_for, prepare
 
 Z95 = 1.959963984540054
 
@@ -298,6 +298,7 @@ def arena(rules: Rules, levels: Sequence[int], games: int, seed: int = 0, *,
         raise ValueError(f"levels {list(levels)}: one of 1, 2, 3 per seat ({n} seats)")
     if games < 1:
         raise ValueError(f"games {games}: at least 1")
+    prepare(rules)  # one-time set-up outside the timed deals
     t0 = time.perf_counter()
     records: list[SeatDeal] = []
     for k in range(games):

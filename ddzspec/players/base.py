@@ -19,6 +19,10 @@ Levels (seed 003 offers three computer levels):
 
 Every level is deterministic given its seed: the same view gives the same decision.
 
+Speed (issue 9: levels 1–2 within 1 ms per decision): :func:`prepare` builds a rules file's
+move table and legal-move index once, before play, so that no decision pays for it; level 2
+memoises its hand plans per hand (:func:`ddzspec.players.level2.plan`).
+
 >>> from ddzspec.rules import load_rules
 >>> from ddzspec.game import GameState
 >>> g = GameState.new(load_rules("classic"), seed=7)
@@ -34,7 +38,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from ..cards import EMPTY, N_RANKS, Cards
-from ..game import Action, SeatView
+from ..game import Action, GameState, SeatView
 from ..rules import Rules
 
 LEVELS = (1, 2, 3)
@@ -117,6 +121,20 @@ def known_talon_left(view: SeatView, played: Sequence[Cards]) -> Cards:
     return Cards(tuple(max(0, t - x) for t, x in zip(view.talon.counts, p)))
 
 
+def transcript(state: GameState) -> str:
+    """A deal's actions as text, one line per action of ``state.log`` (all-pass redeals
+    included): ``seat kind value cards`` (``-`` for no cards), then ``result WINNER LANDLORD
+    [scores]`` once the deal is over. Two runs of the same players on the same deal give the
+    same text exactly when every decision was the same (``bench/decisions.py``)."""
+    lines = []
+    for a in state.log:
+        lines.append(f"{a.seat} {a.kind} {a.value} {'-' if a.cards is None else a.cards}")
+    res = state.result
+    if res is not None:
+        lines.append(f"result {res.winner} {res.landlord} {list(res.scores)}")
+    return "\n".join(lines) + "\n"
+
+
 def check_rules(view: SeatView) -> Rules:
     """``view.rules``; ValueError when the view carries none."""
     if view.rules is None:
@@ -144,6 +162,22 @@ def same_side(view: SeatView, a: int, b: int) -> bool:
 def opponents(view: SeatView) -> list[int]:
     """The seats playing against ``view.seat``."""
     return [s for s in range(len(view.cards_left)) if not same_side(view, s, view.seat)]
+
+
+def prepare(rules: Rules) -> None:
+    """Build, once per process and rules, what the players' decisions would otherwise build
+    on first use: the compiled move table in memory (read from the disk cache, or compiled)
+    and the fast index of legal moves over it (:class:`ddzspec.moves.TableIndex`; without this
+    call :func:`~ddzspec.moves.legal_moves` builds it on its 33rd call, inside a decision:
+    0.2–0.4 s for classic). Calling it before play keeps that one-time cost out of every
+    decision; it changes no decision (both paths give the same moves). Rules whose table is
+    too large to index (:func:`~ddzspec.moves.estimate_moves`) are left to per-hand
+    generation. Raises what :func:`~ddzspec.moves.legal_moves` raises for unplayable rules."""
+    from ..moves import legal_moves, move_index
+    from ..table import get_table
+    if move_index(rules).is_small():
+        get_table(rules)
+    legal_moves(EMPTY, None, rules)  # builds the index over the table now in memory
 
 
 #: The longest time per move level 3 accepts, seconds (an hour: NaN and infinity are refused).

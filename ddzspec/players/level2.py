@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..cards import N_RANKS, Cards
 from ..game import Action, SeatView
@@ -53,14 +52,78 @@ class Kit:
     strength: tuple[int, ...]
 
 
-_KITS: dict[int, tuple[Rules, Kit]] = {}
+#: One play of a plan: (kind, copies per rank of the body, ranks), kind one of "group"
+#: (1–4 of one rank), "chain", "bomb", "rocket".
+Unit = tuple[str, int, tuple[int, ...]]
+
+
+#: Plans are memoised per kit; a memo is emptied when it holds this many hands (a pure
+#: function: emptying it changes no result, only the time of the next calls).
+MEMO_SIZE = 1 << 17
+
+
+class _Planner:
+    """The planner of one :class:`Kit`, with its memos: ``search`` (hand counts → the best
+    split of the hand without its controls, with the additive parts of its cost) and
+    ``plans`` (hand counts → :class:`Plan`)."""
+
+    __slots__ = ("chains_at", "groups", "kit", "plans", "search", "top", "unit_stats", "units")
+
+    def __init__(self, kit: Kit) -> None:
+        self.kit = kit
+        self.search: dict[tuple[int, ...], _Split] = {}
+        self.plans: dict[tuple[int, ...], Plan] = {}
+        self.top = len(kit.order)
+        #: (kind, copies, ranks) → (slots, smalls, low term or None): a unit's share of _cost
+        self.unit_stats: dict[Unit, tuple[int, int, float | None]] = {}
+        #: (kind, copies, ranks) → (the unit, its stats): see :func:`_unit`
+        self.units: dict[Unit, tuple[Unit, tuple[int, int, float | None]]] = {}
+        #: groups[rank][copies]: the group unit and its stats (copies 0 unused)
+        self.groups = [[_unit(self, "group", c, (r,)) for c in range(8)]
+                       for r in range(N_RANKS)]
+        #: rank index → the chains that rank can start: (copies, shortest run, ranks in
+        #: order, the rank's position p in them, the chain units of every length from the
+        #: shortest up — the unit ending before position q is at q − p − shortest run), in
+        #: the kit's chain order
+        self.chains_at: list[list[tuple[int, int, tuple[int, ...], int, list[
+            tuple[Unit, tuple[int, int, float | None]]]]]] = [
+            [(copies, run_min, seq, seq.index(r),
+              [_unit(self, "chain", copies, seq[seq.index(r):q])
+               for q in range(seq.index(r) + run_min, len(seq) + 1)])
+             for copies, run_min, seq in kit.chains if r in seq] for r in range(N_RANKS)]
+
+
+#: One searched split: (cost, units, slots, smalls, low terms in unit order) — the parts of
+#: :func:`_cost` that add up unit by unit, so that a longer split's cost is computed from its
+#: first unit and the split of the rest, with the very floating-point sums :func:`_cost` does.
+_Split = tuple[float, tuple[Unit, ...], int, int, tuple[float, ...]]
+
+_KITS: dict[int, tuple[Rules, _Planner]] = {}
+#: One planner per distinct kit: rules files that plan alike (classic and kawu) share memos.
+_PLANNERS: dict[Kit, _Planner] = {}
+
+
+def _planner(rules: Rules) -> _Planner:
+    """The :class:`_Planner` of ``rules`` (looked up once per rules object)."""
+    got = _KITS.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    kit = _make_kit(rules)
+    planner = _PLANNERS.get(kit)
+    if planner is None:
+        planner = _PLANNERS[kit] = _Planner(kit)
+    if len(_KITS) >= 64:
+        _KITS.clear()
+    _KITS[id(rules)] = (rules, planner)
+    return planner
 
 
 def kit_of(rules: Rules) -> Kit:
     """The planner's :class:`Kit` for ``rules`` (cached per rules object)."""
-    got = _KITS.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1]
+    return _planner(rules).kit
+
+
+def _make_kit(rules: Rules) -> Kit:
     chains, trio, plane = [], set(), set()
     bomb: int | None = None
     rocket: tuple[int, ...] = ()
@@ -80,18 +143,13 @@ def kit_of(rules: Rules) -> Kit:
             plane.add(sh.kicker_kind)
     order = tuple(sorted((i for i in range(N_RANKS) if rules.strength[i] >= 0),
                          key=lambda i: rules.strength[i]))
-    kit = Kit(order, tuple(chains), tuple(sorted(trio)), tuple(sorted(plane)), bomb, rocket,
-              rules.strength)
-    _KITS[id(rules)] = (rules, kit)
-    return kit
-
-
-#: One play of a plan: (kind, copies per rank of the body, ranks), kind one of "group"
-#: (1–4 of one rank), "chain", "bomb", "rocket".
-Unit = tuple[str, int, tuple[int, ...]]
+    return Kit(order, tuple(chains), tuple(sorted(trio)), tuple(sorted(plane)), bomb, rocket,
+               rules.strength)
 
 
 def _cost(kit: Kit, units: Sequence[Unit]) -> float:
+    """Plays left, minus the kickers trios and planes absorb (at most the low singles and
+    pairs there are), plus 0.1 × (1 − strength / ranks) for each single or pair."""
     plays = float(len(units))
     slots = 0
     smalls = 0
@@ -110,33 +168,91 @@ def _cost(kit: Kit, units: Sequence[Unit]) -> float:
     return plays - min(slots, smalls) + low
 
 
-@lru_cache(maxsize=1 << 17)
-def _search(kit: Kit, counts: tuple[int, ...]) -> tuple[float, tuple[Unit, ...]]:
-    first = next((i for i in kit.order if counts[i]), None)
-    if first is None:
-        return 0.0, ()
-    rest = list(counts)
-    rest[first] = 0
-    sub = _search(kit, tuple(rest))[1]
-    best_units: tuple[Unit, ...] = (("group", counts[first], (first,)),) + sub
-    best = _cost(kit, best_units)
-    for copies, run_min, seq in kit.chains:
-        if first not in seq:
+def _stats(pl: _Planner, unit: Unit) -> tuple[int, int, float | None]:
+    """``unit``'s share of :func:`_cost`: (slots, smalls, low term or None), memoised."""
+    got = pl.unit_stats.get(unit)
+    if got is None:
+        kit = pl.kit
+        kind, copies, ranks = unit
+        got = (0, 0, None)
+        if kind == "group" and copies == 3 and kit.trio_kick:
+            got = (1, 0, None)
+        elif kind == "chain" and copies == 3 and kit.plane_kick:
+            got = (len(ranks), 0, None)
+        elif kind == "group" and copies <= 2:
+            s = kit.strength[ranks[0]]
+            got = (0, int(s < pl.top - 3), 0.1 * (1 - s / pl.top))
+        pl.unit_stats[unit] = got
+    return got
+
+
+def _unit(pl: _Planner, kind: str, copies: int, ranks: tuple[int, ...]) \
+        -> tuple[Unit, tuple[int, int, float | None]]:
+    """The unit (kind, copies, ranks) and its :func:`_stats`, one shared tuple per unit."""
+    got = pl.units.get((kind, copies, ranks))
+    if got is None:
+        unit: Unit = (kind, copies, ranks)
+        got = pl.units[unit] = (unit, _stats(pl, unit))
+    return got
+
+
+_EMPTY_SPLIT: _Split = (0.0, (), 0, 0, ())
+
+
+def _search(pl: _Planner, counts: tuple[int, ...]) -> _Split:
+    """The cheapest split of ``counts`` (no controls): the lowest rank held goes as one group,
+    or starts a chain (each length from the shortest up, in the kit's chain order); the rest
+    is split the same way (memoised per hand). A later option replaces the best so far only
+    when it costs strictly less. Each option's cost is :func:`_cost` of its units, computed
+    from the unit's :func:`_stats` and the split of the rest with the very same float
+    operations (the low terms summed in unit order from 0.0; 0.0 + x is x)."""
+    memo = pl.search
+    got = memo.get(counts)
+    if got is not None:
+        return got
+    first = -1
+    for i in pl.kit.order:
+        if counts[i]:
+            first = i
+            break
+    if first < 0:
+        return _EMPTY_SPLIT
+    c = counts[first]
+    rest = counts[:first] + (0,) + counts[first + 1:]
+    best_unit = pl.groups[first][c]
+    best_sub = memo.get(rest) or _search(pl, rest)
+    slots, smalls, term = best_unit[1]
+    low = 0.0 if term is None else term
+    for x in best_sub[4]:
+        low += x
+    best = float(len(best_sub[1]) + 1) - min(slots + best_sub[2], smalls + best_sub[3]) + low
+    for copies, run_min, seq, p, units in pl.chains_at[first]:
+        if c < copies:
             continue
-        p = seq.index(first)
-        n = 0
-        while p + n < len(seq) and counts[seq[p + n]] >= copies:
-            n += 1
-        for length in range(run_min, n + 1):
-            ranks = seq[p:p + length]
-            rest = list(counts)
-            for r in ranks:
-                rest[r] -= copies
-            units = (("chain", copies, ranks),) + _search(kit, tuple(rest))[1]
-            c = _cost(kit, units)
-            if c < best:
-                best, best_units = c, units
-    return best, best_units
+        left = list(counts)
+        end = len(seq)
+        q = p
+        while q < end and counts[seq[q]] >= copies:
+            left[seq[q]] -= copies
+            q += 1
+            if q - p >= run_min:
+                t = tuple(left)
+                sub = memo.get(t) or _search(pl, t)
+                unit = units[q - p - run_min]
+                slots, smalls, term = unit[1]
+                low = 0.0 if term is None else term
+                for x in sub[4]:
+                    low += x
+                cost = float(len(sub[1]) + 1) - min(slots + sub[2], smalls + sub[3]) + low
+                if cost < best:
+                    best, best_unit, best_sub = cost, unit, sub
+    u, (slots, smalls, term) = best_unit
+    split = (best, (u,) + best_sub[1], slots + best_sub[2], smalls + best_sub[3],
+             best_sub[4] if term is None else (term,) + best_sub[4])
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[counts] = split
+    return split
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,9 +266,15 @@ class Plan:
 
 
 def plan(counts: Sequence[int], rules: Rules) -> Plan:
-    """The fewest-plays split of a hand (15 counts per rank index) under ``rules``."""
-    kit = kit_of(rules)
-    c = list(counts)
+    """The fewest-plays split of a hand (15 counts per rank index) under ``rules``: the rocket
+    and bombs set apart, the rest searched (see the module doc). Memoised per hand."""
+    pl = _planner(rules)
+    key = tuple(counts)
+    got = pl.plans.get(key)
+    if got is not None:
+        return got
+    kit = pl.kit
+    c = list(key)
     controls: list[Unit] = []
     if kit.rocket and all(c[j] >= 1 for j in kit.rocket):
         controls.append(("rocket", 1, kit.rocket))
@@ -163,8 +285,12 @@ def plan(counts: Sequence[int], rules: Rules) -> Plan:
             if c[i] >= kit.bomb:
                 controls.append(("bomb", c[i], (i,)))
                 c[i] = 0
-    cost, units = _search(kit, tuple(c))
-    return Plan(units, tuple(controls), cost)
+    split = _search(pl, tuple(c))
+    got = Plan(split[1], tuple(controls), split[0])
+    if len(pl.plans) >= MEMO_SIZE:
+        pl.plans.clear()
+    pl.plans[key] = got
+    return got
 
 
 def unit_cards(*units: Unit) -> Cards:
@@ -198,6 +324,11 @@ def hand_strength(counts: Sequence[int], rules: Rules) -> float:
 
 def _play(seat: int, m: Reading) -> Action:
     return Action.play(seat, m.cards)
+
+
+def _left(counts: Sequence[int], m: Reading) -> tuple[int, ...]:
+    """The hand's counts after playing ``m`` (body and kickers, without building m.cards)."""
+    return tuple(a - b - k for a, b, k in zip(counts, m.body.counts, m.kickers.counts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,30 +376,29 @@ def choose_move(view: SeatView, rules: Rules) -> Action:
     if same_side(view, last_seat, seat):
         low = len(rules.order) // 2
         for m in moves:
-            mc = m.cards.counts
             if m.tier == 0 and prev.key < low - 2 and m.key <= low and \
                     to_go(view, last_seat) > 2 and \
-                    all(c == 0 or c == counts[i] for i, c in enumerate(mc)):
+                    all(c == 0 or c == counts[i] for i, c in enumerate(m.cards.counts)):
                 return _play(seat, m)
         return Action.pass_(seat)
-    base = plan(counts, rules).cost
+    now = plan(counts, rules)
+    base = now.cost
     urgency = to_go(view, last_seat)
     allowance = 0.25 if close > 4 else 1.25 if close > 2 else 99.0
     best: tuple[tuple[float, ...], Reading] | None = None
     bombs = []
-    n_bombs = len(plan(counts, rules).controls)
+    n_bombs = len(now.controls)
+    chase = urgency <= 2 and prev.size <= 2
     for m in moves:
-        rem = [a - b for a, b in zip(counts, m.cards.counts)]
         if m.tier > 0:
             bombs.append(m)
             continue
-        after = plan(rem, rules)
+        after = plan(_left(counts, m), rules)
         delta = after.cost - (base - 1)
         if len(after.controls) < n_bombs:
             delta += 2.0  # a bomb broken for an ordinary answer
         if delta > allowance:
             continue
-        chase = urgency <= 2 and prev.size <= 2
         cost: tuple[float, ...] = (-m.key,) if chase else (delta, m.key)
         if best is None or cost < best[0]:
             best = (cost, m)
@@ -276,8 +406,7 @@ def choose_move(view: SeatView, rules: Rules) -> Action:
         return _play(seat, best[1])
     if bombs:
         b = min(bombs, key=lambda m: (m.tier, m.key))
-        rem = [a - c for a, c in zip(counts, b.cards.counts)]
-        left = plan(rem, rules)
+        left = plan(_left(counts, b), rules)
         if close <= 3 or len(left.units) <= 1:
             return _play(seat, b)
     return Action.pass_(seat)
@@ -289,8 +418,10 @@ def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int) ->
     p = plan(counts, rules)
 
     def find(cards: Cards) -> Reading | None:
-        n = len(cards)
-        return next((m for m in moves if m.size == n and m.cards == cards), None)
+        # m.cards == cards, without building m.cards: packed keys add up rank by rank
+        n, key = len(cards), cards.key
+        return next((m for m in moves if m.size == n and m.body.key + m.kickers.key == key),
+                    None)
     if p.controls and len(p.units) <= 1:
         for u in sorted(p.controls, key=lambda u: (u[0] == "rocket", u[2])):
             m = find(unit_cards(u))
@@ -324,8 +455,6 @@ def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int) ->
         if m is not None:
             return _play(seat, m)
     # the plan's plays are not moves of these rules: the lead that costs the plan least
-    best = min(moves, key=lambda m: (m.tier,
-                                     plan([a - b for a, b in zip(counts, m.cards.counts)],
-                                          rules).cost, m.key))
+    best = min(moves, key=lambda m: (m.tier, plan(_left(counts, m), rules).cost, m.key))
     return _play(seat, best)
 

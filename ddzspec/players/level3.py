@@ -40,7 +40,7 @@ from ..game import Action, GameState, Phase, SeatView
 from ..moves import legal_moves
 from ..readings import Reading
 from ..rules import Rules
-from .base import check_view, dispatch, known_talon_left, played_by_seat, to_go
+from .base import check_view, dispatch, known_talon_left, played_by_seat, prepare, to_go
 from .level2 import Level2, choose_move, plan
 
 _L2 = Level2()
@@ -141,7 +141,7 @@ class Level3:
         rules = check_view(view, "bidding")
         from .endgame import warm_up
         warm_up(rules)
-        legal_moves(view.hand, None, rules)  # builds the rules' move index once
+        prepare(rules)  # the fast index of legal moves, built once per process
         return _L2.decide_bid(view)
 
     def decide_move(self, view: SeatView) -> Action:
