@@ -18,8 +18,6 @@ from typing import Any
 
 import pytest
 
-from ddzspec.web.extras import features
-
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -276,9 +274,6 @@ def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Pa
     page.goto(f"{server}/")
     page.wait_for_selector("body[data-ready='1']")
     page.click("#tab-puzzle")
-    if not features()["puzzle"]:  # this ddzspec has no puzzle library: the tab says so
-        assert page.is_visible("#puzzle-missing") and not page.is_visible("#puzzle-ui")
-        return
     # fail: DDZ2-01, leading the 3 throws the win away; the refutation at once, take back
     page.click(".puzzle-btn[data-id='DDZ2-01']")
     page.wait_for_selector("body[data-puzzle='human']")
@@ -316,9 +311,6 @@ def test_learn_rules_page_and_diff(browser: Any, server: str, shots: Path) -> No
     page.goto(f"{server}/")
     page.wait_for_selector("body[data-ready='1']")
     page.click("#tab-learn")
-    if not features()["learn"]:  # no learn library: only the explain box is shown
-        assert not page.is_visible("#learn-rules-panel") and page.is_visible("#learn-move")
-        return
     page.fill("#learn-move", "3456")
     page.click("#learn-go")
     page.wait_for_selector("#learn-out .verdict")

@@ -16,7 +16,6 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
 
 
 def test_learn_rules_page_and_diff(client: TestClient) -> None:
-    assert client.get("/api/rules").json()["features"]["learn"] is True
     d = client.get("/api/learn/rules/classic").json()
     shapes = {s["name"]: s for s in d["shapes"]}
     assert "bomb" in shapes and "3333" in shapes["bomb"]["examples"]

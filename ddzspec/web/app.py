@@ -120,10 +120,8 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
     async def rules_list(request: Request) -> Response:
         """The rules offered, the levels and the notations."""
         from ..cards import SYMBOLS
-        from .extras import features
         return JSONResponse({"rules": offer.to_json(), "levels": [1, 2, 3],
-                             "notations": ["en", "fr", "de"], "symbols": SYMBOLS,
-                             "features": features()})
+                             "notations": ["en", "fr", "de"], "symbols": SYMBOLS})
 
     @guarded
     async def games_list(request: Request) -> Response:

@@ -1,7 +1,6 @@
 """The web table's Puzzle and Learn parts: routes over :mod:`ddzspec.puzzle_play` (play an
 endgame against the solver's perfect defence) and :mod:`ddzspec.learn` (a page per rules file,
-the diff of two variants in words), when this ddzspec has them (:func:`features` tells the page
-which). The contract between those libraries and this module is notes/api.md of issue 10.
+the diff of two variants in words).
 
 Routes (``notation`` query parameter as everywhere):
 
@@ -18,8 +17,6 @@ Routes (``notation`` query parameter as everywhere):
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import re
 import secrets
@@ -44,12 +41,6 @@ PUZZLE_SECONDS = 10.0
 SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 #: The ``rules`` line of a position (one statement per line, grammar/position.lark).
 RULES_LINE = re.compile(r'^([ \t]*rules\b[ \t]*:?[ \t]*)("(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_./~-]+)')
-
-
-def features() -> dict[str, bool]:
-    """Which optional parts this ddzspec has: ``{"puzzle": bool, "learn": bool}``."""
-    return {"puzzle": importlib.util.find_spec("ddzspec.puzzle_play") is not None,
-            "learn": importlib.util.find_spec("ddzspec.learn") is not None}
 
 
 def explanation_json(ex: Explanation, notation: str) -> dict[str, Any]:
@@ -117,17 +108,10 @@ class Session:
 
 def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..., Any],
                  notation_of: Callable[..., str]) -> list[BaseRoute]:
-    """The Puzzle and Learn routes (each answers 404 with a message when its library is
-    missing from this ddzspec)."""
+    """The Puzzle and Learn routes."""
     from .games import WebError
     sessions: OrderedDict[str, Session] = OrderedDict()
     slock = threading.Lock()
-
-    def lib(name: str) -> Any:
-        if not features()[name]:
-            raise WebError(f"this ddzspec has no {name} library", 404)
-        return importlib.import_module("ddzspec.puzzle_play" if name == "puzzle" else
-                                       "ddzspec.learn")
 
     def session(request: Request) -> Session:
         sid = request.path_params["sid"]
@@ -145,11 +129,11 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzles(request: Request) -> Response:
-        pp = lib("puzzle")
+        from ..puzzle_play import builtin_puzzles
 
         def listing() -> list[dict[str, Any]]:
             out = []
-            for p in pp.builtin_puzzles():
+            for p in builtin_puzzles():
                 j = dict(p.to_json())
                 j["sides"] = sides_of(p.position())
                 out.append(j)
@@ -158,7 +142,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_start(request: Request) -> Response:
-        pp = lib("puzzle")
+        from ..puzzle_play import PuzzleGame, puzzle_by_id
         n = notation_of(request)
         body = await read_json(request)
         if not isinstance(body, dict):
@@ -171,7 +155,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
         def start() -> Session:
             puzzle = None
             if isinstance(body.get("id"), str):
-                puzzle = pp.puzzle_by_id(body["id"])
+                puzzle = puzzle_by_id(body["id"])
                 position = puzzle.position()
             elif isinstance(body.get("position"), str):
                 text = body["position"]
@@ -186,7 +170,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
             if len(position.seats) == 3 and side is None:
                 who = "landlord" if position.roles[position.to_move] == "landlord" \
                     else "peasants"
-            game = pp.PuzzleGame.start(position, who, seconds=PUZZLE_SECONDS)
+            game = PuzzleGame.start(position, who, seconds=PUZZLE_SECONDS)
             return Session(secrets.token_hex(8), game, puzzle)
 
         s = await run_in_threadpool(start)
@@ -203,7 +187,6 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_move(request: Request) -> Response:
-        lib("puzzle")
         n = notation_of(request)
         s = session(request)
         body = await read_json(request)
@@ -223,7 +206,6 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_reply(request: Request) -> Response:
-        lib("puzzle")
         n = notation_of(request)
         s = session(request)
 
@@ -235,7 +217,6 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_takeback(request: Request) -> Response:
-        lib("puzzle")
         n = notation_of(request)
         s = session(request)
 
@@ -247,7 +228,6 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_hint(request: Request) -> Response:
-        lib("puzzle")
         s = session(request)
 
         def hint() -> list[str]:
@@ -257,19 +237,19 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def learn_rules(request: Request) -> Response:
-        learn = lib("learn")
+        from ..learn import rules_overview
         n = notation_of(request)
         rules = offer.get(request.path_params["name"])
-        ov = await run_in_threadpool(learn.rules_overview, rules, n)
+        ov = await run_in_threadpool(rules_overview, rules, n)
         return JSONResponse(ov.to_json())
 
     @guarded
     async def learn_diff(request: Request) -> Response:
-        learn = lib("learn")
+        from ..learn import diff_words
         n = notation_of(request)
         a = offer.get(request.query_params.get("a"))
         b = offer.get(request.query_params.get("b"))
-        lines = await run_in_threadpool(learn.diff_words, a, b, n)
+        lines = await run_in_threadpool(diff_words, a, b, n)
         return JSONResponse({"a": request.query_params["a"], "b": request.query_params["b"],
                              "lines": list(lines)})
 
@@ -286,4 +266,4 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
     ]
 
 
-__all__ = ["explanation_json", "extra_routes", "features", "safe_position_text"]
+__all__ = ["explanation_json", "extra_routes", "safe_position_text"]

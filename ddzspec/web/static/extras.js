@@ -1,4 +1,4 @@
-/* ddzspec web table: the Puzzle and Learn tabs (shown when the server has their libraries). */
+/* ddzspec web table: the Puzzle and Learn tabs. */
 "use strict";
 
 (function () {
@@ -252,30 +252,22 @@
   window.initExtras = function (app) {
     D = window.ddz;
     meta = app.meta;
-    const f = meta.features || {};
-    $("puzzle-missing").classList.toggle("hidden", !!f.puzzle);
-    $("puzzle-ui").classList.toggle("hidden", !f.puzzle);
-    $("learn-rules-panel").classList.toggle("hidden", !f.learn);
-    if (f.puzzle) {
-      loadPuzzles();
-      $("pz-play").addEventListener("click", () => {
-        if (!pz.selected.size) { D.showMessage("puzzle-message", "Select cards first, or ask for a hint.", "error"); return; }
-        puzzleMove(selectedPuzzleText());
-      });
-      $("pz-pass").addEventListener("click", () => puzzleMove(null));
-      $("pz-hint").addEventListener("click", puzzleHint);
-      $("pz-takeback").addEventListener("click", takeBack);
-      $("pz-playon").addEventListener("click", () => { pz.playOn = true; runReplies(); });
-      $("puzzle-start-text").addEventListener("click", () => startPuzzle({ position: $("puzzle-text").value }, null));
-      window.puzzleRefresh = async () => {
-        if (!pz.session) return;
-        pz.session = await D.api("GET", "/api/puzzles/" + pz.session.sid);
-        renderPuzzle();
-      };
-    }
-    if (f.learn) {
-      $("learn-page-go").addEventListener("click", learnPage);
-      $("learn-diff-go").addEventListener("click", learnDiff);
-    }
+    loadPuzzles();
+    $("pz-play").addEventListener("click", () => {
+      if (!pz.selected.size) { D.showMessage("puzzle-message", "Select cards first, or ask for a hint.", "error"); return; }
+      puzzleMove(selectedPuzzleText());
+    });
+    $("pz-pass").addEventListener("click", () => puzzleMove(null));
+    $("pz-hint").addEventListener("click", puzzleHint);
+    $("pz-takeback").addEventListener("click", takeBack);
+    $("pz-playon").addEventListener("click", () => { pz.playOn = true; runReplies(); });
+    $("puzzle-start-text").addEventListener("click", () => startPuzzle({ position: $("puzzle-text").value }, null));
+    window.puzzleRefresh = async () => {
+      if (!pz.session) return;
+      pz.session = await D.api("GET", "/api/puzzles/" + pz.session.sid);
+      renderPuzzle();
+    };
+    $("learn-page-go").addEventListener("click", learnPage);
+    $("learn-diff-go").addEventListener("click", learnDiff);
   };
 })();
