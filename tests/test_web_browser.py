@@ -275,7 +275,7 @@ def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Pa
     page.wait_for_selector("body[data-ready='1']")
     page.click("#tab-puzzle")
     # fail: DDZ2-01, leading the 3 throws the win away; the refutation at once, take back
-    page.click(".puzzle-btn[data-id='DDZ2-01']")
+    page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
     page.wait_for_selector("body[data-puzzle='human']")
     click_move(page, "#puzzle-hand", "3")
     page.click("#pz-play")
@@ -285,7 +285,7 @@ def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Pa
     page.click("#pz-takeback")
     page.wait_for_selector("body[data-pzmoves='0'][data-puzzle='human']")
     # solve: DDZ2-14, each time one of the winning moves the hint lists
-    page.click(".puzzle-btn[data-id='DDZ2-14']")
+    page.click(".puzzle-btn[data-id='DDZ2-14'][data-side='landlord']")
     page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='0']")
     for _ in range(20):
         if page.get_attribute("body", "data-puzzle") == "over":
@@ -303,6 +303,14 @@ def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Pa
     assert page.get_attribute("body", "data-puzzle") == "over"
     assert page.inner_text("#puzzle-message").startswith("Solved!")
     snap(page, shots, "11-puzzle-solved")
+    # a 3-seat puzzle from the peasants' side: both peasant seats are the person's
+    page.click(".puzzle-btn[data-id='DDZ3-01'][data-side='peasants']")
+    page.wait_for_function("() => document.getElementById('puzzle-title').textContent"
+                           ".includes('DDZ3-01 · you play peasants')")
+    seats = page.locator("#puzzle-seats .seat .name").all_inner_texts()
+    assert seats == ["landlord (solver)", "peasant1 (you)", "peasant2 (you)"], seats
+    page.wait_for_selector("body[data-puzzle='human']")
+    snap(page, shots, "12-puzzle-peasants")
     page.close()
 
 
@@ -320,5 +328,5 @@ def test_learn_rules_page_and_diff(browser: Any, server: str, shots: Path) -> No
     assert "bomb" in page.inner_text("#learn-page")
     page.click("#learn-diff-go")
     page.wait_for_selector("#learn-diff li")
-    snap(page, shots, "12-learn-rules")
+    snap(page, shots, "13-learn-rules")
     page.close()

@@ -24,29 +24,31 @@
       const d = await D.api("GET", "/api/puzzles");
       pz.puzzles = d.puzzles;
       d.puzzles.forEach((p) => {
-        const b = D.el("button", "puzzle-btn");
-        b.dataset.id = p.id;
-        b.appendChild(D.el("b", "", p.id + " "));
-        b.appendChild(D.el("span", "", p.seats + " seats · " + p.cards.join("+") + " cards"));
-        b.appendChild(D.el("br"));
-        b.appendChild(D.el("small", "", p.source));
-        b.title = p.source;
-        b.addEventListener("click", () => startPuzzle({ id: p.id }, p.sides));
-        box.appendChild(b);
+        const item = D.el("div", "puzzle-item");
+        item.dataset.id = p.id;
+        const head = D.el("div");
+        head.appendChild(D.el("b", "", p.id + " "));
+        head.appendChild(D.el("span", "", p.seats + " seats · " + p.cards.join("+") + " cards"));
+        item.appendChild(head);
+        item.appendChild(D.el("small", "", p.source));
+        const row = D.el("div", "puzzle-sides");
+        const mover = p.seats === 3 ? (p.to_move === "landlord" ? "landlord" : "peasants") : p.to_move;
+        [mover, ...p.sides.filter((x) => x !== mover)].forEach((side) => {
+          const b = D.el("button", side === mover ? "puzzle-btn primary" : "puzzle-btn", "as " + side);
+          b.dataset.id = p.id;
+          b.dataset.side = side;
+          b.title = side === mover ? "the side to move" : "the other side";
+          b.addEventListener("click", () => startPuzzle({ id: p.id, side }));
+          row.appendChild(b);
+        });
+        item.appendChild(row);
+        box.appendChild(item);
       });
     } catch (e) { box.textContent = e.message; }
   }
 
-  async function startPuzzle(body, sides) {
+  async function startPuzzle(body) {
     D.showMessage("puzzle-message", "The solver is reading the position…", "info");
-    const sel = $("puzzle-side");
-    const keep = sel.value;
-    const opts = sides || ["landlord", "peasant", "peasants"];
-    sel.innerHTML = "";
-    sel.appendChild(new Option("the side to move", ""));
-    opts.forEach((s) => sel.appendChild(new Option(s, s)));
-    if (opts.includes(keep)) sel.value = keep;
-    if (sel.value) body.side = sel.value;
     try {
       const s = await D.api("POST", "/api/puzzles/start", body);
       pz.session = s;
@@ -261,7 +263,8 @@
     $("pz-hint").addEventListener("click", puzzleHint);
     $("pz-takeback").addEventListener("click", takeBack);
     $("pz-playon").addEventListener("click", () => { pz.playOn = true; runReplies(); });
-    $("puzzle-start-text").addEventListener("click", () => startPuzzle({ position: $("puzzle-text").value }, null));
+    $("puzzle-start-text").addEventListener("click", () => startPuzzle(Object.assign({ position: $("puzzle-text").value },
+      $("puzzle-side").value ? { side: $("puzzle-side").value } : {})));
     window.puzzleRefresh = async () => {
       if (!pz.session) return;
       pz.session = await D.api("GET", "/api/puzzles/" + pz.session.sid);
