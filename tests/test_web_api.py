@@ -74,7 +74,7 @@ def test_new_game_view_hides_the_other_hands(client: TestClient) -> None:
     assert len(g["hand_cards"]) == 17 and g["view"]["cards_left"] == [17, 17, 17]
     text = json.dumps(g)
     assert st.hands[0].format() not in text and st.hands[2].format() not in text
-    assert g["talon_cards"] is None and g["hands_at_end"] is None
+    assert g["talon_cards"] is None and g["hands_at_end"] is None and g["talon_size"] == 3
     # seat 2 speaks first (GameState.new(seed=7)): a computer is on turn
     assert g["view"]["turn"] == 2 and g["computer_to_act"] and g["legal"]["kind"] is None
     # the counter: 54 cards less the 17 in the hand, per rank (B and R one each)

@@ -195,6 +195,7 @@ class WebGame:
             "bidding": rl.bidding.system, "view": j,
             "hand_cards": card_list(st.hands[self.seat], notation),
             "talon_cards": None if v.talon is None else card_list(v.talon, notation),
+            "talon_size": len(st.talon),
             "trick_cards": [{"seat": s, "cards": None if r is None else
                              card_list(r.cards, notation)} for s, r in st.trick],
             "legal": self.legal(notation),

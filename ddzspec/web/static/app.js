@@ -276,6 +276,11 @@ function render(actedSeat) {
   if (g.talon_cards) {
     talon.appendChild(el("span", "", "Talon:"));
     talon.appendChild(cardsRow(g.talon_cards));
+  } else if (g.talon_size) {
+    talon.appendChild(el("span", "", "Talon (face down):"));
+    const backs = el("div", "backs");
+    for (let i = 0; i < g.talon_size; i++) backs.appendChild(el("div", "back"));
+    talon.appendChild(backs);
   }
   // trick
   const trick = $("trick");
