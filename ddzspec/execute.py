@@ -2,8 +2,8 @@
 result rows streamed to a resumable JSONL file.
 
 A :class:`Task` is a top-level importable function (named ``"module:function"``), JSON-able
-keyword arguments and a task id; the function returns a JSON-able dict, the task's *row* (its
-``"id"`` is set to the task id). :func:`stream` yields rows as they complete; :func:`run` does
+keyword arguments and a task id; the function returns a JSON-able dict, the task's *row* (with
+the task id under ``"task"``, first). :func:`stream` yields rows as they complete; :func:`run` does
 the same with a progress bar and returns every row in the order of the tasks.
 
 Where the tasks run (:func:`stream`'s ``workers`` / ``scheduler``):
@@ -35,6 +35,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from importlib import import_module
 from pathlib import Path
@@ -86,8 +87,12 @@ def call(func: str, kwargs: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The key of a row's task id.
+ROW_KEY = "task"
+
+
 def _row(task: Task, result: dict[str, Any]) -> dict[str, Any]:
-    return {**result, "id": task.id}
+    return {ROW_KEY: task.id, **{k: v for k, v in result.items() if k != ROW_KEY}}
 
 
 def default_workers() -> int:
@@ -181,10 +186,10 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
                 raise ExecuteError(f"{p} was written for another run "
                                    f"({json.dumps(obj[HEADER_KEY])[:200]}); name a new file "
                                    "or rerun with the same options")
-        elif "id" not in obj:
-            raise ExecuteError(f"{p}, line {i + 1}: a row without an id")
+        elif ROW_KEY not in obj:
+            raise ExecuteError(f"{p}, line {i + 1}: a row without its {ROW_KEY!r} id")
         else:
-            rows.setdefault(str(obj["id"]), obj)
+            rows.setdefault(str(obj[ROW_KEY]), obj)
         good += len(raw) + 1
     if good < len(data):
         try:
@@ -270,6 +275,26 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
         pending = [t for t, _ in again]
 
 
+@contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Hold back SIGINT (Ctrl-C) inside the block and raise KeyboardInterrupt after it: a
+    cluster interrupted half-started cannot be closed cleanly. Only in the main thread (where
+    Python handles signals); elsewhere a plain block."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries: int
               ) -> Iterator[tuple[Task, dict[str, Any]]]:
     """Dask distributed: a client of ``scheduler``, or of a LocalCluster of ``workers``
@@ -280,21 +305,23 @@ def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries
     dist: Any = import_module("distributed")  # untyped: reached through Any
     Client, LocalCluster, as_completed = dist.Client, dist.LocalCluster, dist.as_completed
     cluster = None
-    try:
-        if scheduler is not None:
-            try:
-                client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-            except (OSError, TimeoutError) as e:
-                raise ExecuteError(f"--scheduler {scheduler}: cannot connect: {e}") from None
-        else:
-            logging.getLogger("distributed").setLevel(logging.ERROR)
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0", silence_logs=logging.ERROR)
-            client = Client(cluster)
-    except ExecuteError:
-        raise
-    except Exception as e:  # pragma: no cover - a cluster that cannot start
-        raise ExecuteError(f"the Dask cluster cannot start: {type(e).__name__}: {e}") from None
+    with _interrupt_deferred():  # a Ctrl-C while a cluster starts waits until it has started
+        try:
+            if scheduler is not None:
+                try:
+                    client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+                except (OSError, TimeoutError) as e:
+                    raise ExecuteError(f"--scheduler {scheduler}: cannot connect: {e}") from None
+            else:
+                logging.getLogger("distributed").setLevel(logging.ERROR)
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
+                client = Client(cluster)
+        except ExecuteError:
+            raise
+        except Exception as e:  # pragma: no cover - a cluster that cannot start
+            raise ExecuteError(f"the Dask cluster cannot start: {type(e).__name__}: {e}"
+                               ) from None
     run = secrets.token_hex(4)
     try:
         futs = {client.submit(call, t.func, dict(t.kwargs), key=f"ddzspec-{run}-{t.id}",
@@ -350,7 +377,8 @@ def backend_for(workers: int | None, scheduler: str | None) -> tuple[str, int]:
 def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | None = None,
            output: str | Path | None = None, header: Mapping[str, Any] | None = None,
            retries: int = 3, stats: RunStats | None = None) -> Iterator[dict[str, Any]]:
-    """Run ``tasks`` and yield their rows (result dicts with ``"id"``) as they complete: first
+    """Run ``tasks`` and yield their rows (result dicts with the task id as ``"task"``) as
+    they complete: first
     the rows already in ``output`` (resumed; only those of these tasks), then each new row
     once it is written to ``output``. ``workers``/``scheduler``: where (module doc);
     ``retries``: attempts after a failure; ``stats``: filled in as the run goes. Raises
@@ -379,12 +407,14 @@ def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str 
                 todo.append(t)
         if not todo:
             return
-        if backend == "inline":
+        if backend != "dask" and min(n, len(todo)) == 1:
+            st.backend, st.workers = "inline", 1  # one task: no process to start
+        if st.backend == "inline":
             it = _run_inline(todo, retries)
         elif backend == "processes":
-            it = _run_pool(todo, n, retries)
+            it = _run_pool(todo, min(n, len(todo)), retries)
         else:
-            it = _run_dask(todo, n, scheduler, retries)
+            it = _run_dask(todo, min(n, len(todo)), scheduler, retries)
         for t, res in it:
             row = _row(t, res)
             if writer is not None:
@@ -422,7 +452,7 @@ def run(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | N
         bar = prog.add_task(label, total=len(tasks))
         for row in stream(tasks, workers=workers, scheduler=scheduler, output=output,
                           header=header, retries=retries, stats=stats):
-            rows[str(row["id"])] = row
+            rows[str(row[ROW_KEY])] = row
             if on_row is not None:
                 on_row(row)
             prog.advance(bar)

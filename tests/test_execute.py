@@ -29,7 +29,7 @@ def _tasks(n: int, seconds: float = 0.0) -> list[Task]:
 
 def _exact(rows: list[dict], n: int) -> None:
     """``rows`` are the ``n`` demo rows, in id order, each once, each right."""
-    assert [r["id"] for r in rows] == [f"{i:03d}" for i in range(n)]
+    assert [r["task"] for r in rows] == [f"{i:03d}" for i in range(n)]
     assert [r["square"] for r in rows] == [i * i for i in range(n)]
 
 
@@ -37,7 +37,7 @@ def _file_rows(path: Path) -> list[dict]:
     lines = path.read_text().splitlines()
     assert json.loads(lines[0]) == {"ddzspec_run": HEADER}
     rows = [json.loads(x) for x in lines[1:]]
-    return sorted(rows, key=lambda r: r["id"])
+    return sorted(rows, key=lambda r: r["task"])
 
 
 def test_inline_pool_and_local_cluster_give_the_same_rows(
@@ -70,7 +70,7 @@ def test_resume_after_interruption_skips_done_ids_and_redoes_a_torn_line(
     it = stream(tasks, workers=1, output=out, header=HEADER)
     first = [next(it) for _ in range(4)]
     it.close()  # interrupted after 4 rows
-    assert [r["id"] for r in first] == ["000", "001", "002", "003"]
+    assert [r["task"] for r in first] == ["000", "001", "002", "003"]
     with out.open("a") as f:
         f.write('{"n": 4, "square": 16, "id": "0')  # a crash while writing row 004
     st = RunStats()
@@ -95,7 +95,7 @@ def test_an_output_of_another_run_or_foreign_file_is_refused(tmp_path: Path) -> 
     with pytest.raises(ExecuteError, match="no header line"):
         read_output(foreign, HEADER)
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"ddzspec_run": {"what": "demo"}}\nxx\n{"id": "1"}\n')
+    bad.write_text('{"ddzspec_run": {"what": "demo"}}\nxx\n{"task": "1"}\n')
     with pytest.raises(ExecuteError, match="line 2: not a JSON row"):
         read_output(bad, HEADER)
     with pytest.raises(ExecuteError, match="given twice"):
@@ -202,3 +202,60 @@ def test_a_scheduler_that_cannot_be_reached_is_a_clear_error(
     monkeypatch.setattr(execute, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ExecuteError, match="cannot connect"):
         run(_tasks(1), scheduler=f"tcp://127.0.0.1:{_free_port()}")
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_arena_on_two_workers_and_resumed_gives_the_library_figures(tmp_path: Path) -> None:
+    from ddzspec import load_rules
+    from ddzspec.players.arena import arena
+    want = arena(load_rules("duel"), (2, 1), 4, seed=5).to_json()
+    want.pop("seconds")
+    out = tmp_path / "arena.jsonl"
+    args = ("arena", "--rules", "duel", "--levels", "2,1", "--games", "4", "--seed", "5",
+            "--json", "--output", str(out))
+    code, text, _ = _cli(*args, "--workers", "2")
+    got = json.loads(text)
+    got.pop("seconds")
+    assert code == 0 and got == want
+    lines = out.read_text().splitlines()
+    assert len(lines) == 5  # the header and one row per duplicate deal
+    rows = sorted((json.loads(x) for x in lines[1:]), key=lambda r: r["task"])
+    assert [r["deal"] for r in rows] == [0, 1, 2, 3]
+    assert all(len(r["seat_deals"]) == 4 for r in rows)  # 2 seats x 2 rotations
+    # interrupted after two deals, the third torn: the rerun plays the rest only
+    out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
+    code, text, _ = _cli(*args, "--workers", "1")
+    got = json.loads(text)
+    got.pop("seconds")
+    assert code == 0 and got == want
+    assert len(out.read_text().splitlines()) == 5
+    code, _, err = _cli("arena", "--rules", "duel", "--levels", "3,1", "--games", "4",
+                        "--seed", "5", "--output", str(out))
+    assert code == 2 and "written for another run" in err
+
+
+def test_solve_batch_output_resumes_with_the_same_rows(tmp_path: Path) -> None:
+    src = Path(__file__).parent / "data" / "puzzles" / "two_seat.jsonl"
+    batch = tmp_path / "b.jsonl"
+    batch.write_text("".join(src.read_text().splitlines(keepends=True)[:2]))
+    out = tmp_path / "rows.jsonl"
+    code, first, _ = _cli("solve", "--batch", str(batch), "--json", "--output", str(out))
+    assert code == 0
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join(lines[:2]) + "\n")  # stopped after one row
+    code, again, _ = _cli("solve", "--batch", str(batch), "--json", "--output", str(out))
+    strip = [[{k: v for k, v in json.loads(x).items() if k != "seconds"}
+              for x in t.splitlines()] for t in (first, again)]
+    assert code == 0 and strip[0] == strip[1]
+    assert [r["id"] for r in strip[0]] == ["DDZ2-01", "DDZ2-02"]
+    assert len(out.read_text().splitlines()) == 3
+    code, _, err = _cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+                        "--output", str(out))
+    assert code == 2 and "go with --batch" in err
