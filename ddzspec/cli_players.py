@@ -7,7 +7,8 @@ import math
 
 import click
 
-from .cli_common import FileName, common_options, emit_json, fail
+from .cli_common import common_options, emit_json, fail
+from .execute import run_options
 from .rules import Rules
 
 
@@ -27,13 +28,8 @@ def _finite(seconds: float) -> float:
 @click.option("--budget", default=0.5, show_default=True,
               type=click.FloatRange(min=0.001, max=3600.0), callback=lambda _c, _p, v: _finite(v),
               help="Level 3's time per move, seconds.")
-@click.option("--workers", type=click.IntRange(1, 256), metavar="N",
-              help="Worker processes (default: the number of cores; 1: in this process).")
-@click.option("--scheduler", metavar="tcp://HOST:PORT",
-              help="Run the deals on a running Dask scheduler and its workers.")
-@click.option("--output", type=FileName(), metavar="FILE.jsonl",
-              help="Write each duplicate deal's seat-deals there as it completes; rerun with "
-                   "the same options to resume.")
+@run_options("Write each duplicate deal's seat-deals there as it completes; rerun with the "
+             "same options to resume.")
 @common_options
 def arena(levels_text: str, games: int, seed: int, budget: float, workers: int | None,
           scheduler: str | None, output: str | None, rules: Rules, notation: str,

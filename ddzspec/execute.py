@@ -313,9 +313,9 @@ def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries
                 except (OSError, TimeoutError) as e:
                     raise ExecuteError(f"--scheduler {scheduler}: cannot connect: {e}") from None
             else:
-                logging.getLogger("distributed").setLevel(logging.ERROR)
+                logging.getLogger("distributed").setLevel(logging.CRITICAL)
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=logging.ERROR)
+                                       dashboard_address=":0", silence_logs=logging.CRITICAL)
                 client = Client(cluster)
         except ExecuteError:
             raise
@@ -459,6 +459,26 @@ def run(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | N
     return [rows[t.id] for t in tasks]
 
 
+def run_options(output_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Click options of a command that runs on this layer: ``--workers N`` (default: the
+    number of cores), ``--scheduler tcp://HOST:PORT`` and ``--output FILE.jsonl`` (its help:
+    ``output_help``), passed as ``workers``, ``scheduler``, ``output``."""
+    import click
+
+    from .cli_common import FileName
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        func = click.option("--output", type=FileName(), metavar="FILE.jsonl",
+                            help=output_help)(func)
+        func = click.option("--scheduler", metavar="tcp://HOST:PORT",
+                            help="Run on a running Dask scheduler and its workers.")(func)
+        return click.option(
+            "--workers", type=click.IntRange(1, 256), metavar="N",
+            help="Worker processes (default: the number of cores; 1: in this process)."
+        )(func)
+    return decorate
+
+
 # ---------------------------------------------------------------------- a demo task
 
 
@@ -472,4 +492,4 @@ def demo_task(n: int, seconds: float = 0.0) -> dict[str, Any]:
 
 __all__ = ["ExecuteError", "RunStats", "Task", "backend_for", "call", "dask_available",
            "default_workers", "demo_task", "read_output", "rules_of", "rules_ref", "run",
-           "stream"]
+           "run_options", "stream"]
