@@ -106,12 +106,21 @@ def play_balance_deal(rules: Rules, levels: Sequence[int], seed: int, k: int,
     return deal_facts(play_deal(rules, players, deal_seed(seed, k)))
 
 
+#: Deals per task of the command: a deal takes a few hundredths of a second, too little to be
+#: worth a round trip to a worker on its own. Fixed (not tied to the number of workers), so
+#: that a run resumes whatever runs it.
+BLOCK = 10
+
+
 def deal_task(rules: dict[str, Any], levels: list[int], seed: int, k: int,
-              budget: float | None = None) -> dict[str, Any]:
-    """:func:`play_balance_deal` as a task of :mod:`ddzspec.execute` (``rules`` as
-    :func:`ddzspec.execute.rules_ref` writes them): ``{"deal": k, **facts}``."""
+              budget: float | None = None, count: int = 1) -> dict[str, Any]:
+    """Deals ``k`` … ``k + count − 1`` (:func:`play_balance_deal`) as one task of
+    :mod:`ddzspec.execute` (``rules`` as :func:`ddzspec.execute.rules_ref` writes them):
+    ``{"first": k, "deals": [facts, ...]}`` in deal order."""
     from .execute import rules_of
-    return {"deal": k, **play_balance_deal(rules_of(rules), levels, seed, k, budget)}
+    r = rules_of(rules)
+    return {"first": k, "deals": [play_balance_deal(r, levels, seed, j, budget)
+                                  for j in range(k, k + count)]}
 
 
 @dataclass(frozen=True, slots=True)

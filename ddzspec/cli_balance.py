@@ -32,8 +32,8 @@ def _finite(seconds: float) -> float:
               help="Drop a shape from every variant (repeatable).")
 @click.option("--plot", "plot_path", type=FileName(), metavar="FILE.png|FILE.svg",
               help="Draw the main rates per variant (needs matplotlib: ddzspec[plot]).")
-@run_options("Write each deal's facts there as it completes; rerun with the same options to "
-             "resume.")
+@run_options("Write each block of deals' facts there as it completes; rerun with the same "
+             "options to resume.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, budget: float,
             without: tuple[str, ...], plot_path: str | None, workers: int | None,
@@ -56,7 +56,7 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     import time
 
     from ._io import write_problem
-    from .balance import deal_task, summarize
+    from .balance import BLOCK, deal_task, summarize
     from .balance import plot as plot_fn
     from .errors import DdzError
     from .execute import ExecuteError, RunStats, Task, rules_ref, run
@@ -87,19 +87,22 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     if len({r.name for r in rules}) != len(rules):
         fail("a variant is named twice")
     refs = [rules_ref(r) for r in rules]
-    tasks = [Task.of(f"{i}:{r.name} deal {k:08d}", deal_task, rules=ref, levels=list(lv),
-                     seed=seed, k=k, budget=budget)
-             for i, (r, ref, lv) in enumerate(zip(rules, refs, levels)) for k in range(games)]
+    tasks = [Task.of(f"{i}:{r.name} deals {k:08d}", deal_task, rules=ref, levels=list(lv),
+                     seed=seed, k=k, budget=budget, count=min(BLOCK, games - k))
+             for i, (r, ref, lv) in enumerate(zip(rules, refs, levels))
+             for k in range(0, games, BLOCK)]
     header = {"command": "balance", "variants": refs, "levels": [list(lv) for lv in levels],
-              "seed": seed, "budget": budget}
+              "seed": seed, "budget": budget, "games": games, "block": BLOCK}
     t0 = time.perf_counter()
     stats = RunStats()
     try:
         rows = run(tasks, workers=workers, scheduler=scheduler, output=output, header=header,
-                   label="deals", stats=stats)
+                   label=f"blocks of {BLOCK} deals", stats=stats)
     except ExecuteError as e:
         fail(str(e))
-    per_variant = [rows[i * games:(i + 1) * games] for i in range(len(rules))]
+    blocks = len(tasks) // len(rules)
+    per_variant = [[d for row in rows[i * blocks:(i + 1) * blocks] for d in row["deals"]]
+                   for i in range(len(rules))]
     res = summarize(rules, levels, games, seed, per_variant)
     if plot_path is not None:
         try:

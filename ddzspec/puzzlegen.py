@@ -166,12 +166,20 @@ def difficulty(pos: Any, res: Any, seconds: float | None = None) -> Difficulty:
     return Difficulty(res.nodes, len(res.line), only)
 
 
+#: Candidates per task of :func:`generate` (most are judged in a few hundredths of a second).
+BLOCK = 10
+
+
 def candidate_task(rules: dict[str, Any], sizes: list[int], seed: int, i: int, source: str,
-                   seconds: float | None) -> dict[str, Any]:
-    """Candidate ``i`` as a task of :mod:`ddzspec.execute`: ``{"candidate": i, "puzzle":
-    record or None, "reason": why not kept or None}``."""
+                   seconds: float | None, count: int = 1) -> dict[str, Any]:
+    """Candidates ``i`` … ``i + count − 1`` as one task of :mod:`ddzspec.execute`:
+    ``{"first": i, "candidates": [{"candidate", "puzzle": record or None, "reason": why not
+    kept or None}, ...]}``."""
     from .execute import rules_of
-    return {"candidate": i, **make_puzzle(rules_of(rules), sizes, seed, i, source, seconds)}
+    r = rules_of(rules)
+    return {"first": i, "candidates": [
+        {"candidate": j, **make_puzzle(r, sizes, seed, j, source, seconds)}
+        for j in range(i, i + count)]}
 
 
 def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: str = "random",
@@ -259,15 +267,16 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     ref = rules_ref(rules)
     kept: list[dict[str, Any]] = []
     tried = 0
-    batch = max(8, 2 * count)
+    batch = BLOCK * max(4, count // 2)
     while len(kept) < count and tried < limit:
-        ids = range(tried, min(limit, tried + batch))
-        rows = run([Task.of(f"candidate {i:08d}", candidate_task, rules=ref, sizes=list(cards),
-                            seed=seed, i=i, source=source, seconds=seconds) for i in ids],
+        stop = min(limit, tried + batch)
+        rows = run([Task.of(f"candidates {i:08d}", candidate_task, rules=ref, sizes=list(cards),
+                            seed=seed, i=i, source=source, seconds=seconds,
+                            count=min(BLOCK, stop - i))
+                    for i in range(tried, stop, BLOCK)],
                    workers=workers, scheduler=scheduler, label="candidates", quiet=quiet)
-        tried = ids.stop
-        for row in rows:
-            p = row["puzzle"]
+        tried = stop
+        for p in (c["puzzle"] for row in rows for c in row["candidates"]):
             if p is not None and p["difficulty"]["rating"] >= min_difficulty \
                     and len(kept) < count:
                 kept.append(p)
