@@ -19,14 +19,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
-import subprocess
-import sys
 import time
 from typing import Any
 
 from ddzspec.balance import BLOCK, deal_task
-from ddzspec.execute import RunStats, Task, run
+from ddzspec.execute import RunStats, Task, dask_processes, run
 from ddzspec.execute import rules_ref as ref_of
 from ddzspec.puzzlegen import candidate_task
 from ddzspec.rules import load_rules
@@ -53,40 +50,11 @@ def measure(tasks: list[Task], **where: Any) -> tuple[float, float, RunStats, fl
     return wall, steady, st, cpu
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def dask_cluster_run(tasks: list[Task]) -> tuple[float, float, RunStats, float]:
     """Start ``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, run
     ``tasks`` through them, stop them."""
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    procs: list[subprocess.Popen[bytes]] = []
-    try:
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port",
-             str(port), "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        for _ in range(2):
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1",
-                 "--no-dashboard", "--host", "127.0.0.1"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        from distributed import Client
-        with Client(address, timeout="60s") as c:
-            c.wait_for_workers(2, timeout=120)
+    with dask_processes(2) as (address, _):
         return measure(tasks, scheduler=address)
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
 
 
 def report(name: str, unit: str, tasks: list[Task], per_task: int, dask_cluster: bool) -> None:

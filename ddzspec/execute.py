@@ -479,6 +479,51 @@ def run_options(output_help: str) -> Callable[[Callable[..., Any]], Callable[...
     return decorate
 
 
+@contextmanager
+def dask_processes(workers: int = 2, *, nanny: bool = True, log: Any = None,
+                   timeout: float = 120.0) -> Iterator[tuple[str, list[Any]]]:
+    """A ``dask scheduler`` and ``workers`` ``dask worker`` processes (one thread each;
+    ``nanny``: each under a nanny that restarts it) started on 127.0.0.1 on a free port, for
+    tests and benchmarks of the multi-machine path: yields (scheduler address, the workers'
+    ``subprocess.Popen``), once every worker has joined; stops them all at the end. ``log``:
+    a binary file for their output (default: discarded). Raises ExecuteError when they do
+    not come up within ``timeout`` seconds."""
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    address = f"tcp://127.0.0.1:{port}"
+    out = log if log is not None else subprocess.DEVNULL
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port",
+             str(port), "--no-dashboard"], stdout=out, stderr=out))
+        extra = [] if nanny else ["--no-nanny"]
+        for _ in range(workers):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1",
+                 "--no-dashboard", "--host", "127.0.0.1", *extra], stdout=out, stderr=out))
+        dist: Any = import_module("distributed")
+        try:
+            with dist.Client(address, timeout=f"{timeout}s") as c:
+                c.wait_for_workers(workers, timeout=timeout)
+        except (OSError, TimeoutError) as e:
+            raise ExecuteError(f"the dask processes did not come up: {e}") from None
+        yield address, procs[1:]
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
 # ---------------------------------------------------------------------- a demo task
 
 
@@ -491,5 +536,6 @@ def demo_task(n: int, seconds: float = 0.0) -> dict[str, Any]:
 
 
 __all__ = ["ExecuteError", "RunStats", "Task", "backend_for", "call", "dask_available",
+           "dask_processes",
            "default_workers", "demo_task", "read_output", "rules_of", "rules_ref", "run",
            "run_options", "stream"]

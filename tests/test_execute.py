@@ -8,7 +8,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,37 +138,9 @@ def _free_port() -> int:
 def dask_cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
     """A ``dask scheduler`` and two ``dask worker`` processes (no nanny: killing one kills
     the worker) on 127.0.0.1, terminated at the end."""
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    env = {**os.environ, "DDZSPEC_CACHE_DIR": os.environ.get("DDZSPEC_CACHE_DIR", "")}
-    procs: list[subprocess.Popen[bytes]] = []
-    log = (tmp_path / "dask.log").open("wb")
-    try:
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port",
-             str(port), "--no-dashboard"], stdout=log, stderr=log, env=env))
-        workers = []
-        for _ in range(2):
-            w = subprocess.Popen(
-                [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1",
-                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"],
-                stdout=log, stderr=log, env=env)
-            procs.append(w)
-            workers.append(w)
-        from distributed import Client
-        with Client(address, timeout="30s") as c:
-            c.wait_for_workers(2, timeout=60)
-        yield address, workers
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(3)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-        log.close()
+    with (tmp_path / "dask.log").open("wb") as log, \
+            execute.dask_processes(2, nanny=False, log=log, timeout=60) as cluster:
+        yield cluster
 
 
 def test_a_real_scheduler_and_workers_with_one_killed_mid_run(
