@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ddzspec import load_rules
@@ -127,3 +128,16 @@ def test_generate_refuses_bad_options(tmp_path: Path) -> None:
     res = CliRunner().invoke(puzzles_generate, ["--rules", "duel", "--seats", "3",
                                                 "--cards", "5,4,4"])
     assert res.exit_code == 2 and "2-player variant" in res.stderr
+
+
+def test_the_same_puzzles_whatever_the_number_of_workers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ddzspec import execute
+    from ddzspec.puzzlegen import generate
+    rules = load_rules("classic")
+    one, tried1 = generate(rules, seats=3, cards=(5, 4, 4), count=2, seed=1,
+                           max_candidates=400, workers=1)
+    monkeypatch.setattr(execute, "dask_available", lambda: False)  # the process pool
+    two, tried2 = generate(rules, seats=3, cards=(5, 4, 4), count=2, seed=1,
+                           max_candidates=400, workers=2)
+    assert one == two and tried1 == tried2 and len(one) == 2
