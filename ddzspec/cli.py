@@ -36,6 +36,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("ddzspec.cli_game", "play"),
     "replay": ("ddzspec.cli_game", "replay"),
     "arena": ("ddzspec.cli_players", "arena"),
+    "balance": ("ddzspec.cli_balance", "balance"),
     "diff": ("ddzspec.cli_variants", "diff"),
     "rules": ("ddzspec.cli_rules", "rules"),
     "puzzles": ("ddzspec.cli_puzzles", "puzzles"),
@@ -55,6 +56,7 @@ COMMAND_TOPICS: dict[str, dict[str, str]] = {
     "Variants": {
         "check": "every legal move of a rules file, one reading each",
         "diff": "every move whose verdict differs between two rules files",
+        "balance": "variant balance from computer deals, with 95 % intervals and differences",
         "rules": "a rules file resolved after extends (show), or in words (overview)",
     },
     "Game": {

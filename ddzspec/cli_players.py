@@ -7,7 +7,8 @@ import math
 
 import click
 
-from .cli_common import common_options, emit_json, fail, progress_bar
+from .cli_common import common_options, emit_json, fail
+from .execute import run_options
 from .rules import Rules
 
 
@@ -27,9 +28,12 @@ def _finite(seconds: float) -> float:
 @click.option("--budget", default=0.5, show_default=True,
               type=click.FloatRange(min=0.001, max=3600.0), callback=lambda _c, _p, v: _finite(v),
               help="Level 3's time per move, seconds.")
+@run_options("Write each duplicate deal's seat-deals there as it completes; rerun with the "
+             "same options to resume.")
 @common_options
-def arena(levels_text: str, games: int, seed: int, budget: float, rules: Rules,
-          notation: str, as_json: bool) -> None:
+def arena(levels_text: str, games: int, seed: int, budget: float, workers: int | None,
+          scheduler: str | None, output: str | None, rules: Rules, notation: str,
+          as_json: bool) -> None:
     """Play duplicate deals between computer levels and print their strength.
 
     Each deal is played again with the levels rotated over the seats, so the luck of the
@@ -40,28 +44,33 @@ def arena(levels_text: str, games: int, seed: int, budget: float, rules: Rules,
     "by_level_role": [{"level", "role", "win_rate", "points"}], "comparisons": [{"higher",
     "lower", "role", "win_rate", "points"}], "seconds"}, each estimate as {"n", "mean", "low",
     "high"}.
-    """
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
-    from .players.arena import arena as arena_fn
-    from .players.arena import parse_levels
+    The deals run on worker processes (--workers), or on a Dask cluster (--scheduler); the
+    figures are the same whatever runs them. --output keeps every deal's seat-deals (JSONL,
+    one row per deal) so that a stopped run resumes where it was.
+    """
+    import time
+
+    from .execute import ExecuteError, Task, rules_ref, run
+    from .players.arena import deal_task, parse_levels, seat_deals_of, summarize
     try:
         levels = parse_levels(levels_text, rules.deal.players)
     except ValueError as e:
         fail(f"--levels: {e}")
         return
-    n = rules.deal.players
-    with progress_bar(TextColumn(f"{rules.name} {','.join(map(str, levels))}"), BarColumn(),
-                      MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()) as prog:
-        task = prog.add_task("deals", total=games * n)
-        res = arena_fn(rules, levels, games, seed, budget=budget,
-                       progress=lambda k: prog.update(task, completed=k))
+    ref = rules_ref(rules)
+    tasks = [Task.of(f"deal {k:08d}", deal_task, rules=ref, levels=list(levels), seed=seed,
+                     k=k, budget=budget) for k in range(games)]
+    header = {"command": "arena", "rules": ref, "levels": list(levels), "seed": seed,
+              "budget": budget}
+    t0 = time.perf_counter()
+    try:
+        rows = run(tasks, workers=workers, scheduler=scheduler, output=output, header=header,
+                   label=f"{rules.name} {','.join(map(str, levels))}: deals")
+    except ExecuteError as e:
+        fail(str(e))
+    records = [r for row in rows for r in seat_deals_of(row)]
+    res = summarize(rules.name, levels, games, seed, records, time.perf_counter() - t0)
     if as_json:
         emit_json(res.to_json())
         return

@@ -1,7 +1,7 @@
 """``ddzspec puzzles``: the shipped endgame puzzles (``list``) and playing one against the
 solver in the terminal (``play``), loaded lazily by :mod:`ddzspec.cli` (issue 10).
 
-``puzzles`` is a group: later subcommands (issue 11: ``generate``, ``check``) join it here.
+``puzzles`` is a group; ``generate`` and ``check`` (issue 11) join it from :mod:`.cli_puzzlegen`.
 This module imports nothing from :mod:`ddzspec.cli`; the library is
 :mod:`ddzspec.puzzle_play`.
 """
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 @click.group("puzzles")
 def puzzles() -> None:
-    """Endgame puzzles: list the shipped ones, play one against the solver."""
+    """Endgame puzzles: list the shipped ones, play one against the solver, generate new
+    ones with a single answer, check a puzzle file."""
 
 
 @puzzles.command("list")
@@ -147,3 +148,13 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str) -> None:
                 _show(game, notation)
         except DdzError as e:
             click.echo(f"error: {e}")
+
+
+def _attach_generation() -> None:
+    """``puzzles generate`` and ``puzzles check`` (issue 11) live in :mod:`.cli_puzzlegen`."""
+    from .cli_puzzlegen import puzzles_check, puzzles_generate
+    puzzles.add_command(puzzles_generate)
+    puzzles.add_command(puzzles_check)
+
+
+_attach_generation()

@@ -9,8 +9,9 @@
   [--on-table CARDS --played-by SEAT]`` with ``--rules`` / ``--without`` (two seats: landlord,
   peasant; three: landlord, peasant1 who plays right after the landlord, peasant2).
 - ``--batch FILE.jsonl --workers N``: many positions in parallel processes, a progress bar and a
-  summary table. Each line: a shared puzzle record (``hands`` first/second …) or
-  ``{"id": …, "position": "<text of a position>"}``.
+  summary table, on :mod:`ddzspec.execute` (``--scheduler tcp://HOST:PORT``: on a Dask cluster;
+  ``--output FILE``: each row written as it completes, a rerun resumes). Each line: a shared
+  puzzle record (``hands`` first/second …) or ``{"id": …, "position": "<text of a position>"}``.
 - ``--json``: ``{"status", "winner", "winning_moves", "line", "score", "best_moves", "nodes",
   "seconds"}`` (``--batch``: one such object per line, with ``id``).
 
@@ -24,10 +25,8 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,7 @@ import click
 
 from ddzspec._resources import data_dir
 from ddzspec.cards import Cards, parse_cards
-from ddzspec.cli_common import common_options, emit_json, fail
+from ddzspec.cli_common import FileName, common_options, emit_json, fail
 from ddzspec.errors import DdzError, NotationError
 from ddzspec.rules import Rules
 
@@ -206,10 +205,23 @@ def _read_text(path: str) -> str:
     raise AssertionError  # unreachable: fail exits
 
 
+def batch_task(ident: str, line: str, want: str, seconds: float | None,
+               rules: dict[str, Any], notation: str) -> dict[str, Any]:
+    """One batch line as a task of :mod:`ddzspec.execute` (JSON-able arguments; ``rules`` as
+    :func:`ddzspec.execute.rules_ref` writes them): the row :func:`_batch_one` returns."""
+    from ddzspec.execute import rules_of
+    return _batch_one((ident, line, want, seconds, rules_of(rules), notation))
+
+
 def _run_batch(path: str, workers: int, want: str, seconds: float | None,
-               as_json: bool, rules: Rules, notation: str) -> None:
+               as_json: bool, rules: Rules, notation: str, scheduler: str | None = None,
+               output: str | None = None) -> None:
+    import hashlib
+
+    from ddzspec.execute import ROW_KEY, ExecuteError, Task, rules_ref, run
     text = _read_text(path)
-    items = []
+    ref = rules_ref(rules)
+    tasks = []
     for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -222,30 +234,22 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
                 ident = str(obj["id"])
         except (json.JSONDecodeError, RecursionError):
             pass  # reported on its own row
-        items.append((ident, line, want, seconds, rules, notation))
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    results: list[dict[str, Any]] = []
-    with Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as prog:
-        task = prog.add_task("batch", total=len(items))
-        if workers <= 1:
-            for it in items:
-                results.append(_batch_one(it))
-                prog.advance(task)
-        else:
-            # spawn, not fork: the progress bar runs a thread, and forking a threaded process
-            # may deadlock (Python 3.12+ warns about it)
-            with ProcessPoolExecutor(max_workers=workers,
-                                     mp_context=multiprocessing.get_context("spawn")) as ex:
-                for r in ex.map(_batch_one, items):
-                    results.append(r)
-                    prog.advance(task)
+        tasks.append(Task.of(f"line {i:08d}", batch_task, ident=ident, line=line, want=want,
+                             seconds=seconds, rules=ref, notation=notation))
+    header = {"command": "solve --batch", "sha256": hashlib.sha256(text.encode()).hexdigest(),
+              "want": want, "limit_seconds": seconds, "rules": ref, "notation": notation}
+    try:
+        rows = run(tasks, workers=workers, scheduler=scheduler, output=output, header=header,
+                   label="solving")
+    except ExecuteError as e:
+        fail(str(e))
+    results = [{k: v for k, v in r.items() if k != ROW_KEY} for r in rows]
     code = batch_exit_code(results)
     if as_json:
         for r in results:
             emit_json(r)
         sys.exit(code)
+    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
     t = Table(title=f"{len(results)} positions")
@@ -311,12 +315,17 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
               help="Give up after S seconds: the answer is 'unknown' (exit 3).")
 @click.option("--batch", metavar="FILE.jsonl", help="Solve many positions (one JSON per line).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Processes for --batch.")
+              help="Processes for --batch (a Dask local cluster when Dask is installed).")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="--batch on a running Dask scheduler and its workers.")
+@click.option("--output", type=FileName(), metavar="FILE.jsonl",
+              help="--batch: also write each row there as it completes; rerun to resume.")
 @common_options
 def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
           to_move: str | None, on_table: str | None, played_by: str | None,
           robs: int | None, base: int, multiplier: int | None, show_all: bool, score: bool,
-          limit_seconds: float | None, batch: str | None, workers: int, rules: Rules,
+          limit_seconds: float | None, batch: str | None, workers: int,
+          scheduler: str | None, output: str | None, rules: Rules,
           notation: str, as_json: bool) -> None:
     """Solve an open-hand endgame: the winner, the winning moves, the line of best play.
 
@@ -331,10 +340,13 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     expects (its "winner"/"winning_moves"), else 3 if a position is unknown, else 0.
     """
     want = "score" if score else "all"
+    if not batch and (scheduler is not None or output is not None):
+        fail("--scheduler and --output go with --batch")
     if batch:
         if file is not None or landlord is not None or peasants:
             fail("--batch takes no position FILE, --landlord or --peasant")
-        _run_batch(batch, workers, want, limit_seconds, as_json, rules, notation)
+        _run_batch(batch, workers, want, limit_seconds, as_json, rules, notation, scheduler,
+                   output)
         return
     if file is not None:
         if landlord is not None or peasants:

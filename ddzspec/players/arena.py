@@ -235,6 +235,25 @@ def duplicate_deal(rules: Rules, levels: Sequence[int], seed: int, k: int,
     return tuple(out)
 
 
+def deal_task(rules: dict[str, Any], levels: list[int], seed: int, k: int,
+              budget: float | None = None) -> dict[str, Any]:
+    """:func:`duplicate_deal` as a task of :mod:`ddzspec.execute` (JSON-able arguments;
+    ``rules`` as :func:`ddzspec.execute.rules_ref` writes them): ``{"deal": k, "seat_deals":
+    [{"level", "role", "won", "points", "landlord_won"}, ...]}`` in :func:`duplicate_deal`'s
+    order (:func:`seat_deals_of` reads them back)."""
+    from ..execute import rules_of
+    played = duplicate_deal(rules_of(rules), levels, seed, k, budget)
+    return {"deal": k, "seat_deals": [
+        {"level": r.level, "role": r.role, "won": r.won, "points": r.points,
+         "landlord_won": r.landlord_won} for r in played]}
+
+
+def seat_deals_of(row: dict[str, Any]) -> tuple[SeatDeal, ...]:
+    """The seat-deals of a :func:`deal_task` row."""
+    return tuple(SeatDeal(int(r["level"]), str(r["role"]), bool(r["won"]), int(r["points"]),
+                          bool(r["landlord_won"])) for r in row["seat_deals"])
+
+
 def paired_difference(deals: Sequence[Sequence[SeatDeal]], higher: int, lower: int,
                       role: str, field: str,
                       bounds: tuple[float, float] = (-math.inf, math.inf)) -> Estimate:

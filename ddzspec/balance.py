@@ -1,0 +1,323 @@
+"""Variant balance: many computer deals per rules variant, and figures with 95 % intervals.
+
+Deal ``k`` of seed ``s`` is shuffled from the seed ``f"balance:{s}:{k}"`` under every variant,
+and its seats are played by the same levels with the same player seeds: where two variants have
+the same deck and seats, deal ``k`` is the same shuffle in both (duplicate deals), so their
+difference is measured deal by deal (paired) and the luck of the cards cancels; otherwise the
+variants are compared as independent samples (:func:`ddzspec.players.arena.difference`).
+Bidding is played (seeds 000/002/003/004); an all-pass auction redeals the next attempt of the
+same seed.
+
+Facts per deal (:func:`deal_facts`, from the finished deal's record replayed): whether the
+landlord won; the landlord's points and a peasant's (the peasants' mean); spring and
+anti-spring; the bombs (tier above the ordinary shapes, but not the rocket) and rockets played;
+the final multiplier; the winning bid (the base) and the robs; the all-pass redeals before the
+deal was played; its length (the card-play actions, plays and passes, of the attempt played).
+
+Figures per variant (:data:`FIGURES`; each an :class:`~ddzspec.players.arena.Estimate`, a mean
+with its 95 % normal-approximation interval): the means of these facts over the deals, and the
+share of deals per bid and per number of robs. Differences between two variants are B − A per
+figure, significant when the interval excludes zero.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .game import GameState
+from .players.arena import RATE, Estimate, difference, estimate, play_deal
+from .players.base import player_for
+from .rules import Rules
+
+#: The figures of a variant: name → (label, bounds). Rates lie in 0 … 1.
+FIGURES: dict[str, tuple[str, tuple[float, float]]] = {
+    "landlord_win_rate": ("landlord win rate", RATE),
+    "landlord_points": ("landlord points per deal", (-math.inf, math.inf)),
+    "peasant_points": ("peasant points per deal", (-math.inf, math.inf)),
+    "spring_rate": ("spring rate", RATE),
+    "anti_spring_rate": ("anti-spring rate", RATE),
+    "bombs": ("bombs per deal", (0.0, math.inf)),
+    "rockets": ("rockets per deal", (0.0, math.inf)),
+    "multiplier": ("average multiplier", (1.0, math.inf)),
+    "redeals": ("all-pass redeals per deal", (0.0, math.inf)),
+    "redeal_rate": ("deals redealt at least once", RATE),
+    "length": ("deal length (plays and passes)", (0.0, math.inf)),
+}
+
+#: The figures shown as percentages.
+RATES = frozenset(k for k, (_, b) in FIGURES.items() if b == RATE)
+
+#: The per-deal fact behind each figure.
+_FACT = {"landlord_win_rate": "landlord_won", "landlord_points": "landlord_points",
+         "peasant_points": "peasant_points", "spring_rate": "spring",
+         "anti_spring_rate": "anti_spring", "bombs": "bombs", "rockets": "rockets",
+         "multiplier": "multiplier", "redeals": "redeals", "length": "length"}
+
+
+def deal_seed(seed: int, k: int) -> str:
+    """The shuffle seed of deal ``k``: the same under every variant (duplicate deals)."""
+    return f"balance:{seed}:{k}"
+
+
+def deal_facts(state: GameState) -> dict[str, Any]:
+    """The facts of a finished deal (module doc) as a JSON-able dict: ``landlord_won``,
+    ``landlord_points``, ``peasant_points`` (the peasants' mean), ``spring``, ``anti_spring``,
+    ``bombs``, ``rockets``, ``multiplier``, ``bid`` (the base), ``robs``, ``redeals``,
+    ``length``. Raises ValueError when the deal is not over."""
+    from .game.enums import ActionKind
+    from .game.record import record_of, replay
+    res = state.result
+    if res is None:
+        raise ValueError("the deal is not over")
+    bombs = rockets = length = 0
+    for step in replay(record_of(state), state.rules).steps:
+        if step.state.attempt != state.attempt:
+            continue  # a voided attempt (all-pass)
+        kind = step.action.kind
+        if kind in (ActionKind.PLAY, ActionKind.PASS):
+            length += 1
+        if kind is ActionKind.PLAY and step.state.last is not None:
+            reading = step.state.last[1]
+            if reading.shape == "rocket":
+                rockets += 1
+            elif reading.tier > 0:
+                bombs += 1
+    peasants = [p for s, p in enumerate(res.scores) if s != res.landlord]
+    return {"landlord_won": res.winner.value == "landlord",
+            "landlord_points": res.scores[res.landlord],
+            "peasant_points": sum(peasants) / len(peasants),
+            "spring": res.spring, "anti_spring": res.anti_spring, "bombs": bombs,
+            "rockets": rockets, "multiplier": res.multiplier, "bid": res.base,
+            "robs": state.robs, "redeals": state.attempt, "length": length}
+
+
+def play_balance_deal(rules: Rules, levels: Sequence[int], seed: int, k: int,
+                      budget: float | None = None) -> dict[str, Any]:
+    """Deal ``k`` of ``seed`` under ``rules``, seat ``s`` played by level ``levels[s]`` (player
+    seed ``f"balance:{seed}:{k}:{s}"``, the same under every variant): its
+    :func:`deal_facts`."""
+    players = [player_for(lv, f"balance:{seed}:{k}:{s}", budget=budget)
+               for s, lv in enumerate(levels)]
+    return deal_facts(play_deal(rules, players, deal_seed(seed, k)))
+
+
+#: Deals per task of the command: a deal takes a few hundredths of a second, too little to be
+#: worth a round trip to a worker on its own. Fixed (not tied to the number of workers), so
+#: that a run resumes whatever runs it.
+BLOCK = 10
+
+
+def deal_task(rules: dict[str, Any], levels: list[int], seed: int, k: int,
+              budget: float | None = None, count: int = 1) -> dict[str, Any]:
+    """Deals ``k`` … ``k + count − 1`` (:func:`play_balance_deal`) as one task of
+    :mod:`ddzspec.execute` (``rules`` as :func:`ddzspec.execute.rules_ref` writes them):
+    ``{"first": k, "deals": [facts, ...]}`` in deal order."""
+    from .execute import rules_of
+    r = rules_of(rules)
+    return {"first": k, "deals": [play_balance_deal(r, levels, seed, j, budget)
+                                  for j in range(k, k + count)]}
+
+
+@dataclass(frozen=True, slots=True)
+class VariantFigures:
+    """One variant's figures: ``rules`` (name), ``levels`` (per seat), ``deals``, ``figures``
+    (name → Estimate, the keys of :data:`FIGURES`), ``bids`` and ``robs`` (value → share of
+    deals, an Estimate)."""
+
+    rules: str
+    levels: tuple[int, ...]
+    deals: int
+    figures: Mapping[str, Estimate]
+    bids: Mapping[int, Estimate]
+    robs: Mapping[int, Estimate]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rules", "levels", "deals", "figures": {name: estimate}, "bids": {value: estimate},
+        "robs": {...}}``, each estimate as ``{"n", "mean", "low", "high"}``."""
+        return {"rules": self.rules, "levels": list(self.levels), "deals": self.deals,
+                "figures": {k: e.to_json() for k, e in self.figures.items()},
+                "bids": {str(k): e.to_json() for k, e in self.bids.items()},
+                "robs": {str(k): e.to_json() for k, e in self.robs.items()}}
+
+
+@dataclass(frozen=True, slots=True)
+class VariantDifference:
+    """Variant ``b`` minus variant ``a``, figure by figure (name → Estimate); ``paired``: deal
+    by deal over duplicate deals (same deck and seats), else independent samples."""
+
+    a: str
+    b: str
+    paired: bool
+    figures: Mapping[str, Estimate]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"a", "b", "paired", "figures": {name: {"n", "mean", "low", "high",
+        "significant"}}}``."""
+        return {"a": self.a, "b": self.b, "paired": self.paired,
+                "figures": {k: {**e.to_json(), "significant": e.significant}
+                            for k, e in self.figures.items()}}
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceResult:
+    """What :func:`summarize` measured: ``variants`` in the order given, ``differences``
+    of every later variant against every earlier one; ``games`` per variant, ``seed``."""
+
+    games: int
+    seed: int
+    variants: tuple[VariantFigures, ...]
+    differences: tuple[VariantDifference, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as JSON-ready data (what the text output shows)."""
+        return {"games": self.games, "seed": self.seed,
+                "variants": [v.to_json() for v in self.variants],
+                "differences": [d.to_json() for d in self.differences]}
+
+    def lines(self) -> list[str]:
+        """The figures as text lines."""
+        out = []
+        for v in self.variants:
+            out.append(f"{v.rules}: {v.deals} deals, levels {','.join(map(str, v.levels))},"
+                       f" seed {self.seed}")
+            for name, e in v.figures.items():
+                out.append(f"  {FIGURES[name][0]:<32} {_fmt(name, e)}")
+            for label, dist in (("bid", v.bids), ("robs", v.robs)):
+                if len(dist) > 1 or label == "bid":
+                    out.append(f"  {label:<32} " + "; ".join(
+                        f"{k}: {_fmt('rate', e, rate=True)}" for k, e in dist.items()))
+        for d in self.differences:
+            how = "paired by deal" if d.paired else "independent samples"
+            out.append(f"{d.b} - {d.a} ({how}):")
+            for name, e in d.figures.items():
+                sig = "significant" if e.significant else "not significant"
+                out.append(f"  {FIGURES[name][0]:<32} {_fmt(name, e, signed=True)} ({sig})")
+        return out
+
+
+def _fmt(name: str, e: Estimate, rate: bool = False, signed: bool = False) -> str:
+    """An estimate as text; rates (``rate`` or a name in :data:`RATES`) as percentages, with
+    a sign when ``signed`` (a difference)."""
+    if not (rate or name in RATES):
+        return str(e)
+    sign = "+" if signed else ""
+    if not math.isfinite(e.half):
+        return f"{100 * e.mean:{sign}.1f}% [interval unknown: n={e.n}]"
+    return f"{100 * e.mean:{sign}.1f}% [{100 * e.low:{sign}.1f}, {100 * e.high:{sign}.1f}]"
+
+
+def _values(rows: Sequence[Mapping[str, Any]], name: str) -> list[float]:
+    if name == "redeal_rate":
+        return [float(r["redeals"] > 0) for r in rows]
+    return [float(r[_FACT[name]]) for r in rows]
+
+
+def _shares(rows: Sequence[Mapping[str, Any]], key: str) -> dict[int, Estimate]:
+    values = sorted({int(r[key]) for r in rows})
+    return {v: estimate([float(int(r[key]) == v) for r in rows], RATE) for v in values}
+
+
+def variant_figures(name: str, levels: Sequence[int], rows: Sequence[Mapping[str, Any]]
+                    ) -> VariantFigures:
+    """The figures of one variant from its deals' facts (:func:`deal_facts` rows)."""
+    return VariantFigures(name, tuple(levels), len(rows),
+                          {f: estimate(_values(rows, f), FIGURES[f][1]) for f in FIGURES},
+                          _shares(rows, "bid"), _shares(rows, "robs"))
+
+
+def same_deals(a: Rules, b: Rules) -> bool:
+    """Whether deal ``k`` is the same shuffle under ``a`` and ``b``: the same deck, seats, hand
+    and talon sizes (the shuffle depends on nothing else)."""
+    return a.deck == b.deck and a.jokers == b.jokers and a.deal == b.deal
+
+
+def compare(a: str, rows_a: Sequence[Mapping[str, Any]], b: str,
+            rows_b: Sequence[Mapping[str, Any]], paired: bool) -> VariantDifference:
+    """``b`` minus ``a`` per figure. ``paired``: the rows are the same deals in the same
+    order (duplicate deals), and the difference is the mean of the per-deal differences
+    with its interval; else the difference of independent means. Rates' differences lie
+    in −1 … 1."""
+    figs = {}
+    for f, (_, bounds) in FIGURES.items():
+        db = (-1.0, 1.0) if bounds == RATE else (-math.inf, math.inf)
+        va, vb = _values(rows_a, f), _values(rows_b, f)
+        if paired:
+            figs[f] = estimate([y - x for x, y in zip(va, vb, strict=True)], db)
+        else:
+            figs[f] = difference(vb, va, db)
+    return VariantDifference(a, b, paired, figs)
+
+
+def summarize(variants: Sequence[Rules], levels: Sequence[Sequence[int]], games: int,
+              seed: int, rows: Sequence[Sequence[Mapping[str, Any]]]) -> BalanceResult:
+    """The :class:`BalanceResult` from ``rows[i]``, the facts of deals 0 … games−1 of
+    ``variants[i]`` played by ``levels[i]`` (one per seat), in deal order."""
+    figs = tuple(variant_figures(r.name, lv, rs)
+                 for r, lv, rs in zip(variants, levels, rows, strict=True))
+    diffs = []
+    for i, ra in enumerate(variants):
+        for j in range(i + 1, len(variants)):
+            rb = variants[j]
+            diffs.append(compare(ra.name, rows[i], rb.name, rows[j], same_deals(ra, rb)))
+    return BalanceResult(games, seed, figs, tuple(diffs))
+
+
+def balance(variants: Sequence[Rules], levels: Sequence[Sequence[int]], games: int,
+            seed: int = 0, budget: float | None = None) -> BalanceResult:
+    """Play ``games`` deals per variant in this process, ``levels[i]`` (one per seat) for
+    ``variants[i]`` (the command runs the deals on :mod:`ddzspec.execute`), and summarize
+    them. Raises ValueError for a bad ``games``."""
+    if games < 1:
+        raise ValueError(f"games {games}: at least 1")
+    rows = [[play_balance_deal(r, lv, seed, k, budget) for k in range(games)]
+            for r, lv in zip(variants, levels, strict=True)]
+    return summarize(variants, levels, games, seed, rows)
+
+
+#: The rates :func:`plot` draws, per variant.
+PLOTTED = ("landlord_win_rate", "spring_rate", "anti_spring_rate", "redeal_rate")
+
+
+def plot(result: BalanceResult, path: str | Path) -> None:
+    """Draw the main rates (:data:`PLOTTED`) per variant, as bars with their 95 % intervals,
+    into ``path`` (``.png`` or ``.svg``; matplotlib, the ``ddzspec[plot]`` extra). The file is
+    replaced whole or left as it was. Raises ValueError for another suffix, ImportError
+    without matplotlib, OSError when it cannot be written."""
+    p = Path(path)
+    fmt = p.suffix.lower().lstrip(".")
+    if fmt not in ("png", "svg"):
+        raise ValueError(f"{p}: the plot is a .png or .svg file")
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+    fig, ax = plt.subplots(figsize=(2 + 2.2 * len(PLOTTED), 4))
+    width = 0.8 / len(result.variants)
+    for i, v in enumerate(result.variants):
+        es = [v.figures[f] for f in PLOTTED]
+        xs = [j + (i - (len(result.variants) - 1) / 2) * width for j in range(len(PLOTTED))]
+        means = [100 * e.mean for e in es]
+        errs = [[100 * (e.mean - e.low) if math.isfinite(e.half) else 0 for e in es],
+                [100 * (e.high - e.mean) if math.isfinite(e.half) else 0 for e in es]]
+        ax.bar(xs, means, width, yerr=errs, capsize=3, label=f"{v.rules} ({v.deals} deals)")
+    ax.set_xticks(range(len(PLOTTED)), [FIGURES[f][0] for f in PLOTTED])
+    ax.set_ylabel("% of deals (95 % interval)")
+    ax.set_title(f"Variant balance, seed {result.seed}")
+    ax.legend()
+    fig.tight_layout()
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    try:
+        fig.savefig(tmp, format=fmt)
+        os.replace(tmp, p)
+    finally:
+        plt.close(fig)
+        tmp.unlink(missing_ok=True)
+
+
+__all__ = ["FIGURES", "BalanceResult", "VariantDifference", "VariantFigures", "balance",
+           "compare", "deal_facts", "deal_seed", "deal_task", "play_balance_deal", "plot",
+           "same_deals", "summarize", "variant_figures"]

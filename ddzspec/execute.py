@@ -1,0 +1,541 @@
+"""The execution layer: independent tasks (deals, solves) run on many processes or machines, their
+result rows streamed to a resumable JSONL file.
+
+A :class:`Task` is a top-level importable function (named ``"module:function"``), JSON-able
+keyword arguments and a task id; the function returns a JSON-able dict, the task's *row* (with
+the task id under ``"task"``, first). :func:`stream` yields rows as they complete; :func:`run` does
+the same with a progress bar and returns every row in the order of the tasks.
+
+Where the tasks run (:func:`stream`'s ``workers`` / ``scheduler``):
+
+- ``scheduler="tcp://HOST:PORT"``: a running ``dask scheduler`` with ``dask worker`` processes
+  that have ddzspec installed (Dask distributed, the optional extra ``ddzspec[dask]``);
+- else ``workers=1``: in this process, one task after the other;
+- else (``workers`` N, default the number of cores): a Dask ``LocalCluster`` of N single-thread
+  worker processes when Dask is installed, otherwise a ``concurrent.futures`` pool of N
+  processes. Both give the same rows.
+
+Determinism: a task is seeded by its arguments (a deal's seed and number), never by the worker
+or the order it ran in, so the same tasks give the same rows whatever the number of workers;
+callers compute their summaries from the rows in task order (:func:`run` returns them so).
+
+Resuming (``output``): the file is JSONL, a header line ``{"ddzspec_run": HEADER}`` (what the
+rows were computed for; a rerun with another header is refused) then one row per task id, each
+written whole with a single ``write`` and flushed as it completes. A rerun with the same file
+skips the ids already there; a torn last line (a crash while writing) is cut off and redone.
+Nothing is lost or duplicated when a worker dies mid-run: Dask reschedules the tasks of a lost
+worker (and retries a failed task ``retries`` times); the process pool is rebuilt and its
+unfinished tasks resubmitted, up to ``retries`` times per task.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from .errors import DdzError
+from .rules import Rules
+
+#: The header line's key in an output file.
+HEADER_KEY = "ddzspec_run"
+
+#: How long to try reaching a ``--scheduler`` before giving up (a Dask duration).
+CONNECT_TIMEOUT = "10s"
+
+
+class ExecuteError(DdzError):
+    """A run cannot go on: a bad output file, an unreachable scheduler, a task that kept
+    failing. The rows already written stay in the output file (rerun to resume)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One independent unit of work: ``id`` (unique in a run; the output's row key), ``func``
+    (``"module:function"``, a top-level function every worker can import) and ``kwargs``
+    (JSON-able keyword arguments; the function returns a JSON-able dict)."""
+
+    id: str
+    func: str
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, id: str, fn: Callable[..., dict[str, Any]], **kwargs: Any) -> Task:
+        """A task calling ``fn(**kwargs)``; raises ValueError when ``fn`` is not a top-level
+        function of an importable module (a lambda, a nested function)."""
+        ref = f"{fn.__module__}:{fn.__qualname__}"
+        if "<" in fn.__qualname__ or "." in fn.__qualname__ or fn.__module__ == "__main__":
+            raise ValueError(f"task {id}: {ref} is not a top-level function of an importable "
+                             "module")
+        return cls(id, ref, kwargs)
+
+
+def call(func: str, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """Run one task's function in a worker: import ``"module:function"`` and call it with
+    ``kwargs``. Raises TypeError when it does not return a dict."""
+    mod, _, name = func.partition(":")
+    out = getattr(import_module(mod), name)(**kwargs)
+    if not isinstance(out, dict):
+        raise TypeError(f"{func} returned a {type(out).__name__}, not a dict")
+    return out
+
+
+#: The key of a row's task id.
+ROW_KEY = "task"
+
+
+def _row(task: Task, result: dict[str, Any]) -> dict[str, Any]:
+    return {ROW_KEY: task.id, **{k: v for k, v in result.items() if k != ROW_KEY}}
+
+
+def default_workers() -> int:
+    """The number of cores this process may use (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def dask_available() -> bool:
+    """Whether Dask distributed (the ``ddzspec[dask]`` extra) can be imported."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------- rules on workers
+
+
+def rules_ref(rules: Rules) -> dict[str, Any]:
+    """``rules`` as JSON-able task arguments, rebuilt on a worker by :func:`rules_of`: a
+    built-in by name (and ``without``), other rules by their resolved text, so that a worker
+    on another machine needs no file of this one."""
+    from .rules import builtin_rules, load_rules, resolved_text
+    without = list(rules.without)
+    if rules.name in builtin_rules():
+        try:
+            if load_rules(rules.name, without=without) == rules:
+                return {"name": rules.name, "without": without}
+        except DdzError:
+            pass
+    return {"name": rules.name, "without": without, "text": resolved_text(rules)}
+
+
+def rules_of(ref: Mapping[str, Any]) -> Rules:
+    """The rules of :func:`rules_ref`'s ``ref`` (loaded once per process)."""
+    return _rules_of(ref["name"], tuple(ref.get("without", ())), ref.get("text"))
+
+
+@functools.lru_cache(maxsize=16)
+def _rules_of(name: str, without: tuple[str, ...], text: str | None) -> Rules:
+    from .rules import load_rules, load_rules_text
+    if text is None:
+        return load_rules(name, without=without)
+    return replace(load_rules_text(text, path=f"<rules {name}>"), name=name, without=without)
+
+
+# ---------------------------------------------------------------------- the output file
+
+
+def read_output(path: str | Path, header: Mapping[str, Any] | None = None
+                ) -> dict[str, dict[str, Any]]:
+    """The rows already in an output file, by id (empty when the file does not exist). A torn
+    last line (no newline, or not JSON) is cut off the file. Raises ExecuteError when the file
+    is not a run's output, was written for another ``header``, or has a bad line before the
+    last."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as e:
+        raise ExecuteError(f"{p}: cannot read: {e.strerror}") from None
+    rows: dict[str, dict[str, Any]] = {}
+    good = 0  # bytes of whole, valid lines
+    lines = data.split(b"\n")
+    for i, raw in enumerate(lines):
+        last = i == len(lines) - 1  # after the final newline: empty, or a torn line
+        if not raw:
+            if not last:
+                raise ExecuteError(f"{p}, line {i + 1}: an empty line in a run's output")
+            continue
+        try:
+            obj = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            if last or (i == len(lines) - 2 and not lines[-1]):
+                break  # a torn last line: redone
+            raise ExecuteError(f"{p}, line {i + 1}: not a JSON row") from None
+        if last:
+            break  # a whole JSON value but no newline: the write was cut, redo it
+        if not isinstance(obj, dict):
+            raise ExecuteError(f"{p}, line {i + 1}: a row must be a JSON object")
+        if i == 0:
+            if HEADER_KEY not in obj:
+                raise ExecuteError(f"{p}: not the output of a ddzspec run (no header line); "
+                                   "name a new file")
+            if header is not None and obj[HEADER_KEY] != json.loads(json.dumps(header)):
+                raise ExecuteError(f"{p} was written for another run "
+                                   f"({json.dumps(obj[HEADER_KEY])[:200]}); name a new file "
+                                   "or rerun with the same options")
+        elif ROW_KEY not in obj:
+            raise ExecuteError(f"{p}, line {i + 1}: a row without its {ROW_KEY!r} id")
+        else:
+            rows.setdefault(str(obj[ROW_KEY]), obj)
+        good += len(raw) + 1
+    if good < len(data):
+        try:
+            with open(p, "r+b") as f:
+                f.truncate(good)
+        except OSError as e:
+            raise ExecuteError(f"{p}: cannot cut its torn last line: {e.strerror}") from None
+    return rows
+
+
+class _Writer:
+    """Appends whole lines to an output file, one ``write`` per row, flushed to the disk."""
+
+    def __init__(self, path: str | Path, header: Mapping[str, Any] | None) -> None:
+        self.path = Path(path)
+        try:
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        except OSError as e:
+            raise ExecuteError(f"{self.path}: cannot write: {e.strerror}") from None
+        if os.fstat(self.fd).st_size == 0:
+            self.write({HEADER_KEY: dict(header or {})})
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        data = (json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        try:
+            n = os.write(self.fd, data)
+            if n != len(data):  # pragma: no cover - a full disk mid-line
+                raise OSError(28, "short write (is the disk full?)")
+            os.fsync(self.fd)
+        except OSError as e:
+            raise ExecuteError(f"{self.path}: cannot write: {e.strerror}; the rows written "
+                               "so far are kept (rerun to resume)") from None
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+# ---------------------------------------------------------------------- backends
+
+
+def _run_inline(todo: Sequence[Task], retries: int) -> Iterator[tuple[Task, dict[str, Any]]]:
+    for t in todo:
+        yield t, call(t.func, t.kwargs)
+
+
+def _run_pool(todo: Sequence[Task], workers: int, retries: int
+              ) -> Iterator[tuple[Task, dict[str, Any]]]:
+    """A concurrent.futures process pool (spawned processes: the progress bar runs a thread,
+    and forking a threaded process may deadlock). A pool broken by a dead worker is rebuilt
+    and its unfinished tasks resubmitted, each at most ``retries`` times."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+    pending = list(todo)
+    tries = dict.fromkeys((t.id for t in todo), 0)
+    ctx = multiprocessing.get_context("spawn")
+    while pending:
+        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        futs: dict[Future[dict[str, Any]], Task] = {
+            ex.submit(call, t.func, t.kwargs): t for t in pending}
+        again: list[tuple[Task, str]] = []
+        try:
+            waiting = set(futs)
+            while waiting:
+                done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+                for f in done:
+                    t = futs[f]
+                    try:
+                        res = f.result()
+                    except BrokenProcessPool:
+                        again.append((t, "its worker process died"))
+                        continue
+                    except Exception as e:
+                        again.append((t, f"{type(e).__name__}: {e}"))
+                        continue
+                    yield t, res
+        finally:
+            ex.shutdown(wait=not again, cancel_futures=True)
+        for t, why in again:
+            tries[t.id] += 1
+            if tries[t.id] > retries:
+                raise ExecuteError(f"task {t.id} failed {tries[t.id]} times: {why}")
+        pending = [t for t, _ in again]
+
+
+@contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Hold back SIGINT (Ctrl-C) inside the block and raise KeyboardInterrupt after it: a
+    cluster interrupted half-started cannot be closed cleanly. Only in the main thread (where
+    Python handles signals); elsewhere a plain block."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt
+
+
+def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries: int
+              ) -> Iterator[tuple[Task, dict[str, Any]]]:
+    """Dask distributed: a client of ``scheduler``, or of a LocalCluster of ``workers``
+    single-thread processes started (and closed) here."""
+    import logging
+    import secrets
+
+    dist: Any = import_module("distributed")  # untyped: reached through Any
+    Client, LocalCluster, as_completed = dist.Client, dist.LocalCluster, dist.as_completed
+    cluster = None
+    with _interrupt_deferred():  # a Ctrl-C while a cluster starts waits until it has started
+        try:
+            if scheduler is not None:
+                try:
+                    client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+                except (OSError, TimeoutError) as e:
+                    raise ExecuteError(f"--scheduler {scheduler}: cannot connect: {e}") from None
+            else:
+                logging.getLogger("distributed").setLevel(logging.CRITICAL)
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=logging.CRITICAL)
+                client = Client(cluster)
+        except ExecuteError:
+            raise
+        except Exception as e:  # pragma: no cover - a cluster that cannot start
+            raise ExecuteError(f"the Dask cluster cannot start: {type(e).__name__}: {e}"
+                               ) from None
+    run = secrets.token_hex(4)
+    try:
+        futs = {client.submit(call, t.func, dict(t.kwargs), key=f"ddzspec-{run}-{t.id}",
+                              retries=retries, pure=False): t for t in todo}
+        for f in as_completed(futs):
+            t = futs[f]
+            try:
+                res = f.result()
+            except Exception as e:
+                raise ExecuteError(f"task {t.id} failed: {type(e).__name__}: {e}") from None
+            yield t, res
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# ---------------------------------------------------------------------- the API
+
+
+@dataclass(slots=True)
+class RunStats:
+    """What a run did: ``total`` tasks, ``skipped`` (already in the output), ``computed``,
+    ``backend`` (``inline``, ``processes``, ``dask-local`` or ``dask``), ``workers``,
+    ``seconds`` (wall clock)."""
+
+    total: int = 0
+    skipped: int = 0
+    computed: int = 0
+    backend: str = ""
+    workers: int = 0
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        """One line for a command's summary."""
+        return (f"{self.computed} computed, {self.skipped} resumed from the output, "
+                f"{self.total} in all; {self.backend}, {self.workers} worker(s), "
+                f"{self.seconds:.1f} s")
+
+
+def backend_for(workers: int | None, scheduler: str | None) -> tuple[str, int]:
+    """(backend name, workers) :func:`stream` uses (see the module doc)."""
+    if scheduler is not None:
+        return "dask", 0
+    n = default_workers() if workers is None else workers
+    if n < 1:
+        raise ExecuteError(f"--workers {n}: at least 1")
+    if n == 1:
+        return "inline", 1
+    return ("dask-local" if dask_available() else "processes"), n
+
+
+def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | None = None,
+           output: str | Path | None = None, header: Mapping[str, Any] | None = None,
+           retries: int = 3, stats: RunStats | None = None) -> Iterator[dict[str, Any]]:
+    """Run ``tasks`` and yield their rows (result dicts with the task id as ``"task"``) as
+    they complete: first
+    the rows already in ``output`` (resumed; only those of these tasks), then each new row
+    once it is written to ``output``. ``workers``/``scheduler``: where (module doc);
+    ``retries``: attempts after a failure; ``stats``: filled in as the run goes. Raises
+    ExecuteError (a duplicate task id, a bad output file, a task failing every time, a
+    scheduler that cannot be reached; with ``scheduler`` and Dask missing)."""
+    t0 = time.perf_counter()
+    tasks = list(tasks)
+    ids = [t.id for t in tasks]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise ExecuteError(f"task id {dup!r} given twice")
+    if scheduler is not None and not dask_available():
+        raise ExecuteError("--scheduler needs Dask distributed: pip install 'ddzspec[dask]'")
+    backend, n = backend_for(workers, scheduler)
+    st = stats if stats is not None else RunStats()
+    st.total, st.backend, st.workers = len(tasks), backend, n
+    done = read_output(output, header) if output is not None else {}
+    writer = _Writer(output, header) if output is not None else None
+    try:
+        todo = []
+        for t in tasks:
+            if t.id in done:
+                st.skipped += 1
+                yield done[t.id]
+            else:
+                todo.append(t)
+        if not todo:
+            return
+        if backend != "dask" and min(n, len(todo)) == 1:
+            st.backend, st.workers = "inline", 1  # one task: no process to start
+        if st.backend == "inline":
+            it = _run_inline(todo, retries)
+        elif backend == "processes":
+            it = _run_pool(todo, min(n, len(todo)), retries)
+        else:
+            it = _run_dask(todo, min(n, len(todo)), scheduler, retries)
+        for t, res in it:
+            row = _row(t, res)
+            if writer is not None:
+                writer.write(row)
+            st.computed += 1
+            st.seconds = time.perf_counter() - t0
+            yield row
+    finally:
+        st.seconds = time.perf_counter() - t0
+        if writer is not None:
+            writer.close()
+
+
+def run(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | None = None,
+        output: str | Path | None = None, header: Mapping[str, Any] | None = None,
+        retries: int = 3, label: str = "tasks", quiet: bool = False,
+        stats: RunStats | None = None,
+        on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """:func:`stream` with a rich progress bar on standard error (silent when it is not a
+    terminal, or ``quiet``), calling ``on_row(row)`` as each row arrives; returns every row
+    in the order of ``tasks`` (whatever order they completed in). Raises as :func:`stream`."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from .cli_common import progress_bar
+    tasks = list(tasks)
+    rows: dict[str, dict[str, Any]] = {}
+    with progress_bar(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(), quiet=quiet) as prog:
+        bar = prog.add_task(label, total=len(tasks))
+        for row in stream(tasks, workers=workers, scheduler=scheduler, output=output,
+                          header=header, retries=retries, stats=stats):
+            rows[str(row[ROW_KEY])] = row
+            if on_row is not None:
+                on_row(row)
+            prog.advance(bar)
+    return [rows[t.id] for t in tasks]
+
+
+def run_options(output_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Click options of a command that runs on this layer: ``--workers N`` (default: the
+    number of cores), ``--scheduler tcp://HOST:PORT`` and ``--output FILE.jsonl`` (its help:
+    ``output_help``), passed as ``workers``, ``scheduler``, ``output``."""
+    import click
+
+    from .cli_common import FileName
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        func = click.option("--output", type=FileName(), metavar="FILE.jsonl",
+                            help=output_help)(func)
+        func = click.option("--scheduler", metavar="tcp://HOST:PORT",
+                            help="Run on a running Dask scheduler and its workers.")(func)
+        return click.option(
+            "--workers", type=click.IntRange(1, 256), metavar="N",
+            help="Worker processes (default: the number of cores; 1: in this process)."
+        )(func)
+    return decorate
+
+
+@contextmanager
+def dask_processes(workers: int = 2, *, nanny: bool = True, log: Any = None,
+                   timeout: float = 120.0) -> Iterator[tuple[str, list[Any]]]:
+    """A ``dask scheduler`` and ``workers`` ``dask worker`` processes (one thread each;
+    ``nanny``: each under a nanny that restarts it) started on 127.0.0.1 on a free port, for
+    tests and benchmarks of the multi-machine path: yields (scheduler address, the workers'
+    ``subprocess.Popen``), once every worker has joined; stops them all at the end. ``log``:
+    a binary file for their output (default: discarded). Raises ExecuteError when they do
+    not come up within ``timeout`` seconds."""
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    address = f"tcp://127.0.0.1:{port}"
+    out = log if log is not None else subprocess.DEVNULL
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port",
+             str(port), "--no-dashboard"], stdout=out, stderr=out))
+        extra = [] if nanny else ["--no-nanny"]
+        for _ in range(workers):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1",
+                 "--no-dashboard", "--host", "127.0.0.1", *extra], stdout=out, stderr=out))
+        dist: Any = import_module("distributed")
+        try:
+            with dist.Client(address, timeout=f"{timeout}s") as c:
+                c.wait_for_workers(workers, timeout=timeout)
+        except (OSError, TimeoutError) as e:
+            raise ExecuteError(f"the dask processes did not come up: {e}") from None
+        yield address, procs[1:]
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+# ---------------------------------------------------------------------- a demo task
+
+
+def demo_task(n: int, seconds: float = 0.0) -> dict[str, Any]:
+    """A deterministic task for tests and benchmarks of this layer: sleeps ``seconds``, then
+    returns ``{"n", "square", "pid"}`` (``pid``: the process that ran it; the only field
+    that depends on where it ran)."""
+    time.sleep(seconds)
+    return {"n": n, "square": n * n, "pid": os.getpid()}
+
+
+__all__ = ["ExecuteError", "RunStats", "Task", "backend_for", "call", "dask_available",
+           "dask_processes",
+           "default_workers", "demo_task", "read_output", "rules_of", "rules_ref", "run",
+           "run_options", "stream"]

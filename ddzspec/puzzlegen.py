@@ -1,0 +1,354 @@
+"""Endgame puzzles with one answer: generation (:func:`generate`) and checking (:func:`check`).
+
+A candidate position comes from the generator's seed and its number ``i`` (never from the
+worker or the order it ran in):
+
+- ``random``: a deck of the rules shuffled with ``random.Random(f"puzzle:{seed}:{i}")`` and
+  split into hands of the given sizes, the first hand (the landlord's) to lead;
+- ``selfplay``: a deal (seed ``f"puzzle:{seed}:{i}"``) played by level-2 computer players and
+  cut at the first moment the hands hold no more cards than the given sizes together (the
+  landlord's seat first, then the peasants in play order; the trick in progress, the stake and
+  the spring state as they were). Needs as many seats as the rules deal to.
+
+Each candidate is solved (:func:`ddzspec.solver.solve`, every winning move) and kept when the
+side to move wins with exactly one first move and that move is not a pass: the puzzle has one
+answer. Its difficulty (:class:`Difficulty`) comes from the solve: the nodes searched, the
+length of the forced line (plies of the principal variation, passes included) and the
+only-moves along it (the winner's turns, the first included, where a single move wins).
+
+Records (JSONL, one puzzle a line) follow ``tests/data/puzzles/two_seat.jsonl``: two seats as
+``hands`` ``first`` (to move; the landlord's seat) / ``second``, ``to_move`` ``first``,
+``on_table``, ``winner`` ``first`` and ``winning_moves``; three seats as ``{"position": the
+position's text}`` with ``winner`` ``landlord`` or ``peasants`` (what ``solve --batch``
+reads). Every record also has ``id``, ``source``, ``seats``, ``rules`` (the name),
+``without`` (bans), ``seed`` (the generator's), ``candidate`` (``i``), ``line`` and
+``difficulty``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .cards import N_RANKS, Cards
+from .errors import DdzError
+from .rules import Rules
+
+#: Candidate sources.
+SOURCES = ("random", "selfplay")
+
+
+@dataclass(frozen=True, slots=True)
+class Difficulty:
+    """How hard a puzzle is, from its solve: ``nodes`` searched, ``line`` (plies of the forced
+    line), ``only_moves`` (winner's turns along it with a single winning move) and ``rating``
+    = only_moves + line / 4 + log10(nodes), a single number to sort or filter by."""
+
+    nodes: int
+    line: int
+    only_moves: int
+
+    @property
+    def rating(self) -> float:
+        """only_moves + line / 4 + log10(nodes), rounded to 0.01."""
+        return round(self.only_moves + self.line / 4 + math.log10(max(self.nodes, 1)), 2)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"nodes", "line", "only_moves", "rating"}``."""
+        return {"nodes": self.nodes, "line": self.line, "only_moves": self.only_moves,
+                "rating": self.rating}
+
+
+def _seat_names(n: int) -> tuple[str, ...]:
+    from .solver.position import SEATS_2, SEATS_3
+    names: tuple[str, ...] = SEATS_2 if n == 2 else SEATS_3
+    return names
+
+
+def random_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> Any:
+    """Candidate ``i``: a shuffled deck of ``rules`` split into hands of ``sizes`` (landlord
+    first, to lead). Returns a :class:`ddzspec.solver.position.Position`."""
+    from .solver.position import make_position
+    rng = random.Random(f"puzzle:{seed}:{i}")
+    deck = [r for r in range(N_RANKS) for _ in range(rules.deck[r])]
+    rng.shuffle(deck)
+    hands, at = {}, 0
+    for name, size in zip(_seat_names(len(sizes)), sizes):
+        counts = [0] * N_RANKS
+        for r in deck[at:at + size]:
+            counts[r] += 1
+        hands[name] = Cards(tuple(counts))
+        at += size
+    return make_position(rules, hands, "landlord")
+
+
+def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> Any:
+    """Candidate ``i``: a level-2 self-play deal cut when the hands hold at most
+    ``sum(sizes)`` cards (module doc), or None when the deal ended before. Raises
+    ValueError unless ``len(sizes)`` is the rules' number of players."""
+    from .game import GameState
+    from .game.enums import Phase
+    from .players.base import player_for
+    from .solver.position import make_position
+    n = rules.deal.players
+    if len(sizes) != n:
+        raise ValueError(f"selfplay positions have the {n} seats of {rules.name}, not "
+                         f"{len(sizes)}")
+    players = [player_for(2, f"puzzle:{seed}:{i}:{s}") for s in range(n)]
+    st = GameState.new(rules, seed=f"puzzle:{seed}:{i}")
+    while not st.over:
+        if st.phase is Phase.PLAY and sum(len(h) for h in st.hands) <= sum(sizes):
+            break
+        seat = st.turn
+        assert seat is not None
+        st = st.apply(players[seat].decide(st.view(seat)))
+    if st.over or st.landlord is None or st.turn is None:
+        return None
+    order = [(st.landlord + j) % n for j in range(n)]  # landlord, then play order
+    names = _seat_names(n)
+    name_of = dict(zip(order, names))
+    table = played_by = None
+    if st.last is not None:
+        played_by = name_of[st.last[0]]
+        table = st.last[1].body + st.last[1].kickers
+    peasants = [s for s in range(n) if s != st.landlord]
+    robs = st.robs if "robs" in (rules.win.landlord, rules.win.peasant) else None
+    return make_position(rules, {name_of[s]: st.hands[s] for s in order}, name_of[st.turn],
+                         on_table=table, played_by=played_by,
+                         passes=st.passes if n == 3 and table is not None else None,
+                         robs=robs, base=st.base or 1, multiplier=st.multiplier,
+                         landlord_plays=min(st.plays[st.landlord], 2),
+                         peasants_played=any(st.plays[p] for p in peasants))
+
+
+def after(pos: Any, seat: str, cards: str) -> Any:
+    """The position after ``seat`` plays ``cards`` (canonical English notation, ``PASS``
+    for a pass) in ``pos``, as the solver's lines state them; None when the deal is over."""
+    from .cards import parse_cards
+    s = pos.seat_index(seat)
+    n = pos.n_seats
+    if cards == "PASS":
+        passes = pos.passes + 1
+        if passes >= n - 1:  # the trick closes: its winner leads
+            return replace(pos, to_move=pos.played_by, on_table=None, played_by=None,
+                           passes=0)
+        return replace(pos, to_move=(s + 1) % n, passes=passes)
+    played = parse_cards(cards, "en", pos.rules.deck).cards
+    hands = list(pos.hands)
+    hands[s] = hands[s] - played
+    if len(hands[s]) <= pos.targets[s]:
+        return None
+    return replace(pos, hands=tuple(hands), to_move=(s + 1) % n, on_table=played,
+                   played_by=s, passes=0)
+
+
+def difficulty(pos: Any, res: Any, seconds: float | None = None) -> Difficulty:
+    """The :class:`Difficulty` of a solved position ``pos`` (``res``: its solve with every
+    winning move): each of the winner's turns along the line is solved again to count its
+    winning moves."""
+    from .solver import solve
+    only = 0
+    cur = pos
+    winner_side = pos.roles[pos.to_move] if res.to_move_wins else (
+        "peasant" if pos.roles[pos.to_move] == "landlord" else "landlord")
+    for ply, play in enumerate(res.line):
+        if cur is None:
+            break
+        if cur.roles[cur.to_move] == winner_side:
+            moves = res.winning_moves if ply == 0 else solve(
+                cur, want="all", seconds=seconds, line=False).winning_moves
+            if moves is not None and len(moves) == 1:
+                only += 1
+        cur = after(cur, play.seat, play.cards)
+    return Difficulty(res.nodes, len(res.line), only)
+
+
+#: Candidates per task of :func:`generate` (most are judged in a few hundredths of a second).
+BLOCK = 10
+
+
+def candidate_task(rules: dict[str, Any], sizes: list[int], seed: int, i: int, source: str,
+                   seconds: float | None, count: int = 1) -> dict[str, Any]:
+    """Candidates ``i`` … ``i + count − 1`` as one task of :mod:`ddzspec.execute`:
+    ``{"first": i, "candidates": [{"candidate", "puzzle": record or None, "reason": why not
+    kept or None}, ...]}``."""
+    from .execute import rules_of
+    r = rules_of(rules)
+    return {"first": i, "candidates": [
+        {"candidate": j, **make_puzzle(r, sizes, seed, j, source, seconds)}
+        for j in range(i, i + count)]}
+
+
+def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: str = "random",
+                seconds: float | None = None) -> dict[str, Any]:
+    """Build, solve and judge candidate ``i`` (module doc): ``{"puzzle": record or None,
+    "reason": None or why it was not kept}``. ``seconds``: the solver's limit per solve."""
+    from .solver import solve
+    pos = (random_candidate if source == "random" else selfplay_candidate)(rules, sizes, seed, i)
+    if pos is None:
+        return {"puzzle": None, "reason": "the deal ended before the cut"}
+    res = solve(pos, want="all", seconds=seconds)
+    if res.status != "solved":
+        return {"puzzle": None, "reason": "unknown (the solver's limit)"}
+    if not res.to_move_wins:
+        return {"puzzle": None, "reason": "the side to move loses"}
+    assert res.winning_moves is not None
+    if len(res.winning_moves) != 1:
+        return {"puzzle": None, "reason": f"{len(res.winning_moves)} winning moves"}
+    if res.winning_moves[0] == "PASS":
+        return {"puzzle": None, "reason": "the winning move is a pass"}
+    diff = difficulty(pos, res, seconds)
+    return {"puzzle": record(pos, res, diff, rules, seed, i, source), "reason": None}
+
+
+def record(pos: Any, res: Any, diff: Difficulty, rules: Rules, seed: int, i: int,
+           source: str) -> dict[str, Any]:
+    """The JSONL record of a kept puzzle (module doc)."""
+    head: dict[str, Any] = {
+        "id": f"{rules.name}-{seed}-{i}",
+        "source": f"ddzspec puzzles generate (seed {seed}, candidate {i}, {source})",
+        "seats": pos.n_seats}
+    line = [{"seat": p.seat, "cards": p.cards} for p in res.line]
+    tail = {"rules": rules.name, "without": list(rules.without), "seed": seed, "candidate": i,
+            "line": line, "difficulty": diff.to_json()}
+    if pos.n_seats == 2 and pos.to_move == 0:
+        first, second = (h.format() for h in pos.hands)
+        table = None if pos.on_table is None else {"cards": pos.on_table.format(),
+                                                   "by": "first" if pos.played_by == 0
+                                                   else "second"}
+        rec = {**head, "hands": {"first": first, "second": second}, "to_move": "first",
+               "on_table": table, "winner": "first", "winning_moves": list(res.winning_moves),
+               **tail}
+        if position_of(rec, rules) == pos:  # the shared form says it all (no stake, targets)
+            return rec
+    return {**head, "position": pos.format(), "winner": res.winner,
+            "winning_moves": list(res.winning_moves), **tail}
+
+
+def position_of(rec: Mapping[str, Any], rules: Rules) -> Any:
+    """The position of a puzzle record (either form of the module doc). Raises DdzError
+    (PositionError, NotationError) on a malformed record."""
+    from .solver.position import parse_position, position_from_puzzle
+    if "position" in rec:
+        if not isinstance(rec["position"], str):
+            raise DdzError('"position" must be the text of a position')
+        return parse_position(rec["position"], source=f"puzzle {rec.get('id')}", rules=rules)
+    return position_from_puzzle(dict(rec), rules)
+
+
+def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), count: int = 10,
+             seed: int = 0, source: str = "random", min_difficulty: float = 0.0,
+             seconds: float | None = 10.0, max_candidates: int | None = None,
+             workers: int | None = 1, scheduler: str | None = None, quiet: bool = True
+             ) -> tuple[list[dict[str, Any]], int]:
+    """Up to ``count`` puzzles: the first kept candidates ``i`` = 0, 1, … in order (the same
+    puzzles whatever runs them), with a rating of at least ``min_difficulty``. Candidates run
+    in batches on :mod:`ddzspec.execute` (``workers``, ``scheduler``); at most
+    ``max_candidates`` (default 50 × count) are tried. Returns (puzzles, candidates tried).
+    Raises ValueError for bad sizes, seats or source; ExecuteError from the layer."""
+    from .execute import Task, rules_ref, run
+    if seats not in (2, 3) or len(cards) != seats:
+        raise ValueError(f"--seats {seats} needs {seats} hand sizes in --cards, got "
+                         f"{len(cards)}")
+    if seats > rules.deal.players:
+        raise ValueError(f"{rules.name} is a {rules.deal.players}-player variant")
+    if any(c < 1 for c in cards) or sum(cards) > sum(rules.deck):
+        raise ValueError(f"--cards {','.join(map(str, cards))}: each hand at least 1 card, "
+                         f"{sum(rules.deck)} in all at most")
+    if source not in SOURCES:
+        raise ValueError(f"source {source!r}: one of {', '.join(SOURCES)}")
+    if source == "selfplay" and seats != rules.deal.players:
+        raise ValueError(f"selfplay positions have the {rules.deal.players} seats of "
+                         f"{rules.name}")
+    limit = max_candidates if max_candidates is not None else 50 * count
+    ref = rules_ref(rules)
+    kept: list[dict[str, Any]] = []
+    tried = 0
+    batch = BLOCK * max(4, count // 2)
+    while len(kept) < count and tried < limit:
+        stop = min(limit, tried + batch)
+        rows = run([Task.of(f"candidates {i:08d}", candidate_task, rules=ref, sizes=list(cards),
+                            seed=seed, i=i, source=source, seconds=seconds,
+                            count=min(BLOCK, stop - i))
+                    for i in range(tried, stop, BLOCK)],
+                   workers=workers, scheduler=scheduler, label="candidates", quiet=quiet)
+        tried = stop
+        for p in (c["puzzle"] for row in rows for c in row["candidates"]):
+            if p is not None and p["difficulty"]["rating"] >= min_difficulty \
+                    and len(kept) < count:
+                kept.append(p)
+    return kept, tried
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A puzzle ``check`` refuses: its ``id`` (or line) and ``reason``."""
+
+    id: str
+    reason: str
+
+
+def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None = None,
+          seconds: float | None = 10.0) -> list[Problem]:
+    """Re-solve every puzzle record (``(where, record)`` pairs; ``where`` names it in a
+    problem, e.g. ``line 3``) under the rules it names (``rules``, a built-in name, and
+    ``without``; else ``rules``, else classic) and report each whose answer differs from its
+    ``winner`` / ``winning_moves``, whose winning move is not unique or is a pass, or that
+    cannot be read or solved."""
+    from .rules import builtin_rules, load_rules
+    from .solver import solve
+    out = []
+    for where, rec in records:
+        name = f"{where} ({rec['id']})" if isinstance(rec, Mapping) and "id" in rec else where
+        try:
+            if not isinstance(rec, Mapping):
+                raise DdzError("a puzzle is a JSON object")
+            r = rules
+            if rec.get("rules") in builtin_rules():
+                without = rec.get("without", [])
+                if not isinstance(without, list) or not all(isinstance(w, str)
+                                                            for w in without):
+                    raise DdzError('"without" must be a list of shape names')
+                r = load_rules(rec["rules"], without=tuple(without))
+            r = r or load_rules("classic")
+            pos = position_of(rec, r)
+            res = solve(pos, want="all", seconds=seconds)
+        except DdzError as e:
+            out.append(Problem(name, f"cannot be read: {e}"))
+            continue
+        if res.status != "solved":
+            out.append(Problem(name, "unknown: the solver's limit was reached"))
+            continue
+        assert res.winning_moves is not None
+        winner = res.winner if "position" in rec else (
+            "first" if res.to_move_wins else "second")
+        want = rec.get("winning_moves")
+        if rec.get("winner") != winner:
+            out.append(Problem(name, f"the winner is {winner}, not {rec.get('winner')}"))
+        elif not isinstance(want, list) or sorted(map(_canon(r), want)) != sorted(
+                map(_canon(r), res.winning_moves)):
+            out.append(Problem(name, "the winning moves are "
+                               f"{', '.join(res.winning_moves) or 'none'}, not "
+                               f"{', '.join(map(str, want or [])) or 'none'}"))
+        elif res.to_move_wins and len(res.winning_moves) != 1:
+            out.append(Problem(name, f"{len(res.winning_moves)} winning moves: not unique"))
+        elif res.winning_moves and res.winning_moves[0] == "PASS":
+            out.append(Problem(name, "the winning move is a pass"))
+    return out
+
+
+def _canon(rules: Rules) -> Any:
+    """Moves as sorted rank counts, to compare regardless of the order cards are written."""
+    from .cards import parse_cards
+
+    def f(m: str) -> str:
+        return m if m == "PASS" else str(parse_cards(m, "en", rules.deck).cards)
+    return f
+
+
+__all__ = ["SOURCES", "Difficulty", "Problem", "after", "candidate_task", "check",
+           "difficulty", "generate", "make_puzzle", "position_of", "random_candidate",
+           "record", "selfplay_candidate"]

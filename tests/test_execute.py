@@ -1,0 +1,232 @@
+"""The execution layer (ddzspec/execute.py): inline, process pool, a Dask LocalCluster and a real
+``dask scheduler`` + ``dask worker`` started here; resuming; a worker killed mid-run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import distributed  # noqa: F401  (the test extra installs Dask: a missing Dask fails here)
+import psutil
+import pytest
+
+from ddzspec import execute
+from ddzspec.execute import ExecuteError, RunStats, Task, demo_task, read_output, run, stream
+
+HEADER = {"what": "demo"}
+
+
+def _tasks(n: int, seconds: float = 0.0) -> list[Task]:
+    return [Task.of(f"{i:03d}", demo_task, n=i, seconds=seconds) for i in range(n)]
+
+
+def _exact(rows: list[dict], n: int) -> None:
+    """``rows`` are the ``n`` demo rows, in id order, each once, each right."""
+    assert [r["task"] for r in rows] == [f"{i:03d}" for i in range(n)]
+    assert [r["square"] for r in rows] == [i * i for i in range(n)]
+
+
+def _file_rows(path: Path) -> list[dict]:
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0]) == {"ddzspec_run": HEADER}
+    rows = [json.loads(x) for x in lines[1:]]
+    return sorted(rows, key=lambda r: r["task"])
+
+
+def test_inline_pool_and_local_cluster_give_the_same_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tasks = _tasks(8)
+    one = RunStats()
+    inline = run(tasks, workers=1, stats=one)
+    assert one.backend == "inline" and one.computed == 8
+    assert {r["pid"] for r in inline} == {os.getpid()}
+    dask_stats = RunStats()
+    local = run(tasks, workers=2, stats=dask_stats, output=tmp_path / "d.jsonl",
+                header=HEADER)
+    assert dask_stats.backend == "dask-local"
+    assert os.getpid() not in {r["pid"] for r in local}  # ran in the worker processes
+    monkeypatch.setattr(execute, "dask_available", lambda: False)
+    pool_stats = RunStats()
+    pool = run(tasks, workers=2, stats=pool_stats)
+    assert pool_stats.backend == "processes"
+    strip = [[{k: v for k, v in r.items() if k != "pid"} for r in rows]
+             for rows in (inline, local, pool)]
+    assert strip[0] == strip[1] == strip[2]
+    _exact(inline, 8)
+    _exact(_file_rows(tmp_path / "d.jsonl"), 8)
+
+
+def test_resume_after_interruption_skips_done_ids_and_redoes_a_torn_line(
+        tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    tasks = _tasks(10)
+    it = stream(tasks, workers=1, output=out, header=HEADER)
+    first = [next(it) for _ in range(4)]
+    it.close()  # interrupted after 4 rows
+    assert [r["task"] for r in first] == ["000", "001", "002", "003"]
+    with out.open("a") as f:
+        f.write('{"n": 4, "square": 16, "id": "0')  # a crash while writing row 004
+    st = RunStats()
+    rows = run(tasks, workers=1, output=out, header=HEADER, stats=st)
+    assert (st.skipped, st.computed) == (4, 6)
+    _exact(rows, 10)
+    _exact(_file_rows(out), 10)  # each id once, no torn line left
+    again = RunStats()
+    assert run(tasks, workers=1, output=out, header=HEADER, stats=again) == rows
+    assert (again.skipped, again.computed) == (10, 0)
+
+
+def test_an_output_of_another_run_or_foreign_file_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    run(_tasks(2), workers=1, output=out, header=HEADER)
+    before = out.read_bytes()
+    with pytest.raises(ExecuteError, match="written for another run"):
+        run(_tasks(2), workers=1, output=out, header={"what": "other"})
+    assert out.read_bytes() == before  # nothing changed
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text('{"a": 1}\n')
+    with pytest.raises(ExecuteError, match="no header line"):
+        read_output(foreign, HEADER)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"ddzspec_run": {"what": "demo"}}\nxx\n{"task": "1"}\n')
+    with pytest.raises(ExecuteError, match="line 2: not a JSON row"):
+        read_output(bad, HEADER)
+    with pytest.raises(ExecuteError, match="given twice"):
+        run(_tasks(2) + _tasks(1), workers=1)
+
+
+def test_a_task_must_be_a_top_level_function() -> None:
+    with pytest.raises(ValueError, match="not a top-level function"):
+        Task.of("x", lambda: {})
+
+
+def test_the_process_pool_survives_a_killed_worker(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(execute, "dask_available", lambda: False)
+    out = tmp_path / "run.jsonl"
+    killed = []
+    me = psutil.Process()
+
+    def kill_one(row: dict) -> None:
+        if not killed:
+            pid = row["pid"]  # a pool process this run started
+            assert pid in {c.pid for c in me.children(recursive=True)}
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    st = RunStats()
+    rows = run(_tasks(12, 0.2), workers=2, output=out, header=HEADER, on_row=kill_one,
+               stats=st)
+    assert killed
+    _exact(rows, 12)
+    _exact(_file_rows(out), 12)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def dask_cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """A ``dask scheduler`` and two ``dask worker`` processes (no nanny: killing one kills
+    the worker) on 127.0.0.1, terminated at the end."""
+    with (tmp_path / "dask.log").open("wb") as log, \
+            execute.dask_processes(2, nanny=False, log=log, timeout=60) as cluster:
+        yield cluster
+
+
+def test_a_real_scheduler_and_workers_with_one_killed_mid_run(
+        tmp_path: Path, dask_cluster: tuple[str, list[subprocess.Popen[bytes]]]) -> None:
+    address, workers = dask_cluster
+    out = tmp_path / "run.jsonl"
+    worker_pids = {w.pid for w in workers}
+    killed: list[int] = []
+
+    def kill_one(row: dict) -> None:
+        assert row["pid"] in worker_pids
+        if not killed:
+            victim = next(w for w in workers if w.pid == row["pid"])
+            victim.kill()  # a worker dies mid-run, with tasks on it
+            victim.wait()
+            killed.append(victim.pid)
+
+    st = RunStats()
+    t0 = time.perf_counter()
+    rows = run(_tasks(12, 0.2), scheduler=address, output=out, header=HEADER,
+               on_row=kill_one, stats=st)
+    assert time.perf_counter() - t0 < 60
+    assert st.backend == "dask" and killed
+    _exact(rows, 12)
+    _exact(_file_rows(out), 12)
+
+
+def test_a_scheduler_that_cannot_be_reached_is_a_clear_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(execute, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(ExecuteError, match="cannot connect"):
+        run(_tasks(1), scheduler=f"tcp://127.0.0.1:{_free_port()}")
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_arena_on_two_workers_and_resumed_gives_the_library_figures(tmp_path: Path) -> None:
+    from ddzspec import load_rules
+    from ddzspec.players.arena import arena
+    want = arena(load_rules("duel"), (2, 1), 4, seed=5).to_json()
+    want.pop("seconds")
+    out = tmp_path / "arena.jsonl"
+    args = ("arena", "--rules", "duel", "--levels", "2,1", "--games", "4", "--seed", "5",
+            "--json", "--output", str(out))
+    code, text, _ = _cli(*args, "--workers", "2")
+    got = json.loads(text)
+    got.pop("seconds")
+    assert code == 0 and got == want
+    lines = out.read_text().splitlines()
+    assert len(lines) == 5  # the header and one row per duplicate deal
+    rows = sorted((json.loads(x) for x in lines[1:]), key=lambda r: r["task"])
+    assert [r["deal"] for r in rows] == [0, 1, 2, 3]
+    assert all(len(r["seat_deals"]) == 4 for r in rows)  # 2 seats x 2 rotations
+    # interrupted after two deals, the third torn: the rerun plays the rest only
+    out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
+    code, text, _ = _cli(*args, "--workers", "1")
+    got = json.loads(text)
+    got.pop("seconds")
+    assert code == 0 and got == want
+    assert len(out.read_text().splitlines()) == 5
+    code, _, err = _cli("arena", "--rules", "duel", "--levels", "3,1", "--games", "4",
+                        "--seed", "5", "--output", str(out))
+    assert code == 2 and "written for another run" in err
+
+
+def test_solve_batch_output_resumes_with_the_same_rows(tmp_path: Path) -> None:
+    src = Path(__file__).parent / "data" / "puzzles" / "two_seat.jsonl"
+    batch = tmp_path / "b.jsonl"
+    batch.write_text("".join(src.read_text().splitlines(keepends=True)[:2]))
+    out = tmp_path / "rows.jsonl"
+    code, first, _ = _cli("solve", "--batch", str(batch), "--json", "--output", str(out))
+    assert code == 0
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join(lines[:2]) + "\n")  # stopped after one row
+    code, again, _ = _cli("solve", "--batch", str(batch), "--json", "--output", str(out))
+    strip = [[{k: v for k, v in json.loads(x).items() if k != "seconds"}
+              for x in t.splitlines()] for t in (first, again)]
+    assert code == 0 and strip[0] == strip[1]
+    assert [r["id"] for r in strip[0]] == ["DDZ2-01", "DDZ2-02"]
+    assert len(out.read_text().splitlines()) == 3
+    code, _, err = _cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+                        "--output", str(out))
+    assert code == 2 and "go with --batch" in err
