@@ -460,7 +460,7 @@ function showResult() {
   $("result").classList.remove("hidden");
   const meWin = (r.winner === "landlord") === (g.view.role === "landlord");
   $("result-title").textContent = (meWin ? "You win! " : "You lose. ") +
-    (r.winner === "landlord" ? "The landlord wins" : "The peasants win") +
+    (r.winner === "landlord" ? "The landlord wins" : g.players === 2 ? "The peasant wins" : "The peasants win") +
     " (seat " + r.out_seat + " went out)";
   const t = $("result-table");
   t.innerHTML = "";
@@ -480,7 +480,7 @@ function showResult() {
     const tr = el("tr");
     const who = Number(s) === g.seat ? "You" : "Seat " + Number(s);
     tr.appendChild(el("td", "", who + (Number(s) === r.landlord ? " (landlord)" : " (peasant)")));
-    tr.appendChild(el("td", pts > 0 ? "pos" : "neg", (pts > 0 ? "+" : "") + pts + " points"));
+    tr.appendChild(el("td", pts > 0 ? "pos" : "neg", (pts > 0 ? "+" : "") + pts + (Math.abs(pts) === 1 ? " point" : " points")));
     p.appendChild(tr);
   });
   const hands = $("result-hands");
