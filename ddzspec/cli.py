@@ -41,6 +41,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("ddzspec.cli_rules", "rules"),
     "puzzles": ("ddzspec.cli_puzzles", "puzzles"),
     "solve": ("ddzspec.solver.cli", "solve"),
+    "serve": ("ddzspec.cli_web", "serve"),
 }
 
 #: What each command is for, by topic, as ``ddzspec --help`` lists them (a plugin's command is
@@ -66,6 +67,9 @@ COMMAND_TOPICS: dict[str, dict[str, str]] = {
     "Endgames": {
         "solve": "open-hand endgame solver: winner, every winning move, exact score",
         "puzzles": "the shipped endgame puzzles; play one against the solver (puzzles play)",
+    },
+    "Table": {
+        "serve": "the web table: play deals, puzzles and the rules in a browser",
     },
 }
 

@@ -59,7 +59,8 @@ def test_the_wheel_installs_only_ddzspec_names(wheel_file: Path) -> None:
     assert solver == [f"ddzspec/solver/{m}.py"
                       for m in ("__init__", "cli", "movegen", "position", "search")]
     for data in ("ddzspec/_data/grammar/position.lark", "ddzspec/_data/rules/classic.rules",
-                 "ddzspec/py.typed"):
+                 "ddzspec/py.typed", "ddzspec/web/static/index.html",
+                 "ddzspec/web/static/app.js", "ddzspec/web/static/style.css"):
         assert data in names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
     with zipfile.ZipFile(wheel_file) as z:

@@ -1,0 +1,477 @@
+"""The web table's deals: which rules the server offers (:class:`Offer`), one deal with a person
+at one seat and computer players at the others (:class:`WebGame`), and the autosaved store of
+deals (:class:`GameStore`) — seed 003's *sauvegarde automatique*: every accepted action writes
+the deal's record atomically, and a restarted server resumes it from that file.
+
+Everything a person does goes through :meth:`ddzspec.game.GameState.apply`; a rejected action
+raises the engine's :class:`~ddzspec.errors.GameError` and changes nothing (the state is an
+immutable value: the stored one is replaced only after the record is written).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .._io import write_atomic
+from ..cards import SYMBOLS, Cards, parse_cards
+from ..errors import DdzError, GameError, NotAMoveError, RecordError
+from ..explain import explain
+from ..game import Action, ActionKind, GameState, Phase
+from ..game.record import Record, record_of, record_rules, replay, result_lines
+from ..players import player_for
+from ..rules import Rules, builtin_rules, load_rules
+
+#: The notations the page offers (cards.NOTATIONS).
+NOTATIONS = ("en", "fr", "de")
+#: Level 3's time per move on the web table, seconds (the issue: a 0.5 s budget).
+LEVEL3_BUDGET = 0.5
+#: The environment variable that moves the data folder (tests, several servers).
+DATA_ENV = "DDZSPEC_DATA_DIR"
+#: A game id: 16 lowercase hex digits (never a path: the id names its file).
+GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+#: The file format of an autosaved web deal (the record plus who sits where).
+WEB_FORMAT = "ddzspec-web-game"
+
+
+class WebError(DdzError):
+    """A request the web table refuses: ``status`` is the HTTP status (400 bad input, 404
+    unknown game, 409 not now)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def data_folder(option: str | Path | None = None) -> Path:
+    """Where deals are autosaved: ``option``, else ``$DDZSPEC_DATA_DIR``, else platformdirs'
+    user data folder for ddzspec, with ``web-games`` inside. Created when missing."""
+    if option:
+        base = Path(option)
+    elif os.environ.get(DATA_ENV):
+        base = Path(os.environ[DATA_ENV])
+    else:
+        from platformdirs import user_data_dir
+        base = Path(user_data_dir("ddzspec"))
+    folder = base / "web-games"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@dataclass(frozen=True)
+class Offer:
+    """The rules the server offers, by the name the page shows: every built-in, plus the
+    rules files named at start (``ddzspec serve --rules PATH``), keyed by their rules name
+    (or the file's stem when that name is taken). A request names one of these keys, never a
+    path. Raises RulesError for a file that cannot be loaded."""
+
+    rules: dict[str, Rules] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, paths: Sequence[str] = ()) -> Offer:
+        offered: dict[str, Rules] = {n: load_rules(n) for n in builtin_rules()}
+        for p in paths:
+            r = load_rules(p)
+            key = r.name if r.name not in offered else Path(p).stem
+            n = 2
+            base = key
+            while key in offered:
+                key, n = f"{base}-{n}", n + 1
+            offered[key] = r
+        return cls(offered)
+
+    def get(self, name: Any) -> Rules:
+        """The rules offered as ``name``; WebError (400) naming what is offered otherwise."""
+        if not isinstance(name, str) or name not in self.rules:
+            raise WebError(f"rules {json.dumps(name)} are not offered (offered: "
+                           f"{', '.join(self.rules)})")
+        return self.rules[name]
+
+    def key_of(self, rules: Rules) -> str | None:
+        """The key of ``rules`` if they are offered (same resolved rules), else None."""
+        from ..game.state import same_rules
+        for k, r in self.rules.items():
+            if same_rules(r, rules):
+                return k
+        return None
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """``[{"name", "title", "players", "bidding", "duel"}]``."""
+        return [{"name": k, "title": r.title, "players": r.deal.players,
+                 "bidding": r.bidding.system, "bids": list(r.bidding.bids)}
+                for k, r in self.rules.items()]
+
+
+def card_list(cards: Cards, notation: str) -> list[dict[str, Any]]:
+    """Each card of ``cards`` low to high as ``{"rank": index 0-14, "symbol"}`` (jokers are
+    ranks 13 and 14): what the page draws."""
+    return [{"rank": int(r.index), "symbol": SYMBOLS[notation][r.index]} for r in cards]
+
+
+def check_notation(notation: Any) -> str:
+    """``notation`` if it is en, fr or de; WebError otherwise."""
+    if notation not in NOTATIONS:
+        raise WebError(f"notation {json.dumps(notation)}: one of en, fr, de")
+    return str(notation)
+
+
+def illegal_text(cards: Cards, rules: Rules, notation: str) -> str:
+    """Why ``cards`` is no move, in plain words (the explain text): "44445555 is illegal:
+    ..." (seeds 000/002 restrictions)."""
+    lines = explain(cards.format(notation), rules, notation).lines
+    head = f"{cards.format(notation)} is illegal"
+    rest = [ln.strip() for ln in lines[1:]]
+    return head + (": " + " ".join(rest) if rest else ".")
+
+
+def action_text(a: Action, notation: str) -> str:
+    """An action in words for the page ("bids 2", "robs", "plays 333+4", "passes")."""
+    if a.kind is ActionKind.BID:
+        return "passes" if a.value == 0 else f"bids {a.value}"
+    if a.kind is ActionKind.CALL:
+        return "calls" if a.value else "does not call"
+    if a.kind is ActionKind.ROB:
+        return "robs" if a.value else "does not rob"
+    if a.kind is ActionKind.PLAY:
+        assert a.cards is not None
+        return "plays " + a.cards.format(notation)
+    return "passes"
+
+
+@dataclass
+class WebGame:
+    """One deal at the web table: ``state`` (the engine's), the person's ``seat`` and each
+    computer seat's level (1-3, seed 003's three levels; None for the person's seat)."""
+
+    gid: str
+    rules_key: str
+    state: GameState
+    seat: int
+    levels: tuple[int | None, ...]
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    # ---------------------------------------------------------------- queries
+
+    def computer_to_act(self) -> bool:
+        """Whether a computer seat is on turn."""
+        return self.state.turn is not None and self.state.turn != self.seat
+
+    def legal(self, notation: str) -> dict[str, Any]:
+        """The person's legal choices now: ``{"kind": "bid"|"call"|"rob"|"play"|None,
+        "choices": [values], "moves": [cards text, smallest first], "can_pass"}``."""
+        st = self.state
+        if st.turn != self.seat:
+            return {"kind": None, "choices": [], "moves": [], "can_pass": False}
+        acts = st.legal_actions()
+        if st.phase is Phase.BIDDING:
+            return {"kind": acts[0].kind.value, "choices": [a.value for a in acts],
+                    "moves": [], "can_pass": False}
+        moves = [a.cards.format(notation) for a in acts if a.cards is not None]
+        return {"kind": "play", "choices": [], "moves": moves,
+                "can_pass": any(a.kind is ActionKind.PASS for a in acts)}
+
+    def to_json(self, notation: str = "en") -> dict[str, Any]:
+        """What the page shows the person: their seat's view (:class:`SeatView`, so the
+        others' hands and the undealt cards are never sent before the end), their hand as
+        cards, their legal choices, the actions so far in words and, at the end, the
+        itemised result and every hand."""
+        st = self.state
+        v = st.view(self.seat)
+        j = v.to_json(notation)
+        n = st.players
+        j["unseen"] = [{"symbol": SYMBOLS[notation][i], "rank": i, "count": c}
+                       for i, c in enumerate(v.unseen.counts) if st.rules.deck[i]]
+        rl = st.rules
+        return {
+            "id": self.gid, "rules": self.rules_key, "title": rl.title, "players": n,
+            "seat": self.seat, "levels": list(self.levels), "notation": notation,
+            "bidding": rl.bidding.system, "view": j,
+            "hand_cards": card_list(st.hands[self.seat], notation),
+            "talon_cards": None if v.talon is None else card_list(v.talon, notation),
+            "talon_size": len(st.talon),
+            "trick_cards": [{"seat": s, "cards": None if r is None else
+                             card_list(r.cards, notation)} for s, r in st.trick],
+            "legal": self.legal(notation),
+            "computer_to_act": self.computer_to_act(),
+            "log": [{"seat": a.seat, "kind": a.kind.value, "text": action_text(a, notation)}
+                    for a in st.log[-60:]],
+            "attempt": st.attempt, "actions": len(st.log),
+            "result_lines": None if st.result is None else result_lines(st, notation),
+            "hands_at_end": None if st.result is None else
+            [h.format(notation) for h in st.hands],
+        }
+
+    # ---------------------------------------------------------------- actions
+
+    def person_action(self, obj: Any, notation: str) -> Action:
+        """The person's action from the request body ``{"kind": "bid"|"call"|"rob"|"play"|
+        "pass", "value": int|bool, "cards": "..."}`` (cards in ``notation``). Raises WebError
+        for a malformed body, NotationError for unreadable cards."""
+        if not isinstance(obj, dict):
+            raise WebError("the body is a JSON object {\"kind\": ..., ...}")
+        kind = obj.get("kind")
+        s = self.seat
+        if kind == "bid":
+            v = obj.get("value")
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise WebError("\"bid\" needs an integer \"value\" (0: pass)")
+            return Action.bid(s, v)
+        if kind in ("call", "rob"):
+            v = obj.get("value")
+            if not isinstance(v, bool):
+                raise WebError(f"\"{kind}\" needs \"value\": true or false")
+            return Action.call(s, v) if kind == "call" else Action.rob(s, v)
+        if kind == "pass":
+            return Action.pass_(s)
+        if kind == "play":
+            text = obj.get("cards")
+            if not isinstance(text, str) or not text.strip():
+                raise WebError("\"play\" needs \"cards\": the cards in notation, e.g. \"333+4\"")
+            if len(text) > 200:
+                raise WebError("\"cards\" is longer than any hand")
+            cards = parse_cards(text, notation, deck=self.state.rules.deck).cards
+            return Action(ActionKind.PLAY, s, 0, cards)
+        raise WebError(f"unknown action kind {json.dumps(kind)} (bid, call, rob, play, pass)")
+
+    def check_person_turn(self) -> None:
+        """WebError (409) unless the person is on turn."""
+        st = self.state
+        if st.phase is Phase.OVER:
+            raise WebError("the deal is over", 409)
+        if st.turn != self.seat:
+            raise WebError(f"it is seat {st.turn}'s turn (a computer), not yours "
+                           f"(seat {self.seat})", 409)
+
+    def apply_person(self, action: Action, notation: str) -> GameState:
+        """The state after the person's ``action`` (not stored): the engine's GameError when
+        it is rejected; a play that is no move at all says why in plain words."""
+        self.check_person_turn()
+        try:
+            return self.state.apply(action)
+        except NotAMoveError:
+            assert action.cards is not None
+            raise GameError(illegal_text(action.cards, self.state.rules, notation)) from None
+
+    def computer_action(self) -> Action:
+        """The action of the computer seat on turn (level 3: a 0.5 s budget). Blocking: call
+        it in a worker thread. Raises WebError (409) when the person is on turn."""
+        st = self.state
+        if st.turn is None or st.turn == self.seat:
+            raise WebError("no computer is on turn", 409)
+        level = self.levels[st.turn] or 1
+        player = player_for(level, f"{self.gid}-{st.turn}-{len(st.log)}",
+                            budget=LEVEL3_BUDGET if level == 3 else None)
+        return player.decide(st.view(st.turn))
+
+    # ---------------------------------------------------------------- files
+
+    def file_json(self) -> str:
+        """The autosave file's text: the deal's record plus the seats."""
+        obj = {"format": WEB_FORMAT, "version": 1, "rules_key": self.rules_key,
+               "seat": self.seat, "levels": list(self.levels),
+               "record": record_of(self.state).to_json()}
+        return json.dumps(obj, ensure_ascii=False)
+
+    def replay_json(self, notation: str) -> dict[str, Any]:
+        """The deal move by move, every hand open (only once it is over): ``{"initial":
+        {"hands"}, "steps": [{"seat", "text", "hands", "trick"}]}``."""
+        if self.state.result is None:
+            raise WebError("the replay shows every hand: it opens once the deal is over", 409)
+        rep = replay(record_of(self.state))
+        fmt = [h.format(notation) for h in rep.initial.hands]
+        steps = []
+        for step in rep.steps:
+            st = step.state
+            steps.append({"seat": step.action.seat,
+                          "text": f"seat {step.action.seat} "
+                                  f"{action_text(step.action, notation)}",
+                          "hands": [h.format(notation) for h in st.hands],
+                          "trick": [{"seat": s, "play": None if r is None else
+                                     r.format(notation)} for s, r in st.trick]})
+        return {"initial": {"hands": fmt,
+                            "talon": rep.initial.talon.format(notation)}, "steps": steps}
+
+
+def levels_of(obj: Any, players: int, seat: int) -> tuple[int | None, ...]:
+    """Each seat's computer level from a request: a list with one level (1-3) per seat (the
+    person's entry is ignored) or one level for every computer. WebError otherwise."""
+    if isinstance(obj, int) and not isinstance(obj, bool):
+        obj = [obj] * players
+    if not isinstance(obj, list) or len(obj) != players:
+        raise WebError(f"\"levels\": one level (1, 2 or 3) per seat ({players} seats)")
+    out: list[int | None] = []
+    for s, lv in enumerate(obj):
+        if s == seat:
+            out.append(None)
+        elif isinstance(lv, int) and not isinstance(lv, bool) and lv in (1, 2, 3):
+            out.append(lv)
+        else:
+            raise WebError(f"\"levels\"[{s}]: {json.dumps(lv)} is not a level (1, 2 or 3)")
+    return tuple(out)
+
+
+def seat_of(obj: Any, players: int) -> int:
+    """The person's seat from a request (0 ... players-1). WebError otherwise."""
+    if not isinstance(obj, int) or isinstance(obj, bool) or not 0 <= obj < players:
+        raise WebError(f"\"seat\": {json.dumps(obj)} is not a seat (0-{players - 1})")
+    return obj
+
+
+class GameStore:
+    """Every deal of this server, in memory and in ``folder`` (one JSON file per game id,
+    written atomically after every accepted action). A game not in memory is resumed from its
+    file by replaying its record (:func:`ddzspec.game.record.replay`)."""
+
+    def __init__(self, folder: Path, offer: Offer) -> None:
+        self.folder = folder
+        self.offer = offer
+        self.games: dict[str, WebGame] = {}
+        self.lock = threading.Lock()
+
+    def path(self, gid: str) -> Path:
+        return self.folder / f"{gid}.json"
+
+    def new_id(self) -> str:
+        while True:
+            gid = secrets.token_hex(8)
+            if gid not in self.games and not self.path(gid).exists():
+                return gid
+
+    def create(self, rules_key: str, state: GameState, seat: int,
+               levels: tuple[int | None, ...]) -> WebGame:
+        """Store a new game and write its file."""
+        g = WebGame(self.new_id(), rules_key, state, seat, levels)
+        self.save(g, state)
+        with self.lock:
+            self.games[g.gid] = g
+        return g
+
+    def save(self, g: WebGame, state: GameState) -> None:
+        """Make ``state`` the game's state, after writing its file (atomically). Raises
+        WebError (500) when the file cannot be written; the game is then unchanged."""
+        old = g.state
+        g.state = state
+        try:
+            write_atomic(self.path(g.gid), g.file_json() + "\n")
+        except OSError as e:
+            g.state = old
+            raise WebError(f"cannot autosave the deal: {e.strerror or e}", 500) from None
+
+    def get(self, gid: str) -> WebGame:
+        """The game ``gid``, from memory or resumed from its file. WebError 404 when unknown."""
+        if not isinstance(gid, str) or not GAME_ID.match(gid):
+            raise WebError(f"no game {json.dumps(gid)} (a game id is 16 hex digits)", 404)
+        with self.lock:
+            g = self.games.get(gid)
+            if g is not None:
+                return g
+            p = self.path(gid)
+            if not p.is_file():
+                raise WebError(f"no game {gid}", 404)
+            g = self.load_file(gid, p)
+            self.games[gid] = g
+            return g
+
+    def load_file(self, gid: str, p: Path) -> WebGame:
+        """Resume a game from its autosave file. WebError when the file is not one."""
+        try:
+            obj = json.loads(p.read_text(encoding="utf-8"))
+            if not isinstance(obj, dict) or obj.get("format") != WEB_FORMAT:
+                raise WebError(f"{p.name}: not a ddzspec web game", 500)
+            rec = Record.from_json(obj["record"])
+            rep = replay(rec)
+            if rep.error is not None:
+                raise RecordError(f"action {rep.error_index}: {rep.error}")
+            st = rep.state
+            seat = seat_of(obj.get("seat"), st.players)
+            levels = levels_of([1 if x is None else x for x in obj.get("levels", [])],
+                               st.players, seat)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise WebError(f"game {gid}: its saved file cannot be resumed: {e}", 500) \
+                from None
+        key = obj.get("rules_key")
+        if not isinstance(key, str) or key not in self.offer.rules:
+            key = self.offer.key_of(st.rules) or st.rules.name
+        return WebGame(gid, key, st, seat, levels)
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The saved games, newest first: ``[{"id", "rules", "phase", "saved"}]``."""
+        out = []
+        files = sorted(self.folder.glob("*.json"), key=lambda p: p.stat().st_mtime,
+                       reverse=True)
+        for p in files[:50]:
+            if not GAME_ID.match(p.stem):
+                continue
+            try:
+                obj = json.loads(p.read_text(encoding="utf-8"))
+                rec = obj["record"]
+                phase = "over" if rec.get("result") else "in progress"
+                out.append({"id": p.stem, "rules": obj.get("rules_key"), "phase": phase,
+                            "actions": len(rec.get("actions", [])), "saved": p.stat().st_mtime})
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                continue
+        return out
+
+    def upload(self, obj: Any, seat: int | None, levels: Any) -> WebGame:
+        """A new game from an uploaded record, replayed and validated action by action
+        (:func:`~ddzspec.game.record.replay`). WebError naming the first bad action."""
+        try:
+            rec = Record.from_json(obj)
+            rules = record_rules(rec)
+        except DdzError as e:
+            raise WebError(f"the record cannot be replayed: {e}") from None
+        key = self.offer.key_of(rules)
+        if key is None:  # the table plays only the rules it offers, uploaded or not
+            raise WebError(f"the record's rules ({rec.rules_name}) are not among the rules "
+                           f"offered ({', '.join(self.offer.rules)})")
+        try:
+            rep = replay(rec, self.offer.rules[key])
+        except DdzError as e:
+            raise WebError(f"the record cannot be replayed: {e}") from None
+        if rep.error is not None:
+            raise WebError(f"the record cannot be replayed: action {rep.error_index}: "
+                           f"{rep.error}")
+        st = rep.state
+        s = seat_of(0 if seat is None else seat, st.players)
+        lv = levels_of(1 if levels is None else levels, st.players, s)
+        return self.create(key, st, s, lv)
+
+
+def new_state(rules: Rules, seed: Any) -> GameState:
+    """A fresh shuffled deal under ``rules`` (``seed``: an int or string, or None for a
+    random one). WebError for a bad seed."""
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)) or \
+            (isinstance(seed, str) and len(seed) > 100) or \
+            (isinstance(seed, int) and abs(seed) > 2**63):
+        raise WebError(f"\"seed\": {json.dumps(seed)} is not a seed (an integer or a short "
+                       "string)")
+    try:
+        return GameState.new(rules, seed=seed)
+    except GameError as e:
+        raise WebError(str(e)) from None
+
+
+__all__ = [
+    "DATA_ENV",
+    "NOTATIONS",
+    "GameStore",
+    "Offer",
+    "WebError",
+    "WebGame",
+    "card_list",
+    "check_notation",
+    "data_folder",
+    "illegal_text",
+    "levels_of",
+    "new_state",
+    "seat_of",
+]

@@ -1,0 +1,645 @@
+/* ddzspec web table: plain JavaScript, no build step, no network beyond this server. */
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+const SUITS = ["♠", "♥", "♣", "♦"];
+const RED_SUITS = new Set(["♥", "♦"]);
+const params = new URLSearchParams(location.search);
+const DELAY = params.has("delay") ? Number(params.get("delay")) : 650;
+
+const app = {
+  meta: null,          // /api/rules
+  game: null,          // current game JSON
+  selected: new Set(), // indexes into game.hand_cards
+  hintIndex: -1,
+  busy: false,
+  replay: null, replayPos: 0,
+  puzzle: null, puzzleSel: new Set(),
+};
+
+function notation() { return $("notation").value; }
+
+async function api(method, path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  const r = await fetch(path + sep + "notation=" + notation(), opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = { error: "the server sent no JSON" }; }
+  if (!r.ok) { const err = new Error(data.error || r.statusText); err.status = r.status; throw err; }
+  return data;
+}
+
+function showMessage(id, text, kind) {
+  const m = $(id);
+  m.textContent = text || "";
+  m.className = "message" + (text ? " " + (kind || "info") : "");
+}
+
+/* ---------------------------------------------------------------- cards */
+
+function cardEl(card, copyIndex) {
+  const c = el("div", "card");
+  c.dataset.rank = card.rank;
+  c.dataset.symbol = card.symbol;
+  if (card.rank >= 13) {
+    const big = card.rank === 14;
+    c.classList.add("joker", big ? "big" : "small");
+    c.title = big ? "big joker" : "small joker";
+    const corner = el("div", "corner", "JOKER");
+    c.appendChild(corner);
+    c.appendChild(el("div", "pip", big ? "★" : "☆"));
+    c.setAttribute("aria-label", c.title);
+    return c;
+  }
+  const suit = SUITS[copyIndex % 4];
+  if (RED_SUITS.has(suit)) c.classList.add("red");
+  const corner = el("div", "corner");
+  corner.appendChild(el("span", "r", card.symbol === "T" ? "10" : card.symbol));
+  corner.appendChild(el("span", "s", suit));
+  c.appendChild(corner);
+  c.appendChild(el("div", "pip", suit));
+  c.setAttribute("aria-label", card.symbol + suit);
+  return c;
+}
+
+function cardsRow(cards) {
+  const row = el("div", "cards");
+  const seen = {};
+  cards.forEach((cd) => {
+    seen[cd.rank] = (seen[cd.rank] || 0) + 1;
+    row.appendChild(cardEl(cd, seen[cd.rank] - 1));
+  });
+  return row;
+}
+
+function cardsText(cards) { return cards.map((c) => c.symbol).join(" "); }
+
+/* ---------------------------------------------------------------- setup */
+
+function seatName(g, s) {
+  if (s === g.seat) return "You";
+  return "Seat " + s + " · computer level " + g.levels[s];
+}
+
+function setupRulesChanged() {
+  const r = app.meta.rules.find((x) => x.name === $("setup-rules").value);
+  const seat = $("setup-seat");
+  const keep = seat.value;
+  seat.innerHTML = "";
+  for (let s = 0; s < r.players; s++) {
+    const o = el("option", "", "Seat " + s);
+    o.value = s; seat.appendChild(o);
+  }
+  if (keep && Number(keep) < r.players) seat.value = keep;
+  renderLevelInputs();
+}
+
+function renderLevelInputs() {
+  const r = app.meta.rules.find((x) => x.name === $("setup-rules").value);
+  const me = Number($("setup-seat").value);
+  const box = $("setup-levels");
+  box.innerHTML = "";
+  for (let s = 0; s < r.players; s++) {
+    if (s === me) continue;
+    const lab = el("label", "", "Seat " + s + " computer ");
+    const sel = el("select");
+    sel.id = "setup-level-" + s;
+    [[1, "1 · beginner"], [2, "2 · intermediate"], [3, "3 · expert (0.5 s a move)"]].forEach(([v, t]) => {
+      const o = el("option", "", t); o.value = v; sel.appendChild(o);
+    });
+    sel.value = localStorage.getItem("ddz-level-" + s) || "2";
+    sel.addEventListener("change", () => localStorage.setItem("ddz-level-" + s, sel.value));
+    lab.appendChild(sel);
+    box.appendChild(lab);
+  }
+}
+
+async function loadSaved() {
+  const box = $("saved-list");
+  box.innerHTML = "";
+  try {
+    const d = await api("GET", "/api/games");
+    if (!d.games.length) box.appendChild(el("div", "note", "No saved deals yet."));
+    d.games.slice(0, 12).forEach((g) => {
+      const a = el("a", "", g.rules + " · " + g.phase + " · " + g.actions + " actions · " +
+        new Date(g.saved * 1000).toLocaleString());
+      a.href = "#game=" + g.id;
+      box.appendChild(a);
+    });
+  } catch (e) { box.textContent = e.message; }
+}
+
+function showSetup() {
+  app.game = null;
+  $("setup").classList.remove("hidden");
+  $("table-wrap").classList.add("hidden");
+  $("result").classList.add("hidden");
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  loadSaved();
+}
+
+async function startGame() {
+  const rules = $("setup-rules").value;
+  const r = app.meta.rules.find((x) => x.name === rules);
+  const seat = Number($("setup-seat").value);
+  const levels = [];
+  for (let s = 0; s < r.players; s++) levels.push(s === seat ? 1 : Number($("setup-level-" + s).value));
+  localStorage.setItem("ddz-rules", rules);
+  localStorage.setItem("ddz-seat", seat);
+  const body = { rules, seat, levels };
+  if (params.has("seed")) body.seed = Number(params.get("seed"));
+  $("btn-start").disabled = true;
+  try {
+    const g = await api("POST", "/api/games", body);
+    openGame(g);
+  } catch (e) {
+    alert(e.message);
+  } finally { $("btn-start").disabled = false; }
+}
+
+function openGame(g) {
+  $("setup").classList.add("hidden");
+  $("table-wrap").classList.remove("hidden");
+  $("result").classList.add("hidden");
+  $("replay").classList.add("hidden");
+  history.replaceState(null, "", location.pathname + location.search + "#game=" + g.id);
+  setGame(g);
+}
+
+async function resumeFromHash() {
+  const m = /game=([0-9a-f]{16})/.exec(location.hash);
+  if (!m) return false;
+  try {
+    const g = await api("GET", "/api/games/" + m[1]);
+    openGame(g);
+    return true;
+  } catch (e) {
+    showSetup();
+    return false;
+  }
+}
+
+/* ---------------------------------------------------------------- table */
+
+function setGame(g) {
+  const handChanged = !app.game || app.game.id !== g.id || app.game.view.hand !== g.view.hand;
+  app.game = g;
+  if (handChanged) { app.selected.clear(); app.hintIndex = -1; }
+  if (!g.legal.kind) app.hintIndex = -1;
+  render();
+  if (g.computer_to_act) runComputers();
+  else if (g.view.result) showResult();
+}
+
+async function runComputers() {
+  if (app.busy) return;
+  app.busy = true;
+  try {
+    while (app.game && app.game.computer_to_act) {
+      await new Promise((res) => setTimeout(res, DELAY));
+      const gid = app.game.id;
+      const g = await api("POST", "/api/games/" + gid + "/computer");
+      if (!app.game || app.game.id !== gid) return;
+      app.game = g;
+      render(g.acted ? g.acted.seat : null);
+    }
+  } catch (e) {
+    showMessage("message", e.message, "error");
+  } finally {
+    app.busy = false;
+  }
+  if (app.game && app.game.view.result) showResult();
+}
+
+function seatPositions(g) {
+  // where each seat sits: the person at the bottom, the others to the right / top / left
+  const pos = {};
+  const n = g.players;
+  if (n === 2) pos[(g.seat + 1) % 2] = "top";
+  else { pos[(g.seat + 1) % 3] = "right"; pos[(g.seat + 2) % 3] = "left"; }
+  return pos;
+}
+
+function lastSaid(g, s) {
+  for (let i = g.log.length - 1; i >= 0; i--) {
+    if (g.log[i].seat === s) return g.log[i].text;
+  }
+  return "";
+}
+
+function render(actedSeat) {
+  const g = app.game;
+  document.body.dataset.actions = g.actions;
+  document.body.dataset.phase = g.view.phase;
+  const v = g.view;
+  const pos = seatPositions(g);
+  ["top", "left", "right"].forEach((p) => { $("seat-" + p).innerHTML = ""; });
+  const warn = {};
+  Object.entries(v.warnings).forEach(([s, w]) => { warn[s] = w; });
+  for (let s = 0; s < g.players; s++) {
+    if (s === g.seat) continue;
+    const box = el("div", "seat" + (v.turn === s ? " turn" : ""));
+    box.id = "seat-" + s;
+    const name = el("div", "name", seatName(g, s));
+    if (v.landlord !== null) {
+      const isL = v.landlord === s;
+      name.appendChild(el("span", "role " + (isL ? "landlord" : "peasant"), isL ? "landlord" : "peasant"));
+    }
+    box.appendChild(name);
+    const backs = el("div", "backs");
+    for (let i = 0; i < Math.min(v.cards_left[s], 12); i++) backs.appendChild(el("div", "back"));
+    box.appendChild(backs);
+    const cnt = el("div", "count", String(v.cards_left[s]));
+    cnt.title = "cards left";
+    box.appendChild(cnt);
+    if (warn[s]) box.appendChild(el("div", "warning", warn[s]));
+    if (v.targets && g.players === 2) {
+      box.appendChild(el("div", "target", v.targets[s] === 0 ? "wins with no card left" :
+        "wins at " + v.targets[s] + " card" + (v.targets[s] === 1 ? "" : "s") + " left"));
+    }
+    box.appendChild(el("div", "said", lastSaid(g, s)));
+    $("seat-" + pos[s]).appendChild(box);
+  }
+  // talon
+  const talon = $("talon");
+  talon.innerHTML = "";
+  if (g.talon_cards) {
+    talon.appendChild(el("span", "", "Talon:"));
+    talon.appendChild(cardsRow(g.talon_cards));
+  } else if (g.talon_size) {
+    talon.appendChild(el("span", "", "Talon (face down):"));
+    const backs = el("div", "backs");
+    for (let i = 0; i < g.talon_size; i++) backs.appendChild(el("div", "back"));
+    talon.appendChild(backs);
+  }
+  // trick
+  const trick = $("trick");
+  trick.innerHTML = "";
+  g.trick_cards.forEach((t, i) => {
+    const p = el("div", "play" + (i === g.trick_cards.length - 1 && actedSeat !== undefined ? " newest" : ""));
+    p.appendChild(el("div", "who", t.seat === g.seat ? "You" : "Seat " + t.seat));
+    if (t.cards) p.appendChild(cardsRow(t.cards));
+    else p.appendChild(el("div", "passed", "pass"));
+    trick.appendChild(p);
+  });
+  // status
+  let status;
+  if (v.phase === "over") status = "The deal is over";
+  else if (v.turn === g.seat) status = v.phase === "bidding" ? "Your turn to bid" :
+    (v.trick.length && g.legal.can_pass ? "Your turn: beat it or pass" : "Your lead");
+  else status = "Seat " + v.turn + " is thinking…";
+  if (g.attempt > 0 && v.phase === "bidding") status += " (redealt: everyone passed)";
+  $("status").textContent = status;
+  // side info
+  $("info-title").textContent = g.title;
+  $("info-base").textContent = v.base === null ? "–" : String(v.base);
+  $("info-mult").textContent = "×" + v.multiplier;
+  $("info-factors").textContent = v.factors.length ? v.factors.map(factorText).join(" · ") : "no doubling yet";
+  const hc = $("handicap-row");
+  if (g.rules.startsWith("duel") || g.players === 2) {
+    hc.classList.remove("hidden");
+    $("info-handicap").textContent = v.targets ? handicapText(g) :
+      (v.phase === "bidding" ? "robs so far: " + v.robs : "–");
+  } else hc.classList.add("hidden");
+  // counter
+  const counter = $("counter");
+  counter.innerHTML = "";
+  v.unseen.forEach((u) => {
+    const c = el("div", "cell" + (u.count === 0 ? " zero" : "") + (u.count === 4 ? " four" : ""));
+    c.appendChild(el("b", "", u.symbol));
+    c.appendChild(el("span", "", String(u.count)));
+    c.dataset.symbol = u.symbol;
+    counter.appendChild(c);
+  });
+  $("counter-note").textContent = g.players === 2 ?
+    "Duel: the undealt cards are counted too — they are never revealed." : "";
+  // log
+  const log = $("log");
+  log.innerHTML = "";
+  g.log.forEach((a) => {
+    const li = el("li", a.seat === g.seat ? "me-act" : "", (a.seat === g.seat ? "You: " : "Seat " + a.seat + ": ") + a.text);
+    log.appendChild(li);
+  });
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  renderMe();
+  $("btn-download").href = "/api/games/" + g.id + "/record";
+  $("game-id").textContent = "deal " + g.id + " · autosaved";
+}
+
+function factorText(f) {
+  let t = "×" + f.times + " " + f.kind.replace("_", "-");
+  if (f.cards) t += " " + f.cards;
+  if (f.seat !== undefined) t += " (seat " + f.seat + ")";
+  return t;
+}
+
+function handicapText(g) {
+  const v = g.view;
+  const peasant = (v.landlord + 1) % 2;
+  const t = v.targets[peasant];
+  return v.robs + " rob" + (v.robs === 1 ? "" : "s") + ": the peasant wins at " + t + " card" + (t === 1 ? "" : "s") + " left";
+}
+
+function renderMe() {
+  const g = app.game;
+  const v = g.view;
+  const me = $("me");
+  me.classList.toggle("turn", v.turn === g.seat);
+  let label = "You · seat " + g.seat;
+  if (v.role) label += " · " + v.role;
+  label += " · " + v.cards_left[g.seat] + " cards";
+  if (v.targets && v.targets[g.seat] > 0) label += " (you win at " + v.targets[g.seat] + " left)";
+  $("me-label").textContent = label;
+  $("me-warning").textContent = v.warnings[String(g.seat)] || "";
+  const hand = $("hand");
+  hand.innerHTML = "";
+  const seen = {};
+  g.hand_cards.forEach((cd, i) => {
+    seen[cd.rank] = (seen[cd.rank] || 0) + 1;
+    const c = cardEl(cd, seen[cd.rank] - 1);
+    c.dataset.index = i;
+    if (app.selected.has(i)) c.classList.add("selected");
+    c.addEventListener("click", () => toggleCard(i));
+    hand.appendChild(c);
+  });
+  // controls
+  const bid = $("bid-controls");
+  bid.innerHTML = "";
+  const legal = g.legal;
+  const playing = legal.kind === "play";
+  $("play-controls").classList.toggle("hidden", !playing && v.phase !== "play");
+  ["btn-hint", "btn-play", "btn-pass"].forEach((b) => { $(b).disabled = !playing; });
+  if (playing) $("btn-pass").disabled = !legal.can_pass;
+  if (legal.kind === "bid") {
+    legal.choices.forEach((c) => {
+      const b = el("button", c === 0 ? "bid-btn" : "bid-btn primary", c === 0 ? "Pass" : "Bid " + c);
+      b.dataset.value = c;
+      b.addEventListener("click", () => act({ kind: "bid", value: c }));
+      bid.appendChild(b);
+    });
+  } else if (legal.kind === "call" || legal.kind === "rob") {
+    const word = legal.kind === "call" ? "Call the landlord" : "Rob the landlord";
+    const no = legal.kind === "call" ? "Don't call" : "Don't rob";
+    [[true, word], [false, no]].forEach(([yes, text]) => {
+      const b = el("button", yes ? "bid-btn primary" : "bid-btn", text);
+      b.dataset.value = yes ? "1" : "0";
+      b.addEventListener("click", () => act({ kind: legal.kind, value: yes }));
+      bid.appendChild(b);
+    });
+  }
+}
+
+function toggleCard(i) {
+  if (app.selected.has(i)) app.selected.delete(i); else app.selected.add(i);
+  app.hintIndex = -1;
+  renderMe();
+}
+
+function selectedText() {
+  const g = app.game;
+  return [...app.selected].sort((a, b) => a - b).map((i) => g.hand_cards[i].symbol).join(" ");
+}
+
+async function act(body) {
+  if (!app.game || app.busy) return;
+  showMessage("message", "");
+  try {
+    const g = await api("POST", "/api/games/" + app.game.id + "/action", body);
+    app.selected.clear(); app.hintIndex = -1;
+    setGame(g);
+  } catch (e) {
+    showMessage("message", e.message, "error");
+  }
+}
+
+function play() {
+  if (!app.selected.size) { showMessage("message", "Select cards first (click them), or ask for a hint.", "error"); return; }
+  act({ kind: "play", cards: selectedText() });
+}
+
+function hint() {
+  const g = app.game;
+  if (!g || g.legal.kind !== "play") return;
+  const moves = g.legal.moves;
+  if (!moves.length) { showMessage("message", "Nothing in your hand beats it: pass.", "info"); return; }
+  app.hintIndex = (app.hintIndex + 1) % moves.length;
+  // select the hinted cards: one hand card per symbol occurrence
+  const want = moveSymbols(moves[app.hintIndex]);
+  app.selected.clear();
+  const used = new Set();
+  want.forEach((sym) => {
+    const i = g.hand_cards.findIndex((c, k) => !used.has(k) && c.symbol === sym);
+    if (i >= 0) { used.add(i); app.selected.add(i); }
+  });
+  const hi = app.hintIndex;
+  renderMe();
+  app.hintIndex = hi;
+  showMessage("message", "Hint " + (hi + 1) + " of " + moves.length + ": " + moves[hi] + " (Hint again for the next)", "info");
+}
+
+function moveSymbols(text) {
+  return symbolsToCards(text).map((c) => c.symbol);
+}
+
+/* ---------------------------------------------------------------- result & replay */
+
+function showResult() {
+  const g = app.game;
+  const r = g.view.result;
+  if (!r) return;
+  $("result").classList.remove("hidden");
+  const meWin = (r.winner === "landlord") === (g.view.role === "landlord");
+  $("result-title").textContent = (meWin ? "You win! " : "You lose. ") +
+    (r.winner === "landlord" ? "The landlord wins" : g.players === 2 ? "The peasant wins" : "The peasants win") +
+    " (seat " + r.out_seat + " went out)";
+  const t = $("result-table");
+  t.innerHTML = "";
+  const row = (a, b, cls) => {
+    const tr = el("tr", cls || "");
+    tr.appendChild(el("td", "", a)); tr.appendChild(el("td", "", b)); t.appendChild(tr);
+  };
+  row("Base" + (g.bidding === "auction" ? " (the winning bid)" : ""), String(r.base));
+  r.factors.forEach((f) => row(factorName(f), "×" + f.times));
+  if (!r.factors.length) row("No doubling", "×1");
+  row("Spring", r.spring ? "yes" : "no");
+  row("Anti-spring", r.anti_spring ? "yes" : "no");
+  row("Stake = base × " + r.multiplier, String(r.stake), "total");
+  const p = $("result-points");
+  p.innerHTML = "";
+  Object.entries(r.scores).forEach(([s, pts]) => {
+    const tr = el("tr");
+    const who = Number(s) === g.seat ? "You" : "Seat " + Number(s);
+    tr.appendChild(el("td", "", who + (Number(s) === r.landlord ? " (landlord)" : " (peasant)")));
+    tr.appendChild(el("td", pts > 0 ? "pos" : "neg", (pts > 0 ? "+" : "") + pts + (Math.abs(pts) === 1 ? " point" : " points")));
+    p.appendChild(tr);
+  });
+  const hands = $("result-hands");
+  hands.textContent = g.hands_at_end ? "Cards left: " + g.hands_at_end.map((h, i) => "seat " + i + " " + (h || "—")).join(" · ") : "";
+}
+
+function factorName(f) {
+  const names = { bomb: "Bomb", rocket: "Rocket", rob: "Rob", spring: "Spring", anti_spring: "Anti-spring" };
+  let t = names[f.kind] || f.kind;
+  if (f.cards) t += " " + f.cards;
+  if (f.seat !== undefined) t += " by seat " + f.seat;
+  return t;
+}
+
+async function openReplay() {
+  try {
+    app.replay = await api("GET", "/api/games/" + app.game.id + "/replay");
+    app.replayPos = 0;
+    $("replay").classList.remove("hidden");
+    renderReplay();
+  } catch (e) { alert(e.message); }
+}
+
+function renderReplay() {
+  const rp = app.replay;
+  const n = rp.steps.length;
+  const pos = app.replayPos;
+  $("rp-pos").textContent = "move " + pos + " / " + n;
+  const step = pos === 0 ? null : rp.steps[pos - 1];
+  $("rp-text").textContent = step ? step.text : "The deal: talon " + rp.initial.talon;
+  const hands = step ? step.hands : rp.initial.hands;
+  const box = $("rp-hands");
+  box.innerHTML = "";
+  hands.forEach((h, i) => box.appendChild(el("div", "", "seat " + i + (i === app.game.seat ? " (you)" : "") + ": " + (h || "—"))));
+  if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play || "pass")).join(", ")));
+}
+
+/* ---------------------------------------------------------------- learn */
+
+function fillRulesSelect(sel, value) {
+  sel.innerHTML = "";
+  app.meta.rules.forEach((r) => { const o = el("option", "", r.name); o.value = r.name; sel.appendChild(o); });
+  if (value) sel.value = value;
+}
+
+async function explainMove() {
+  const out = $("learn-out");
+  out.innerHTML = "";
+  try {
+    const d = await api("POST", "/api/explain", { move: $("learn-move").value, rules: $("learn-rules").value });
+    const head = el("div", "explain-head");
+    head.appendChild(cardsRow(symbolsToCards(d.move)));
+    head.appendChild(el("p", "verdict " + (d.legal ? "legal" : "illegal"), d.move + (d.legal ? " is legal" : " is illegal")));
+    out.appendChild(head);
+    (d.readings || []).forEach((r) => {
+      const p = el("p", "reading");
+      p.appendChild(el("b", "", r.shape));
+      p.appendChild(el("span", "", " body " + r.body + (r.kickers ? " · kickers " + r.kickers : "") + " · comparison key " + r.key));
+      out.appendChild(p);
+    });
+    d.lines.forEach((ln) => out.appendChild(el("p", /^\s/.test(ln) ? "sub" : "", ln.trim())));
+  } catch (e) {
+    out.appendChild(el("p", "verdict illegal", e.message));
+  }
+}
+
+function symbolsToCards(text) {
+  // cards text in the current notation -> [{rank, symbol}], for drawing
+  const syms = app.meta.symbols[notation()];
+  const order = syms.map((x, i) => [x, i]).sort((a, b) => b[0].length - a[0].length);
+  const out = [];
+  let s = (text || "").replace(/[+\s,]/g, "");
+  while (s.length) {
+    const m = order.find(([x]) => s.startsWith(x));
+    if (!m) { s = s.slice(1); continue; }
+    out.push({ rank: m[1], symbol: m[0] });
+    s = s.slice(m[0].length);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------- wiring */
+
+function switchTab(name) {
+  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.tab === name));
+  document.querySelectorAll(".pane").forEach((p) => p.classList.toggle("active", p.id === "pane-" + name));
+  localStorage.setItem("ddz-tab", name);
+}
+
+function onKey(e) {
+  if (e.target.matches("input, textarea, select")) return;
+  if (!$("pane-play").classList.contains("active") || !app.game) return;
+  const k = e.key.toLowerCase();
+  const legal = app.game.legal;
+  if (legal.kind === "play") {
+    if (k === "h") { hint(); e.preventDefault(); }
+    else if (k === "enter") { play(); e.preventDefault(); }
+    else if (k === "p" && legal.can_pass) { act({ kind: "pass" }); e.preventDefault(); }
+    else if (k === "escape") { app.selected.clear(); app.hintIndex = -1; renderMe(); }
+  } else if (legal.kind === "bid" && /^[0-3]$/.test(k) && legal.choices.includes(Number(k))) {
+    act({ kind: "bid", value: Number(k) });
+  } else if ((legal.kind === "call" || legal.kind === "rob") && (k === "y" || k === "n")) {
+    act({ kind: legal.kind, value: k === "y" });
+  }
+}
+
+async function init() {
+  const saved = localStorage.getItem("ddz-notation");
+  if (saved) $("notation").value = saved;
+  app.meta = await api("GET", "/api/rules");
+  fillRulesSelect($("setup-rules"), localStorage.getItem("ddz-rules") || "classic");
+  app.meta.rules.forEach((r, i) => { $("setup-rules").options[i].textContent = r.title; });
+  setupRulesChanged();
+  const seat = localStorage.getItem("ddz-seat");
+  if (seat !== null && Number(seat) < $("setup-seat").options.length) { $("setup-seat").value = seat; renderLevelInputs(); }
+  fillRulesSelect($("learn-rules"), "classic");
+  fillRulesSelect($("learn-page-rules"), "classic");
+  fillRulesSelect($("learn-diff-a"), "classic");
+  fillRulesSelect($("learn-diff-b"), "kawu");
+  $("setup-rules").addEventListener("change", setupRulesChanged);
+  $("setup-seat").addEventListener("change", renderLevelInputs);
+  $("btn-start").addEventListener("click", startGame);
+  $("btn-new").addEventListener("click", showSetup);
+  $("btn-again").addEventListener("click", showSetup);
+  $("btn-close-result").addEventListener("click", () => $("result").classList.add("hidden"));
+  $("btn-replay").addEventListener("click", openReplay);
+  $("rp-first").addEventListener("click", () => { app.replayPos = 0; renderReplay(); });
+  $("rp-prev").addEventListener("click", () => { app.replayPos = Math.max(0, app.replayPos - 1); renderReplay(); });
+  $("rp-next").addEventListener("click", () => { app.replayPos = Math.min(app.replay.steps.length, app.replayPos + 1); renderReplay(); });
+  $("rp-last").addEventListener("click", () => { app.replayPos = app.replay.steps.length; renderReplay(); });
+  $("btn-play").addEventListener("click", play);
+  $("btn-pass").addEventListener("click", () => act({ kind: "pass" }));
+  $("btn-hint").addEventListener("click", hint);
+  $("learn-go").addEventListener("click", explainMove);
+  $("learn-move").addEventListener("keydown", (e) => { if (e.key === "Enter") explainMove(); });
+  $("upload-record").addEventListener("change", async (e) => {
+    const f = e.target.files[0];
+    if (!f) return;
+    try {
+      const text = await f.text();
+      const g = await api("POST", "/api/records?seat=" + $("setup-seat").value, text);
+      openGame(g);
+    } catch (err) { alert(err.message); }
+    e.target.value = "";
+  });
+  $("notation").addEventListener("change", async () => {
+    localStorage.setItem("ddz-notation", notation());
+    if (app.game) setGame(await api("GET", "/api/games/" + app.game.id));
+    if (window.puzzleRefresh) window.puzzleRefresh();
+  });
+  document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => switchTab(t.dataset.tab)));
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", resumeFromHash);
+  if (window.initExtras) window.initExtras(app);
+  const tab = localStorage.getItem("ddz-tab");
+  if (tab && $("pane-" + tab)) switchTab(tab);
+  if (!(await resumeFromHash())) showSetup();
+  document.body.dataset.ready = "1";
+}
+
+window.ddz = { app, api, el, cardEl, cardsRow, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards };
+init().catch((e) => { document.body.textContent = "The table could not start: " + e.message; });

@@ -1,0 +1,276 @@
+/* ddzspec web table: the Puzzle and Learn tabs. */
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let D = null;          // window.ddz helpers
+  let meta = null;
+  const pz = { session: null, side: null, selected: new Set(), puzzles: [], busy: false, hintShown: false };
+
+  function parseHand(text) { return D.symbolsToCards(text); }
+
+  function humanSeats(game) {
+    if (game.human_seats) return game.human_seats;
+    if (pz.side === "peasants") return game.seats.filter((s) => s.startsWith("peasant"));
+    return [pz.side];
+  }
+
+  /* ------------------------------------------------------------ puzzle list */
+
+  async function loadPuzzles() {
+    const box = $("puzzle-list");
+    box.innerHTML = "";
+    try {
+      const d = await D.api("GET", "/api/puzzles");
+      pz.puzzles = d.puzzles;
+      d.puzzles.forEach((p) => {
+        const item = D.el("div", "puzzle-item");
+        item.dataset.id = p.id;
+        const head = D.el("div");
+        head.appendChild(D.el("b", "", p.id + " "));
+        head.appendChild(D.el("span", "", p.seats + " seats · " + p.cards.join("+") + " cards"));
+        item.appendChild(head);
+        item.appendChild(D.el("small", "", p.source));
+        const row = D.el("div", "puzzle-sides");
+        const mover = p.seats === 3 ? (p.to_move === "landlord" ? "landlord" : "peasants") : p.to_move;
+        [mover, ...p.sides.filter((x) => x !== mover)].forEach((side) => {
+          const b = D.el("button", side === mover ? "puzzle-btn primary" : "puzzle-btn", "as " + side);
+          b.dataset.id = p.id;
+          b.dataset.side = side;
+          b.title = side === mover ? "the side to move" : "the other side";
+          b.addEventListener("click", () => startPuzzle({ id: p.id, side }));
+          row.appendChild(b);
+        });
+        item.appendChild(row);
+        box.appendChild(item);
+      });
+    } catch (e) { box.textContent = e.message; }
+  }
+
+  async function startPuzzle(body) {
+    D.showMessage("puzzle-message", "The solver is reading the position…", "info");
+    try {
+      const s = await D.api("POST", "/api/puzzles/start", body);
+      pz.session = s;
+      pz.body = body;
+      const g = s.game;
+      pz.side = body.side || (g.seats.length === 3 ?
+        (g.to_move === "landlord" ? "landlord" : "peasants") : g.to_move);
+      pz.selected.clear();
+      pz.hintShown = false;
+      D.showMessage("puzzle-message", "You play " + pz.side + ". " +
+        (g.human_wins_with_best_play ? "You can win with best play: find how." :
+          "Best play loses here: resist as long as you can."), "info");
+      renderPuzzle();
+      runReplies();
+    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
+  }
+
+  /* ------------------------------------------------------------ puzzle board */
+
+  function renderPuzzle() {
+    const s = pz.session;
+    if (!s) return;
+    const g = s.game;
+    $("puzzle-title").textContent = (s.puzzle ? "Puzzle " + s.puzzle.id : "Your position") +
+      " · you play " + pz.side;
+    $("puzzle-source").textContent = s.puzzle ? s.puzzle.source : "";
+    const seats = $("puzzle-seats");
+    seats.innerHTML = "";
+    const mine = humanSeats(g);
+    g.seats.forEach((name) => {
+      const box = D.el("div", "seat" + (g.to_move === name ? " turn" : ""));
+      box.appendChild(D.el("div", "name", name + (mine.includes(name) ? " (you)" : " (solver)")));
+      const cards = parseHand(g.hands[name]);
+      const clickable = name === (g.human_to_move ? g.to_move : mine[0]);
+      if (!cards.length) box.appendChild(D.el("div", "note", "no card left"));
+      else if (clickable) box.appendChild(D.el("div", "note", cards.length + " cards: your hand below"));
+      else box.appendChild(D.cardsRow(cards));
+      seats.appendChild(box);
+    });
+    const table = $("puzzle-table");
+    table.innerHTML = "";
+    if (g.on_table) {
+      const p = D.el("div", "play");
+      p.appendChild(D.el("div", "who", "to beat: " + g.on_table[0]));
+      p.appendChild(D.cardsRow(parseHand(g.on_table[1])));
+      table.appendChild(p);
+    }
+    // the human hand to click: the seat to move when it is the human's, else the first human seat
+    const handSeat = g.human_to_move ? g.to_move : mine[0];
+    const hand = $("puzzle-hand");
+    hand.innerHTML = "";
+    const seen = {};
+    parseHand(g.hands[handSeat]).forEach((cd, i) => {
+      seen[cd.rank] = (seen[cd.rank] || 0) + 1;
+      const c = D.cardEl(cd, seen[cd.rank] - 1);
+      c.dataset.index = i;
+      if (pz.selected.has(i)) c.classList.add("selected");
+      c.addEventListener("click", () => {
+        if (pz.selected.has(i)) pz.selected.delete(i); else pz.selected.add(i);
+        renderPuzzle();
+      });
+      hand.appendChild(c);
+    });
+    pz.handCards = parseHand(g.hands[handSeat]);
+    const can = g.human_to_move && !g.over && !pz.busy;
+    $("pz-play").disabled = !can;
+    $("pz-hint").disabled = !can;
+    $("pz-pass").disabled = !can || !g.on_table || (s.legal && !s.legal.includes("PASS"));
+    const flagged = s.verdict && s.verdict.keeps_win === false;
+    $("pz-takeback").classList.toggle("hidden", !g.history.some(([seat]) => mine.includes(seat)));
+    $("pz-playon").classList.toggle("hidden", !(flagged && !g.human_to_move && !g.over));
+    const log = $("puzzle-log");
+    log.innerHTML = "";
+    g.history.forEach(([seat, mv]) => log.appendChild(D.el("li", mine.includes(seat) ? "me-act" : "",
+      seat + ": " + (mv === "PASS" ? "pass" : mv))));
+    document.body.dataset.pzmoves = g.history.length;
+    document.body.dataset.puzzle = g.over ? "over" : (g.human_to_move ? "human" : "solver");
+    if (g.over) {
+      const won = g.winner === pz.side || (pz.side === "peasants" && g.winner === "peasants") ||
+        mine.includes(g.winner);
+      D.showMessage("puzzle-message", (won ? "Solved! " : "Lost. ") + g.winner + " wins." +
+        (won ? "" : " Take back and try another line."), won ? "info" : "error");
+    }
+  }
+
+  async function runReplies() {
+    if (pz.busy) return;
+    pz.busy = true;
+    try {
+      while (pz.session && !pz.session.game.over && !pz.session.game.human_to_move) {
+        const v = pz.session.verdict;
+        if (v && v.keeps_win === false && !pz.playOn) break;   // wait: take back or play on
+        await new Promise((r) => setTimeout(r, 400));
+        pz.session = await D.api("POST", "/api/puzzles/" + pz.session.sid + "/reply");
+        renderPuzzle();
+      }
+    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
+    pz.busy = false;
+    renderPuzzle();
+  }
+
+  async function puzzleMove(move) {
+    const s = pz.session;
+    try {
+      const r = await D.api("POST", "/api/puzzles/" + s.sid + "/move", { move });
+      pz.session = r;
+      pz.selected.clear();
+      pz.playOn = false;
+      const v = r.verdict;
+      if (v && v.keeps_win === false) {
+        D.showMessage("puzzle-message", v.lines.join("\n"), "error");
+      } else if (v && v.keeps_win) {
+        D.showMessage("puzzle-message", "Good: " + (v.lines.join("\n") || "that keeps the win."), "info");
+      } else if (v) D.showMessage("puzzle-message", v.lines.join("\n"), "info");
+      renderPuzzle();
+      runReplies();
+    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
+  }
+
+  function selectedPuzzleText() {
+    return [...pz.selected].sort((a, b) => a - b).map((i) => pz.handCards[i].symbol).join(" ");
+  }
+
+  async function puzzleHint() {
+    try {
+      const d = await D.api("GET", "/api/puzzles/" + pz.session.sid + "/hint");
+      D.showMessage("puzzle-message", d.moves.length ?
+        "Winning moves: " + d.moves.map((m) => m === "PASS" ? "pass" : m).join(", ") :
+        "No move wins here against perfect defence.", "info");
+    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
+  }
+
+  async function takeBack() {
+    try {
+      pz.session = await D.api("POST", "/api/puzzles/" + pz.session.sid + "/takeback");
+      pz.selected.clear();
+      D.showMessage("puzzle-message", "Taken back: your move again.", "info");
+      renderPuzzle();
+    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
+  }
+
+  /* ------------------------------------------------------------ learn pages */
+
+  function chips(parent, list) {
+    list.forEach((x) => parent.appendChild(D.el("span", "ex", x)));
+  }
+
+  async function learnPage() {
+    const box = $("learn-page");
+    box.innerHTML = "";
+    try {
+      const d = await D.api("GET", "/api/learn/rules/" + encodeURIComponent($("learn-page-rules").value));
+      box.appendChild(D.el("h3", "", "Shapes"));
+      d.shapes.forEach((s) => {
+        const div = D.el("div", "shape");
+        div.appendChild(D.el("b", "", s.name + " "));
+        div.appendChild(D.el("span", "", s.description + (s.sizes && s.sizes.length ? " · " + s.sizes.join(", ") + (s.sizes.length === 1 && s.sizes[0] === 1 ? " card" : " cards") : "")));
+        const ex = D.el("div");
+        chips(ex, s.examples || []);
+        div.appendChild(ex);
+        box.appendChild(div);
+      });
+      box.appendChild(D.el("h3", "", "Restrictions"));
+      d.restrictions.forEach((r) => {
+        const div = D.el("div", "restriction");
+        div.appendChild(D.el("b", "", r.name + " "));
+        div.appendChild(D.el("span", "", r.words));
+        const ex = D.el("div", "", "rules out " + r.count + " readings" +
+          (r.count_alone !== undefined ? " (" + r.count_alone + " by itself)" : "") + ", e.g. ");
+        chips(ex, r.ruled_out || []);
+        div.appendChild(ex);
+        box.appendChild(div);
+      });
+      if (d.title) box.insertBefore(D.el("p", "note", d.title), box.firstChild);
+      if (d.deal) { box.appendChild(D.el("h3", "", "Deal")); box.appendChild(D.el("p", "", d.deal)); }
+      if (d.bidding) { box.appendChild(D.el("h3", "", "Bidding")); box.appendChild(D.el("p", "", d.bidding)); }
+      if (d.play && d.play.length) {
+        box.appendChild(D.el("h3", "", "Trick and win"));
+        const ul = D.el("ul");
+        d.play.forEach((x) => ul.appendChild(D.el("li", "", x)));
+        box.appendChild(ul);
+      }
+      if (d.scoring && d.scoring.length) {
+        box.appendChild(D.el("h3", "", "Scoring"));
+        const ul = D.el("ul");
+        d.scoring.forEach((x) => ul.appendChild(D.el("li", "", x)));
+        box.appendChild(ul);
+      }
+    } catch (e) { box.textContent = e.message; }
+  }
+
+  async function learnDiff() {
+    const ul = $("learn-diff");
+    ul.innerHTML = "";
+    try {
+      const d = await D.api("GET", "/api/learn/diff?a=" + encodeURIComponent($("learn-diff-a").value) +
+        "&b=" + encodeURIComponent($("learn-diff-b").value));
+      if (!d.lines.length) ul.appendChild(D.el("li", "", "No difference."));
+      d.lines.forEach((x) => ul.appendChild(D.el("li", "", x)));
+    } catch (e) { ul.appendChild(D.el("li", "", e.message)); }
+  }
+
+  window.initExtras = function (app) {
+    D = window.ddz;
+    meta = app.meta;
+    loadPuzzles();
+    $("pz-play").addEventListener("click", () => {
+      if (!pz.selected.size) { D.showMessage("puzzle-message", "Select cards first, or ask for a hint.", "error"); return; }
+      puzzleMove(selectedPuzzleText());
+    });
+    $("pz-pass").addEventListener("click", () => puzzleMove(null));
+    $("pz-hint").addEventListener("click", puzzleHint);
+    $("pz-takeback").addEventListener("click", takeBack);
+    $("pz-playon").addEventListener("click", () => { pz.playOn = true; runReplies(); });
+    $("puzzle-start-text").addEventListener("click", () => startPuzzle(Object.assign({ position: $("puzzle-text").value },
+      $("puzzle-side").value ? { side: $("puzzle-side").value } : {})));
+    window.puzzleRefresh = async () => {
+      if (!pz.session) return;
+      pz.session = await D.api("GET", "/api/puzzles/" + pz.session.sid);
+      renderPuzzle();
+    };
+    $("learn-page-go").addEventListener("click", learnPage);
+    $("learn-diff-go").addEventListener("click", learnDiff);
+  };
+})();

@@ -1,0 +1,343 @@
+"""The web table's JSON API (issue 10), through Starlette's TestClient: every route, every bad
+input (unknown game, illegal move, out of turn, malformed cards, oversized body, malformed
+JSON, rules not offered) answered with a 4xx JSON error that changes nothing, autosave after
+every action, and resume after a restart (a new app over the same data folder)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from ddzspec.game import Action, GameState
+from ddzspec.game.record import Record, record_of, replay
+from ddzspec.rules import load_rules
+from ddzspec.web import create_app
+from ddzspec.web.app import MAX_BODY
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(data_dir=tmp_path))
+
+
+def new_game(c: TestClient, rules: str = "classic", seat: int = 0, seed: int = 3,
+             levels: Any = 1) -> dict[str, Any]:
+    r = c.post("/api/games", json={"rules": rules, "seat": seat, "levels": levels,
+                                   "seed": seed})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def to_person(c: TestClient, g: dict[str, Any]) -> dict[str, Any]:
+    """Let the computers act until the person is on turn or the deal is over."""
+    while g["computer_to_act"]:
+        r = c.post(f"/api/games/{g['id']}/computer")
+        assert r.status_code == 200, r.text
+        g = r.json()
+    return g
+
+
+def saved_record(tmp: Path, gid: str) -> Record:
+    obj = json.loads((tmp / "web-games" / f"{gid}.json").read_text())
+    return Record.from_json(obj["record"])
+
+
+def test_page_static_and_rules_offered(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "<script src=\"/static/app.js\">" in page.text
+    assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no network
+    for f in ("app.js", "style.css", "extras.js"):
+        r = client.get(f"/static/{f}")
+        assert r.status_code == 200 and "https://" not in r.text, f
+    for path in ("/static/../games.py", "/static/%2e%2e/games.py", "/static/nothing.js"):
+        r = client.get(path)
+        assert r.status_code == 404 and "import" not in r.text, path
+    meta = client.get("/api/rules").json()
+    names = [r["name"] for r in meta["rules"]]
+    assert names == ["classic", "duel", "duel-literal", "kawu"]
+    duel = next(r for r in meta["rules"] if r["name"] == "duel")
+    assert (duel["players"], duel["bidding"]) == (2, "call_rob")
+    assert meta["levels"] == [1, 2, 3] and meta["notations"] == ["en", "fr", "de"]
+
+
+def test_new_game_view_hides_the_other_hands(client: TestClient) -> None:
+    g = new_game(client, seat=1, seed=7)
+    st = GameState.new(load_rules("classic"), seed=7)
+    assert g["view"]["hand"] == st.hands[1].format()
+    assert [c["symbol"] for c in g["hand_cards"]] == list(st.hands[1].format())
+    assert len(g["hand_cards"]) == 17 and g["view"]["cards_left"] == [17, 17, 17]
+    text = json.dumps(g)
+    assert st.hands[0].format() not in text and st.hands[2].format() not in text
+    assert g["talon_cards"] is None and g["hands_at_end"] is None and g["talon_size"] == 3
+    # seat 2 speaks first (GameState.new(seed=7)): a computer is on turn
+    assert g["view"]["turn"] == 2 and g["computer_to_act"] and g["legal"]["kind"] is None
+    # the counter: 54 cards less the 17 in the hand, per rank (B and R one each)
+    assert sum(u["count"] for u in g["view"]["unseen"]) == 54 - 17
+
+
+def test_a_full_classic_deal_through_the_api_autosaves_every_action(
+        client: TestClient, tmp_path: Path) -> None:
+    g = to_person(client, new_game(client, seed=3))
+    gid = g["id"]
+    assert g["legal"]["kind"] == "bid" and g["legal"]["choices"][0] == 0
+    g = to_person(client, client.post(f"/api/games/{gid}/action",
+                                      json={"kind": "bid", "value": 3}).json())
+    assert g["view"]["landlord"] == 0 and g["view"]["base"] == 3
+    assert len(g["talon_cards"]) == 3 and len(g["hand_cards"]) == 20
+    n_actions = 0
+    while g["view"]["phase"] != "over":
+        legal = g["legal"]
+        body = {"kind": "play", "cards": legal["moves"][0]} if legal["moves"] else \
+            {"kind": "pass"}
+        r = client.post(f"/api/games/{gid}/action", json=body)
+        assert r.status_code == 200, r.text
+        g = to_person(client, r.json())
+        rec = saved_record(tmp_path, gid)
+        assert len(rec.actions) == len(g["log"]) or len(g["log"]) == 60
+        n_actions = len(rec.actions)
+    res = g["view"]["result"]
+    assert sum(res["scores"].values()) == 0 and res["base"] == 3
+    assert res["stake"] == 3 * res["multiplier"]
+    assert g["result_lines"][1].startswith("score: base 3 (the bid)")
+    assert len(g["hands_at_end"]) == 3
+    # the saved record replays to the same result
+    rec = saved_record(tmp_path, gid)
+    rep = replay(rec)
+    assert rep.ok and len(rec.actions) == n_actions
+    assert rep.state.result is not None and rep.state.result.to_json() == res
+    # replay route: every move, every hand open
+    rp = client.get(f"/api/games/{gid}/replay").json()
+    assert len(rp["steps"]) == n_actions and len(rp["initial"]["hands"]) == 3
+    assert rp["steps"][0]["text"].startswith("seat ")
+    # the deal is over: no more actions
+    r = client.post(f"/api/games/{gid}/action", json={"kind": "pass"})
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    assert client.post(f"/api/games/{gid}/computer").status_code == 409
+
+
+def test_a_duel_deal_calls_robs_and_shows_the_handicap(client: TestClient) -> None:
+    g = to_person(client, new_game(client, rules="duel", seat=0, seed=11))
+    assert g["players"] == 2 and g["bidding"] == "call_rob"
+    assert g["legal"]["kind"] in ("call", "rob") and g["legal"]["choices"] == [1, 0]
+    # the counter counts the undealt cards too (seed 003): the whole deck less the hand
+    deck = load_rules("duel").deck
+    assert sum(u["count"] for u in g["view"]["unseen"]) == sum(deck) - 17
+    assert {u["symbol"] for u in g["view"]["unseen"]} == \
+        {s for s, n in zip("3456789TJQKA2BR", deck) if n}
+    kind = g["legal"]["kind"]
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": kind, "value": True})
+    assert r.status_code == 200, r.text
+    g = to_person(client, r.json())
+    while g["view"]["phase"] == "bidding":
+        g = to_person(client, client.post(f"/api/games/{g['id']}/action",
+                                          json={"kind": g["legal"]["kind"],
+                                                "value": False}).json())
+    v = g["view"]
+    assert v["targets"] is not None and v["landlord"] in (0, 1)
+    peasant = 1 - v["landlord"]
+    assert v["targets"][peasant] == v["robs"] and v["targets"][v["landlord"]] == 0
+
+
+def test_illegal_selection_is_refused_with_the_explain_text(client: TestClient) -> None:
+    rules = load_rules("classic")
+    hands = ["3333444455556666B", "77778888999TTTTJR", "JJJQQQQKKKKAAAA22"]
+    st = GameState.new(rules, hands=hands, talon="922", first=0)
+    rec = record_of(st.apply(Action.bid(0, 3)))
+    g = client.post("/api/records?seat=0&level=1", json=rec.to_json()).json()
+    assert g["legal"]["kind"] == "play" and g["view"]["landlord"] == 0
+    before = g["view"]["hand"]
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "44445555"})
+    assert r.status_code == 422
+    msg = r.json()["error"]
+    assert msg.startswith("44445555 is illegal: ")
+    assert "quad_block" in msg and "kicker_rank_max" in msg
+    # nothing changed
+    assert client.get(f"/api/games/{g['id']}").json()["view"]["hand"] == before
+    # a pass on the lead: the engine's message
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "pass"})
+    assert r.status_code == 422 and "lead" in r.json()["error"]
+    # cards not held
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "77"})
+    assert r.status_code == 422 and "does not hold" in r.json()["error"]
+    # French notation: the same hand read in fr
+    r = client.post(f"/api/games/{g['id']}/action?notation=fr",
+                    json={"kind": "play", "cards": "3 3 3 3"})
+    assert r.status_code == 200 and r.json()["log"][-1]["text"] == "plays 3333"
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    ({"kind": "play", "cards": "33X"}, 400, "unknown symbol 'X'"),
+    ({"kind": "play", "cards": ""}, 400, "needs \"cards\""),
+    ({"kind": "play", "cards": 33}, 400, "needs \"cards\""),
+    ({"kind": "bid", "value": "3"}, 400, "integer"),
+    ({"kind": "bid", "value": 5}, 422, "5"),
+    ({"kind": "dance"}, 400, "unknown action kind"),
+    (["bid", 3], 400, "JSON object"),
+])
+def test_malformed_actions_are_4xx_and_change_nothing(client: TestClient, body: Any,
+                                                      status: int, words: str) -> None:
+    g = to_person(client, new_game(client, seed=3))
+    r = client.post(f"/api/games/{g['id']}/action", json=body)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+    after = client.get(f"/api/games/{g['id']}").json()
+    assert after["log"] == g["log"] and after["view"] == g["view"]
+
+
+def test_out_of_turn_and_unknown_games(client: TestClient) -> None:
+    g = new_game(client, seat=1, seed=7)   # seat 2 (a computer) speaks first
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "bid", "value": 1})
+    assert r.status_code == 409 and "seat 2's turn" in r.json()["error"]
+    for gid in ("0123456789abcdef", "../../etc/passwd", "x" * 16):
+        for method, path in (("GET", ""), ("POST", "/action"), ("POST", "/computer"),
+                             ("GET", "/record"), ("GET", "/replay")):
+            r = client.request(method, f"/api/games/{gid}{path}", json={"kind": "pass"})
+            assert r.status_code == 404, (gid, path, r.text)
+            assert "root:" not in r.text
+    # the person on turn: the computer route refuses
+    g = to_person(client, new_game(client, seed=3))
+    r = client.post(f"/api/games/{g['id']}/computer")
+    assert r.status_code == 409 and "no computer" in r.json()["error"]
+    assert client.get("/api/nothing").status_code == 404
+    assert client.delete("/api/games").status_code == 405
+
+
+def test_bad_requests_for_a_new_game(client: TestClient) -> None:
+    cases = [
+        ({"rules": "../rules/classic.rules", "seat": 0, "levels": 1}, "not offered"),
+        ({"rules": "/etc/passwd"}, "not offered"),
+        ({"rules": "classic", "seat": 3}, "not a seat"),
+        ({"rules": "classic", "seat": 0, "levels": [1, 4, 1]}, "not a level"),
+        ({"rules": "classic", "seat": 0, "levels": [1, 1]}, "one level"),
+        ({"rules": "classic", "seat": 0, "levels": 1, "seed": [1]}, "not a seed"),
+    ]
+    for body, words in cases:
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
+    r = client.post("/api/games", content=b"{\"rules\": ", headers={
+        "content-type": "application/json"})
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    r = client.post("/api/games", content=b"\xff\xfe")
+    assert r.status_code == 400 and "UTF-8" in r.json()["error"]
+    r = client.post("/api/games", content=b"")
+    assert r.status_code == 400 and "JSON body" in r.json()["error"]
+    r = client.post("/api/games", content=b"[" * 100000 + b"]" * 100000)
+    assert r.status_code == 400
+    big = b"{\"rules\": \"" + b"x" * (MAX_BODY + 1) + b"\"}"
+    r = client.post("/api/games", content=big)
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
+    r = client.get("/api/games?notation=klingon")
+    assert r.status_code == 400 and "notation" in r.json()["error"]
+    assert client.get("/api/games").json()["games"] == []  # nothing was created
+
+
+def test_record_download_upload_and_resume_after_restart(tmp_path: Path) -> None:
+    c1 = TestClient(create_app(data_dir=tmp_path))
+    g = to_person(c1, new_game(c1, seed=5, levels=[1, 2, 3]))
+    g = to_person(c1, c1.post(f"/api/games/{g['id']}/action",
+                              json={"kind": "bid", "value": 3}).json())
+    gid = g["id"]
+    d = c1.get(f"/api/games/{gid}/record")
+    assert d.status_code == 200 and "attachment" in d.headers["content-disposition"]
+    rec = Record.from_json(d.json())
+    assert rec.rules_name == "classic" and rec.seed == 5 and rec.result is None
+    assert c1.get(f"/api/games/{gid}/replay").status_code == 409  # hands stay hidden
+    # restart: a new app over the same folder resumes the same deal, same seats and levels
+    c2 = TestClient(create_app(data_dir=tmp_path))
+    assert [x["id"] for x in c2.get("/api/games").json()["games"]] == [gid]
+    g2 = c2.get(f"/api/games/{gid}").json()
+    assert g2["view"] == g["view"] and g2["levels"] == [None, 2, 3] and g2["seat"] == 0
+    # upload: replayed and validated; a new game with its own id
+    up = c2.post("/api/records?seat=0&level=1", content=d.content)
+    assert up.status_code == 201 and up.json()["id"] != gid
+    assert up.json()["view"]["hand"] == g["view"]["hand"]
+    # a tampered record: the first bad action is named
+    bad = d.json()
+    bad["actions"][0] = {"seat": 2, "bid": 7}
+    r = c2.post("/api/records", json=bad)
+    assert r.status_code == 400 and "action 0" in r.json()["error"]
+    # a valid record under rules the server does not offer: refused, nothing replayed
+    banned = load_rules("classic", without=("trio_pair",))
+    other = record_of(GameState.new(banned, seed=5)).to_json()
+    r = c2.post("/api/records", json=other)
+    assert r.status_code == 400, r.text
+    assert "are not among the rules offered (classic, duel" in r.json()["error"]
+    r = c2.post("/api/records", json={"format": "nope"})
+    assert r.status_code == 400 and "not a ddzspec record" in r.json()["error"]
+    r = c2.post("/api/records?seat=x", json=d.json())
+    assert r.status_code == 400
+    # a corrupt save file is a clean error, not a crash
+    (tmp_path / "web-games" / "00000000000000aa.json").write_text("{")
+    r = c2.get("/api/games/00000000000000aa")
+    assert r.status_code == 500 and "cannot be resumed" in r.json()["error"]
+
+
+def test_explain_route(client: TestClient) -> None:
+    r = client.post("/api/explain", json={"move": "44445555", "rules": "classic"})
+    d = r.json()
+    assert r.status_code == 200 and d["legal"] is False and d["move"] == "44445555"
+    assert any("quad_block" in ln for ln in d["lines"])
+    d = client.post("/api/explain?notation=fr", json={"move": "RRR+3"}).json()
+    assert d["legal"] is True and d["move"] == "RRR+3"
+    r = client.post("/api/explain", json={"move": "33X"})
+    assert r.status_code == 400 and "unknown symbol" in r.json()["error"]
+    r = client.post("/api/explain", json={"move": "33", "rules": "house"})
+    assert r.status_code == 400 and "not offered" in r.json()["error"]
+    assert client.post("/api/explain", json={"cards": "33"}).status_code == 400
+
+
+def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
+    c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path))
+    names = [r["name"] for r in c.get("/api/rules").json()["rules"]]
+    assert len(names) == 5 and names[:4] == ["classic", "duel", "duel-literal", "kawu"]
+    g = c.post("/api/games", json={"rules": names[4], "seat": 0, "levels": 1, "seed": 1})
+    assert g.status_code == 201, g.text
+    assert g.json()["rules"] == names[4]
+
+
+def test_serve_prints_the_address_binds_localhost_and_serves(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "ddzspec", "serve", "--port", "0",
+                             "--data-dir", str(tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("ddzspec: the table is at http://127.0.0.1:"), line
+        url = line.split()[5]
+        with urllib.request.urlopen(url + "api/rules", timeout=10) as r:
+            assert json.load(r)["rules"][0]["name"] == "classic"
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert b"Dou Dizhu" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert (tmp_path / "web-games").is_dir()
+
+
+def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    bad = tmp_path / "bad.rules"
+    bad.write_text("rules nope\n")
+    for args, words in ((["--rules", str(tmp_path / "missing.rules")], "missing.rules"),
+                        (["--rules", str(bad)], "bad.rules"),
+                        (["--port", "70000"], "--port")):
+        r = subprocess.run([sys.executable, "-m", "ddzspec", "serve", *args], check=False,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, (args, r.stderr)
+        assert r.stderr.startswith("ddzspec: error:") and words in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    r = subprocess.run([sys.executable, "-m", "ddzspec", "--help"], check=False,
+                       capture_output=True, text=True, timeout=60)
+    assert "serve" in r.stdout and "web table" in r.stdout

@@ -1,0 +1,110 @@
+"""The web table's Puzzle routes (issue 10) through Starlette's TestClient: the shipped
+puzzles, a typed position (any notation; its rules line names only offered rules, never a file),
+a winning line, a move that throws the win away flagged at once with the refutation and taken
+back, the 3-seat sides, hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from ddzspec.web import create_app
+
+BOMB = "rules classic\nlandlord: 35\npeasant1: 8888KK\npeasant2: 6\nto_move: peasant1\nbase 2\n"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    return TestClient(create_app(data_dir=tmp_path_factory.mktemp("data")))
+
+
+def start(c: TestClient, body: dict[str, Any], notation: str = "en") -> dict[str, Any]:
+    r = c.post(f"/api/puzzles/start?notation={notation}", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def test_the_shipped_puzzles_smallest_first_with_their_sides(client: TestClient) -> None:
+    ps = client.get("/api/puzzles").json()["puzzles"]
+    sizes = [sum(p["cards"]) for p in ps]
+    assert sizes == sorted(sizes) and len(ps) >= 10
+    assert all(p["source"] for p in ps)
+    two = next(p for p in ps if p["seats"] == 2)
+    three = next(p for p in ps if p["seats"] == 3)
+    assert two["sides"] == ["landlord", "peasant"]
+    assert three["sides"] == ["landlord", "peasants"]
+
+
+def test_a_winning_line_then_the_solver_replies_until_the_end(client: TestClient) -> None:
+    s = start(client, {"id": "DDZ2-14"})   # landlord TTQQ against peasant 3: every move wins
+    g = s["game"]
+    assert g["human_to_move"] and g["human_wins_with_best_play"] is True
+    hint = client.get(f"/api/puzzles/{s['sid']}/hint").json()["moves"]
+    assert hint == ["T", "Q", "TT", "QQ"]
+    while not s["game"]["over"]:
+        if s["game"]["human_to_move"]:
+            move = client.get(f"/api/puzzles/{s['sid']}/hint").json()["moves"][0]
+            r = client.post(f"/api/puzzles/{s['sid']}/move", json={"move": move})
+            assert r.status_code == 200 and r.json()["verdict"]["keeps_win"] is True, r.text
+        else:
+            r = client.post(f"/api/puzzles/{s['sid']}/reply")
+            assert r.status_code == 200, r.text
+        s = r.json()
+    assert s["game"]["winner"] == "landlord"
+    r = client.post(f"/api/puzzles/{s['sid']}/reply")
+    assert r.status_code == 400 and r.json()["error"]
+
+
+def test_a_losing_move_is_flagged_with_the_refutation_and_taken_back(client: TestClient) -> None:
+    s = start(client, {"id": "DDZ2-01"})
+    sid = s["sid"]
+    r = client.post(f"/api/puzzles/{sid}/move", json={"move": "3"}).json()
+    v = r["verdict"]
+    assert v["keeps_win"] is False and v["lines"][0].startswith("this loses: after 3")
+    assert not r["game"]["human_to_move"]
+    back = client.post(f"/api/puzzles/{sid}/takeback").json()
+    assert back["game"]["history"] == [] and back["game"]["human_to_move"]
+    assert back["verdict"] is None
+    r2 = client.post(f"/api/puzzles/{sid}/takeback")
+    assert r2.status_code == 400 and r2.json()["error"]
+
+
+def test_bad_puzzle_input_is_a_clean_4xx(client: TestClient) -> None:
+    s = start(client, {"id": "DDZ2-01"})
+    sid = s["sid"]
+    for body, words in (({"move": "KK55"}, "not a legal move"),
+                        ({"move": "22"}, "does not hold"),
+                        ({"move": "3X"}, "unknown symbol"),
+                        ({"move": 3}, "null to pass"),
+                        ({"cards": "3"}, "null to pass")):
+        r = client.post(f"/api/puzzles/{sid}/move", json=body)
+        assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
+    assert client.get(f"/api/puzzles/{sid}").json()["game"] == s["game"]
+    for path in ("", "/hint"):
+        r = client.get(f"/api/puzzles/0123456789abcdef{path}")
+        assert r.status_code == 404 and "no puzzle session" in r.json()["error"]
+    assert client.post("/api/puzzles/0123456789abcdef/reply").status_code == 404
+    for body, words in (({"id": "NOPE"}, "NOPE"), ({}, "needs \"id\""),
+                        ({"id": "DDZ2-01", "side": "dragon"}, "dragon"),
+                        ({"position": BOMB.replace("classic", "/etc/passwd")}, "not offered"),
+                        ({"position": "rules \"../rules/classic.rules\"\nlandlord: 3\n"
+                                      "peasant: 4\nto_move: landlord"}, "not offered"),
+                        ({"position": "rules classic\nlandlord: 3X\npeasant: 4\n"
+                                      "to_move: landlord"}, "position:2:")):
+        r = client.post("/api/puzzles/start", json=body)
+        assert r.status_code in (400, 404) and words in r.json()["error"], (body, r.text)
+
+
+def test_a_typed_three_seat_position_from_the_peasants_side(client: TestClient) -> None:
+    s = start(client, {"position": BOMB, "side": "peasants"})
+    g = s["game"]
+    assert g["human_seats"] == ["peasant1", "peasant2"] and g["to_move"] == "peasant1"
+    assert g["human_to_move"] and s["puzzle"] is None
+    # the landlord's side of the same position, typed in French
+    s = start(client, {"position": BOMB.replace("8888KK", "8888RR"), "side": "landlord"},
+              notation="fr")
+    assert s["game"]["hands"]["peasant1"] == "8888RR" and not s["game"]["human_to_move"]
+
+
