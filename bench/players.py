@@ -22,19 +22,20 @@
 Run: ``python bench/players.py [--games 2000] [--games3 200] [--budget 0.5] [--jobs 2]
 [--minutes 20] [--json FILE] [--peer-venv BENCH_VENV]``.
 
-Last run (2 cores shared with other jobs, load ≈ 4; seed 0; points per seat-deal, 95 %):
+Last strength runs (2 cores shared with other jobs, load 3–7; seed 0; points per seat-deal,
+the higher level minus the lower, paired by deal, 95 %; ``--records`` files, resumed runs):
 
-- level 2 − level 1, 2,000 duplicate deals each: classic landlord +5.27 [+4.94, +5.60], peasant
-  +1.62 [+1.50, +1.73]; duel +0.58 [+0.45, +0.71] (two seats: one figure for both roles).
-- level 3 (0.5 s) − level 2, as many deals as 19 minutes allowed: classic, 244 duplicate deals,
-  landlord +1.64 [+0.57, +2.70] (win rate +18.6 points), peasant +0.41 [−0.02, +0.84] (win
-  rate +9.3 [+4.2, +14.5]); a second classic run (seed 1, 14 minutes, 174 deals): landlord
-  +0.98 [−0.44, +2.39], peasant +0.24 [−0.29, +0.78]; both runs pooled (418 deals): landlord
-  +1.36 [+0.51, +2.22] (win rate +17.0 [+11.9, +22.1]), peasant +0.34 [+0.00, +0.68] (win
-  rate +8.5 [+4.6, +12.4]); duel, 548 duplicate deals, +0.65 [+0.37, +0.93] (win rate +19.2).
-- against rlcard's doudizhu-rule-v1 (classic): level 2, 100 duplicate deals, landlord +3.78
-  [+2.22, +5.34], peasant +1.14 [+0.63, +1.66]; level 3, 20 duplicate deals, landlord +6.30
-  [+4.44, +8.15], peasant +2.00 [+1.31, +2.70].
+- level 2 − level 1, 2,000 duplicate deals each: classic landlord +5.93 [+5.57, +6.29],
+  peasant +1.67 [+1.57, +1.78]; duel +0.72 [+0.59, +0.84] (two seats: one figure for both).
+- level 3 (budget 0.1 s) − level 2, 2,000 duplicate deals each: classic landlord +1.03 [+0.74,
+  +1.32] (win rate +11.8 points), peasant +0.26 [+0.18, +0.33] (+5.9); duel +0.49 [+0.32,
+  +0.66] (+10.0).
+- against rlcard's doudizhu-rule-v1 (classic): level 3 (0.5 s), 100 duplicate deals, landlord
+  +6.22 [+4.44, +8.01], peasant +1.79 [+1.14, +2.44]; level 2, 300 duplicate deals, landlord
+  +3.18 [+2.39, +3.97], peasant +0.87 [+0.64, +1.10].
+- (an earlier session, before the paired comparison: level 3 at 0.5 s − level 2, classic 418
+  deals, landlord +1.36 [+0.51, +2.22], peasant +0.34 [+0.00, +0.68]; duel 548 deals, +0.65
+  [+0.37, +0.93], independent-samples intervals.)
 - speed: level 1 0.02–0.03 ms per decision, level 2 0.14 (classic) / 0.28 (duel) ms mean, p99
   1.1 / 1.8 ms; level 3 moves median 207 / 242 ms, p99 431 / 429 ms against 500 ms; self-play
   165 / 136 / 0.21 deals/s (classic, levels 1 / 2 / 3), 218 / 144 / 0.27 (duel).
