@@ -148,7 +148,7 @@ def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
     n = rules.deal.players
     c = time.process_time()
     t = time.perf_counter()
-    prepare(rules)  # the move table and its index: built once, before any decision is timed
+    prepare(rules, endgame=True)  # move table, index, solver move set: before any timing
     out: dict[str, Any] = {"rules": name, "prepare_ms": 1000 * (time.perf_counter() - t),
                            "prepare_cpu_ms": 1000 * (time.process_time() - c)}
     print(f"speed {name}: prepare {out['prepare_ms']:.0f} ms ({out['prepare_cpu_ms']:.0f} ms "

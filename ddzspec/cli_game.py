@@ -58,8 +58,10 @@ def self_play(rules: Rules, seed: int | str, levels: tuple[int, ...] | None = No
     plays with seed ``f"{seed}:{s}"``): (initial state, [(action, state after)])."""
     from .game import GameState
     from .players import player_for
-    players = [player_for(lv, f"{seed}:{s}")
-               for s, lv in enumerate(levels or (2,) * rules.deal.players)]
+    from .players.base import prepare
+    levels = levels or (2,) * rules.deal.players
+    prepare(rules, endgame=3 in levels)  # one-time set-up, before any decision
+    players = [player_for(lv, f"{seed}:{s}") for s, lv in enumerate(levels)]
     state = GameState.new(rules, seed=seed)
     initial, steps = state, []
     while not state.over:

@@ -242,7 +242,9 @@ def deal_task(rules: dict[str, Any], levels: list[int], seed: int, k: int,
     [{"level", "role", "won", "points", "landlord_won"}, ...]}`` in :func:`duplicate_deal`'s
     order (:func:`seat_deals_of` reads them back)."""
     from ..execute import rules_of
-    played = duplicate_deal(rules_of(rules), levels, seed, k, budget)
+    rules_obj = rules_of(rules)
+    prepare(rules_obj, endgame=3 in levels)  # once per worker process: no decision pays it
+    played = duplicate_deal(rules_obj, levels, seed, k, budget)
     return {"deal": k, "seat_deals": [
         {"level": r.level, "role": r.role, "won": r.won, "points": r.points,
          "landlord_won": r.landlord_won} for r in played]}
@@ -317,7 +319,7 @@ def arena(rules: Rules, levels: Sequence[int], games: int, seed: int = 0, *,
         raise ValueError(f"levels {list(levels)}: one of 1, 2, 3 per seat ({n} seats)")
     if games < 1:
         raise ValueError(f"games {games}: at least 1")
-    prepare(rules)  # one-time set-up outside the timed deals
+    prepare(rules, endgame=3 in levels)  # one-time set-up outside the timed deals
     t0 = time.perf_counter()
     records: list[SeatDeal] = []
     for k in range(games):

@@ -164,7 +164,7 @@ def opponents(view: SeatView) -> list[int]:
     return [s for s in range(len(view.cards_left)) if not same_side(view, s, view.seat)]
 
 
-def prepare(rules: Rules) -> None:
+def prepare(rules: Rules, *, endgame: bool = False) -> None:
     """Build, once per process and rules, what the players' decisions would otherwise build
     on first use: the compiled move table in memory (read from the disk cache, or compiled)
     and the fast index of legal moves over it (:class:`ddzspec.moves.TableIndex`; without this
@@ -172,12 +172,18 @@ def prepare(rules: Rules) -> None:
     0.2–0.4 s for classic). Calling it before play keeps that one-time cost out of every
     decision; it changes no decision (both paths give the same moves). Rules whose table is
     too large to index (:func:`~ddzspec.moves.estimate_moves`) are left to per-hand
-    generation. Raises what :func:`~ddzspec.moves.legal_moves` raises for unplayable rules."""
+    generation. ``endgame``: also build the exact solver's move set that level 3 uses in small
+    endgames (:func:`ddzspec.players.endgame.warm_up`; 0.1–0.5 s for classic, much more for
+    very large rules files), which level 3's first bid would otherwise build. Raises what
+    :func:`~ddzspec.moves.legal_moves` raises for unplayable rules."""
     from ..moves import legal_moves, move_index
     from ..table import get_table
     if move_index(rules).is_small():
         get_table(rules)
     legal_moves(EMPTY, None, rules)  # builds the index over the table now in memory
+    if endgame:
+        from .endgame import warm_up
+        warm_up(rules)
 
 
 #: The longest time per move level 3 accepts, seconds (an hour: NaN and infinity are refused).
