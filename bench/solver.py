@@ -314,16 +314,19 @@ def main() -> None:
     ap.add_argument("--limit-seconds", type=float, default=60.0)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--big", action="store_true")
+    ap.add_argument("--wants", default="winner,one,all", metavar="W,W",
+                    help="what the puzzles and deals ask: winner, one, all")
     ap.add_argument("--bench-venv", type=Path, default=None,
                     help="a venv with doudizhu-resolver installed, for the comparison")
     ap.add_argument("--resolver-timeout", type=float, default=900.0)
     args = ap.parse_args()
+    wants = args.wants.split(",")
     compare = None if args.compare is None else str(Path(args.compare).resolve())
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores\n")
 
     if not args.no_puzzles:
-        measure("puzzles", puzzle_jobs(args.puzzles), ["winner", "one", "all"], 120.0,
+        measure("puzzles", puzzle_jobs(args.puzzles), wants, 120.0,
                 compare, args.repeat)
     if args.big:
         measure("larger positions", big_jobs(), ["winner", "all", "score"], 120.0, compare,
@@ -332,7 +335,7 @@ def main() -> None:
         a, _, b = args.sizes.partition("-")
         sizes = range(int(a), int(b or a) + 1)
         measure(f"random deals, {args.deals} per size", deal_jobs(sizes, args.deals, args.seed),
-                ["winner", "one", "all"], args.limit_seconds, compare, args.repeat)
+                wants, args.limit_seconds, compare, args.repeat)
 
     python = None if args.bench_venv is None else args.bench_venv / "bin" / "python"
     if python is not None:

@@ -34,7 +34,9 @@ class HandInfo:
     highest tier held (0 without bomb or rocket); ``n_doubling``: an upper bound on the plays
     from this hand that double the multiplier (the bombs and rocket held, see
     :class:`MoveSet`). ``answers``: (move id to beat + 1) → the ids that beat it, as
-    :meth:`MoveSet.answers` orders them (filled by the search). Cached per hand."""
+    :meth:`MoveSet.answers` orders them (filled by the search); ``two_step``: the moves after
+    which the rest of the hand is one legal move (:meth:`MoveSet.two_step`; None until the
+    search asks). Cached per hand."""
 
     hand: int
     count: int
@@ -45,6 +47,7 @@ class HandInfo:
     max_tier: int
     n_doubling: int
     answers: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    two_step: tuple[int, ...] | None = None
 
 
 def _chunk(k3: int) -> tuple[int, int, int]:
@@ -173,6 +176,12 @@ class MoveSet:
                        tuple(tiered), top, max_tier, n_doubling)
         self.hands[hand] = got
         return got
+
+    def two_step(self, info: HandInfo) -> tuple[int, ...]:
+        """The leads of a hand after which the rest of it is one legal move (in the order of
+        ``leads``): such a hand can go out in two plays."""
+        by_key4, mk, h = self.by_key4, self.mk, info.hand
+        return tuple(m for m in info.leads if h - mk[m] in by_key4)
 
     def answers(self, info: HandInfo, last: int) -> list[int]:
         """Ids of the moves of a hand that beat move ``last`` (same class and a higher body;

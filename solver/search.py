@@ -105,15 +105,16 @@ class SolveResult:
 @dataclass(frozen=True, slots=True)
 class Limit:
     """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none.
-    ``entries``: transposition-table entries kept (about 100 bytes each, two seats). The
-    table has two generations: when the newer holds ``entries // 2`` it becomes the older and
-    the previous older is dropped, so the most recent results stay and memory stays bounded
-    (the default keeps a 60 s search's peak RSS under 256 MiB). A cache only: answers never
-    change, whatever the size. ValueError for ``entries`` < 2."""
+    ``entries``: transposition-table entries kept (about 80 bytes each with two seats, as
+    long as ``entries // 2`` stays under 349,000, the size at which a dict doubles its table).
+    The table has two generations: when the newer holds ``entries // 2`` it becomes the older
+    and the previous older is dropped, so the most recent results stay and memory stays
+    bounded whatever the time limit (the default keeps a search's peak RSS near 150 MiB). A
+    cache only: answers never change, whatever the size. ValueError for ``entries`` < 2."""
 
     nodes: int | None = None
     seconds: float | None = None
-    entries: int = 1_200_000
+    entries: int = 680_000
 
     def __post_init__(self) -> None:
         if self.entries < 2:
@@ -125,7 +126,7 @@ _HAND_BITS = 4 * N_RANKS
 _HAND_MASK = (1 << _HAND_BITS) - 1
 _STRIDE = 64
 #: Distinct hands whose move lists are cached before the cache is emptied (memory).
-_HANDS_KEPT = 60_000
+_HANDS_KEPT = 20_000
 
 
 class Searcher:
@@ -144,6 +145,8 @@ class Searcher:
     pass_first = False
     #: try first the move that last won from the same hand against the same move (ordering)
     killers = True
+    #: static wins: a move no opponent can beat followed by the rest of the hand in one move
+    static = True
 
     def __init__(self, pos: Position, limit: Limit | None = None,
                  moves: MoveSet | None = None, start: float | None = None) -> None:
@@ -184,6 +187,9 @@ class Searcher:
         self._lmask = (1 << self._lb) - 1
         self._shift = tuple(self._hb + _STRIDE * i for i in range(self.n))
         self._next = tuple((i + 1) % self.n for i in range(self.n))
+        #: per seat, the seats of the other side
+        self._opponents = tuple(tuple(j for j in range(self.n) if self.side[j] != self.side[i])
+                                for i in range(self.n))
         self._same = tuple(self.side[(i + 1) % self.n] == self.side[i] for i in range(self.n))
         #: per seat, each move's cards shifted to that seat's hand; each move's id + 1 in place
         self._mks = tuple(ms.shifted(sh) for sh in self._shift)
@@ -228,7 +234,7 @@ class Searcher:
         if len(self.stt) >= half:
             self.stt_old = self.stt
             self.stt = {}
-        if len(self.killer) >= half:  # ordering hints only
+        if len(self.killer) >= max(1, lim.entries // 8):  # ordering hints only
             self.killer = {}
         if len(self.ms.hands) > min(_HANDS_KEPT, lim.entries):
             self.ms.clear()
@@ -262,11 +268,13 @@ class Searcher:
 
     def win(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> bool:
         """Whether the side of seat ``s`` (to move) wins; ``last`` the move id to beat (-1 at
-        a lead), ``passes`` since it was played."""
-        ms = self.ms
-        o = self._origin[s].hand
-        if ((o | GUARD) - hands[s]) & GUARD != GUARD:  # not from this position: no superset
-            ms.info(hands[s])
+        a lead), ``passes`` since it was played. ValueError when a hand is not within the
+        position's hand of its seat."""
+        for o, h in zip(self._origin, hands):
+            if ((o.hand | GUARD) - h) & GUARD != GUARD:
+                raise ValueError("a state's hands must be within the position's hands "
+                                 "(the search derives a hand's moves from the hand it started "
+                                 "with)")
         return self._win(self.pack(s, hands, last, passes), None, None)
 
     def _win(self, key: int, p1: HandInfo | None, p2: HandInfo | None) -> bool:
@@ -310,6 +318,12 @@ class Searcher:
                                         and any(size[m] >= lim for m in cand)):
                 tt[key] = True
                 return True
+        two = info.two_step
+        if two is None:
+            two = info.two_step = ms.two_step(info)
+        if two and self.static and self._cannot_be_stopped(key, s, two, lastp - 1):
+            tt[key] = True
+            return True
         same = self._same[s]
         hb = self._hb
         base = ((key >> hb) << hb) | self._next[s]  # the hands, the next seat to move
@@ -334,6 +348,29 @@ class Searcher:
             self.tt[key] = True
             return True
         self.tt[key] = False
+        return False
+
+    def _cannot_be_stopped(self, key: int, s: int, two: tuple[int, ...], last: int) -> bool:
+        """A static win of seat ``s`` (to move in the packed state ``key``, ``last`` the move
+        id to beat or -1): one of ``two`` (moves after which the rest of the hand is one move)
+        is legal here and no opponent can beat it (no body of its class above it, no higher
+        tier): every seat passes (a partner may), the mover leads the rest and is out."""
+        ms = self.ms
+        infos = ms.hands
+        tier, cls, strength = ms.tier, ms.cls, ms.strength
+        opp = []
+        for j in self._opponents[s]:
+            oh = (key >> self._shift[j]) & _HAND_MASK
+            opp.append(infos.get(oh) or ms.info(oh, self._origin[j]))
+        for m in two:
+            t, c, st = tier[m], cls[m], strength[m]
+            if last >= 0 and not (t > tier[last] or (c == cls[last] and st > strength[last])):
+                continue  # does not beat the move on the table
+            for oi in opp:
+                if oi.max_tier > t or oi.top.get(c, -1) > st:
+                    break
+            else:
+                return True
         return False
 
     def _pass_wins(self, key: int, base: int, lastp: int, p1: HandInfo,
