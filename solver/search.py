@@ -194,6 +194,10 @@ class Searcher:
         #: per seat, each move's cards shifted to that seat's hand; each move's id + 1 in place
         self._mks = tuple(ms.shifted(sh) for sh in self._shift)
         self._mlow = ms.shifted(3, ids=True)
+        #: per seat: (shift of its hand, target, whether the next seat is on its side, the
+        #: next seat, its moves' cards shifted to its hand)
+        self._seat = tuple((self._shift[i], self.targets[i], self._same[i], self._next[i],
+                            self._mks[i]) for i in range(self.n))
         # limits are checked every so many nodes: a node costs ~10-50 us, so 256 nodes keep a
         # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
         self._check_every = 256
@@ -296,7 +300,8 @@ class Searcher:
             tt = self.tt
         ms = self.ms
         s = key & 3
-        h = (key >> self._shift[s]) & _HAND_MASK
+        sh, tgt, same, nxt, mks = self._seat[s]
+        h = (key >> sh) & _HAND_MASK
         info = ms.hands.get(h)
         if info is None:
             info = ms.info(h, p2 if p2 is not None and self.n == 2 else self._origin[s])
@@ -312,7 +317,7 @@ class Searcher:
         if cand:
             # a move that reaches the target ends the deal: leads are sorted largest first,
             # answers are one class (one size) then bombs / rocket of other sizes
-            lim = info.count - self.targets[s]
+            lim = info.count - tgt
             size = ms.size
             if size[cand[0]] >= lim or (lastp and info.tiered
                                         and any(size[m] >= lim for m in cand)):
@@ -324,17 +329,17 @@ class Searcher:
         if two and self.static and self._cannot_be_stopped(key, s, two, lastp - 1):
             tt[key] = True
             return True
-        same = self._same[s]
         hb = self._hb
-        base = ((key >> hb) << hb) | self._next[s]  # the hands, the next seat to move
-        mks = self._mks[s]
+        base = ((key >> hb) << hb) | nxt  # the hands, the next seat to move
         mlow = self._mlow
         win = self._win
         kkey = (h << self._lb) | lastp
         k = self.killer.get(kkey) if self.killers and len(cand) > 1 else None
-        if lastp and self.pass_first and self._pass_wins(key, base, lastp, info, p1) == same:
-            self.tt[key] = True
-            return True
+        if lastp:  # the child after a pass: the trick closes after n - 1 passes
+            pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
+            if self.pass_first and win(pkey, info, p1) == same:
+                self.tt[key] = True
+                return True
         if k is not None and win((base - mks[k]) | mlow[k], info, p1) == same:
             self.tt[key] = True
             return True
@@ -343,8 +348,7 @@ class Searcher:
                 self.tt[key] = True
                 self.killer[kkey] = m
                 return True
-        if (lastp and not self.pass_first
-                and self._pass_wins(key, base, lastp, info, p1) == same):
+        if lastp and not self.pass_first and win(pkey, info, p1) == same:
             self.tt[key] = True
             return True
         self.tt[key] = False
@@ -372,15 +376,6 @@ class Searcher:
             else:
                 return True
         return False
-
-    def _pass_wins(self, key: int, base: int, lastp: int, p1: HandInfo,
-                   p2: HandInfo | None) -> bool:
-        """The child after a pass of the packed state ``key`` (``base``: its hands and the
-        next seat; ``p1``, ``p2`` as :meth:`_win` passes them): the trick closes after
-        ``n - 1`` passes."""
-        if ((key >> 2) & 1) + 1 >= self.close:
-            return self._win(base, p1, p2)
-        return self._win(base | (lastp << 3) | 4, p1, p2)
 
     # ------------------------------------------------------------------ score core
 
