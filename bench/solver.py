@@ -1,15 +1,24 @@
-"""Benchmark of the endgame solver (issue 5, section 6).
+"""Benchmark of the endgame solver (issues 5 and 12).
 
-Solves every puzzle of ``tests/data/puzzles/two_seat.jsonl`` (complete winning-move sets) and a
-few larger positions (a 13-v-12 lead, 3-seat team positions), printing per position the time,
-nodes and nodes per second, and whether the answer agrees with the known one. Then, when a
-bench environment with ``doudizhu-resolver`` is named (``--bench-venv DIR``; never a
-project dependency), runs it on the same 2-seat puzzles of at most 7 v 6 cards, one fresh
-process per position with a timeout, and prints both times, the ratio and whether the
-winning-move sets agree. Finally the peak memory (max RSS) of this process.
+Each measurement runs in a fresh process (so its peak RSS is its own) and reports the wall
+time, the CPU time, nodes, nodes per second and the peak RSS:
 
-Usage: ``python bench/solver.py [--puzzles FILE] [--bench-venv DIR] [--resolver-timeout S]
-[--no-resolver] [--no-big]``
+- every puzzle of ``tests/data/puzzles/two_seat.jsonl``: the verdict (``want="winner"``), one
+  winning move with its line (``want="one"``, when the solver has it) and every winning move
+  (``want="all"``), checked against the record's answer;
+- ``--deals N``: N random open 2-seat deals per size of ``--sizes`` (e.g. ``13-17``: 13 v 13
+  … 17 v 17), landlord to lead, each under ``--limit-seconds`` (the same deals every run:
+  ``--seed``);
+- ``--big``: a few larger positions (13 v 12 leads, 3-seat team positions, scores);
+- ``--compare DIR``: the same measurements with another copy of the solver's folder (e.g. the
+  main branch's ``solver/``: ``git archive main solver | tar -x -C /tmp/old``, then
+  ``--compare /tmp/old/solver``), run alternately with this one, and the ratios; the answers
+  of both must agree (a row says DIFFERS otherwise).
+- ``--bench-venv DIR``: also doudizhu-resolver (PyPI, pure Python, never a project
+  dependency) on the puzzles of at most 7 v 6 cards.
+
+Usage: ``python bench/solver.py [--puzzles FILE] [--compare DIR] [--deals N] [--sizes A-B]
+[--limit-seconds S] [--big] [--repeat K] [--bench-venv DIR] [--resolver-timeout S]``
 """
 
 from __future__ import annotations
@@ -17,17 +26,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
+import random
+import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
-from ddzspec.solver.movegen import move_set
-
-from ddzspec.cards import N_RANKS, parse_cards
-from ddzspec.rules import load_rules
-from ddzspec.solver import make_position, position_from_puzzle, solve
+from ddzspec.cards import N_RANKS, Cards, parse_cards
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_PUZZLES = HERE.parent / "tests" / "data" / "puzzles" / "two_seat.jsonl"
@@ -117,89 +123,257 @@ def run_resolver(python: Path, rec: dict, timeout: float) -> dict:
     return {"seconds": got["seconds"], "moves": sorted(tuple(m) for m in got["moves"])}
 
 
+#: The child process: one position, several wants, one solver folder → a JSON line.
+CHILD_SCRIPT = r"""
+import importlib, json, resource, sys, time, types
+args = json.loads(sys.argv[1])
+import ddzspec
+if args["solver_dir"]:
+    pkg = types.ModuleType("ddzspec.solver")
+    pkg.__path__ = [args["solver_dir"]]
+    sys.modules["ddzspec.solver"] = pkg
+    ddzspec.solver = pkg
+search = importlib.import_module("ddzspec.solver.search")
+position = importlib.import_module("ddzspec.solver.position")
+movegen = importlib.import_module("ddzspec.solver.movegen")
+from ddzspec.rules import load_rules
+rules = load_rules(args["rules"])
+movegen.move_set(rules)
+# a trivial position with the same seats first: per-process set-up is not the search's time
+warm = {seat: "345"[i] for i, seat in enumerate(args["hands"])}
+search.solve(position.make_position(rules, warm, "landlord"), want="all")
+pos = position.make_position(rules, args["hands"], args["to_move"], on_table=args["on_table"],
+                             played_by=args["played_by"])
+out = {}
+for want in args["wants"]:
+    if want == "one" and "one" not in str(search.solve.__annotations__["want"]).replace(
+            "'", '"').split('"'):
+        continue
+    w, c = time.perf_counter(), time.process_time()
+    r = search.solve(pos, want=want, seconds=args["seconds"], line=want == "one")
+    out[want] = {"status": r.status, "winner": r.winner, "nodes": r.nodes,
+                 "wall": time.perf_counter() - w, "cpu": time.process_time() - c,
+                 "moves": None if r.winning_moves is None else sorted(r.winning_moves)}
+out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def run_child(solver_dir: str | None, job: dict[str, Any], wants: list[str],
+              seconds: float | None) -> dict[str, Any]:
+    """One position in a fresh process with the solver of ``solver_dir`` (None: this one)."""
+    arg = {"solver_dir": solver_dir, "wants": wants, "seconds": seconds, **job}
+    p = subprocess.run([sys.executable, "-c", CHILD_SCRIPT, json.dumps(arg)],
+                       capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        return {"error": (p.stderr.strip().splitlines() or ["failed"])[-1]}
+    return dict(json.loads(p.stdout.strip().splitlines()[-1]))
+
+
+def puzzle_jobs(path: Path) -> list[dict[str, Any]]:
+    """The puzzles as jobs: name, rules, hands, to move, move on the table, expected answer."""
+    rename = {"first": "landlord", "second": "peasant"}
+    jobs = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        t = rec.get("on_table")
+        jobs.append({"name": rec["id"], "rules": "classic",
+                     "hands": {"landlord": rec["hands"]["first"],
+                               "peasant": rec["hands"]["second"]},
+                     "to_move": rename[rec.get("to_move", "first")],
+                     "on_table": None if t is None else t["cards"],
+                     "played_by": None if t is None else rename[t["by"]],
+                     "expect": (rec["winner"], multisets(rec["winning_moves"]))})
+    return jobs
+
+
+def deal_jobs(sizes: range, per_size: int, seed: int) -> list[dict[str, Any]]:
+    """Random open 2-seat deals of the classic deck, ``k`` v ``k`` cards, landlord to lead."""
+    rng = random.Random(seed)
+    deck = [r for r, c in enumerate((4,) * 13 + (1, 1)) for _ in range(c)]
+    jobs = []
+    for k in sizes:
+        for i in range(per_size):
+            cards = rng.sample(deck, 2 * k)
+            hands = []
+            for part in (cards[:k], cards[k:]):
+                counts = [0] * N_RANKS
+                for r in part:
+                    counts[r] += 1
+                hands.append(Cards(tuple(counts)).format())
+            jobs.append({"name": f"{k}v{k} #{i + 1}", "rules": "classic",
+                         "hands": {"landlord": hands[0], "peasant": hands[1]},
+                         "to_move": "landlord", "on_table": None, "played_by": None})
+    return jobs
+
+
+def big_jobs() -> list[dict[str, Any]]:
+    """:data:`BIG` as jobs."""
+    return [{"name": name, "rules": rname, "hands": hands, "to_move": to_move,
+             "on_table": None, "played_by": None, "want": want}
+            for name, rname, hands, to_move, want in BIG]
+
+
+def _agrees(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two measurements give the same answers wherever both are solved."""
+    for want in ("winner", "one", "all", "score"):
+        x, y = a.get(want), b.get(want)
+        if x is None or y is None or "solved" not in (x["status"], y["status"]):
+            continue
+        if x["status"] != y["status"]:
+            continue  # one hit the limit: nothing to compare
+        if x["winner"] != y["winner"] or (want != "one" and x["moves"] != y["moves"]):
+            return False
+    return True
+
+
+def measure(title: str, jobs: list[dict[str, Any]], wants: list[str],
+            seconds: float | None, compare: str | None, repeat: int) -> None:
+    """Run every job (alternately with the compared solver), print a table and medians."""
+    print(f"== {title} (wants: {', '.join(wants)}; limit "
+          f"{'none' if seconds is None else f'{seconds:g} s'}; median of {repeat}; "
+          "cpu seconds; new / old)")
+    head = f"{'position':<16}{'cards':>7}"
+    for w in wants:
+        head += f"{w + ' cpu':>13}{'nodes':>11}{'knodes/s':>9}"
+        if compare:
+            head += f"{'old cpu':>9}{'old nodes':>11}{'ratio':>7}"
+    head += f"{'MiB':>6}" + (f"{'old':>5}" if compare else "") + "  answer"
+    print(head)
+    ratios: dict[str, list[float]] = {w: [] for w in wants}
+    solved: dict[str, list[int]] = {w: [0, 0] for w in wants}
+    rss = []
+    for job in jobs:
+        jw = [job["want"]] if "want" in job else wants
+        mine, theirs = [], []
+        for _ in range(repeat):
+            mine.append(run_child(None, job, jw, seconds))
+            if compare:
+                theirs.append(run_child(compare, job, jw, seconds))
+        if any("error" in r for r in mine + theirs):
+            print(f"{job['name']:<16}  error: "
+                  + next(r["error"] for r in mine + theirs if "error" in r))
+            continue
+        cards = "v".join(str(len(parse_cards(h).cards)) for h in job["hands"].values())
+        row = f"{job['name']:<16}{cards:>7}"
+        for w in wants:
+            if w not in jw or w not in mine[0]:
+                row += " " * (33 + (27 if compare else 0))
+                continue
+            ok = mine[0][w]["status"] == "solved"
+            cpu = statistics.median(r[w]["cpu"] for r in mine)
+            nodes = mine[0][w]["nodes"]
+            solved[w][0] += ok
+            solved[w][1] += 1
+            row += f"{cpu if ok else float('nan'):>13.3f}{nodes:>11,}{nodes / cpu / 1e3:>9.0f}"
+            if compare:
+                if w in theirs[0] and theirs[0][w]["status"] == "solved":
+                    old = statistics.median(r[w]["cpu"] for r in theirs)
+                    row += (f"{old:>9.3f}{theirs[0][w]['nodes']:>11,}"
+                            f"{cpu / old if ok else float('nan'):>7.2f}")
+                    if ok and old >= 0.005:
+                        ratios[w].append(cpu / old)
+                else:
+                    row += f"{'-':>9}{'':>18}"
+        mib = max(r["rss"] for r in mine)
+        rss.append(mib)
+        row += f"{mib:>6.0f}" + (f"{max(r['rss'] for r in theirs):>5.0f}" if compare else "")
+        verdicts = [mine[0][w] for w in jw if w in mine[0]]
+        answer = next((v["winner"] for v in verdicts if v["winner"]), "unknown")
+        if "expect" in job:
+            allm = mine[0].get("all")
+            good = {"landlord": "first", "peasants": "second"}.get(answer) == job["expect"][0]
+            if allm and allm["moves"] is not None:
+                good = good and multisets(allm["moves"]) == job["expect"][1]
+            answer += " ok" if good else " WRONG"
+        if compare:
+            answer += "" if all(_agrees(a, b) for a, b in zip(mine, theirs)) else " DIFFERS"
+        print(row + "  " + answer, flush=True)
+    for w in wants:
+        tail = ""
+        if ratios[w]:
+            tail = (f"; median new/old cpu ratio {statistics.median(ratios[w]):.2f} over "
+                    f"{len(ratios[w])} positions taking >= 5 ms")
+        print(f"{w}: solved {solved[w][0]}/{solved[w][1]}{tail}")
+    if rss:
+        print(f"peak RSS: max {max(rss):.0f} MiB, median {statistics.median(rss):.0f} MiB\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--puzzles", type=Path, default=DEFAULT_PUZZLES)
+    ap.add_argument("--no-puzzles", action="store_true")
+    ap.add_argument("--compare", metavar="DIR", default=None,
+                    help="another copy of the solver's folder, measured alternately")
+    ap.add_argument("--deals", type=int, default=0, metavar="N",
+                    help="N random 2-seat deals per size of --sizes")
+    ap.add_argument("--sizes", default="13-17", metavar="A-B")
+    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--limit-seconds", type=float, default=60.0)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--big", action="store_true")
+    ap.add_argument("--wants", default="winner,one,all", metavar="W,W",
+                    help="what the puzzles and deals ask: winner, one, all")
     ap.add_argument("--bench-venv", type=Path, default=None,
                     help="a venv with doudizhu-resolver installed, for the comparison")
     ap.add_argument("--resolver-timeout", type=float, default=900.0)
-    ap.add_argument("--no-resolver", action="store_true")
-    ap.add_argument("--no-big", action="store_true")
     args = ap.parse_args()
+    wants = args.wants.split(",")
+    compare = None if args.compare is None else str(Path(args.compare).resolve())
+    print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
+          f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores\n")
 
-    classic = load_rules("classic")
-    t = time.perf_counter()
-    move_set(classic)
-    print(f"move set of classic: {move_set(classic).n_moves:,} moves indexed in "
-          f"{time.perf_counter() - t:.2f} s (once per process)\n")
-
-    records = [json.loads(x) for x in args.puzzles.read_text().splitlines() if x.strip()]
-    print(f"{'puzzle':<12}{'cards':>7}  {'winner':<8}{'agrees':<8}{'seconds':>9}"
-          f"{'nodes':>11}{'nodes/s':>11}")
-    ours: dict[str, float] = {}
-    for rec in records:
-        pos = position_from_puzzle(rec, classic)
-        res = solve(pos, want="all")
-        winner = {"landlord": "first", "peasants": "second"}.get(res.winner or "", "?")
-        agrees = (winner == rec["winner"] and multisets(list(res.winning_moves or ()))
-                  == multisets(rec["winning_moves"]))
-        ours[rec["id"]] = res.seconds
-        cards = f"{len(pos.hands[0])}v{len(pos.hands[1])}"
-        nps = res.nodes / res.seconds if res.seconds else 0
-        print(f"{rec['id']:<12}{cards:>7}  {winner:<8}{'yes' if agrees else 'NO':<8}"
-              f"{res.seconds:>9.3f}{res.nodes:>11,}{nps:>11,.0f}")
-    print(f"total {sum(ours.values()):.2f} s, slowest {max(ours.values()):.3f} s\n")
-
-    if not args.no_big:
-        print(f"{'position':<22}{'cards':>9}  {'want':<7}{'winner':<9}{'seconds':>9}"
-              f"{'nodes':>11}{'nodes/s':>11}")
-        for name, rname, hands, to_move, want in BIG:
-            pos = make_position(load_rules(rname), hands, to_move)
-            res = solve(pos, want=want, seconds=120)  # type: ignore[arg-type]
-            cards = "v".join(str(len(h)) for h in pos.hands)
-            nps = res.nodes / res.seconds if res.seconds else 0
-            extra = f"  score {res.score}" if res.score else ""
-            print(f"{name:<22}{cards:>9}  {want:<7}{res.winner or res.status:<9}"
-                  f"{res.seconds:>9.3f}{res.nodes:>11,}{nps:>11,.0f}{extra}")
-        print()
+    if not args.no_puzzles:
+        measure("puzzles", puzzle_jobs(args.puzzles), wants, 120.0,
+                compare, args.repeat)
+    if args.big:
+        measure("larger positions", big_jobs(), ["winner", "all", "score"], 120.0, compare,
+                args.repeat)
+    if args.deals:
+        a, _, b = args.sizes.partition("-")
+        sizes = range(int(a), int(b or a) + 1)
+        measure(f"random deals, {args.deals} per size", deal_jobs(sizes, args.deals, args.seed),
+                wants, args.limit_seconds, compare, args.repeat)
 
     python = None if args.bench_venv is None else args.bench_venv / "bin" / "python"
-    if args.no_resolver:
-        pass
-    elif python is None or not python.is_file():
-        where = "given" if python is None else f"at {args.bench_venv}"
-        print(f"doudizhu-resolver: no bench environment {where} "
-              "(create one: python -m venv DIR && DIR/bin/pip install doudizhu-resolver; "
-              "then --bench-venv DIR)")
-    else:
-        check = subprocess.run([str(python), "-c", "import doudizhu_resolver"],
-                               capture_output=True, text=True, check=False)
-        if check.returncode != 0:
-            print("doudizhu-resolver cannot be imported in the bench environment: "
-                  + check.stderr.strip().splitlines()[-1])
-        else:
-            print("doudizhu-resolver 0.1.2 (pure Python, bench environment only) on the "
-                  "puzzles of at most 7 v 6 cards:")
-            print(f"{'puzzle':<12}{'cards':>7}{'resolver s':>12}{'ours s':>10}{'ratio':>10}"
-                  "  sets agree")
-            for rec in records:
-                a, b = (len(rec["hands"]["first"]), len(rec["hands"]["second"]))
-                if max(a, b) > 7 or min(a, b) > 6:
-                    continue
-                got = run_resolver(python, rec, args.resolver_timeout)
-                if "error" in got:
-                    print(f"{rec['id']:<12}{a:>4}v{b:<2}  {got['error']}")
-                    continue
-                agree = got["moves"] == multisets(rec["winning_moves"])
-                mine = ours[rec["id"]]
-                ratio = got["seconds"] / mine if mine else float("inf")
-                print(f"{rec['id']:<12}{a:>4}v{b:<2}{got['seconds']:>12.3f}{mine:>10.4f}"
-                      f"{ratio:>9,.0f}x  {'yes' if agree else 'NO: ' + str(got['moves'])}",
-                      flush=True)
-            print()
+    if python is not None:
+        resolver(python, args.puzzles, args.resolver_timeout)
 
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"peak memory (max RSS of this process): {peak / 1024:.0f} MiB")
+
+def resolver(python: Path, puzzles: Path, timeout: float) -> None:
+    """doudizhu-resolver on the puzzles of at most 7 v 6 cards, beside this solver."""
+    from ddzspec.solver import position_from_puzzle, solve
+    if not python.is_file():
+        print(f"doudizhu-resolver: no bench environment at {python.parent.parent} "
+              "(create one: python -m venv DIR && DIR/bin/pip install doudizhu-resolver)")
+        return
+    check = subprocess.run([str(python), "-c", "import doudizhu_resolver"],
+                           capture_output=True, text=True, check=False)
+    if check.returncode != 0:
+        print("doudizhu-resolver cannot be imported in the bench environment: "
+              + check.stderr.strip().splitlines()[-1])
+        return
+    print("doudizhu-resolver 0.1.2 (pure Python, bench environment only) on the "
+          "puzzles of at most 7 v 6 cards:")
+    print(f"{'puzzle':<12}{'cards':>7}{'resolver s':>12}{'ours s':>10}{'ratio':>10}"
+          "  sets agree")
+    for rec in (json.loads(x) for x in puzzles.read_text().splitlines() if x.strip()):
+        a, b = (len(rec["hands"]["first"]), len(rec["hands"]["second"]))
+        if max(a, b) > 7 or min(a, b) > 6:
+            continue
+        got = run_resolver(python, rec, timeout)
+        if "error" in got:
+            print(f"{rec['id']:<12}{a:>4}v{b:<2}  {got['error']}")
+            continue
+        agree = got["moves"] == multisets(rec["winning_moves"])
+        mine = solve(position_from_puzzle(rec), want="all").seconds
+        ratio = got["seconds"] / mine if mine else float("inf")
+        print(f"{rec['id']:<12}{a:>4}v{b:<2}{got['seconds']:>12.3f}{mine:>10.4f}"
+              f"{ratio:>9,.0f}x  {'yes' if agree else 'NO: ' + str(got['moves'])}",
+              flush=True)
+    print()
 
 
 if __name__ == "__main__":

@@ -14,6 +14,10 @@
   puzzle record (``hands`` first/second …) or ``{"id": …, "position": "<text of a position>"}``.
 - ``--json``: ``{"status", "winner", "winning_moves", "line", "score", "best_moves", "nodes",
   "seconds"}`` (``--batch``: one such object per line, with ``id``).
+- Without ``--all`` (and ``--score``) the search stops at the first winning move it proves:
+  ``winning_moves`` holds that one move (the line starts with it; none when the side to move
+  loses). ``--all``, ``--score`` and ``--batch`` (which checks expected answers) prove every
+  winning move.
 
 The winner is a side, ``landlord`` or ``peasants`` (also when a single peasant plays, as in
 deal records), in the text and the JSON output alike. Exit codes (:func:`batch_exit_code`
@@ -65,11 +69,10 @@ def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) 
                f"{'wins' if res.to_move_wins else 'loses'})")
     if res.winning_moves is not None:
         if res.winning_moves:
-            label = "winning moves" if show_all else "winning move"
-            moves = res.winning_moves if show_all else res.winning_moves[:1]
-            click.echo(f"{label}: " + ", ".join(moves))
-            if not show_all and len(res.winning_moves) > 1:
-                click.echo(f"  ({len(res.winning_moves) - 1} more: --all lists them)")
+            if show_all:
+                click.echo("winning moves: " + ", ".join(res.winning_moves))
+            else:
+                click.echo(f"winning move: {res.winning_moves[0]} (--all lists every one)")
         else:
             click.echo("winning moves: none")
     if res.score is not None:
@@ -308,7 +311,8 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
 @click.option("--robs", type=int, help="Duel: robs (the peasant's handicap and multiplier).")
 @click.option("--base", type=int, default=1, show_default=True, help="Base of the deal.")
 @click.option("--multiplier", type=int, help="Multiplier so far.")
-@click.option("--all", "show_all", is_flag=True, help="List every winning move.")
+@click.option("--all", "show_all", is_flag=True,
+              help="List every winning move (without it: the first one proven).")
 @click.option("--score", is_flag=True, help="Also the exact score under best play.")
 @click.option("--limit-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9),
               metavar="S", callback=lambda ctx, p, v: _finite(v),
@@ -339,14 +343,14 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     cannot be read or solved, else 1 if an answer differs from the one the line
     expects (its "winner"/"winning_moves"), else 3 if a position is unknown, else 0.
     """
-    want = "score" if score else "all"
+    want = "score" if score else "all" if show_all else "one"
     if not batch and (scheduler is not None or output is not None):
         fail("--scheduler and --output go with --batch")
     if batch:
         if file is not None or landlord is not None or peasants:
             fail("--batch takes no position FILE, --landlord or --peasant")
-        _run_batch(batch, workers, want, limit_seconds, as_json, rules, notation, scheduler,
-                   output)
+        _run_batch(batch, workers, "score" if score else "all", limit_seconds, as_json, rules,
+                   notation, scheduler, output)
         return
     if file is not None:
         if landlord is not None or peasants:

@@ -15,7 +15,7 @@ for answering a move, plus the higher-tier moves (bombs, rocket) that beat any l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ddzspec.cards import GUARD4, Cards, pack4, unpack, unpack4
 from ddzspec.moves import MoveIndex, move_index
@@ -27,13 +27,18 @@ GUARD = GUARD4
 
 @dataclass(slots=True)
 class HandInfo:
-    """The moves of one hand (ids): ``leads`` sorted by size, largest first; ``by_class``:
-    comparison class → ids (largest body first); ``tiered``: ids of tier > 0, weakest first.
-    ``count``: cards in the hand. ``top``: comparison class → strongest body held;
-    ``max_tier``: the highest tier held (0 without bomb or rocket); ``n_doubling``: an upper
-    bound on the plays from this hand that double the multiplier (the bombs and rocket held,
-    see :class:`MoveSet`). Cached per hand."""
+    """The moves of one hand (ids): ``leads`` sorted by size, largest first, then weaker
+    bodies first; ``by_class``: comparison class → ids (weakest body first); ``tiered``: ids
+    of tier > 0, weakest first. ``hand``: the hand (4 bits per rank); ``count``: its cards.
+    ``top``: comparison class → the strength of the strongest body held; ``max_tier``: the
+    highest tier held (0 without bomb or rocket); ``n_doubling``: an upper bound on the plays
+    from this hand that double the multiplier (the bombs and rocket held, see
+    :class:`MoveSet`). ``answers``: (move id to beat + 1) → the ids that beat it, as
+    :meth:`MoveSet.answers` orders them (filled by the search); ``two_step``: the moves after
+    which the rest of the hand is one legal move (:meth:`MoveSet.two_step`; None until the
+    search asks). Cached per hand."""
 
+    hand: int
     count: int
     leads: tuple[int, ...]
     by_class: dict[int, tuple[int, ...]]
@@ -41,6 +46,8 @@ class HandInfo:
     top: dict[int, int]
     max_tier: int
     n_doubling: int
+    answers: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    two_step: tuple[int, ...] | None = None
 
 
 def _chunk(k3: int) -> tuple[int, int, int]:
@@ -115,11 +122,19 @@ class MoveSet:
             for i in range(self.n_moves) if self.doubles[i])
         self.min_doubling_size = min((self.size[i] for i in range(self.n_moves)
                                       if self.doubles[i]), default=1)
+        self._shifted: dict[int, list[int]] = {}
         #: packed hand → its :class:`HandInfo` (filled by :meth:`info`; read it, never write)
         self.hands: dict[int, HandInfo] = {}
-        #: (hand, move id) → the ids of the hand's moves that beat it (see :meth:`answers`;
-        #: the search fills it with ``answers``' result)
-        self.answer_memo: dict[tuple[int, int], tuple[int, ...]] = {}
+
+    def shifted(self, shift: int, ids: bool = False) -> list[int]:
+        """Per move id, its cards (``ids``: its id + 1) shifted left by ``shift`` bits, as the
+        search's packed states hold them; memoised per shift."""
+        key = -shift - 1 if ids else shift
+        got = self._shifted.get(key)
+        if got is None:
+            got = self._shifted[key] = ([(m + 1) << shift for m in range(self.n_moves)] if ids
+                                        else [k << shift for k in self.mk])
+        return got
 
     # -------------------------------------------------------------------------- hands
 
@@ -152,15 +167,21 @@ class MoveSet:
             lst.sort(key=lambda i: strength[i])
         tiered = sorted((i for i in ids if tier[i] > 0), key=lambda i: (tier[i], strength[i]))
         count = sum(unpack4(hand))
-        top = {c: strength[v[0]] for c, v in by_class.items()}
+        top = {c: strength[v[-1]] for c, v in by_class.items()}
         max_tier = max((tier[i] for i in tiered), default=0)
         n_doubling = sum(1 for i in ids if self.doubles[i])
         if n_doubling and not self.doubling_single_use:
             n_doubling = max(n_doubling, count // self.min_doubling_size)
-        got = HandInfo(count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},
+        got = HandInfo(hand, count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},
                        tuple(tiered), top, max_tier, n_doubling)
         self.hands[hand] = got
         return got
+
+    def two_step(self, info: HandInfo) -> tuple[int, ...]:
+        """The leads of a hand after which the rest of it is one legal move (in the order of
+        ``leads``): such a hand can go out in two plays."""
+        by_key4, mk, h = self.by_key4, self.mk, info.hand
+        return tuple(m for m in info.leads if h - mk[m] in by_key4)
 
     def answers(self, info: HandInfo, last: int) -> list[int]:
         """Ids of the moves of a hand that beat move ``last`` (same class and a higher body;
@@ -190,9 +211,8 @@ class MoveSet:
         return got
 
     def clear(self) -> None:
-        """Forget the cached hands and answers (memory)."""
+        """Forget the cached hands and their answers (memory)."""
         self.hands.clear()
-        self.answer_memo.clear()
 
 
 _SETS: dict[tuple[str, tuple[str, ...]], MoveSet] = {}

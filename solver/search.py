@@ -1,22 +1,25 @@
 """The endgame search: boolean negamax with an exact transposition table, and MTD-style score.
 
-State of the search (all ints, so the transposition-table key is exact, no hashing tricks):
-``(seat to move, hands packed 4 bits per rank, move on the table (id, -1 at a lead), passes
-since it was played)``. Sides: the landlord against the peasant(s); two peasants cooperate.
-A seat wins when, after its own move, its cards left ≤ its target. With ``n`` seats ``n - 1``
-passes in a row close a trick and the last player leads.
+State of the search: seat to move, hands packed 4 bits per rank, move on the table (id, -1 at
+a lead), passes since it was played — packed in one int (:meth:`Searcher.pack`), so the
+transposition-table key is exact, no hashing tricks. Sides: the landlord against the
+peasant(s); two peasants cooperate. A seat wins when, after its own move, its cards left ≤ its
+target. With ``n`` seats ``n - 1`` passes in a row close a trick and the last player leads.
 
-- :func:`solve` — ``want="winner"``: the winning side; ``"all"``: also the complete set of
+- :func:`solve` — ``want="winner"``: the winning side; ``"one"``: also one winning move of
+  the seat to move (the first proven; none when it loses); ``"all"``: also the complete set of
   winning moves of the seat to move (``PASS`` included); ``"score"``: also the exact payoff of
   each seat when both sides maximise their own points. Every answer carries a principal
   variation and statistics.
 - Boolean core: a move wins for the mover's side iff the child position is a win for the
-  child mover's side when that is the same side, a loss otherwise. Children are ordered: moves
-  that go out first (the move list is sorted largest first, so one comparison decides); at a
-  lead larger moves first, weaker bodies first within a size; when answering, answers no
-  opponent can beat first, weakest first, the pass last; before all of them the move that last
-  won from the same hand against the same move (a killer move). Orderings were chosen by
-  measured node counts; none changes an answer.
+  child mover's side when that is the same side, a loss otherwise. Static wins end a node at
+  once: a move that goes out (the move list is sorted largest first, so one comparison
+  decides), or a move no opponent can beat after which the rest of the hand is one move.
+  Children are ordered: at a lead larger moves first, weaker bodies first within a size; when
+  answering, weaker bodies first, bombs and rocket after, the pass last; before all of them the
+  move that last won from the same hand against the same move (a killer move). Orderings were
+  chosen by measured node counts (answers no opponent can beat first measured no fewer nodes
+  and cost 10-20 % of the time: dropped); none changes an answer.
 - Score: the landlord's payoff relative to the stake at a node is ``±2^k``. ``G(node, t)`` asks
   "can the landlord guarantee ≥ t" — a boolean search with a threshold, which a bomb or rocket
   halves for the child (it doubles everything after it). The exact value is found by a few
@@ -33,10 +36,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from ddzspec.cards import pack4
+from ddzspec.cards import N_RANKS, pack4
 from ddzspec.verdict import require_playable
 
-from .movegen import HandInfo, MoveSet, move_set
+from .movegen import GUARD, HandInfo, MoveSet, move_set
 from .position import Position
 
 PASS = "PASS"
@@ -66,7 +69,8 @@ class SolveResult:
     - ``winner``: "landlord" or "peasants" under perfect play; ``to_move_wins``: whether the
       side of the seat to move wins.
     - ``winning_moves``: with ``want="all"`` or ``"score"``, every winning move of the seat to
-      move in canonical notation (``PASS`` for a pass; empty when it loses), else None.
+      move in canonical notation (``PASS`` for a pass; empty when it loses); with
+      ``want="one"`` one of them (empty when it loses); else None.
     - ``line``: the principal variation (best play, passes included) up to the end of the deal.
     - ``score``: with ``want="score"``, points per seat name (zero-sum; a read-only
       mapping), else None.
@@ -103,13 +107,28 @@ class SolveResult:
 @dataclass(frozen=True, slots=True)
 class Limit:
     """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none.
-    ``entries``: transposition-table entries kept (about 350 bytes each); past it the tables
-    are emptied — a cache only, so answers never change, and memory stays bounded (the
-    default keeps a search well under 2 GiB)."""
+    ``entries``: transposition-table entries kept (about 80 bytes each with two seats, as
+    long as ``entries // 2`` stays under 349,000, the size at which a dict doubles its table).
+    The table has two generations: when the newer holds ``entries // 2`` it becomes the older
+    and the previous older is dropped, so the most recent results stay and memory stays
+    bounded whatever the time limit (the default keeps a search's peak RSS near 150 MiB). A
+    cache only: answers never change, whatever the size. ValueError for ``entries`` < 2."""
 
     nodes: int | None = None
     seconds: float | None = None
-    entries: int = 3_000_000
+    entries: int = 680_000
+
+    def __post_init__(self) -> None:
+        if self.entries < 2:
+            raise ValueError(f"Limit.entries must be at least 2, not {self.entries}")
+
+
+#: Bits of one packed hand (4 per rank) and the stride between seats in a packed state.
+_HAND_BITS = 4 * N_RANKS
+_HAND_MASK = (1 << _HAND_BITS) - 1
+_STRIDE = 64
+#: Distinct hands whose move lists are cached before the cache is emptied (memory).
+_HANDS_KEPT = 20_000
 
 
 class Searcher:
@@ -117,12 +136,19 @@ class Searcher:
 
     Build once per position; :meth:`win` and :meth:`at_least` may be called many times and
     share their transposition tables. Raises :class:`_Aborted` when a limit is hit.
+
+    Inside, a state is one int (:meth:`pack`): bits 0-1 the seat to move, bit 2 the passes
+    since the move to beat, then that move's id + 1 (0 at a lead), then each seat's hand
+    (4 bits per rank) at 64-bit strides. It is the transposition table's key: exact, never a
+    hash; a child's key is the parent's minus the move's cards shifted to the mover's hand.
     """
 
     #: try a pass before the answers (ordering only; never changes an answer)
     pass_first = False
     #: try first the move that last won from the same hand against the same move (ordering)
     killers = True
+    #: static wins: a move no opponent can beat followed by the rest of the hand in one move
+    static = True
 
     def __init__(self, pos: Position, limit: Limit | None = None,
                  moves: MoveSet | None = None, start: float | None = None) -> None:
@@ -133,16 +159,18 @@ class Searcher:
         self.ms = moves if moves is not None else move_set(pos.rules)
         self.n = pos.n_seats
         self.side = tuple(r == "landlord" for r in pos.roles)  # True: landlord side
-        #: per seat, the seats of the other side
-        self.opponents = tuple(tuple(j for j in range(self.n) if self.side[j] != self.side[i])
-                               for i in range(self.n))
         self.targets = pos.targets
         self.close = self.n - 1
         self.limit = limit or Limit()
         self.nodes = 0
-        self.tt: dict[tuple[int, tuple[int, ...], int, int], bool] = {}
+        #: the boolean transposition table: packed state → win of the side to move (newer
+        #: and older generation, see :class:`Limit`)
+        self.tt: dict[int, bool] = {}
+        self.tt_old: dict[int, bool] = {}
         self.stt: dict[tuple[object, ...], bool] = {}
-        self.killer: dict[tuple[int, int], int] = {}
+        self.stt_old: dict[tuple[object, ...], bool] = {}
+        #: (hand << move bits) | (move to beat + 1) → the move that last won there
+        self.killer: dict[int, int] = {}
         dbl = set(pos.rules.scoring.double)
         self.spring = "spring" in dbl
         self.anti_spring = "anti_spring" in dbl
@@ -152,12 +180,50 @@ class Searcher:
             m = self.ms.move_id(pos.on_table)
             assert m is not None  # validated
             self.last0 = m
-        for h in self.hands0:
-            self.ms.info(h)
+        #: each seat's hand at the start (it contains every later hand of the seat)
+        self._origin = tuple(self.ms.info(h) for h in self.hands0)
+        # the packed state's layout (see the class doc)
+        ms = self.ms
+        self._lb = (ms.n_moves + 1).bit_length()
+        self._hb = 3 + self._lb
+        self._lmask = (1 << self._lb) - 1
+        self._shift = tuple(self._hb + _STRIDE * i for i in range(self.n))
+        self._next = tuple((i + 1) % self.n for i in range(self.n))
+        #: per seat, the seats of the other side
+        self._opponents = tuple(tuple(j for j in range(self.n) if self.side[j] != self.side[i])
+                                for i in range(self.n))
+        self._same = tuple(self.side[(i + 1) % self.n] == self.side[i] for i in range(self.n))
+        #: per seat, each move's cards shifted to that seat's hand; each move's id + 1 in place
+        self._mks = tuple(ms.shifted(sh) for sh in self._shift)
+        self._mlow = ms.shifted(3, ids=True)
+        #: per seat: (shift of its hand, target, whether the next seat is on its side, the
+        #: next seat, its moves' cards shifted to its hand)
+        self._seat = tuple((self._shift[i], self.targets[i], self._same[i], self._next[i],
+                            self._mks[i]) for i in range(self.n))
         # limits are checked every so many nodes: a node costs ~10-50 us, so 256 nodes keep a
         # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
         self._check_every = 256
         self._next_check = 0  # the first node checks: the set-up may have used the time
+
+    # ------------------------------------------------------------------ states
+
+    def pack(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> int:
+        """The packed state (see the class doc) of seat ``s`` to move, ``hands`` (4 bits per
+        rank), ``last`` the move id to beat (-1 at a lead) and the ``passes`` since."""
+        key = s | (passes << 2) | ((last + 1) << 3)
+        for h, sh in zip(hands, self._shift):
+            key |= h << sh
+        return key
+
+    def unpack(self, key: int) -> tuple[int, tuple[int, ...], int, int]:
+        """(seat to move, hands, move to beat or -1, passes) of a packed state."""
+        return (key & 3, tuple((key >> sh) & _HAND_MASK for sh in self._shift),
+                ((key >> 3) & self._lmask) - 1, (key >> 2) & 1)
+
+    @property
+    def table_entries(self) -> int:
+        """Entries in the transposition tables (both generations, boolean and score)."""
+        return len(self.tt) + len(self.tt_old) + len(self.stt) + len(self.stt_old)
 
     # ------------------------------------------------------------------ limits
 
@@ -167,14 +233,17 @@ class Searcher:
             raise _Aborted(f"node limit {lim.nodes} reached")
         if lim.seconds is not None and time.perf_counter() - self.start > lim.seconds:
             raise _Aborted(f"time limit {lim.seconds} s reached")
-        if len(self.tt) + len(self.stt) > lim.entries:
-            self.tt.clear()
-            self.stt.clear()
-            self.killer.clear()
-        if len(self.ms.hands) > 4 * lim.entries // 10 or len(self.ms.answer_memo) > lim.entries:
+        half = max(1, lim.entries // 2)
+        if len(self.tt) >= half:  # replacement: the newer generation becomes the older
+            self.tt_old = self.tt
+            self.tt = {}
+        if len(self.stt) >= half:
+            self.stt_old = self.stt
+            self.stt = {}
+        if len(self.killer) >= max(1, lim.entries // 8):  # ordering hints only
+            self.killer = {}
+        if len(self.ms.hands) > min(_HANDS_KEPT, lim.entries):
             self.ms.clear()
-            for h in self.hands0:
-                self.ms.info(h)
         self._next_check = self.nodes + self._check_every
 
     # ------------------------------------------------------------------ boolean core
@@ -205,93 +274,110 @@ class Searcher:
 
     def win(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> bool:
         """Whether the side of seat ``s`` (to move) wins; ``last`` the move id to beat (-1 at
-        a lead), ``passes`` since it was played."""
-        key = (s, hands, last, passes)
-        r = self.tt.get(key)
+        a lead), ``passes`` since it was played. ValueError when a hand is not within the
+        position's hand of its seat."""
+        for o, h in zip(self._origin, hands):
+            if ((o.hand | GUARD) - h) & GUARD != GUARD:
+                raise ValueError("a state's hands must be within the position's hands "
+                                 "(the search derives a hand's moves from the hand it started "
+                                 "with)")
+        return self._win(self.pack(s, hands, last, passes), None, None)
+
+    def _win(self, key: int, p1: HandInfo | None, p2: HandInfo | None) -> bool:
+        """:meth:`win` of a packed state; ``p1``, ``p2``: the infos of the movers one and two
+        plies up (None: none). With two seats ``p2`` holds the mover's hand of two plies ago,
+        which contains the mover's hand now: its moves are a superset, a cheap start for a
+        hand not cached; otherwise the seat's hand at the start is."""
+        tt = self.tt
+        r = tt.get(key)
         if r is not None:
+            return r
+        r = self.tt_old.get(key)
+        if r is not None:
+            tt[key] = r
             return r
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._tick()
+            tt = self.tt
         ms = self.ms
-        h = hands[s]
-        info = ms.hands.get(h) or ms.info(h)
+        s = key & 3
+        sh, tgt, same, nxt, mks = self._seat[s]
+        h = (key >> sh) & _HAND_MASK
+        info = ms.hands.get(h)
+        if info is None:
+            info = ms.info(h, p2 if p2 is not None and self.n == 2 else self._origin[s])
+        lastp = (key >> 3) & self._lmask  # the move to beat + 1; 0 at a lead
         cand: Sequence[int]
-        if last < 0:
-            cand = info.leads
-        else:
-            got = ms.answer_memo.get((h, last))
+        if lastp:
+            got = info.answers.get(lastp)
             if got is None:
-                got = ms.answer_memo[(h, last)] = tuple(ms.answers(info, last))
+                got = info.answers[lastp] = tuple(ms.answers(info, lastp - 1))
             cand = got
+        else:
+            cand = info.leads
         if cand:
             # a move that reaches the target ends the deal: leads are sorted largest first,
             # answers are one class (one size) then bombs / rocket of other sizes
-            lim = info.count - self.targets[s]
+            lim = info.count - tgt
             size = ms.size
-            if size[cand[0]] >= lim or (last >= 0 and info.tiered
+            if size[cand[0]] >= lim or (lastp and info.tiered
                                         and any(size[m] >= lim for m in cand)):
+                tt[key] = True
+                return True
+        two = info.two_step
+        if two is None:
+            two = info.two_step = ms.two_step(info)
+        if two and self.static and self._cannot_be_stopped(key, s, two, lastp - 1):
+            tt[key] = True
+            return True
+        hb = self._hb
+        base = ((key >> hb) << hb) | nxt  # the hands, the next seat to move
+        mlow = self._mlow
+        win = self._win
+        kkey = (h << self._lb) | lastp
+        k = self.killer.get(kkey) if self.killers and len(cand) > 1 else None
+        if lastp:  # the child after a pass: the trick closes after n - 1 passes
+            pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
+            if self.pass_first and win(pkey, info, p1) == same:
                 self.tt[key] = True
                 return True
-        n = self.n
-        nxt = s + 1 if s + 1 < n else 0
-        same = self.side[nxt] == self.side[s]
-        mk = ms.mk
-        pre, post = hands[:s], hands[s + 1:]
-        infos = ms.hands
-        if last >= 0 and len(cand) > 1:
-            cand = self._order(s, hands, cand)
-        kkey = (h, last)
-        if self.killers:
-            k = self.killer.get(kkey)
-            if k is not None and len(cand) > 1 and cand[0] != k:
-                cand = [k] + [m for m in cand if m != k]
-        if last >= 0 and self.pass_first:
-            if passes + 1 >= self.close:
-                r = self.win(nxt, hands, -1, 0)
-            else:
-                r = self.win(nxt, hands, last, passes + 1)
-            if r == same:
-                self.tt[key] = True
-                return True
+        if k is not None and win((base - mks[k]) | mlow[k], info, p1) == same:
+            self.tt[key] = True
+            return True
         for m in cand:
-            nh = h - mk[m]
-            if nh not in infos:
-                ms.info(nh, info)
-            if self.win(nxt, pre + (nh,) + post, m, 0) == same:
+            if m != k and win((base - mks[m]) | mlow[m], info, p1) == same:
                 self.tt[key] = True
                 self.killer[kkey] = m
                 return True
-        if last >= 0 and not self.pass_first:
-            if passes + 1 >= self.close:
-                r = self.win(nxt, hands, -1, 0)
-            else:
-                r = self.win(nxt, hands, last, passes + 1)
-            if r == same:
-                self.tt[key] = True
-                return True
+        if lastp and not self.pass_first and win(pkey, info, p1) == same:
+            self.tt[key] = True
+            return True
         self.tt[key] = False
         return False
 
-    def _order(self, s: int, hands: tuple[int, ...], cand: Sequence[int]) -> list[int]:
-        """Answers no opponent can beat first (they take the lead), then the rest, each group
-        in the order of ``cand`` (weakest first). Measured: this ordering pays at answer nodes
-        but not at leads, where largest-then-weakest first is best."""
+    def _cannot_be_stopped(self, key: int, s: int, two: tuple[int, ...], last: int) -> bool:
+        """A static win of seat ``s`` (to move in the packed state ``key``, ``last`` the move
+        id to beat or -1): one of ``two`` (moves after which the rest of the hand is one move)
+        is legal here and no opponent can beat it (no body of its class above it, no higher
+        tier): every seat passes (a partner may), the mover leads the rest and is out."""
         ms = self.ms
         infos = ms.hands
         tier, cls, strength = ms.tier, ms.cls, ms.strength
-        opp = [infos.get(hands[j]) or ms.info(hands[j]) for j in self.opponents[s]]
-        first: list[int] = []
-        rest: list[int] = []
-        for m in cand:
+        opp = []
+        for j in self._opponents[s]:
+            oh = (key >> self._shift[j]) & _HAND_MASK
+            opp.append(infos.get(oh) or ms.info(oh, self._origin[j]))
+        for m in two:
             t, c, st = tier[m], cls[m], strength[m]
+            if last >= 0 and not (t > tier[last] or (c == cls[last] and st > strength[last])):
+                continue  # does not beat the move on the table
             for oi in opp:
                 if oi.max_tier > t or oi.top.get(c, -1) > st:
-                    rest.append(m)
                     break
             else:
-                first.append(m)
-        return first + rest
+                return True
+        return False
 
     # ------------------------------------------------------------------ score core
 
@@ -331,6 +417,8 @@ class Searcher:
             return True
         key = (s, hands, last, passes, lp, pp, t)
         r = self.stt.get(key)
+        if r is None:
+            r = self.stt_old.get(key)
         if r is not None:
             return r
         self.nodes += 1
@@ -379,20 +467,21 @@ def _side_name(landlord_side: bool) -> str:
     return "landlord" if landlord_side else "peasants"
 
 
-def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winner",
+def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] = "winner",
           limit: Limit | int | None = None, seconds: float | None = None,
           line: bool = True) -> SolveResult:
     """Solve an open-hand position under perfect play (see the module doc).
 
-    ``want``: "winner" (the winning side), "all" (also every winning move of the seat to
+    ``want``: "winner" (the winning side), "one" (also one winning move of the seat to move,
+    the first proven, and the line starts with it), "all" (also every winning move of the seat to
     move) or "score" (also the exact payoff per seat, when both sides maximise their own
     points). ``limit``: a :class:`Limit`, or an int meaning a node limit; ``seconds``: a time
     limit. When a limit is hit the result has ``status="unknown"`` and ``winner=None``.
     ``line``: compute the principal variation. Raises UnplayableRulesError for rules that
     ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played).
     """
-    if want not in ("winner", "all", "score"):
-        raise ValueError(f"want must be 'winner', 'all' or 'score', not {want!r}")
+    if want not in ("winner", "one", "all", "score"):
+        raise ValueError(f"want must be 'winner', 'one', 'all' or 'score', not {want!r}")
     t0 = time.perf_counter()  # the time limit covers the set-up (move set) too
     require_playable(position.rules)
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
@@ -407,6 +496,9 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
         winning: tuple[str, ...] | None = None
         if want in ("all", "score"):
             winning = tuple(_winning_moves(S, s0, h0, l0, p0))
+        elif want == "one":
+            first = _first_winning(S, s0, h0, l0, p0) if mover_wins else None
+            winning = () if first is None else (_text(S, first[0]),)
         score: Mapping[str, int] | None = None
         value = None
         if want == "score":
@@ -428,9 +520,9 @@ def solve(position: Position, *, want: Literal["winner", "all", "score"] = "winn
                 pv = tuple(_bool_line(S, s0, h0, l0, p0))
     except _Aborted as e:
         return SolveResult("unknown", None, None, None, (), None, S.nodes,
-                           len(S.tt) + len(S.stt), time.perf_counter() - t0, str(e))
+                           S.table_entries, time.perf_counter() - t0, str(e))
     return SolveResult("solved", _side_name(ll_wins), mover_wins, winning, pv, score,
-                       S.nodes, len(S.tt) + len(S.stt), time.perf_counter() - t0,
+                       S.nodes, S.table_entries, time.perf_counter() - t0,
                        best_moves=best)
 
 
@@ -456,6 +548,22 @@ def _winning_moves(S: Searcher, s: int, hands: tuple[int, ...], last: int,
     return _sorted_moves(S, out)
 
 
+def _first_winning(S: Searcher, s: int, hands: tuple[int, ...], last: int,
+                   passes: int) -> Child | None:
+    """The first child of a node won by its mover's side, trying first a move that ends the
+    deal, then the move the search last proved there (the killer move), then the others in
+    search order; None if none."""
+    kids = S.children(s, hands, last, passes)
+    k = S.killer.get((hands[s] << S._lb) | (last + 1))
+    kids.sort(key=lambda ch: (ch[1] >= 0, ch[0] != k))  # stable: the rest in search order
+    same_side = S.side[s]
+    for ch in kids:
+        _, nxt, h2, l2, p2 = ch
+        if nxt < 0 or S.win(nxt, h2, l2, p2) == (S.side[nxt] == same_side):
+            return ch
+    return None
+
+
 def _bool_line(S: Searcher, s: int, hands: tuple[int, ...], last: int,
                passes: int) -> list[Play]:
     """The principal variation of the boolean game: the winner plays a winning move (going
@@ -463,20 +571,11 @@ def _bool_line(S: Searcher, s: int, hands: tuple[int, ...], last: int,
     card rather than a pass when it has one)."""
     out: list[Play] = []
     for _ in range(4 * 60):
-        mover_side = S.side[s]
         wins = S.win(s, hands, last, passes)
-        pick = None
-        for ch in S.children(s, hands, last, passes):
-            m, nxt, h2, l2, p2 = ch
-            if nxt < 0:
-                if wins:
-                    pick = ch
-                    break
-                continue
-            child_ok = S.win(nxt, h2, l2, p2) == (S.side[nxt] == mover_side)
-            if child_ok == wins:
-                pick = ch  # the winner's first winning move; the loser's first move
-                break
+        if wins:
+            pick = _first_winning(S, s, hands, last, passes)
+        else:  # every move loses: the first one in search order
+            pick = next((ch for ch in S.children(s, hands, last, passes) if ch[1] >= 0), None)
         if pick is None:  # the loser has only moves that end the deal: cannot happen
             break
         m, nxt, h2, l2, p2 = pick
@@ -561,7 +660,8 @@ def _score_line(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: 
     return out
 
 
-def solve_many(positions: list[Position], want: Literal["winner", "all", "score"] = "all",
+def solve_many(positions: list[Position],
+               want: Literal["winner", "one", "all", "score"] = "all",
                seconds: float | None = None,
                progress: Callable[[int], None] | None = None) -> list[SolveResult]:
     """Solve positions one after another (the CLI's --batch runs these in processes)."""

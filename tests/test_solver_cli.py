@@ -124,9 +124,28 @@ def test_batch(tmp_path: Path) -> None:
 
 def test_french_notation() -> None:
     r = run("--notation", "fr", "--landlord", "DDTT", "--peasant", "A3", "--to-move",
-            "landlord", "--json")
+            "landlord", "--json", "--all")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["winning_moves"] == ["TT", "DD"]
+
+
+def test_without_all_one_winning_move_and_its_line() -> None:
+    # QQTT v A3, landlord to lead: TT and QQ win (the peasant beats neither pair), singles
+    # lose (the peasant answers and goes out with the other card)
+    args = ("--landlord", "QQTT", "--peasant", "A3", "--to-move", "landlord")
+    r = run(*args, "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["winner"] == "landlord" and out["winning_moves"] in (["TT"], ["QQ"])
+    assert out["line"][0] == {"seat": "landlord", "cards": out["winning_moves"][0]}
+    r = run(*args)
+    assert f"winning move: {out['winning_moves'][0]} (--all lists every one)" in r.output
+    # the peasant to lead loses (the landlord's 2 beats either single and goes out): no
+    # winning move, in both modes
+    for extra in ((), ("--all",)):
+        r = run("--landlord", "2", "--peasant", "45", "--to-move", "peasant", "--json", *extra)
+        out = json.loads(r.stdout)
+        assert r.exit_code == 0 and out["winner"] == "landlord" and out["winning_moves"] == []
 
 
 def test_solver_cli_imports_first_and_is_loaded_lazily() -> None:
