@@ -583,3 +583,37 @@ def test_puzzles_check_wants_the_exact_set_of_several_winning_moves() -> None:
     code, out, _ = run("puzzles", "check", "tests/data/puzzles/two_seat.jsonl",
                        "--limit-seconds", "30")
     assert (code, out) == (0, "21 puzzles checked, 0 with a problem\n")
+
+
+def test_a_terminal_deal_records_its_seat_and_levels_and_resume_holds_to_them(
+        tmp_path: Path) -> None:
+    from ddzspec.game.record import load
+    f = tmp_path / "g.json"
+
+    def play(*args: str) -> tuple[int, str, str]:
+        res = CliRunner().invoke(main, ["play", *args], input="quit\n")
+        return res.exit_code, res.stdout, res.stderr
+    code, out, err = play("--seat", "1", "--levels", "1,3", "--seed", "4", "--save", str(f))
+    assert code == 0, err
+    rec = load(f)
+    assert (rec.terminal_seat, rec.terminal_levels) == (1, (1, 3, 3))
+    assert json.loads(f.read_text())["terminal"] == {"seat": 1, "levels": [1, 3, 3]}
+    code, out, err = play("--resume", str(f))  # no --seat needed
+    assert code == 0 and "you are seat 1" in out, err
+    for args, error in [
+            (("--seat", "2"), "--seat 2: the deal in {f} was started with --seat 1"),
+            (("--seed", "5"), "--seed 5: the deal in {f} was dealt from seed 4"),
+            (("--levels", "2"), "--levels 2: the deal in {f} was started with --levels 1,3,3"),
+            (("--without", "bomb"), "{f}: the rules given (classic without bomb")]:
+        code, _, err = play("--resume", str(f), *args)
+        assert code == 2 and err.startswith(f"ddzspec: error: {error.format(f=f)}"), err
+    assert load(f).terminal_seat == 1
+    # a record without the field (older ddzspec) still reads, and needs --seat
+    obj = json.loads(f.read_text())
+    del obj["terminal"]
+    f.write_text(json.dumps(obj))
+    assert load(f).terminal_seat is None
+    code, _, err = play("--resume", str(f))
+    assert code == 2 and "does not say which seat you played" in err
+    code, out, _ = play("--resume", str(f), "--seat", "1", "--levels", "2")
+    assert code == 0 and load(f).terminal_levels == (2, 2, 2)
