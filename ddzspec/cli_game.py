@@ -579,7 +579,12 @@ def terminal_seat(rules: Rules, seat: int, seed: int, levels: tuple[int, ...],
     path = Path(given) if given else default_save_path(rules)
     try:
         if given is None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                fail(f"{path.parent}: cannot create the folder where deals are saved: "
+                     f"{e.strerror or e}; give --save FILE, or set XDG_DATA_HOME to a "
+                     "writable folder")
         check_save_path(path)
         save(state, path, seat=seat, levels=levels)
     except (DdzError, OSError) as e:

@@ -395,6 +395,9 @@ def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries
                     client = Client(scheduler, timeout=CONNECT_TIMEOUT)
                 except (OSError, TimeoutError) as e:
                     raise ExecuteError(f"--scheduler {scheduler}: cannot connect: {e}") from None
+                except (ValueError, TypeError) as e:  # not an address at all
+                    raise ExecuteError(f"--scheduler {scheduler}: not a scheduler address "
+                                       f"(tcp://HOST:PORT): {e}") from None
             else:
                 logging.getLogger("distributed").setLevel(logging.CRITICAL)
                 with _children_quiet():

@@ -617,3 +617,70 @@ def test_a_terminal_deal_records_its_seat_and_levels_and_resume_holds_to_them(
     assert code == 2 and "does not say which seat you played" in err
     code, out, _ = play("--resume", str(f), "--seat", "1", "--levels", "2")
     assert code == 0 and load(f).terminal_levels == (2, 2, 2)
+
+
+def test_an_unwritable_data_folder_is_a_located_one_line_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", "/proc/nope")
+    code, _, err = run("play", "--seat", "0")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("ddzspec: error: /proc/nope/ddzspec/games: cannot create the folder "
+                          "where deals are saved:")
+    assert "--save FILE" in err and "XDG_DATA_HOME" in err and "Errno" not in err
+
+
+def test_a_scheduler_that_is_no_address_names_the_option() -> None:
+    code, _, err = run("arena", "--levels", "2,1", "--games", "1", "--scheduler", "notaurl")
+    assert code == 2 and err.startswith("ddzspec: error: --scheduler notaurl: not a scheduler "
+                                        "address (tcp://HOST:PORT)")
+
+
+def test_batch_shows_the_expected_answer_and_flags_a_repeated_id(tmp_path: Path) -> None:
+    lines = Path("examples/puzzles.jsonl").read_text().splitlines()
+    wrong = lines[0].replace('"DDZ2-01"', '"X"').replace('"winner": "first"',
+                                                          '"winner": "second"')
+    f = tmp_path / "b.jsonl"
+    f.write_text("\n".join([lines[0], wrong, lines[0]]) + "\n")
+    code, out, _ = run("solve", "--batch", str(f), "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 2
+    assert rows[1]["expected"] == {"winner": "second", "winning_moves": ["4", "5"]}
+    assert rows[1]["expected_agrees"] is False
+    assert rows[2] == {"id": "DDZ2-01", "status": "error", "error": "line 3: duplicate id "
+                       "'DDZ2-01' (first on line 1); ids must be unique"}
+    f.write_text("\n".join([lines[0], wrong]) + "\n")
+    code, out, _ = run("solve", "--batch", str(f))
+    assert code == 1 and "DIFFERS: expected second, 4, 5" in out
+
+
+def test_a_misspelt_seat_is_named_with_the_seats(tmp_path: Path) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text("landlord: 3455\npeasant1: 66\npeasant3: 77\nto_move: landlord\n")
+    code, _, err = run("solve", str(f))
+    assert code == 2 and err == (f"ddzspec: error: {f}:3:1: unknown seat 'peasant3' (seats: "
+                                 "landlord, peasant with two seats; landlord, peasant1, "
+                                 "peasant2 with three)\n")
+
+
+def test_puzzles_play_takes_rules_for_a_file_without_and_names_a_folder(
+        tmp_path: Path) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text("landlord: 3455\npeasant1: 66\npeasant2: 77\nto_move: landlord\n")
+    res = CliRunner().invoke(main, ["puzzles", "play", str(f)], input="quit\n")
+    assert res.exit_code == 0 and "landlord to move (you lose with best play)." in res.stdout
+    res = CliRunner().invoke(main, ["puzzles", "play", str(f), "--rules", "duel"])
+    assert res.exit_code == 2 and "the deck has no 3" in res.stderr  # read under duel
+    code, _, err = run("puzzles", "play", str(tmp_path))
+    assert (code, err) == (2, f"ddzspec: error: {tmp_path}: is a folder, not a position file\n")
+
+
+def test_the_printed_winning_move_is_the_first_move_of_the_printed_line() -> None:
+    """With --score the line is the best-score line: it starts with 33, which the answer
+    must print first (it printed 3, the first of the winning moves)."""
+    code, out, _ = run("solve", "--landlord", "3399KK", "--peasant", "4455", "--to-move",
+                       "landlord", "--score")
+    lines = out.splitlines()
+    move = next(x for x in lines if x.startswith("winning move: ")).removeprefix(
+        "winning move: ")
+    line = next(x for x in lines if x.startswith("line: "))
+    assert code == 0 and line.startswith(f"line: landlord {move} ·") and move == "33"
