@@ -32,11 +32,12 @@ No worker: a Dask run with no worker at all — a ``--scheduler`` none has joine
 restarted — fails with an ExecuteError after :data:`WORKER_TIMEOUT` seconds instead of waiting
 forever.
 
-Ctrl-C: the workers of a local cluster ignore SIGINT (:func:`dask_setup`), so a Ctrl-C
-interrupts only this process, which raises KeyboardInterrupt and shuts the workers down; a
-Ctrl-C while the cluster starts is held back until it has started (or failed to: workers
-interrupted while starting), then raised as KeyboardInterrupt; the workers' standard error is
-the null device (no worker tracebacks on the terminal).
+Ctrl-C: the workers of a local cluster or process pool ignore SIGINT (:func:`dask_setup`,
+the pool's initializer), so a Ctrl-C interrupts only this process, which raises
+KeyboardInterrupt and shuts the workers down; a Ctrl-C while the cluster starts is held back
+until it has started (or failed to: workers interrupted while starting), then raised as
+KeyboardInterrupt; the local cluster's workers write their standard error to the null device
+(no worker tracebacks on the terminal).
 """
 
 from __future__ import annotations
@@ -274,7 +275,8 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
     tries = dict.fromkeys((t.id for t in todo), 0)
     ctx = multiprocessing.get_context("spawn")
     while pending:
-        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                 initializer=_ignore_sigint)
         futs: dict[Future[dict[str, Any]], Task] = {
             ex.submit(call, t.func, t.kwargs): t for t in pending}
         again: list[tuple[Task, str]] = []
@@ -302,14 +304,19 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
         pending = [t for t, _ in again]
 
 
-def dask_setup(worker: Any) -> None:
-    """Dask's preload hook, run in each worker process of a local cluster (this module is
-    named as its ``preload``): the worker ignores SIGINT, so that a Ctrl-C at the terminal
-    interrupts only the parent, which shuts the workers down (no worker tracebacks)."""
+def _ignore_sigint() -> None:
+    """In a worker process: ignore SIGINT, so that a Ctrl-C at the terminal interrupts only
+    the parent, which shuts the workers down (no worker tracebacks). Main thread only."""
     import signal
     import threading
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook, run in each worker process of a local cluster (this module is
+    named as its ``preload``): the worker ignores SIGINT (:func:`_ignore_sigint`)."""
+    _ignore_sigint()
 
 
 @contextmanager

@@ -204,7 +204,11 @@ def test_a_record_number_too_long_for_python_is_a_one_line_error(tmp_path: Path)
      '"rules": "digest" must be a string, not 7'),
     (lambda o: o.__setitem__("acitons", []),
      'the record: unknown field "acitons" (fields: format, version, rules, deal, actions, '
-     "result)"),
+     "result, terminal)"),
+    (lambda o: o.__setitem__("terminal", {"seat": 0, "levels": [4]}),
+     '"terminal" "levels" must be levels 1 to 3, not [4]'),
+    (lambda o: o.__setitem__("terminal", {"seat": "0", "levels": [2]}),
+     '"terminal": "seat" must be an integer, not "0"'),
     (lambda o: o.pop("actions"), 'the record needs "actions" (a list)'),
     (lambda o: o.__setitem__("result", [1]),
      'the record: "result" must be an object or null, not [1]'),
