@@ -15,9 +15,10 @@ the final multiplier; the winning bid (the base) and the robs; the all-pass rede
 deal was played; its length (the card-play actions, plays and passes, of the attempt played).
 
 Figures per variant (:data:`FIGURES`; each an :class:`~ddzspec.players.arena.Estimate`, a mean
-with its 95 % normal-approximation interval): the means of these facts over the deals, and the
-share of deals per bid and per number of robs. Differences between two variants are B − A per
-figure, significant when the interval excludes zero.
+with its 95 % interval: the Wilson score interval for rates and shares, the normal
+approximation for the others; :func:`ddzspec.players.arena.estimate`): the means of these
+facts over the deals, and the share of deals per bid and per number of robs. Differences
+between two variants are B − A per figure, significant when the interval excludes zero.
 """
 
 from __future__ import annotations

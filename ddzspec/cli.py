@@ -79,9 +79,9 @@ EXIT_OUTPUT_FAILED = 74
 
 def _output_failed(e: OSError) -> NoReturn:
     """Report an OSError escaping a command (typically a write to a full device) in one line
-    and exit :data:`EXIT_OUTPUT_FAILED`; a closed pipe (``| head``) exits 1 silently, as click
-    does. Standard output is pointed at the null device first, so that the interpreter's final
-    flush of what is still buffered cannot fail again."""
+    and exit :data:`EXIT_OUTPUT_FAILED`; a closed pipe (``| head``) exits
+    :data:`EXIT_CLOSED_PIPE` silently. Standard output is pointed at the null device first,
+    so that the interpreter's final flush of what is still buffered cannot fail again."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.stdout.fileno())
@@ -89,7 +89,7 @@ def _output_failed(e: OSError) -> NoReturn:
     except (OSError, ValueError):  # no real file descriptor (a test runner's stream)
         pass
     if e.errno == errno.EPIPE:
-        sys.exit(1)
+        sys.exit(EXIT_CLOSED_PIPE)
     # an error without a file name comes from click.echo, which flushes standard output
     where = f"{e.filename}" if e.filename else "cannot write to standard output"
     try:
@@ -101,6 +101,10 @@ def _output_failed(e: OSError) -> NoReturn:
 
 #: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
+
+#: Exit code when standard output is a closed pipe (``| head``): 128 + SIGPIPE, as shells
+#: report a process killed by it; no message.
+EXIT_CLOSED_PIPE = 141
 _PYTHON_SHOWWARNING = warnings.showwarning
 
 
@@ -137,6 +141,8 @@ class _Main(click.Group):
         except KeyboardInterrupt:  # Ctrl-C: one line and the shell's code for SIGINT
             click.echo("\nddzspec: interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError as e:  # before click's own handler, which exits 1
+            _output_failed(e)
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.ClickException as e:
@@ -215,7 +221,8 @@ def main() -> None:
     Exit codes: 0 done; 1 a finding (ambiguous moves, a difference, an invalid
     record action, a batch answer differing from the expected one); 2 bad input;
     3 unknown (a solver limit stopped the search); 74 the output could not be
-    written (a full disk); 130 interrupted (Ctrl-C).
+    written (a full disk); 130 interrupted (Ctrl-C); 141 standard output was a
+    closed pipe (`| head`; no message).
     """
 
 

@@ -23,7 +23,8 @@ def _finite(seconds: float) -> float:
 @click.option("--games", default=200, show_default=True, type=click.IntRange(1),
               help="Deals per variant (the same shuffles where the decks match).")
 @click.option("--levels", "levels_text", default="2", show_default=True, metavar="A[,B[,C]]",
-              help="Computer level (1-3) per seat; fewer than the seats repeat the last.")
+              help="Computer level (1-3) per seat; fewer than the seats repeat the last; an "
+                   "N-seat variant uses the first N (each variant's levels are printed).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
 @click.option("--budget", default=0.5, show_default=True,
               type=click.FloatRange(min=0.001, max=3600.0), callback=lambda _c, _p, v: _finite(v),
@@ -47,6 +48,9 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     anti-spring rates, bombs and rockets per deal, the average multiplier, all-pass redeals,
     the deal length, and the share of deals per bid and per number of robs; for two or more
     variants every difference (later minus earlier) and whether it is significant.
+
+    --levels is per seat; an N-seat variant plays its first N (`balance classic duel
+    --levels 3,2,2`: classic 3,2,2, duel 3,2), and each variant's levels are printed.
 
     \b
     --json: {"games", "seed", "variants": [{"rules", "levels", "deals",
@@ -78,7 +82,8 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     for name in variants:
         try:
             r = accept_rules(load_rules(name, without=without))
-            levels.append(parse_levels(levels_text, r.deal.players))
+            seats = r.deal.players  # an N-seat variant plays the first N levels given
+            levels.append(parse_levels(",".join(levels_text.split(",")[:seats]), seats))
         except DdzError as e:
             fail(str(e))
         except ValueError as e:

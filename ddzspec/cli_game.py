@@ -3,6 +3,7 @@ and ``replay`` (validate a record). :data:`ddzspec.cli.main` loads them when fir
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -79,11 +80,14 @@ def self_play(rules: Rules, seed: int | str, levels: tuple[int, ...] | None = No
 @click.option("--save", "save_path", default=None, metavar="FILE", type=FileName(),
               help="Write the record of the (last) deal to FILE.")
 @click.option("--levels", "levels_text", default=None, metavar="L,L,L",
-              help="Computer level (1-3) per seat, in seat order (default 2 for every seat).")
+              help="Computer level (1-3) per seat, in seat order; fewer than the seats repeat "
+                   "the last (2,3 for 3 seats: 2,3,3; default 2 for every seat).")
 @click.option("--seat", type=click.IntRange(0), default=None, metavar="N",
               help="Take seat N yourself and play in the terminal (the others are computers).")
 @click.option("--resume", "resume_path", default=None, metavar="FILE", type=FileName(),
-              help="With --seat: continue the deal saved in FILE (and keep saving to it).")
+              help="Continue the --seat deal saved in FILE (and keep saving to it), at the "
+                   "seat and levels it was started with; --seat, --levels, --seed, --rules "
+                   "and --without, if given, must agree with it.")
 @common_options
 def play(seed: int, games: int, save_path: str | None, levels_text: str | None,
          seat: int | None, resume_path: str | None, rules: Rules, notation: str,
@@ -104,29 +108,52 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None,
     every action to --save FILE, or to a file in your data folder (printed);
     --resume FILE continues it. End of input or quit stops, the deal saved.
     """
+    from click.core import ParameterSource
+
     from .game.record import check_save_path, record_of, save, transcript
     from .players.arena import parse_levels
-    if resume_path is not None and seat is None:
-        fail("--resume: give --seat N too (the seat you play)")
+    ctx = click.get_current_context()
+
+    def given(param: str) -> bool:
+        return ctx.get_parameter_source(param) is not ParameterSource.DEFAULT
     if seat is not None and (games != 1 or as_json):
         fail("--seat: the terminal seat plays one deal; --games and --json do not apply")
     players = rules.deal.players
-    if resume_path is not None and seat is not None:
+    saved_levels = None
+    if resume_path is not None:
         from .errors import DdzError
         from .game.record import load, record_rules
         try:
-            players = record_rules(load(resume_path)).deal.players
+            rec = load(resume_path)
+            players = record_rules(rec).deal.players
         except DdzError:  # reported with its reason by terminal_seat
-            pass
+            rec = None
+        if rec is not None:
+            if seat is None:
+                seat = rec.terminal_seat
+            elif rec.terminal_seat is not None and seat != rec.terminal_seat:
+                fail(f"--seat {seat}: the deal in {resume_path} was started with --seat "
+                     f"{rec.terminal_seat} (leave --seat out to resume it)")
+            if given("seed") and seed != rec.seed:
+                fail(f"--seed {seed}: the deal in {resume_path} was dealt from seed "
+                     f"{json.dumps(rec.seed)} (leave --seed out to resume it)")
+            saved_levels = rec.terminal_levels
+        if seat is None:
+            fail(f"--resume: give --seat N too ({resume_path} does not say which seat you "
+                 "played)")
     try:
         levels = parse_levels("2" if levels_text is None else levels_text, players)
     except ValueError as e:
         fail(f"--levels: {e}")
+    if saved_levels is not None:
+        if levels_text is not None and levels != saved_levels:
+            fail(f"--levels {levels_text}: the deal in {resume_path} was started with "
+                 f"--levels {','.join(map(str, saved_levels))} (leave --levels out to resume "
+                 "it)")
+        levels = saved_levels
     if seat is not None:
-        from click.core import ParameterSource
-        given = click.get_current_context().get_parameter_source("rules_name") \
-            is not ParameterSource.DEFAULT
-        terminal_seat(rules, seat, seed, levels, save_path, resume_path, notation, given)
+        terminal_seat(rules, seat, seed, levels, save_path, resume_path, notation,
+                      given("rules_name") or given("without"))
         return
     if save_path is not None:
         check_save_path(save_path)  # before playing: a bad path costs nothing
@@ -290,9 +317,11 @@ class TerminalSeat:
     (``input``: raises EOFError at the end of input), ``say`` prints one."""
 
     def __init__(self, state: Any, seat: int, players: list[Any], path: Any, notation: str,
-                 ask: Any = input, say: Any = click.echo) -> None:
+                 ask: Any = input, say: Any = click.echo,
+                 levels: tuple[int, ...] | None = None) -> None:
         self.state = state
         self.seat = seat
+        self.levels = levels  # saved in the record's "terminal" field with the seat
         self.players = players
         self.path = path
         self.notation = notation
@@ -308,7 +337,7 @@ class TerminalSeat:
         from .game.record import save
         before = self.state
         self.state = self.state.apply(action)
-        save(self.state, self.path)
+        save(self.state, self.path, seat=self.seat, levels=self.levels)
         self.say(self._action_line(action, before))
 
     def _action_line(self, action: Any, before: Any) -> str:
@@ -552,9 +581,14 @@ def terminal_seat(rules: Rules, seat: int, seed: int, levels: tuple[int, ...],
     path = Path(given) if given else default_save_path(rules)
     try:
         if given is None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                fail(f"{path.parent}: cannot create the folder where deals are saved: "
+                     f"{e.strerror or e}; give --save FILE, or set XDG_DATA_HOME to a "
+                     "writable folder")
         check_save_path(path)
-        save(state, path)
+        save(state, path, seat=seat, levels=levels)
     except (DdzError, OSError) as e:
         fail(str(e))
     run_seed = state.seed if state.seed is not None else seed
@@ -562,7 +596,7 @@ def terminal_seat(rules: Rules, seat: int, seed: int, levels: tuple[int, ...],
     click.echo(f"{rules.title}: you are seat {seat}; the deal is saved to {path} after every "
                "action (type help for the commands)")
     again = f"ddzspec play --seat {seat} --resume {path}"
-    game = TerminalSeat(state, seat, players, path, notation)
+    game = TerminalSeat(state, seat, players, path, notation, levels=levels)
     try:
         game.run()
     except SeatQuit:

@@ -39,7 +39,9 @@ def arena(levels_text: str, games: int, seed: int, budget: float, workers: int |
     Each deal is played again with the levels rotated over the seats, so the luck of the
     cards cancels; bidding is played too. Prints the landlord win rate, and per level and
     role (landlord, peasant) the side's win rate and the average points per deal with 95 %
-    confidence intervals, and the difference between levels per role. --json prints the
+    confidence intervals (Wilson for rates), clustered by duplicate deal: n counts the deals
+    in which the level held the role, each deal one value (the mean of that level's
+    seat-deals in the role); and the difference between levels per role. --json prints the
     same figures: {"rules", "levels", "games", "seed", "deals_played", "landlord_win_rate",
     "by_level_role": [{"level", "role", "win_rate", "points"}], "comparisons": [{"higher",
     "lower", "role", "win_rate", "points"}], "seconds"}, each estimate as {"n", "mean", "low",

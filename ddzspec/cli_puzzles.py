@@ -31,7 +31,8 @@ def puzzles() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def list_puzzles(as_json: bool) -> None:
     """List the shipped puzzles, fewest cards first: id, seats, cards per seat, the seat to
-    move, the winner with best play and the public source. --json prints a list of
+    move, the winner with best play (the seat, landlord or peasant, with two seats; the side,
+    landlord or peasants, with three) and the public source. --json prints a list of
     {"id", "source", "seats", "cards", "position", "to_move", "winner", "winning_moves"}."""
     from .puzzle_play import builtin_puzzles
     items = builtin_puzzles()
@@ -87,7 +88,11 @@ def _computer(game: PuzzleGame, notation: str) -> PuzzleGame:
               _seconds(v), help="Time limit of each solver call, in seconds.")
 @click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
               show_default=True, help="Card notation language.")
-def play(puzzle: str, side: str | None, seconds: float, notation: str) -> None:
+@click.option("--rules", "rules_name", default="classic", show_default=True,
+              metavar="NAME|PATH",
+              help="The rules of a position FILE with no 'rules' line (as solve --rules).")
+def play(puzzle: str, side: str | None, seconds: float, notation: str,
+         rules_name: str) -> None:
     """Play puzzle ID (see 'puzzles list') or a position FILE against the solver.
 
     You play one side (with three seats: the landlord, or both peasants); the solver plays
@@ -96,8 +101,9 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str) -> None:
     that throws the win away is flagged at once with the computer's winning reply.
     """
     from .puzzle_play import PuzzleGame, load_puzzle
+    from .rules import load_rules
     try:
-        pz = load_puzzle(puzzle)
+        pz = load_puzzle(puzzle, load_rules(rules_name))
         pos = pz.position()
         if side is None:
             mover = pos.seats[pos.to_move]

@@ -26,6 +26,18 @@ skips the ids already there; a torn last line (a crash while writing) is cut off
 Nothing is lost or duplicated when a worker dies mid-run: Dask reschedules the tasks of a lost
 worker (and retries a failed task ``retries`` times); the process pool is rebuilt and its
 unfinished tasks resubmitted, up to ``retries`` times per task.
+
+No worker: a Dask run with no worker at all — a ``--scheduler`` none has joined yet (a
+"waiting for workers on …" line is printed on standard error), or every worker gone and not
+restarted — fails with an ExecuteError after :data:`WORKER_TIMEOUT` seconds instead of waiting
+forever.
+
+Ctrl-C: the workers of a local cluster or process pool ignore SIGINT (:func:`dask_setup`,
+the pool's initializer), so a Ctrl-C interrupts only this process, which raises
+KeyboardInterrupt and shuts the workers down; a Ctrl-C while the cluster starts is held back
+until it has started (or failed to: workers interrupted while starting), then raised as
+KeyboardInterrupt; the local cluster's workers write their standard error to the null device
+(no worker tracebacks on the terminal).
 """
 
 from __future__ import annotations
@@ -46,9 +58,17 @@ from .rules import Rules
 
 #: The header line's key in an output file.
 HEADER_KEY = "ddzspec_run"
+_HEADER_START = b'{"' + HEADER_KEY.encode() + b'"'
 
 #: How long to try reaching a ``--scheduler`` before giving up (a Dask duration).
 CONNECT_TIMEOUT = "10s"
+
+#: Seconds a Dask run waits with no worker at all (none joined the ``--scheduler`` yet, or
+#: every worker is gone: died and not restarted) before giving up with an ExecuteError.
+WORKER_TIMEOUT = 60.0
+
+#: Seconds between two checks that a Dask run still has workers.
+_POLL = 1.0
 
 
 class ExecuteError(DdzError):
@@ -149,7 +169,8 @@ def _rules_of(name: str, without: tuple[str, ...], text: str | None) -> Rules:
 def read_output(path: str | Path, header: Mapping[str, Any] | None = None
                 ) -> dict[str, dict[str, Any]]:
     """The rows already in an output file, by id (empty when the file does not exist). A torn
-    last line (no newline, or not JSON) is cut off the file. Raises ExecuteError when the file
+    last line (no newline, or not JSON) is cut off the file; a file whose first line is not a
+    header (not even a torn one) is never touched. Raises ExecuteError when the file
     is not a run's output, was written for another ``header``, or has a bad line before the
     last."""
     p = Path(path)
@@ -171,9 +192,16 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
         try:
             obj = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            if i == 0 and not raw.startswith(_HEADER_START):  # someone else's file: kept
+                raise ExecuteError(f"{p}: not the output of a ddzspec run (its first line is "
+                                   "not a ddzspec header); it is left as it is: name a new "
+                                   "file") from None
             if last or (i == len(lines) - 2 and not lines[-1]):
                 break  # a torn last line: redone
             raise ExecuteError(f"{p}, line {i + 1}: not a JSON row") from None
+        if i == 0 and not (isinstance(obj, dict) and HEADER_KEY in obj):
+            raise ExecuteError(f"{p}: not the output of a ddzspec run (no header line); it is "
+                               "left as it is: name a new file")
         if last:
             break  # a whole JSON value but no newline: the write was cut, redo it
         if not isinstance(obj, dict):
@@ -247,7 +275,8 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
     tries = dict.fromkeys((t.id for t in todo), 0)
     ctx = multiprocessing.get_context("spawn")
     while pending:
-        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                 initializer=_ignore_sigint)
         futs: dict[Future[dict[str, Any]], Task] = {
             ex.submit(call, t.func, t.kwargs): t for t in pending}
         again: list[tuple[Task, str]] = []
@@ -275,64 +304,157 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
         pending = [t for t, _ in again]
 
 
+def _ignore_sigint() -> None:
+    """In a worker process: ignore SIGINT, so that a Ctrl-C at the terminal interrupts only
+    the parent, which shuts the workers down (no worker tracebacks). Main thread only."""
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook, run in each worker process of a local cluster (this module is
+    named as its ``preload``): the worker ignores SIGINT (:func:`_ignore_sigint`)."""
+    _ignore_sigint()
+
+
 @contextmanager
-def _interrupt_deferred() -> Iterator[None]:
+def _interrupt_deferred(caught: list[int] | None = None) -> Iterator[None]:
     """Hold back SIGINT (Ctrl-C) inside the block and raise KeyboardInterrupt after it: a
-    cluster interrupted half-started cannot be closed cleanly. Only in the main thread (where
-    Python handles signals); elsewhere a plain block."""
+    cluster interrupted half-started cannot be closed cleanly. ``caught`` (optional) receives
+    the signals held back, for the block to look at. Only in the main thread (where Python
+    handles signals); elsewhere a plain block."""
     import signal
     import threading
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    caught: list[int] = []
-    old = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    got: list[int] = caught if caught is not None else []
+    old = signal.signal(signal.SIGINT, lambda signum, _frame: got.append(signum))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, old)
-    if caught:
+    if got:
         raise KeyboardInterrupt
 
 
-def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries: int
-              ) -> Iterator[tuple[Task, dict[str, Any]]]:
+@contextmanager
+def _children_quiet() -> Iterator[None]:
+    """Inside the block, the standard error this process's children inherit is the null
+    device (this process's own is restored after): the worker processes a local cluster
+    starts there would otherwise print a traceback each when a Ctrl-C reaches them before
+    :func:`dask_setup` ignores it. A plain block where standard error is no real file."""
+    import sys
+    try:
+        fd = sys.stderr.fileno()
+        saved = os.dup(fd)
+    except (OSError, ValueError, AttributeError):  # a test runner's stream
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+        yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def _count_workers(client: Any) -> int:
+    try:
+        return len(client.nthreads())
+    except Exception:  # the scheduler unreachable: no worker either
+        return 0
+
+
+def _no_worker(scheduler: str | None, timeout: float, gone: bool) -> ExecuteError:
+    where = f"--scheduler {scheduler}" if scheduler is not None else "the local Dask cluster"
+    if gone:
+        return ExecuteError(f"{where}: every worker is gone (died, not restarted) for "
+                            f"{timeout:g} s; the rows written so far are kept (rerun to "
+                            "resume)")
+    return ExecuteError(f"{where}: no worker joined within {timeout:g} s (start one with "
+                        f"`dask worker {scheduler}`)")
+
+
+def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries: int,
+              worker_timeout: float | None = None) -> Iterator[tuple[Task, dict[str, Any]]]:
     """Dask distributed: a client of ``scheduler``, or of a LocalCluster of ``workers``
-    single-thread processes started (and closed) here."""
+    single-thread processes started (and closed) here. ``worker_timeout`` (default
+    :data:`WORKER_TIMEOUT`): seconds with no worker before an ExecuteError (module doc)."""
     import logging
     import secrets
+    import sys
 
+    timeout = WORKER_TIMEOUT if worker_timeout is None else worker_timeout
     dist: Any = import_module("distributed")  # untyped: reached through Any
-    Client, LocalCluster, as_completed = dist.Client, dist.LocalCluster, dist.as_completed
+    Client, LocalCluster = dist.Client, dist.LocalCluster
     cluster = None
-    with _interrupt_deferred():  # a Ctrl-C while a cluster starts waits until it has started
-        try:
+    caught: list[int] = []
+    with _interrupt_deferred(caught):  # a Ctrl-C while a cluster starts waits until it has
+        try:                           # started (or failed), then interrupts
             if scheduler is not None:
                 try:
                     client = Client(scheduler, timeout=CONNECT_TIMEOUT)
                 except (OSError, TimeoutError) as e:
                     raise ExecuteError(f"--scheduler {scheduler}: cannot connect: {e}") from None
+                except (ValueError, TypeError) as e:  # not an address at all
+                    raise ExecuteError(f"--scheduler {scheduler}: not a scheduler address "
+                                       f"(tcp://HOST:PORT): {e}") from None
             else:
                 logging.getLogger("distributed").setLevel(logging.CRITICAL)
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=logging.CRITICAL)
+                with _children_quiet():
+                    cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=":0",
+                                           silence_logs=logging.CRITICAL, preload=[__name__])
                 client = Client(cluster)
         except ExecuteError:
             raise
-        except Exception as e:  # pragma: no cover - a cluster that cannot start
+        except Exception as e:  # a cluster that cannot start (or was interrupted starting)
+            if caught:
+                raise KeyboardInterrupt from None
             raise ExecuteError(f"the Dask cluster cannot start: {type(e).__name__}: {e}"
                                ) from None
     run = secrets.token_hex(4)
     try:
+        if scheduler is not None and _count_workers(client) == 0:
+            print(f"ddzspec: waiting for workers on {scheduler} (at most {timeout:g} s)",
+                  file=sys.stderr, flush=True)
+            try:
+                client.wait_for_workers(1, timeout=timeout)
+            except (TimeoutError, OSError):
+                raise _no_worker(scheduler, timeout, gone=False) from None
         futs = {client.submit(call, t.func, dict(t.kwargs), key=f"ddzspec-{run}-{t.id}",
                               retries=retries, pure=False): t for t in todo}
-        for f in as_completed(futs):
-            t = futs[f]
+        ids = {f: i for i, f in enumerate(futs)}
+        pending = set(futs)
+        none_since: float | None = None
+        while pending:
             try:
-                res = f.result()
-            except Exception as e:
-                raise ExecuteError(f"task {t.id} failed: {type(e).__name__}: {e}") from None
-            yield t, res
+                done, pending = dist.wait(pending, timeout=_POLL,
+                                          return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                if _count_workers(client) > 0:
+                    none_since = None
+                    continue
+                now = time.monotonic()
+                none_since = now if none_since is None else none_since
+                if now - none_since >= timeout:
+                    raise _no_worker(scheduler, timeout, gone=True) from None
+                continue
+            none_since = None
+            for f in sorted(done, key=lambda f: ids[f]):
+                t = futs[f]
+                try:
+                    res = f.result()
+                except Exception as e:
+                    raise ExecuteError(f"task {t.id} failed: {type(e).__name__}: {e}"
+                                       ) from None
+                yield t, res
     finally:
         client.close()
         if cluster is not None:
@@ -376,14 +498,17 @@ def backend_for(workers: int | None, scheduler: str | None) -> tuple[str, int]:
 
 def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | None = None,
            output: str | Path | None = None, header: Mapping[str, Any] | None = None,
-           retries: int = 3, stats: RunStats | None = None) -> Iterator[dict[str, Any]]:
+           retries: int = 3, stats: RunStats | None = None,
+           worker_timeout: float | None = None) -> Iterator[dict[str, Any]]:
     """Run ``tasks`` and yield their rows (result dicts with the task id as ``"task"``) as
     they complete: first
     the rows already in ``output`` (resumed; only those of these tasks), then each new row
     once it is written to ``output``. ``workers``/``scheduler``: where (module doc);
-    ``retries``: attempts after a failure; ``stats``: filled in as the run goes. Raises
-    ExecuteError (a duplicate task id, a bad output file, a task failing every time, a
-    scheduler that cannot be reached; with ``scheduler`` and Dask missing)."""
+    ``retries``: attempts after a failure; ``stats``: filled in as the run goes;
+    ``worker_timeout``: seconds a Dask run may have no worker (default
+    :data:`WORKER_TIMEOUT`). Raises ExecuteError (a duplicate task id, a bad output file, a
+    task failing every time, a scheduler that cannot be reached or that no worker joins in
+    time, every worker gone; with ``scheduler`` and Dask missing)."""
     t0 = time.perf_counter()
     tasks = list(tasks)
     ids = [t.id for t in tasks]
@@ -414,7 +539,7 @@ def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str 
         elif backend == "processes":
             it = _run_pool(todo, min(n, len(todo)), retries)
         else:
-            it = _run_dask(todo, min(n, len(todo)), scheduler, retries)
+            it = _run_dask(todo, min(n, len(todo)), scheduler, retries, worker_timeout)
         for t, res in it:
             row = _row(t, res)
             if writer is not None:
@@ -509,7 +634,8 @@ def dask_processes(workers: int = 2, *, nanny: bool = True, log: Any = None,
         dist: Any = import_module("distributed")
         try:
             with dist.Client(address, timeout=f"{timeout}s") as c:
-                c.wait_for_workers(workers, timeout=timeout)
+                if workers:  # 0: a scheduler alone (tests of a run with no worker)
+                    c.wait_for_workers(workers, timeout=timeout)
         except (OSError, TimeoutError) as e:
             raise ExecuteError(f"the dask processes did not come up: {e}") from None
         yield address, procs[1:]

@@ -56,12 +56,15 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Cards, unpack4
 from .errors import DdzError, NotationError, PuzzleError
 from .solver import Position, parse_position
 from .solver.search import Limit, Searcher, _Aborted
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 T = TypeVar("T")
 
@@ -173,14 +176,17 @@ def puzzle_by_id(pid: str) -> Puzzle:
     raise PuzzleError(f"unknown puzzle {pid!r}; the puzzles are {ids}")
 
 
-def load_puzzle(id_or_file: str) -> Puzzle:
+def load_puzzle(id_or_file: str, rules: Rules | None = None) -> Puzzle:
     """A shipped puzzle by id, or a position file (the solver's text format) as a puzzle with
-    id and source the file name. Raises PuzzleError (unknown id, unreadable file, bad
+    id and source the file name; ``rules``: the rules of a file with no ``rules`` line (as
+    ``solve --rules``). Raises PuzzleError (unknown id, a folder, unreadable file, bad
     position, with the file's line and column)."""
     try:
         return puzzle_by_id(id_or_file)
     except PuzzleError as e:
         path = Path(id_or_file)
+        if path.is_dir():
+            raise PuzzleError(f"{id_or_file}: is a folder, not a position file") from None
         if not path.is_file():
             raise PuzzleError(str(e).replace(";", " and no such file;", 1)) from None
     try:
@@ -188,7 +194,7 @@ def load_puzzle(id_or_file: str) -> Puzzle:
     except (OSError, UnicodeDecodeError) as e:
         raise PuzzleError(f"{id_or_file}: cannot read: {e}") from None
     try:
-        pos = parse_position(text, source=id_or_file)
+        pos = parse_position(text, source=id_or_file, rules=rules)
     except DdzError as e:
         raise PuzzleError(str(e)) from None
     return Puzzle(path.name, id_or_file, pos.n_seats, tuple(len(h) for h in pos.hands),

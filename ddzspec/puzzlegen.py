@@ -285,19 +285,23 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """A puzzle ``check`` refuses: its ``id`` (or line) and ``reason``."""
+    """A puzzle ``check`` refuses: its ``id`` (or line) and ``reason``; ``info``: not a
+    problem but information (a record with no expected answer, solved)."""
 
     id: str
     reason: str
+    info: bool = False
 
 
 def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None = None,
           seconds: float | None = 10.0) -> list[Problem]:
-    """Re-solve every puzzle record (``(where, record)`` pairs; ``where`` names it in a
-    problem, e.g. ``line 3``) under the rules it names (``rules``, a built-in name, and
-    ``without``; else ``rules``, else classic) and report each whose answer differs from its
-    ``winner`` / ``winning_moves``, whose winning move is not unique or is a pass, or that
-    cannot be read or solved."""
+    """Re-solve every puzzle record (``(where, record)`` pairs; ``where`` names it in a problem,
+    e.g. ``line 3``) under the rules it names (``rules``, a built-in name, and ``without``; else
+    ``rules``, else classic) and report each whose answer differs from its ``winner`` /
+    ``winning_moves`` (the exact set of winning moves), that cannot be read or solved; a record
+    claiming a single winning move whose move is not unique; a generated puzzle (a record with
+    ``difficulty``) whose winning move is a pass. A record with neither ``winner`` nor
+    ``winning_moves`` expects nothing: it gets an ``info`` entry saying how it was solved."""
     from .rules import builtin_rules, load_rules
     from .solver import solve
     out = []
@@ -326,16 +330,20 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
         winner = res.winner if "position" in rec else (
             "first" if res.to_move_wins else "second")
         want = rec.get("winning_moves")
-        if rec.get("winner") != winner:
+        single = isinstance(want, list) and len(want) == 1
+        if "winner" not in rec and "winning_moves" not in rec:
+            out.append(Problem(name, f"no expected answer: solved as {winner} wins, winning "
+                               f"moves {', '.join(res.winning_moves) or 'none'}", info=True))
+        elif single and res.to_move_wins and len(res.winning_moves) > 1:
+            out.append(Problem(name, f"{len(res.winning_moves)} winning moves: not unique"))
+        elif rec.get("winner") != winner:
             out.append(Problem(name, f"the winner is {winner}, not {rec.get('winner')}"))
         elif not isinstance(want, list) or sorted(map(_canon(r), want)) != sorted(
                 map(_canon(r), res.winning_moves)):
             out.append(Problem(name, "the winning moves are "
                                f"{', '.join(res.winning_moves) or 'none'}, not "
                                f"{', '.join(map(str, want or [])) or 'none'}"))
-        elif res.to_move_wins and len(res.winning_moves) != 1:
-            out.append(Problem(name, f"{len(res.winning_moves)} winning moves: not unique"))
-        elif res.winning_moves and res.winning_moves[0] == "PASS":
+        elif "difficulty" in rec and res.winning_moves and res.winning_moves[0] == "PASS":
             out.append(Problem(name, "the winning move is a pass"))
     return out
 

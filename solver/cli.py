@@ -12,6 +12,9 @@
   summary table, on :mod:`ddzspec.execute` (``--scheduler tcp://HOST:PORT``: on a Dask cluster;
   ``--output FILE``: each row written as it completes, a rerun resumes). Each line: a shared
   puzzle record (``hands`` first/second …) or ``{"id": …, "position": "<text of a position>"}``.
+  Ids must be unique: a line reusing an earlier line's id is an error row (exit 2). A line
+  with an expected answer gets ``expected`` (its ``winner`` and ``winning_moves``) and
+  ``expected_agrees``; the table shows the expected answer beside ``DIFFERS``.
 - ``--json``: ``{"status", "winner", "winning_moves", "line", "score", "best_moves", "nodes",
   "seconds"}`` (``--batch``: one such object per line, with ``id``).
 - Without ``--all`` (and ``--score``) the search stops at the first winning move it proves:
@@ -69,10 +72,17 @@ def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) 
                f"{'wins' if res.to_move_wins else 'loses'})")
     if res.winning_moves is not None:
         if res.winning_moves:
-            if show_all:
-                click.echo("winning moves: " + ", ".join(res.winning_moves))
-            else:
-                click.echo(f"winning move: {res.winning_moves[0]} (--all lists every one)")
+            label = "winning moves" if show_all else "winning move"
+            ordered = list(res.winning_moves)
+            if res.line and res.line[0].cards in ordered:  # the move the printed line starts
+                ordered.remove(res.line[0].cards)         # with comes first
+                ordered.insert(0, res.line[0].cards)
+            moves = ordered if show_all else ordered[:1]
+            click.echo(f"{label}: " + ", ".join(moves))
+            if not show_all and len(res.winning_moves) > 1:
+                click.echo(f"  ({len(res.winning_moves) - 1} more: --all lists them)")
+            elif not show_all:
+                click.echo("  (--all lists every one)")
         else:
             click.echo("winning moves: none")
     if res.score is not None:
@@ -117,6 +127,7 @@ def _batch_one(item: tuple[str, str, str, float | None, Rules, str]) -> dict[str
         if expect is not None:
             winner, moves = expect
             mine = None if res.winning_moves is None else _move_set(res.winning_moves, pos.notation)
+            out["expected"] = {"winner": rec["winner"], "winning_moves": rec["winning_moves"]}
             out["expected_agrees"] = (res.status == "solved"
                                       and words.get(res.winner or "") == winner
                                       and (mine is None or mine == moves))
@@ -225,6 +236,8 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
     text = _read_text(path)
     ref = rules_ref(rules)
     tasks = []
+    first_line: dict[str, int] = {}  # id → the line it first appears on
+    duplicates: dict[str, str] = {}  # task id → the error of a line reusing an id
     for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -237,6 +250,10 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
                 ident = str(obj["id"])
         except (json.JSONDecodeError, RecursionError):
             pass  # reported on its own row
+        if ident in first_line:
+            duplicates[f"line {i:08d}"] = (f"line {i}: duplicate id {ident!r} (first on line "
+                                           f"{first_line[ident]}); ids must be unique")
+        first_line.setdefault(ident, i)
         tasks.append(Task.of(f"line {i:08d}", batch_task, ident=ident, line=line, want=want,
                              seconds=seconds, rules=ref, notation=notation))
     header = {"command": "solve --batch", "sha256": hashlib.sha256(text.encode()).hexdigest(),
@@ -246,7 +263,9 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
                    label="solving")
     except ExecuteError as e:
         fail(str(e))
-    results = [{k: v for k, v in r.items() if k != ROW_KEY} for r in rows]
+    results = [{"id": r["id"], "status": "error", "error": duplicates[r[ROW_KEY]]}
+               if r[ROW_KEY] in duplicates else {k: v for k, v in r.items() if k != ROW_KEY}
+               for r in rows]
     code = batch_exit_code(results)
     if as_json:
         for r in results:
@@ -265,9 +284,14 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
             continue
         total_s += r["seconds"]
         exp = r.get("expected_agrees")
+        shown = "" if exp is None else "agrees" if exp else "DIFFERS"
+        if exp is False and isinstance(r.get("expected"), dict):
+            answer = r["expected"]
+            shown += (f": expected {answer.get('winner')}, "
+                      f"{', '.join(map(str, answer.get('winning_moves') or [])) or 'no move'}")
         t.add_row(escape(r["id"]), r["status"], r["winner"] or "-",
                   escape(", ".join(r["winning_moves"] or [])), f"{r['nodes']:,}",
-                  f"{r['seconds']:.3f}", "" if exp is None else ("agrees" if exp else "DIFFERS"))
+                  f"{r['seconds']:.3f}", escape(shown))
     Console(width=None if sys.stdout.isatty() else 160).print(t)
     errors = [r for r in results if r["status"] == "error"]
     for r in errors:
@@ -317,7 +341,9 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
 @click.option("--limit-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9),
               metavar="S", callback=lambda ctx, p, v: _finite(v),
               help="Give up after S seconds: the answer is 'unknown' (exit 3).")
-@click.option("--batch", metavar="FILE.jsonl", help="Solve many positions (one JSON per line).")
+@click.option("--batch", metavar="FILE.jsonl",
+              help="Solve many positions (one JSON per line; ids unique: a repeated id is an "
+                   "error row).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes for --batch (a Dask local cluster when Dask is installed).")
 @click.option("--scheduler", metavar="tcp://HOST:PORT",

@@ -22,6 +22,7 @@ a trick; with three, two passes do.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -294,6 +295,10 @@ def _parser() -> Lark:
     return Lark(grammar_text("position.lark"), parser="lalr", propagate_positions=True)
 
 
+#: A hand line whose seat name is misspelt (``peasant3: 44``), and the seat names.
+_SEATLIKE = re.compile(r"\s*((?:landlord|peasant)\w*)\s*:")
+_SEAT = re.compile(r"landlord|peasants|peasant[12]?")
+
 _VOCABULARY = Vocabulary(
     names={"SEAT": "a seat (landlord, peasant, peasant1, peasant2)", "_COLON": "':'",
            "CARDS": "cards", "ESCAPED_STRING": "a quoted string", "INT": "a number",
@@ -417,6 +422,13 @@ def parse_position(text: str, source: str = "<position>", notation: str | None =
         tree = parse_located(_parser(), text if text.endswith("\n") else text + "\n",
                              _VOCABULARY)
     except SyntaxProblem as e:
+        lines = text.splitlines()
+        bad = lines[e.line - 1] if e.line and 0 < e.line <= len(lines) else ""
+        m = _SEATLIKE.match(bad)
+        if m is not None and not _SEAT.fullmatch(m.group(1)):  # peasant3: 44
+            raise PositionError(f"unknown seat {m.group(1)!r} (seats: landlord, peasant with "
+                                "two seats; landlord, peasant1, peasant2 with three)",
+                                e.line, m.start(1) + 1, source) from None
         raise PositionError(e.message, e.line, e.column, source) from None
     return _Builder(_Statements().transform(tree), source, notation, rules).build()
 

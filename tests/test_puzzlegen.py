@@ -79,8 +79,8 @@ def test_check_catches_a_tampered_puzzle(tmp_path: Path) -> None:
 
 
 def test_check_reports_a_puzzle_with_two_answers() -> None:
-    """DDZ2-01 of the shared data: first wins with 4 or 5, a true puzzle but not one with a
-    single answer."""
+    """DDZ2-01 of the shared data: first wins with 4 or 5. Listed as such it is right (the
+    exact set, tester 3); claiming the single answer 4 it is not unique."""
     code, out = _check(DATA.parent / "README.md")  # not JSONL: exit 2
     assert code == 2
     first = DATA.read_text().splitlines()[0]
@@ -88,6 +88,9 @@ def test_check_reports_a_puzzle_with_two_answers() -> None:
     with tempfile.TemporaryDirectory() as d:
         p = Path(d) / "one.jsonl"
         p.write_text(first + "\n")
+        code, out = _check(p)
+        assert code == 0 and out == "1 puzzles checked, 0 with a problem\n"
+        p.write_text(first.replace('["4", "5"]', '["4"]') + "\n")
         code, out = _check(p)
     assert code == 1 and "line 1 (DDZ2-01): 2 winning moves: not unique" in out
 

@@ -204,7 +204,11 @@ def test_a_record_number_too_long_for_python_is_a_one_line_error(tmp_path: Path)
      '"rules": "digest" must be a string, not 7'),
     (lambda o: o.__setitem__("acitons", []),
      'the record: unknown field "acitons" (fields: format, version, rules, deal, actions, '
-     "result)"),
+     "result, terminal)"),
+    (lambda o: o.__setitem__("terminal", {"seat": 0, "levels": [4]}),
+     '"terminal" "levels" must be levels 1 to 3, not [4]'),
+    (lambda o: o.__setitem__("terminal", {"seat": "0", "levels": [2]}),
+     '"terminal": "seat" must be an integer, not "0"'),
     (lambda o: o.pop("actions"), 'the record needs "actions" (a list)'),
     (lambda o: o.__setitem__("result", [1]),
      'the record: "result" must be an object or null, not [1]'),
@@ -361,8 +365,10 @@ def test_arena_intervals_are_json_and_stay_within_their_range() -> None:
     assert code == 0
     res = json.loads(out, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
     assert all(r["points"]["low"] is None for r in res["by_level_role"] if r["points"]["n"] == 1)
-    e = estimate([1.0, 1.0, 0.0], RATE)  # mean 2/3, half-width 1.96 * sqrt(1/3 / 3) = 0.653
-    assert (round(e.mean, 3), round(e.low, 3), e.high) == (0.667, 0.013, 1.0)
+    # Wilson (tester 3): z²/n = 1.2805, centre (2/3 + 0.64025)/2.2805 = 0.57309, half
+    # 0.85944·√(0.074074 + 0.106708) = 0.36542
+    e = estimate([1.0, 1.0, 0.0], RATE)
+    assert (round(e.mean, 3), round(e.low, 3), round(e.high, 3)) == (0.667, 0.208, 0.939)
 
 
 @pytest.mark.parametrize("budget", ["nan", "inf", "1e308", "0"])
@@ -435,3 +441,250 @@ def test_a_refused_builtin_is_named_as_the_user_names_it() -> None:
     assert code == 2 and err.startswith("ddzspec: error: duel-literal: these rules cannot be "
                                         "played out: 180 moves have several readings")
     assert err.rstrip().endswith("run `ddzspec check --rules duel-literal` for the full report")
+
+
+# ----------------------------------------------------------------------------- tester 3
+
+def test_rates_get_the_wilson_interval_never_a_zero_width() -> None:
+    """Hand-worked: z = 1.95996, z²/n = 0.12805 for n = 30. 0 of 30: centre 0.0640/1.12805 =
+    0.05675, half 1.73745·√(z²/4n²) = 0.05676 → [0, 11.35 %]. 27 of 30: centre 0.96403/1.12805
+    = 0.85460, half 1.73745·√(0.003 + 0.0010671) = 0.11080 → [74.38 %, 96.54 %]."""
+    from ddzspec.players.arena import RATE, estimate, wilson
+    e = estimate([0.0] * 30, RATE)
+    assert e.mean == 0 and e.low == 0 and e.high == pytest.approx(0.11351, abs=5e-5)
+    e = estimate([1.0] * 27 + [0.0] * 3, RATE)
+    assert (e.low, e.high) == pytest.approx((0.74380, 0.96540), abs=5e-5)
+    assert wilson(1.0, 30) == pytest.approx((1 - 0.11351, 1.0), abs=5e-5)  # symmetric
+    assert e.significant and "[0.0, 0.0]" not in str(estimate([0.0] * 5, RATE))
+
+
+def test_balance_rates_at_zero_keep_a_width() -> None:
+    from ddzspec.balance import _fmt
+    from ddzspec.players.arena import RATE, estimate
+    assert _fmt("spring_rate", estimate([0.0] * 30, RATE)) == "0.0% [0.0, 11.4]"
+
+
+def test_arena_level_role_figures_are_clustered_by_duplicate_deal() -> None:
+    """Two seats, levels (2, 1), two duplicate deals of two rotations. Deal A: level 2 is
+    landlord once (won, +4) and peasant once (won, +2). Deal B: level 2 is landlord in both
+    rotations (won +2, lost −4): one value for the deal, win 0.5, points −1. So level 2 as
+    landlord: n = 2 deals (not 3 seat-deals), win rate (1 + 0.5)/2, points (4 − 1)/2."""
+    from ddzspec.players.arena import RATE, SeatDeal, estimate, summarize, wilson
+    a = [SeatDeal(2, "landlord", True, 4, True), SeatDeal(1, "peasant", False, -4, True),
+         SeatDeal(1, "landlord", False, -2, False), SeatDeal(2, "peasant", True, 2, False)]
+    b = [SeatDeal(2, "landlord", True, 2, True), SeatDeal(1, "peasant", False, -2, True),
+         SeatDeal(1, "peasant", True, 4, False), SeatDeal(2, "landlord", False, -4, False)]
+    res = summarize("duel", (2, 1), 2, 0, a + b, 0.0)
+    rows = {(r.level, r.role): r for r in res.rows}
+    ll2 = rows[2, "landlord"]
+    assert ll2.wins.n == ll2.points.n == 2
+    assert ll2.wins.mean == 0.75 and (ll2.wins.low, ll2.wins.high) == wilson(0.75, 2)
+    assert ll2.points == estimate([4.0, -1.0])
+    assert rows[2, "peasant"].wins.n == 1 and rows[1, "peasant"].points.mean == (-4 + 1) / 2
+    assert rows[1, "landlord"].wins == estimate([0.0], RATE)
+    assert "level 2 as landlord (     2 deals)" in "\n".join(res.lines())
+
+
+def test_output_never_overwrites_a_file_that_is_not_ddzspec_s(tmp_path: Path) -> None:
+    for text in ("x\n", "x", '{"a": 1}', "first\nsecond\n"):
+        f = tmp_path / "one.txt"
+        f.write_text(text)
+        code, _, err = run("arena", "--levels", "2,1", "--games", "1", "--workers", "1",
+                           "--output", str(f))
+        assert code == 2 and err.count("\n") == 1 and str(f) in err, err
+        assert "not the output of a ddzspec run" in err
+        assert f.read_text() == text
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_min_difficulty_must_be_finite_and_not_negative(value: str) -> None:
+    code, _, err = run("puzzles", "generate", f"--min-difficulty={value}", "--count", "1")
+    assert code == 2 and "--min-difficulty" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [("explain", "3333"), ("rules", "overview", "classic")])
+def test_a_closed_pipe_exits_141_without_a_message(args: tuple[str, ...]) -> None:
+    import os
+    import subprocess
+    import sys
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before anything is written: every write fails
+    try:
+        p = subprocess.run([sys.executable, "-m", "ddzspec", *args], check=False, stdout=w,
+                           stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(w)
+    assert p.returncode == 141 and p.stderr == b""
+
+
+def test_a_scheduler_without_workers_says_so_and_gives_up(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ddzspec import execute
+    monkeypatch.setattr(execute, "WORKER_TIMEOUT", 1.5)
+    with (tmp_path / "dask.log").open("wb") as log, \
+            execute.dask_processes(0, log=log, timeout=60) as (address, _):
+        code, _, err = run("arena", "--levels", "2,1", "--games", "1", "--scheduler", address)
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 2
+    assert lines[0] == f"ddzspec: waiting for workers on {address} (at most 1.5 s)"
+    assert lines[1] == (f"ddzspec: error: --scheduler {address}: no worker joined within "
+                        f"1.5 s (start one with `dask worker {address}`)")
+
+
+def test_a_run_whose_workers_are_all_gone_fails_instead_of_waiting(tmp_path: Path) -> None:
+    from ddzspec import execute
+    from ddzspec.execute import ExecuteError, Task, demo_task
+    tasks = [Task.of(f"{i}", demo_task, n=i, seconds=0.3) for i in range(6)]
+    rows: list[dict[str, object]] = []
+    with (tmp_path / "dask.log").open("wb") as log, \
+            execute.dask_processes(1, nanny=False, log=log, timeout=60) as (address, workers), \
+            pytest.raises(ExecuteError, match=r"every worker is gone .* for 1\.5 s"):
+        for row in execute.stream(tasks, scheduler=address, worker_timeout=1.5,
+                                  output=tmp_path / "run.jsonl", header={}):
+            rows.append(row)
+            workers[0].kill()  # the only worker dies, and nothing restarts it
+    assert rows and len(rows) < 6  # what was done is kept in the output
+    assert len((tmp_path / "run.jsonl").read_text().splitlines()) == 1 + len(rows)
+
+
+def test_ctrl_c_while_the_cluster_starts_is_one_line_and_130() -> None:
+    """A terminal's Ctrl-C reaches the whole process group, workers included, while they
+    start: one line, exit 130, no worker traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def own_group() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgrp()
+    p = subprocess.Popen([sys.executable, "-m", "ddzspec", "arena", "--levels", "3,3",
+                          "--games", "50", "--workers", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, preexec_fn=own_group)  # noqa: PLW1509
+    time.sleep(1.6)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err.strip() == "ddzspec: interrupted", err
+
+
+def test_balance_plays_each_variant_with_the_first_levels_for_its_seats() -> None:
+    code, out, err = run("balance", "classic", "duel", "--levels", "3,2,1", "--games", "1",
+                         "--workers", "1", "--budget", "0.01")
+    assert code == 0, err
+    assert "classic: 1 deals, levels 3,2,1" in out and "duel: 1 deals, levels 3,2," in out
+
+
+def test_puzzles_check_shows_a_record_without_answer_as_information() -> None:
+    code, out, _ = run("puzzles", "check", "examples/puzzles.jsonl")
+    lines = out.splitlines()
+    assert code == 0 and lines[-1] == "3 puzzles checked, 0 with a problem"
+    assert lines[0].startswith("line 3 (bomb): no expected answer: solved as peasants wins, "
+                               "winning moves 8, K, 88,")
+
+
+def test_puzzles_check_wants_the_exact_set_of_several_winning_moves() -> None:
+    code, out, _ = run("puzzles", "check", "tests/data/puzzles/two_seat.jsonl",
+                       "--limit-seconds", "30")
+    assert (code, out) == (0, "21 puzzles checked, 0 with a problem\n")
+
+
+def test_a_terminal_deal_records_its_seat_and_levels_and_resume_holds_to_them(
+        tmp_path: Path) -> None:
+    from ddzspec.game.record import load
+    f = tmp_path / "g.json"
+
+    def play(*args: str) -> tuple[int, str, str]:
+        res = CliRunner().invoke(main, ["play", *args], input="quit\n")
+        return res.exit_code, res.stdout, res.stderr
+    code, out, err = play("--seat", "1", "--levels", "1,3", "--seed", "4", "--save", str(f))
+    assert code == 0, err
+    rec = load(f)
+    assert (rec.terminal_seat, rec.terminal_levels) == (1, (1, 3, 3))
+    assert json.loads(f.read_text())["terminal"] == {"seat": 1, "levels": [1, 3, 3]}
+    code, out, err = play("--resume", str(f))  # no --seat needed
+    assert code == 0 and "you are seat 1" in out, err
+    for args, error in [
+            (("--seat", "2"), "--seat 2: the deal in {f} was started with --seat 1"),
+            (("--seed", "5"), "--seed 5: the deal in {f} was dealt from seed 4"),
+            (("--levels", "2"), "--levels 2: the deal in {f} was started with --levels 1,3,3"),
+            (("--without", "bomb"), "{f}: the rules given (classic without bomb")]:
+        code, _, err = play("--resume", str(f), *args)
+        assert code == 2 and err.startswith(f"ddzspec: error: {error.format(f=f)}"), err
+    assert load(f).terminal_seat == 1
+    # a record without the field (older ddzspec) still reads, and needs --seat
+    obj = json.loads(f.read_text())
+    del obj["terminal"]
+    f.write_text(json.dumps(obj))
+    assert load(f).terminal_seat is None
+    code, _, err = play("--resume", str(f))
+    assert code == 2 and "does not say which seat you played" in err
+    code, out, _ = play("--resume", str(f), "--seat", "1", "--levels", "2")
+    assert code == 0 and load(f).terminal_levels == (2, 2, 2)
+
+
+def test_an_unwritable_data_folder_is_a_located_one_line_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", "/proc/nope")
+    code, _, err = run("play", "--seat", "0")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("ddzspec: error: /proc/nope/ddzspec/games: cannot create the folder "
+                          "where deals are saved:")
+    assert "--save FILE" in err and "XDG_DATA_HOME" in err and "Errno" not in err
+
+
+def test_a_scheduler_that_is_no_address_names_the_option() -> None:
+    code, _, err = run("arena", "--levels", "2,1", "--games", "1", "--scheduler", "notaurl")
+    assert code == 2 and err.startswith("ddzspec: error: --scheduler notaurl: not a scheduler "
+                                        "address (tcp://HOST:PORT)")
+
+
+def test_batch_shows_the_expected_answer_and_flags_a_repeated_id(tmp_path: Path) -> None:
+    lines = Path("examples/puzzles.jsonl").read_text().splitlines()
+    wrong = lines[0].replace('"DDZ2-01"', '"X"').replace('"winner": "first"',
+                                                          '"winner": "second"')
+    f = tmp_path / "b.jsonl"
+    f.write_text("\n".join([lines[0], wrong, lines[0]]) + "\n")
+    code, out, _ = run("solve", "--batch", str(f), "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 2
+    assert rows[1]["expected"] == {"winner": "second", "winning_moves": ["4", "5"]}
+    assert rows[1]["expected_agrees"] is False
+    assert rows[2] == {"id": "DDZ2-01", "status": "error", "error": "line 3: duplicate id "
+                       "'DDZ2-01' (first on line 1); ids must be unique"}
+    f.write_text("\n".join([lines[0], wrong]) + "\n")
+    code, out, _ = run("solve", "--batch", str(f))
+    assert code == 1 and "DIFFERS: expected second, 4, 5" in out
+
+
+def test_a_misspelt_seat_is_named_with_the_seats(tmp_path: Path) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text("landlord: 3455\npeasant1: 66\npeasant3: 77\nto_move: landlord\n")
+    code, _, err = run("solve", str(f))
+    assert code == 2 and err == (f"ddzspec: error: {f}:3:1: unknown seat 'peasant3' (seats: "
+                                 "landlord, peasant with two seats; landlord, peasant1, "
+                                 "peasant2 with three)\n")
+
+
+def test_puzzles_play_takes_rules_for_a_file_without_and_names_a_folder(
+        tmp_path: Path) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text("landlord: 3455\npeasant1: 66\npeasant2: 77\nto_move: landlord\n")
+    res = CliRunner().invoke(main, ["puzzles", "play", str(f)], input="quit\n")
+    assert res.exit_code == 0 and "landlord to move (you lose with best play)." in res.stdout
+    res = CliRunner().invoke(main, ["puzzles", "play", str(f), "--rules", "duel"])
+    assert res.exit_code == 2 and "the deck has no 3" in res.stderr  # read under duel
+    code, _, err = run("puzzles", "play", str(tmp_path))
+    assert (code, err) == (2, f"ddzspec: error: {tmp_path}: is a folder, not a position file\n")
+
+
+def test_the_printed_winning_move_is_the_first_move_of_the_printed_line() -> None:
+    """With --score the line is the best-score line: it starts with 33, which the answer
+    must print first (it printed 3, the first of the winning moves)."""
+    code, out, _ = run("solve", "--landlord", "3399KK", "--peasant", "4455", "--to-move",
+                       "landlord", "--score")
+    lines = out.splitlines()
+    move = next(x for x in lines if x.startswith("winning move: ")).removeprefix(
+        "winning move: ")
+    line = next(x for x in lines if x.startswith("line: "))
+    assert code == 0 and line.startswith(f"line: landlord {move} ·") and move == "33"

@@ -139,7 +139,7 @@ def test_without_all_one_winning_move_and_its_line() -> None:
     assert out["winner"] == "landlord" and out["winning_moves"] in (["TT"], ["QQ"])
     assert out["line"][0] == {"seat": "landlord", "cards": out["winning_moves"][0]}
     r = run(*args)
-    assert f"winning move: {out['winning_moves'][0]} (--all lists every one)" in r.output
+    assert f"winning move: {out['winning_moves'][0]}\n  (--all lists every one)" in r.output
     # the peasant to lead loses (the landlord's 2 beats either single and goes out): no
     # winning move, in both modes
     for extra in ((), ("--all",)):

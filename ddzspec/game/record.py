@@ -17,8 +17,14 @@ replay it on another machine, exactly::
                   {"seat": 0, "play": "333+4"}, {"seat": 1, "pass": true}, …],
       "result": null or {"winner": "landlord"|"peasants", "out_seat", "landlord", "base",
                          "multiplier", "stake", "factors": [{"kind", "times", …}],
-                         "scores": {"0": 8, "1": -4, "2": -4}, "spring", "anti_spring"}
+                         "scores": {"0": 8, "1": -4, "2": -4}, "spring", "anti_spring"},
+      "terminal": {"seat": 1, "levels": [2, 2, 2]}   # optional (below)
     }
+
+``terminal`` (optional, added within version 2; records without it stay readable): written
+by ``play --seat N``, the seat the person plays and the computer level of every seat (the
+person's entry unused), so that ``play --resume FILE`` needs no ``--seat`` and refuses a
+different seat or levels. Replay ignores it.
 
 ``rules.text`` is :func:`ddzspec.rules.resolved_text` of the rules played (a self-contained
 rules file: no ``extends``, the shapes dropped by ``without`` left out), one string per line;
@@ -91,6 +97,9 @@ class Record:
     talon: str | None = None
     first: int | None = None
     version: int = VERSION
+    #: ``play --seat``: the person's seat and every seat's level (module doc), or None.
+    terminal_seat: int | None = None
+    terminal_levels: tuple[int, ...] | None = None
 
     def start_options(self) -> dict[str, Any]:
         """The keyword arguments of :meth:`GameState.new` that start the recorded deal."""
@@ -112,9 +121,13 @@ class Record:
                                  "sha256": self.rules_sha256, "digest": self.rules_digest}
         if self.rules_text is not None:
             rules["text"] = self.rules_text.splitlines()
-        return {"format": FORMAT, "version": VERSION if self.rules_text is not None else 1,
-                "rules": rules, "deal": deal, "actions": [a.to_json() for a in self.actions],
-                "result": self.result}
+        out = {"format": FORMAT, "version": VERSION if self.rules_text is not None else 1,
+               "rules": rules, "deal": deal, "actions": [a.to_json() for a in self.actions],
+               "result": self.result}
+        if self.terminal_seat is not None:
+            out["terminal"] = {"seat": self.terminal_seat,
+                               "levels": list(self.terminal_levels or ())}
+        return out
 
     def dumps(self) -> str:
         """The record as a JSON string: one key per line, one action (and one rules line) per
@@ -169,10 +182,19 @@ class Record:
             raise RecordError("\"deal\" has a \"talon\" without \"hands\"")
         elif seed is None:
             raise RecordError("\"deal\" needs a \"seed\" or explicit \"hands\"")
+        t_seat = t_levels = None
+        if "terminal" in obj:
+            t = obj["terminal"]
+            _check_fields("\"terminal\"", t, _FIELDS["terminal"])
+            if not all(type(x) is int and 1 <= x <= 3 for x in t["levels"]):
+                raise RecordError(f"\"terminal\" \"levels\" must be levels 1 to 3, not "
+                                  f"{json_text(t['levels'])}")
+            t_seat, t_levels = t["seat"], tuple(t["levels"])
         rec = cls(r["name"], r.get("sha256", ""), r.get("digest", ""), seed,
                   tuple(_RawAction(a) for a in obj["actions"]),  # type: ignore[misc]
                   obj.get("result"), rules_text=text, rules_without=without, hands=hands,
-                  talon=talon, first=first, version=version)
+                  talon=talon, first=first, version=version, terminal_seat=t_seat,
+                  terminal_levels=t_levels)
         _check_labels(rec)
         return rec
 
@@ -187,7 +209,9 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 _FIELDS: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {
     "": {"format": (True, ("a string",)), "version": (True, ("an integer",)),
          "rules": (True, ("an object",)), "deal": (True, ("an object",)),
-         "actions": (True, ("a list",)), "result": (False, ("an object", "null"))},
+         "actions": (True, ("a list",)), "result": (False, ("an object", "null")),
+         "terminal": (False, ("an object",))},
+    "terminal": {"seat": (True, ("an integer",)), "levels": (True, ("a list",))},
     "rules1": {"name": (True, ("a string",)), "sha256": (False, ("a string",)),
                "digest": (False, ("a string",)), "without": (False, ("a list of strings",))},
     "rules2": {"name": (True, ("a string",)), "without": (False, ("a list of strings",)),
@@ -279,12 +303,16 @@ def record_of(state: GameState) -> Record:
                   first=st.first)
 
 
-def save(state: GameState, path: str | Path) -> None:
+def save(state: GameState, path: str | Path, *, seat: int | None = None,
+         levels: tuple[int, ...] | None = None) -> None:
     """Write the record of ``state`` to ``path`` (JSON), atomically: a failed write leaves any
-    existing file intact and no partial file. Raises RecordError when the file cannot be
-    written."""
+    existing file intact and no partial file; ``seat``/``levels``: the ``terminal`` field of a
+    ``play --seat`` deal (module doc). Raises RecordError when the file cannot be written."""
+    rec = record_of(state)
+    if seat is not None:
+        rec = replace(rec, terminal_seat=seat, terminal_levels=levels)
     try:
-        write_atomic(path, record_of(state).dumps() + "\n")
+        write_atomic(path, rec.dumps() + "\n")
     except OSError as e:
         raise RecordError(f"{path}: cannot write: {e.strerror or e}") from None
 

@@ -6,15 +6,21 @@ level holds every hand equally often and the luck of the cards cancels. Bidding 
 (seeds 000/002/003/004): who becomes landlord is part of the game. An all-pass redeal keeps
 the deal's seed (the next attempt of the same shuffle sequence).
 
-Figures per level and role (landlord, peasant): seat-deals played, the side's win rate and the
-average points per seat-deal, each as a mean with a 95 % normal-approximation interval
-(±1.96 standard errors); and for every pair of levels the difference per role (the higher
-level minus the lower), paired by deal as duplicate play intends: for each duplicate deal in
-which both levels held the role, the mean result of the higher level in that role minus the
-lower level's on the same cards; the figure is the mean of these per-deal differences with its
-95 % interval, over the deals where both held the role (``n`` says how many). Pairing removes
-the luck of the cards from the spread; the independent-samples interval of the per-level rows
-is wider (:func:`difference` still computes it).
+Figures per level and role (landlord, peasant), clustered by duplicate deal: the seat-deals of
+one deal are not independent (two level-1 peasants of one deal share one result; the rotations
+of one deal share the cards), so for each deal in which the level held the role, the mean of
+that level's seat-deals in that role is one value, and the figure is the mean of these per-deal
+values over those deals (``n`` counts deals, not seat-deals): the side's win rate and the
+average points per seat-deal, each with a 95 % interval — the Wilson score interval for rates
+(:func:`wilson`; it neither collapses to zero width at 0 % or 100 % nor leaves 0 … 1), the
+normal approximation (±1.96 standard errors) for points; and for every pair of levels the
+difference per role (the higher level minus the lower), paired by deal as duplicate play
+intends: for each duplicate deal in which both levels held the role, the mean result of the
+higher level in that role minus the lower level's on the same cards; the figure is the mean of
+these per-deal differences with its 95 % interval, over the deals where both held the role
+(``n`` says how many). Pairing removes the luck of the cards from the spread; the
+independent-samples interval of the per-level rows is wider (:func:`difference` still computes
+it).
 """
 
 from __future__ import annotations
@@ -40,15 +46,21 @@ class Estimate:
     mean: float
     half: float
     bounds: tuple[float, float] = (-math.inf, math.inf)
+    #: An interval not centred on ``mean`` (the Wilson interval of a rate), or None.
+    interval: tuple[float, float] | None = None
 
     @property
     def low(self) -> float:
         """Lower end of the interval."""
+        if self.interval is not None:
+            return self.interval[0]
         return max(self.bounds[0], self.mean - self.half)
 
     @property
     def high(self) -> float:
         """Upper end of the interval."""
+        if self.interval is not None:
+            return self.interval[1]
         return min(self.bounds[1], self.mean + self.half)
 
     @property
@@ -73,14 +85,32 @@ class Estimate:
 RATE = (0.0, 1.0)
 
 
+def wilson(p: float, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion ``p`` (0 … 1) observed over ``n`` ≥ 1
+    values: centre (p + z²/2n)/(1 + z²/n), half-width z/(1 + z²/n)·√(p(1−p)/n + z²/4n²).
+    Unlike p ± z·√(p(1−p)/n) it keeps a width at p = 0 or 1 and stays within 0 … 1.
+    Example: 0 of 30 → (0, 0.1135)."""
+    z2 = Z95 * Z95
+    d = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / d
+    half = Z95 / d * math.sqrt(max(0.0, p * (1 - p)) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def estimate(values: Sequence[float],
              bounds: tuple[float, float] = (-math.inf, math.inf)) -> Estimate:
-    """Mean and 95 % interval (normal approximation, sample standard deviation) of
-    ``values``, kept within ``bounds``; with fewer than two values the half-width is infinite
-    (nothing is known)."""
+    """Mean and 95 % interval of ``values``, kept within ``bounds``. A rate (``bounds`` is
+    :data:`RATE`: values in 0 … 1, e.g. 1 when a side won) gets the Wilson score interval
+    (:func:`wilson`, over ``n = len(values)``); other values the normal approximation (sample
+    standard deviation), whose half-width is infinite with fewer than two values (nothing is
+    known)."""
     n = len(values)
     if n == 0:
         return Estimate(0, 0.0, math.inf, bounds)
+    if bounds == RATE:
+        p = sum(values) / n
+        lo, hi = wilson(p, n)
+        return Estimate(n, p, (hi - lo) / 2, bounds, (lo, hi))
     m = sum(values) / n
     if n == 1:
         return Estimate(1, m, math.inf, bounds)
@@ -101,7 +131,9 @@ def difference(a: Sequence[float], b: Sequence[float],
 
 @dataclass(frozen=True, slots=True)
 class LevelRole:
-    """One level in one role: ``wins`` (1 when its side won, per seat-deal) and ``points``."""
+    """One level in one role: ``wins`` (its side's win rate) and ``points`` (per seat-deal),
+    clustered by duplicate deal: ``n`` of each estimate counts the deals in which the level
+    held the role (:func:`summarize`)."""
 
     level: int
     role: str
@@ -160,7 +192,7 @@ class ArenaResult:
                 f"duplicate deals ({self.deals_played} played), seed {self.seed}"),
                f"  landlord win rate (all deals): {_pct(self.landlord_win_rate)}"]
         for r in self.rows:
-            out.append(f"  level {r.level} as {r.role:<8} ({r.points.n:>6} seat-deals): "
+            out.append(f"  level {r.level} as {r.role:<8} ({r.points.n:>6} deals): "
                        f"side wins {_pct(r.wins)}, points {r.points}")
         for c in self.comparisons:
             sig = "significant" if c.points.significant else "not significant"
@@ -278,14 +310,19 @@ def summarize(rules_name: str, levels: Sequence[int], games: int, seed: int,
               records: Sequence[SeatDeal], seconds: float) -> ArenaResult:
     """The figures of :class:`ArenaResult` from the seat-deals of ``games`` duplicate deals
     (each deal's seats in order, as :func:`duplicate_deal` returns them: ``len(levels)²``
-    seat-deals per deal)."""
+    seat-deals per deal). Per level and role, one value per deal (the mean of that level's
+    seat-deals in that role; module doc): ``n`` of the rows counts deals."""
     n = len(levels)
     deals = [records[i:i + n * n] for i in range(0, len(records), n * n)]
     wins: dict[tuple[int, str], list[float]] = {}
     points: dict[tuple[int, str], list[float]] = {}
-    for r in records:
-        wins.setdefault((r.level, r.role), []).append(float(r.won))
-        points.setdefault((r.level, r.role), []).append(float(r.points))
+    for deal in deals:  # clustered by deal: one value per deal where the level held the role
+        held: dict[tuple[int, str], list[SeatDeal]] = {}
+        for r in deal:
+            held.setdefault((r.level, r.role), []).append(r)
+        for key, rs in held.items():
+            wins.setdefault(key, []).append(sum(float(r.won) for r in rs) / len(rs))
+            points.setdefault(key, []).append(sum(float(r.points) for r in rs) / len(rs))
     ll_wins = [float(r.landlord_won) for r in records[::n]]
     rows = tuple(LevelRole(lv, role, estimate(wins[lv, role], RATE),
                            estimate(points[lv, role]))
