@@ -72,13 +72,13 @@ def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) 
                f"{'wins' if res.to_move_wins else 'loses'})")
     if res.winning_moves is not None:
         if res.winning_moves:
-            label = "winning moves" if show_all else "winning move"
-            ordered = list(res.winning_moves)
-            if res.line and res.line[0].cards in ordered:  # the move the printed line starts
-                ordered.remove(res.line[0].cards)         # with comes first
-                ordered.insert(0, res.line[0].cards)
-            moves = ordered if show_all else ordered[:1]
-            click.echo(f"{label}: " + ", ".join(moves))
+            if show_all:  # every one, in the solver's order (singles first, weakest first)
+                click.echo("winning moves: " + ", ".join(res.winning_moves))
+            else:  # the one the printed line starts with
+                first = res.winning_moves[0]
+                if res.line and res.line[0].cards in res.winning_moves:
+                    first = res.line[0].cards
+                click.echo(f"winning move: {first}")
             if not show_all and len(res.winning_moves) > 1:
                 click.echo(f"  ({len(res.winning_moves) - 1} more: --all lists them)")
             elif not show_all:
