@@ -495,7 +495,10 @@ class GameStore:
 
     def upload(self, obj: Any, seat: int | None, levels: Any) -> WebGame:
         """A new game from an uploaded record, replayed and validated action by action
-        (:func:`~ddzspec.game.record.replay`). WebError naming the first bad action."""
+        (:func:`~ddzspec.game.record.replay`). ``levels``: one level for every computer, or
+        a list by seat (cut or padded with level 2 to the record's seats: the page sends its
+        dropdowns before it knows the record's variant), or None (level 2). WebError naming
+        the first bad action."""
         try:
             rec = Record.from_json(obj)
             rules = record_rules(rec)
@@ -514,6 +517,8 @@ class GameStore:
                            f"{rep.error}")
         st = rep.state
         s = seat_of(0 if seat is None else seat, st.players)
+        if isinstance(levels, list):  # the page's dropdowns: fit them to the record's seats
+            levels = (levels + [DEFAULT_LEVEL] * st.players)[:st.players]
         lv = levels_of(DEFAULT_LEVEL if levels is None else levels, st.players, s)
         return self.create(key, st, s, lv)
 
