@@ -136,9 +136,11 @@ function renderLevelInputs() {
 
 async function loadSaved() {
   const box = $("saved-list");
-  box.innerHTML = "";
+  const ticket = (app.savedTicket = (app.savedTicket || 0) + 1);
   try {
     const d = await api("GET", "/api/games");
+    if (ticket !== app.savedTicket) return;   // a newer listing is on its way
+    box.innerHTML = "";
     if (!d.games.length) box.appendChild(el("div", "note", "No saved deals yet."));
     d.games.slice(0, 12).forEach((g) => {
       const a = el("a", "saved");
@@ -152,7 +154,7 @@ async function loadSaved() {
       a.href = "#game=" + g.id;
       box.appendChild(a);
     });
-  } catch (e) { box.textContent = e.message; }
+  } catch (e) { if (ticket === app.savedTicket) box.textContent = e.message; }
 }
 
 function showSetup() {
@@ -691,7 +693,6 @@ async function init() {
   document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => switchTab(t.dataset.tab)));
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", async () => { if (!(await resumeFromHash())) showSetup(); });
-  window.addEventListener("popstate", async () => { if (!(await resumeFromHash())) showSetup(); });
   if (window.initExtras) window.initExtras(app);
   const tab = localStorage.getItem("ddz-tab");
   if (tab && $("pane-" + tab)) switchTab(tab);
