@@ -378,6 +378,11 @@ def test_the_testers_findings_in_the_page(browser: Any, server: str, shots: Path
     page.wait_for_function("(a) => Number(document.body.dataset.actions) > a", arg=actions)
     page.go_back()
     page.wait_for_selector("#setup:not(.hidden)")
+    page.route("**/api/games?**", lambda route: route.abort())   # the server is gone
+    page.click("#btn-start")
+    page.wait_for_selector("#setup-message.error")
+    assert "The server does not answer" in page.inner_text("#setup-message")
+    page.unroute("**/api/games?**")
     # the puzzle tab before a pick: nothing to press, no script error
     page.click("#tab-puzzle")
     assert page.is_disabled("#pz-hint") and page.is_disabled("#pz-pass")
