@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ddzspec.game import Action, GameState
+from ddzspec.game import Action, ActionKind, GameState
 from ddzspec.game.record import Record, record_of, replay
 from ddzspec.rules import load_rules
 from ddzspec.web import create_app
@@ -341,3 +341,84 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "ddzspec", "--help"], check=False,
                        capture_output=True, text=True, timeout=60)
     assert "serve" in r.stdout and "web table" in r.stdout
+
+
+# ------------------------------------------------------------------ the tester's findings
+
+
+def first_choice_deal(rules: str, seed: int) -> GameState:
+    """A finished deal where every seat bids 3, calls, robs, leads its smallest move and
+    beats with its smallest."""
+    st = GameState.new(load_rules(rules), seed=seed)
+    while st.result is None:
+        acts = st.legal_actions()
+        st = st.apply(acts[-1] if acts[0].kind is ActionKind.BID else acts[0])
+    return st
+
+
+def test_a_handicap_win_says_the_target_and_shows_the_cards_left(client: TestClient) -> None:
+    st = first_choice_deal("duel", 0)
+    assert st.result is not None and st.result.out_seat == 1
+    assert st.hands[1].format() == "57JQ"    # four robs: the peasant wins at 4 cards
+    g = client.post("/api/records?seat=0", json=record_of(st).to_json()).json()
+    assert g["result_reason"] == "seat 1 reached its target: 4 cards left"
+    assert [c["symbol"] for c in g["cards_at_end"][1]] == ["5", "7", "J", "Q"]
+    assert g["levels"] == [None, 2]          # an upload's computers default to level 2
+    up = client.post("/api/records?seat=1&levels=3,1", json=record_of(st).to_json()).json()
+    assert up["levels"] == [3, None] and up["seat"] == 1
+    r = client.post("/api/records?levels=3,x", json=record_of(st).to_json())
+    assert r.status_code == 400 and "?levels=" in r.json()["error"]
+    # a classic deal ends with a seat out of cards
+    g = client.post("/api/records", json=record_of(first_choice_deal("classic", 1)).to_json())
+    assert g.json()["result_reason"].endswith("went out"), g.text
+
+
+def test_moves_are_in_canonical_text_body_then_kickers(client: TestClient) -> None:
+    # classic seed 3, seat 0: the hand has moves with kickers (a trio plus a lower card)
+    g = new_game(client, seed=3)
+    from ddzspec.cards import parse_cards
+    from ddzspec.moves import legal_moves
+    hand = parse_cards(g["view"]["hand"]).cards
+    want = [r.format() for r in legal_moves(hand, None, load_rules("classic")).moves]
+    assert any("+" in m for m in want), want   # this hand has moves with kickers
+    g = to_person(client, g)
+    while g["legal"]["kind"] != "play":
+        g = to_person(client, client.post(f"/api/games/{g['id']}/action", json={
+            "kind": "bid", "value": g["legal"]["choices"][-1]}).json())
+    hand = parse_cards(g["view"]["hand"]).cards
+    assert g["legal"]["moves"] == [r.format() for r in
+                                   legal_moves(hand, None, load_rules("classic")).moves]
+    kicked = [m for m in g["legal"]["moves"] if "+" in m]
+    assert kicked and all(m.index("+") >= 3 for m in kicked)
+
+
+def test_unplayable_rules_are_offered_for_learning_only(client: TestClient) -> None:
+    rules = {r["name"]: r for r in client.get("/api/rules").json()["rules"]}
+    assert rules["classic"]["playable"] and rules["duel"]["playable"]
+    assert not rules["duel-literal"]["playable"]
+    assert "several readings" in rules["duel-literal"]["why"]
+    r = client.post("/api/games", json={"rules": "duel-literal"})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("duel-literal can be studied in Learn but not played")
+    assert client.get("/api/learn/rules/duel-literal").status_code == 200  # still in Learn
+
+
+def test_api_details_found_by_the_tester(client: TestClient) -> None:
+    g = client.post("/api/games", json={"rules": "classic", "seed": 1})
+    assert g.status_code == 201 and g.json()["levels"] == [None, 2, 2]   # as the CLI
+    r = client.post("/api/games", json={"rules": "classic", "seet": 1})
+    assert r.status_code == 400 and r.json()["error"].startswith('unknown field "seet"')
+    gid = g.json()["id"]
+    assert client.get(f"/api/games/{gid.upper()}").json()["id"] == gid
+    r = client.get("/api/puzzles/start")
+    assert r.status_code == 405 and "POST" in r.json()["error"]
+    r = client.get("/api/learn/diff?a=classic")
+    assert r.status_code == 400 and "b is missing" in r.json()["error"]
+    r = client.post("/api/explain", json={"move": "3" * 300})
+    assert r.status_code == 400 and "more" in r.json()["error"] and "3" in r.json()["error"]
+    r = client.post("/api/explain", json={"move": "3 " * 150})
+    assert r.status_code == 400 and "3" in r.json()["error"]
+    r = client.post("/api/explain", json={"move": "3" + " " * 250})
+    assert r.status_code == 400 and "longer than any move" in r.json()["error"]
+    saved = client.get("/api/games").json()["games"][0]
+    assert saved["seat"] == 0 and saved["title"] and saved["points"] is None

@@ -335,3 +335,64 @@ def test_learn_rules_page_and_diff(browser: Any, server: str, shots: Path) -> No
     page.wait_for_selector("#learn-diff li")
     snap(page, shots, "13-learn-rules")
     page.close()
+
+
+def test_the_testers_findings_in_the_page(browser: Any, server: str, shots: Path,
+                                          tmp_path: Path) -> None:
+    """Failed uploads and starts say why; rules that cannot be dealt are not offered in Play;
+    a stale tab resyncs after a refused action; Back returns to the setup; the puzzle
+    buttons wait for a puzzle; a failed position clears the board; the counter says 10."""
+    import json
+    import urllib.request
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/?delay=40&seed=4")
+    page.wait_for_selector("body[data-ready='1']")
+    offered = page.locator("#setup-rules option").evaluate_all("os => os.map(o => o.value)")
+    assert "duel-literal" not in offered and "duel" in offered
+    assert "duel-literal" in page.locator("#learn-rules option").evaluate_all(
+        "os => os.map(o => o.value)")
+    page.click("details.more summary")
+    bad = tmp_path / "notes.json"
+    bad.write_text("not json")
+    page.set_input_files("#upload-record", str(bad))
+    page.wait_for_selector("#setup-message.error")
+    assert "was not loaded: the request body is not JSON" in page.inner_text("#setup-message")
+    snap(page, shots, "14-upload-failed")
+    # a deal: the URL gets a history entry; a second "tab" (the API) moves on meanwhile
+    page.select_option("#setup-rules", "classic")
+    page.click("#btn-start")
+    page.wait_for_selector("#table-wrap:not(.hidden)")
+    page.wait_for_function(READY)
+    assert page.inner_text("#counter .cell[data-symbol='T'] b") == "10"
+    gid = page.evaluate("() => window.ddz.app.game.id")
+    actions = page.evaluate("() => window.ddz.app.game.actions")
+    assert page.query_selector("#bid-controls .bid-btn")  # seed 4: seat 0 bids first
+    req = urllib.request.Request(f"{server}/api/games/{gid}/action", method="POST",
+                                 data=json.dumps({"kind": "bid", "value": 0}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(req, timeout=20).read()
+    page.click("#bid-controls .bid-btn[data-value='0']")   # stale: refused with 409
+    page.wait_for_selector("#message.error")
+    page.wait_for_function("(a) => Number(document.body.dataset.actions) > a", arg=actions)
+    page.go_back()
+    page.wait_for_selector("#setup:not(.hidden)")
+    page.route("**/api/games?**", lambda route: route.abort())   # the server is gone
+    page.click("#btn-start")
+    page.wait_for_selector("#setup-message.error")
+    assert "The server does not answer" in page.inner_text("#setup-message")
+    page.unroute("**/api/games?**")
+    # the puzzle tab before a pick: nothing to press, no script error
+    page.click("#tab-puzzle")
+    assert page.is_disabled("#pz-hint") and page.is_disabled("#pz-pass")
+    assert "(Chinese name)" in page.inner_text("#puzzle-list")
+    page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
+    page.wait_for_selector("body[data-puzzle='human']")
+    page.fill("#puzzle-text", "rules: classic\nnonsense")
+    page.click("#puzzle-start-text")
+    page.wait_for_selector("#puzzle-message.error")
+    assert page.inner_text("#puzzle-title") == "Your position could not start"
+    assert not page.query_selector_all("#puzzle-hand .card") and page.is_disabled("#pz-play")
+    assert errors == []
+    page.close()

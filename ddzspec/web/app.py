@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import DdzError, GameError, NotationError
 from ..explain import explain
 from .games import (
+    DEFAULT_LEVEL,
     GameStore,
     Offer,
     WebError,
@@ -101,6 +102,27 @@ def guarded(fn: Handler) -> Handler:
     return inner
 
 
+def check_fields(body: dict[str, Any], allowed: Sequence[str]) -> None:
+    """WebError (400) naming the first field of ``body`` not in ``allowed`` (a misspelt
+    field is never silently ignored)."""
+    for k in body:
+        if k not in allowed:
+            raise WebError(f"unknown field {json.dumps(k)} (the fields are "
+                           f"{', '.join(allowed)})")
+
+
+def query_levels(q: Any) -> Any:
+    """The computer levels of an upload's query: ``?levels=2,3,1`` (one per seat) or
+    ``?level=N`` (every computer); None when neither is given. WebError otherwise."""
+    try:
+        if "levels" in q:
+            return [int(x) for x in q["levels"].split(",")]
+        return int(q["level"]) if "level" in q else None
+    except ValueError:
+        raise WebError("?levels= is a comma-separated list of levels (1, 2 or 3), one per "
+                       "seat; ?level= one level") from None
+
+
 def notation_of(request: Request) -> str:
     return check_notation(request.query_params.get("notation", "en"))
 
@@ -130,14 +152,17 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
 
     @guarded
     async def games_new(request: Request) -> Response:
-        """A new deal: ``{"rules", "seat", "levels", "seed"?}``."""
+        """A new deal: ``{"rules", "seat"?, "levels"?, "seed"?}`` (seat 0 and level 2 when
+        left out, as ``ddzspec play``); rules that cannot be dealt and unknown fields are
+        refused (400)."""
         body = await read_json(request)
         if not isinstance(body, dict):
             raise WebError("the body is a JSON object {\"rules\", \"seat\", \"levels\"}")
+        check_fields(body, ("rules", "seat", "levels", "seed"))
         n = notation_of(request)
-        rules = offer.get(body.get("rules"))
+        rules = await run_in_threadpool(offer.playable, body.get("rules"))
         seat = seat_of(body.get("seat", 0), rules.deal.players)
-        levels = levels_of(body.get("levels", 1), rules.deal.players, seat)
+        levels = levels_of(body.get("levels", DEFAULT_LEVEL), rules.deal.players, seat)
         state = await run_in_threadpool(new_state, rules, body.get("seed"))
         g = store.create(str(body["rules"]), state, seat, levels)
         return JSONResponse(await run_in_threadpool(g.to_json, n), status_code=201)
@@ -195,16 +220,17 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
 
     @guarded
     async def record_upload(request: Request) -> Response:
-        """Upload a record: replayed and validated, then a new game."""
+        """Upload a record (``?seat=&levels=2,3,1`` or ``?level=``): replayed and validated,
+        then a new game."""
         n = notation_of(request)
         body = await read_json(request)
         q = request.query_params
         try:
             seat = int(q["seat"]) if "seat" in q else None
-            level = int(q["level"]) if "level" in q else None
         except ValueError:
-            raise WebError("?seat= and ?level= are integers") from None
-        g = await run_in_threadpool(store.upload, body, seat, level)
+            raise WebError("?seat= is an integer") from None
+        levels = query_levels(q)
+        g = await run_in_threadpool(store.upload, body, seat, levels)
         return JSONResponse(await run_in_threadpool(g.to_json, n), status_code=201)
 
     @guarded
@@ -215,9 +241,14 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
         if not isinstance(body, dict) or not isinstance(body.get("move"), str):
             raise WebError("the body is {\"move\": \"cards\", \"rules\": name}")
         move = body["move"]
-        if not move.strip() or len(move) > 200:
-            raise WebError("\"move\": one move's cards, in notation")
+        if not move.strip():
+            raise WebError("\"move\": one move's cards, in notation (it is empty)")
         rules = offer.get(body.get("rules", "classic"))
+        if len(move) > 200:  # say what is wrong with the cards first (NotationError)
+            from ..cards import parse_cards
+            parse_cards(move, n, deck=rules.deck)
+            raise WebError(f"\"move\" is {len(move)} characters long: longer than any move "
+                           "(200 at most)")
         from .extras import explanation_json
         ex = await run_in_threadpool(explain, move, rules, n)
         return JSONResponse(explanation_json(ex, n))

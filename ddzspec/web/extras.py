@@ -182,6 +182,9 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_get(request: Request) -> Response:
+        if request.path_params["sid"] == "start":  # the POST-only route, not a session
+            raise WebError("method not allowed: GET /api/puzzles/start (POST starts a "
+                           "puzzle)", 405)
         s = session(request)
         return JSONResponse(await run_in_threadpool(s.to_json, notation_of(request)))
 
@@ -247,8 +250,13 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
     async def learn_diff(request: Request) -> Response:
         from ..learn import diff_words
         n = notation_of(request)
-        a = offer.get(request.query_params.get("a"))
-        b = offer.get(request.query_params.get("b"))
+        q = request.query_params
+        for k in ("a", "b"):
+            if not q.get(k):
+                raise WebError(f"?a= and ?b= name the two rules to compare: {k} is missing "
+                               f"(offered: {', '.join(offer.rules)})")
+        a = offer.get(q["a"])
+        b = offer.get(q["b"])
         lines = await run_in_threadpool(diff_words, a, b, n)
         return JSONResponse({"a": request.query_params["a"], "b": request.query_params["b"],
                              "lines": list(lines)})

@@ -26,6 +26,7 @@ from ..errors import DdzError, GameError, NotAMoveError, RecordError
 from ..explain import explain
 from ..game import Action, ActionKind, GameState, Phase
 from ..game.record import Record, record_of, record_rules, replay, result_lines
+from ..moves import move_index
 from ..players import player_for
 from ..rules import Rules, builtin_rules, load_rules
 
@@ -35,8 +36,11 @@ NOTATIONS = ("en", "fr", "de")
 LEVEL3_BUDGET = 0.5
 #: The environment variable that moves the data folder (tests, several servers).
 DATA_ENV = "DDZSPEC_DATA_DIR"
-#: A game id: 16 lowercase hex digits (never a path: the id names its file).
+#: A game id: 16 lowercase hex digits (never a path: the id names its file). Requests may
+#: spell it in capitals: :meth:`GameStore.get` lowercases it first.
 GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+#: The computer level when a request names none (as ``ddzspec play``: level 2).
+DEFAULT_LEVEL = 2
 #: The file format of an autosaved web deal (the record plus who sits where).
 WEB_FORMAT = "ddzspec-web-game"
 
@@ -73,6 +77,7 @@ class Offer:
     path. Raises RulesError for a file that cannot be loaded."""
 
     rules: dict[str, Rules] = field(default_factory=dict)
+    _refusals: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, paths: Sequence[str] = ()) -> Offer:
@@ -94,6 +99,30 @@ class Offer:
                            f"{', '.join(self.rules)})")
         return self.rules[name]
 
+    def refusal(self, name: str) -> str | None:
+        """Why the rules offered as ``name`` cannot be dealt (the message of
+        :func:`ddzspec.verdict.require_playable`: ambiguous moves, a rank no shape plays
+        alone), or None when they can. Computed once per name (the check itself is cached
+        on disk)."""
+        if name not in self._refusals:
+            from ..errors import UnplayableRulesError
+            from ..verdict import require_playable
+            try:
+                require_playable(self.rules[name])
+                self._refusals[name] = None
+            except UnplayableRulesError as e:
+                self._refusals[name] = str(e)
+        return self._refusals[name]
+
+    def playable(self, name: Any) -> Rules:
+        """The rules offered as ``name`` when a deal can be played under them; WebError
+        (400) naming the rules offered, or saying why these cannot be dealt."""
+        rules = self.get(name)
+        why = self.refusal(name)
+        if why is not None:
+            raise WebError(f"{name} can be studied in Learn but not played: {why}")
+        return rules
+
     def key_of(self, rules: Rules) -> str | None:
         """The key of ``rules`` if they are offered (same resolved rules), else None."""
         from ..game.state import same_rules
@@ -103,10 +132,15 @@ class Offer:
         return None
 
     def to_json(self) -> list[dict[str, Any]]:
-        """``[{"name", "title", "players", "bidding", "duel"}]``."""
-        return [{"name": k, "title": r.title, "players": r.deal.players,
-                 "bidding": r.bidding.system, "bids": list(r.bidding.bids)}
-                for k, r in self.rules.items()]
+        """``[{"name", "title", "players", "bidding", "bids", "playable", "why"}]``:
+        ``playable`` false (and ``why``, the refusal) for rules that cannot be dealt."""
+        out = []
+        for k, r in self.rules.items():
+            why = self.refusal(k)
+            out.append({"name": k, "title": r.title, "players": r.deal.players,
+                        "bidding": r.bidding.system, "bids": list(r.bidding.bids),
+                        "playable": why is None, "why": why})
+        return out
 
 
 def card_list(cards: Cards, notation: str) -> list[dict[str, Any]]:
@@ -131,8 +165,16 @@ def illegal_text(cards: Cards, rules: Rules, notation: str) -> str:
     return head + (": " + " ".join(rest) if rest else ".")
 
 
-def action_text(a: Action, notation: str) -> str:
-    """An action in words for the page ("bids 2", "robs", "plays 333+4", "passes")."""
+def move_text(cards: Cards, rules: Rules, notation: str) -> str:
+    """A legal move's canonical text, body then kickers (:meth:`Reading.format`: "TTT+4",
+    never "4TTT"); the plain cards when they read as no move."""
+    reading = move_index(rules).lookup(cards)
+    return cards.format(notation) if reading is None else reading.format(notation)
+
+
+def action_text(a: Action, notation: str, rules: Rules | None = None) -> str:
+    """An action in words for the page ("bids 2", "robs", "plays 333+4", "passes"); with
+    ``rules``, a play is in its canonical text (:func:`move_text`)."""
     if a.kind is ActionKind.BID:
         return "passes" if a.value == 0 else f"bids {a.value}"
     if a.kind is ActionKind.CALL:
@@ -141,6 +183,8 @@ def action_text(a: Action, notation: str) -> str:
         return "robs" if a.value else "does not rob"
     if a.kind is ActionKind.PLAY:
         assert a.cards is not None
+        if rules is not None:
+            return "plays " + move_text(a.cards, rules, notation)
         return "plays " + a.cards.format(notation)
     return "passes"
 
@@ -173,7 +217,7 @@ class WebGame:
         if st.phase is Phase.BIDDING:
             return {"kind": acts[0].kind.value, "choices": [a.value for a in acts],
                     "moves": [], "can_pass": False}
-        moves = [a.cards.format(notation) for a in acts if a.cards is not None]
+        moves = [move_text(a.cards, st.rules, notation) for a in acts if a.cards is not None]
         return {"kind": "play", "choices": [], "moves": moves,
                 "can_pass": any(a.kind is ActionKind.PASS for a in acts)}
 
@@ -197,15 +241,20 @@ class WebGame:
             "talon_cards": None if v.talon is None else card_list(v.talon, notation),
             "talon_size": len(st.talon),
             "trick_cards": [{"seat": s, "cards": None if r is None else
-                             card_list(r.cards, notation)} for s, r in st.trick],
+                             card_list(r.cards, notation),
+                             "text": None if r is None else r.format(notation)}
+                            for s, r in st.trick],
             "legal": self.legal(notation),
             "computer_to_act": self.computer_to_act(),
-            "log": [{"seat": a.seat, "kind": a.kind.value, "text": action_text(a, notation)}
-                    for a in st.log[-60:]],
+            "log": [{"seat": a.seat, "kind": a.kind.value,
+                     "text": action_text(a, notation, rl)} for a in st.log[-60:]],
             "attempt": st.attempt, "actions": len(st.log),
             "result_lines": None if st.result is None else result_lines(st, notation),
             "hands_at_end": None if st.result is None else
             [h.format(notation) for h in st.hands],
+            "cards_at_end": None if st.result is None else
+            [card_list(h, notation) for h in st.hands],
+            "result_reason": None if st.result is None else result_reason(st),
         }
 
     # ---------------------------------------------------------------- actions
@@ -291,12 +340,24 @@ class WebGame:
             st = step.state
             steps.append({"seat": step.action.seat,
                           "text": f"seat {step.action.seat} "
-                                  f"{action_text(step.action, notation)}",
+                                  f"{action_text(step.action, notation, st.rules)}",
                           "hands": [h.format(notation) for h in st.hands],
                           "trick": [{"seat": s, "play": None if r is None else
                                      r.format(notation)} for s, r in st.trick]})
         return {"initial": {"hands": fmt,
                             "talon": rep.initial.talon.format(notation)}, "steps": steps}
+
+
+def result_reason(st: GameState) -> str:
+    """Why a finished deal ended, from the engine's result: "seat 1 went out" when the seat
+    that ended it holds no card, else (a duel's rob handicap, seed 003) "seat 0 reached its
+    target: 2 cards left"."""
+    r = st.result
+    assert r is not None
+    left = len(st.hands[r.out_seat])
+    if left == 0:
+        return f"seat {r.out_seat} went out"
+    return f"seat {r.out_seat} reached its target: {left} card{'' if left == 1 else 's'} left"
 
 
 def levels_of(obj: Any, players: int, seat: int) -> tuple[int | None, ...]:
@@ -366,8 +427,11 @@ class GameStore:
 
     def get(self, gid: str) -> WebGame:
         """The game ``gid``, from memory or resumed from its file. WebError 404 when unknown."""
+        if isinstance(gid, str):
+            gid = gid.lower()
         if not isinstance(gid, str) or not GAME_ID.match(gid):
-            raise WebError(f"no game {json.dumps(gid)} (a game id is 16 hex digits)", 404)
+            raise WebError(f"no game {json.dumps(gid)} (a game id is 16 hex digits, 0-9 and "
+                           "a-f)", 404)
         with self.lock:
             g = self.games.get(gid)
             if g is not None:
@@ -402,7 +466,9 @@ class GameStore:
         return WebGame(gid, key, st, seat, levels)
 
     def listing(self) -> list[dict[str, Any]]:
-        """The saved games, newest first: ``[{"id", "rules", "phase", "saved"}]``."""
+        """The saved games, newest first: ``[{"id", "rules", "title", "seat", "phase",
+        "actions", "saved", "points"}]`` (``saved``: Unix time, seconds; ``points``: the
+        person's score once the deal is over, else None)."""
         out = []
         files = sorted(self.folder.glob("*.json"), key=lambda p: p.stat().st_mtime,
                        reverse=True)
@@ -412,16 +478,27 @@ class GameStore:
             try:
                 obj = json.loads(p.read_text(encoding="utf-8"))
                 rec = obj["record"]
-                phase = "over" if rec.get("result") else "in progress"
-                out.append({"id": p.stem, "rules": obj.get("rules_key"), "phase": phase,
-                            "actions": len(rec.get("actions", [])), "saved": p.stat().st_mtime})
+                res = rec.get("result")
+                phase = "over" if res else "in progress"
+                seat = obj.get("seat")
+                key = obj.get("rules_key")
+                title = self.offer.rules[key].title if key in self.offer.rules else key
+                points = None
+                if res and isinstance(seat, int):
+                    points = res.get("scores", {}).get(str(seat))
+                out.append({"id": p.stem, "rules": key, "title": title, "seat": seat,
+                            "phase": phase, "actions": len(rec.get("actions", [])),
+                            "saved": p.stat().st_mtime, "points": points})
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue
         return out
 
     def upload(self, obj: Any, seat: int | None, levels: Any) -> WebGame:
         """A new game from an uploaded record, replayed and validated action by action
-        (:func:`~ddzspec.game.record.replay`). WebError naming the first bad action."""
+        (:func:`~ddzspec.game.record.replay`). ``levels``: one level for every computer, or
+        a list by seat (cut or padded with level 2 to the record's seats: the page sends its
+        dropdowns before it knows the record's variant), or None (level 2). WebError naming
+        the first bad action."""
         try:
             rec = Record.from_json(obj)
             rules = record_rules(rec)
@@ -440,7 +517,9 @@ class GameStore:
                            f"{rep.error}")
         st = rep.state
         s = seat_of(0 if seat is None else seat, st.players)
-        lv = levels_of(1 if levels is None else levels, st.players, s)
+        if isinstance(levels, list):  # the page's dropdowns: fit them to the record's seats
+            levels = (levels + [DEFAULT_LEVEL] * st.players)[:st.players]
+        lv = levels_of(DEFAULT_LEVEL if levels is None else levels, st.players, s)
         return self.create(key, st, s, lv)
 
 
@@ -462,6 +541,7 @@ def new_state(rules: Rules, seed: Any) -> GameState:
 
 __all__ = [
     "DATA_ENV",
+    "DEFAULT_LEVEL",
     "NOTATIONS",
     "GameStore",
     "Offer",
@@ -472,6 +552,8 @@ __all__ = [
     "data_folder",
     "illegal_text",
     "levels_of",
+    "move_text",
     "new_state",
+    "result_reason",
     "seat_of",
 ]

@@ -32,7 +32,11 @@ async function api(method, path, body) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = typeof body === "string" ? body : JSON.stringify(body);
   }
-  const r = await fetch(path + sep + "notation=" + notation(), opts);
+  let r;
+  try { r = await fetch(path + sep + "notation=" + notation(), opts); } catch (e) {
+    const err = new Error("The server does not answer: is `ddzspec serve` still running? Start it again, then reload the page.");
+    err.status = 0; throw err;
+  }
   let data = null;
   try { data = await r.json(); } catch (e) { data = { error: "the server sent no JSON" }; }
   if (!r.ok) { const err = new Error(data.error || r.statusText); err.status = r.status; throw err; }
@@ -46,6 +50,10 @@ function showMessage(id, text, kind) {
 }
 
 /* ---------------------------------------------------------------- cards */
+
+// what a card face shows for a symbol: "10" for the ten, as on real cards
+function faceText(symbol) { return symbol === "T" ? "10" : symbol; }
+function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
 function cardEl(card, copyIndex) {
   const c = el("div", "card");
@@ -64,7 +72,7 @@ function cardEl(card, copyIndex) {
   const suit = SUITS[copyIndex % 4];
   if (RED_SUITS.has(suit)) c.classList.add("red");
   const corner = el("div", "corner");
-  corner.appendChild(el("span", "r", card.symbol === "T" ? "10" : card.symbol));
+  corner.appendChild(el("span", "r", faceText(card.symbol)));
   corner.appendChild(el("span", "s", suit));
   c.appendChild(corner);
   c.appendChild(el("div", "pip", suit));
@@ -83,6 +91,8 @@ function cardsRow(cards) {
 }
 
 function cardsText(cards) { return cards.map((c) => c.symbol).join(" "); }
+
+function playable() { return app.meta.rules.filter((r) => r.playable !== false); }
 
 /* ---------------------------------------------------------------- setup */
 
@@ -126,21 +136,30 @@ function renderLevelInputs() {
 
 async function loadSaved() {
   const box = $("saved-list");
-  box.innerHTML = "";
+  const ticket = (app.savedTicket = (app.savedTicket || 0) + 1);
   try {
     const d = await api("GET", "/api/games");
+    if (ticket !== app.savedTicket) return;   // a newer listing is on its way
+    box.innerHTML = "";
     if (!d.games.length) box.appendChild(el("div", "note", "No saved deals yet."));
     d.games.slice(0, 12).forEach((g) => {
-      const a = el("a", "", g.rules + " · " + g.phase + " · " + g.actions + " actions · " +
-        new Date(g.saved * 1000).toLocaleString());
+      const a = el("a", "saved");
+      a.appendChild(el("b", "", g.title || g.rules));
+      const res = g.phase === "over" ? (g.points === null ? "over" :
+        (g.points > 0 ? "won " : "lost ") + (g.points > 0 ? "+" : "") + g.points) :
+        "in progress · " + plural(g.actions, "action");
+      a.appendChild(el("span", "", " · you at seat " + g.seat + " · " + res));
+      a.appendChild(el("small", "", new Date(g.saved * 1000).toLocaleString([], {
+        month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" })));
       a.href = "#game=" + g.id;
       box.appendChild(a);
     });
-  } catch (e) { box.textContent = e.message; }
+  } catch (e) { if (ticket === app.savedTicket) box.textContent = e.message; }
 }
 
 function showSetup() {
   app.game = null;
+  app.busy = false;
   $("setup").classList.remove("hidden");
   $("table-wrap").classList.add("hidden");
   $("result").classList.add("hidden");
@@ -150,35 +169,54 @@ function showSetup() {
 
 async function startGame() {
   const rules = $("setup-rules").value;
-  const r = app.meta.rules.find((x) => x.name === rules);
   const seat = Number($("setup-seat").value);
-  const levels = [];
-  for (let s = 0; s < r.players; s++) levels.push(s === seat ? 1 : Number($("setup-level-" + s).value));
+  const levels = setupLevels();
   localStorage.setItem("ddz-rules", rules);
   localStorage.setItem("ddz-seat", seat);
   const body = { rules, seat, levels };
   if (params.has("seed")) body.seed = Number(params.get("seed"));
   $("btn-start").disabled = true;
+  showMessage("setup-message", "");
   try {
     const g = await api("POST", "/api/games", body);
-    openGame(g);
+    openGame(g, true);
   } catch (e) {
-    alert(e.message);
+    showMessage("setup-message", "The deal could not start: " + e.message, "error");
   } finally { $("btn-start").disabled = false; }
 }
 
-function openGame(g) {
+function setupLevels() {
+  // one level per seat from the dropdowns (the person's own entry is ignored by the server)
+  const r = app.meta.rules.find((x) => x.name === $("setup-rules").value);
+  const seat = Number($("setup-seat").value);
+  const levels = [];
+  for (let s = 0; s < r.players; s++) levels.push(s === seat ? 1 : Number($("setup-level-" + s).value));
+  return levels;
+}
+
+function openGame(g, push) {
   $("setup").classList.add("hidden");
   $("table-wrap").classList.remove("hidden");
   $("result").classList.add("hidden");
   $("replay").classList.add("hidden");
-  history.replaceState(null, "", location.pathname + location.search + "#game=" + g.id);
+  showMessage("message", "");
+  const url = location.pathname + location.search + "#game=" + g.id;
+  // a new deal is a new history entry: Back returns to the setup screen
+  if (push && location.hash !== "#game=" + g.id) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
   setGame(g);
 }
 
+async function resync() {
+  // reload the deal after a refused action (another tab may have moved on)
+  if (!app.game) return;
+  try { setGame(await api("GET", "/api/games/" + app.game.id)); } catch (e) { /* keep the message */ }
+}
+
 async function resumeFromHash() {
-  const m = /game=([0-9a-f]{16})/.exec(location.hash);
+  const m = /game=([0-9a-fA-F]{16})/.exec(location.hash);
   if (!m) return false;
+  if (app.game && app.game.id === m[1].toLowerCase()) return true;
   try {
     const g = await api("GET", "/api/games/" + m[1]);
     openGame(g);
@@ -215,6 +253,8 @@ async function runComputers() {
     }
   } catch (e) {
     showMessage("message", e.message, "error");
+    app.busy = false;
+    if (e.status === 409) { await resync(); return; }
   } finally {
     app.busy = false;
   }
@@ -260,7 +300,7 @@ function render(actedSeat) {
     for (let i = 0; i < Math.min(v.cards_left[s], 12); i++) backs.appendChild(el("div", "back"));
     box.appendChild(backs);
     const cnt = el("div", "count", String(v.cards_left[s]));
-    cnt.title = "cards left";
+    cnt.title = plural(v.cards_left[s], "card") + " left";
     box.appendChild(cnt);
     if (warn[s]) box.appendChild(el("div", "warning", warn[s]));
     if (v.targets && g.players === 2) {
@@ -295,7 +335,8 @@ function render(actedSeat) {
   // status
   let status;
   if (v.phase === "over") status = "The deal is over";
-  else if (v.turn === g.seat) status = v.phase === "bidding" ? "Your turn to bid" :
+  else if (v.turn === g.seat) status = v.phase === "bidding" ?
+    "Your turn to " + (g.legal.kind === "bid" ? "bid" : g.legal.kind === "rob" ? "rob or not" : "call or not") :
     (v.trick.length && g.legal.can_pass ? "Your turn: beat it or pass" : "Your lead");
   else status = "Seat " + v.turn + " is thinking…";
   if (g.attempt > 0 && v.phase === "bidding") status += " (redealt: everyone passed)";
@@ -316,7 +357,7 @@ function render(actedSeat) {
   counter.innerHTML = "";
   v.unseen.forEach((u) => {
     const c = el("div", "cell" + (u.count === 0 ? " zero" : "") + (u.count === 4 ? " four" : ""));
-    c.appendChild(el("b", "", u.symbol));
+    c.appendChild(el("b", "", faceText(u.symbol)));
     c.appendChild(el("span", "", String(u.count)));
     c.dataset.symbol = u.symbol;
     counter.appendChild(c);
@@ -357,7 +398,7 @@ function renderMe() {
   me.classList.toggle("turn", v.turn === g.seat);
   let label = "You · seat " + g.seat;
   if (v.role) label += " · " + v.role;
-  label += " · " + v.cards_left[g.seat] + " cards";
+  label += " · " + plural(v.cards_left[g.seat], "card");
   if (v.targets && v.targets[g.seat] > 0) label += " (you win at " + v.targets[g.seat] + " left)";
   $("me-label").textContent = label;
   $("me-warning").textContent = v.warnings[String(g.seat)] || "";
@@ -419,6 +460,7 @@ async function act(body) {
     setGame(g);
   } catch (e) {
     showMessage("message", e.message, "error");
+    if (e.status === 409 || e.status === 422) await resync();
   }
 }
 
@@ -461,7 +503,7 @@ function showResult() {
   const meWin = (r.winner === "landlord") === (g.view.role === "landlord");
   $("result-title").textContent = (meWin ? "You win! " : "You lose. ") +
     (r.winner === "landlord" ? "The landlord wins" : g.players === 2 ? "The peasant wins" : "The peasants win") +
-    " (seat " + r.out_seat + " went out)";
+    " (" + (g.result_reason || "seat " + r.out_seat + " went out") + ")";
   const t = $("result-table");
   t.innerHTML = "";
   const row = (a, b, cls) => {
@@ -484,7 +526,17 @@ function showResult() {
     p.appendChild(tr);
   });
   const hands = $("result-hands");
-  hands.textContent = g.hands_at_end ? "Cards left: " + g.hands_at_end.map((h, i) => "seat " + i + " " + (h || "—")).join(" · ") : "";
+  hands.innerHTML = "";
+  if (g.cards_at_end) {
+    hands.appendChild(el("div", "hands-title", "Cards left in hand"));
+    g.cards_at_end.forEach((cards, i) => {
+      const line = el("div", "hand-left");
+      line.appendChild(el("span", "who", (i === g.seat ? "You" : "Seat " + i) + ":"));
+      line.appendChild(el("span", "cards-text", cards.length ? cards.map((c) => faceText(c.symbol)).join(" ") : "none"));
+      if (cards.length) line.appendChild(el("span", "n", "(" + plural(cards.length, "card") + ")"));
+      hands.appendChild(line);
+    });
+  }
 }
 
 function factorName(f) {
@@ -501,7 +553,7 @@ async function openReplay() {
     app.replayPos = 0;
     $("replay").classList.remove("hidden");
     renderReplay();
-  } catch (e) { alert(e.message); }
+  } catch (e) { showMessage("message", e.message, "error"); $("result").classList.add("hidden"); }
 }
 
 function renderReplay() {
@@ -591,8 +643,11 @@ async function init() {
   const saved = localStorage.getItem("ddz-notation");
   if (saved) $("notation").value = saved;
   app.meta = await api("GET", "/api/rules");
-  fillRulesSelect($("setup-rules"), localStorage.getItem("ddz-rules") || "classic");
-  app.meta.rules.forEach((r, i) => { $("setup-rules").options[i].textContent = r.title; });
+  // Play offers only the rules that can be dealt; Learn offers them all
+  const setupSel = $("setup-rules");
+  playable().forEach((r) => { const o = el("option", "", r.title); o.value = r.name; setupSel.appendChild(o); });
+  const want = localStorage.getItem("ddz-rules");
+  setupSel.value = playable().some((r) => r.name === want) ? want : "classic";
   setupRulesChanged();
   const seat = localStorage.getItem("ddz-seat");
   if (seat !== null && Number(seat) < $("setup-seat").options.length) { $("setup-seat").value = seat; renderLevelInputs(); }
@@ -619,11 +674,15 @@ async function init() {
   $("upload-record").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
+    showMessage("setup-message", "");
     try {
       const text = await f.text();
-      const g = await api("POST", "/api/records?seat=" + $("setup-seat").value, text);
-      openGame(g);
-    } catch (err) { alert(err.message); }
+      const g = await api("POST", "/api/records?seat=" + $("setup-seat").value +
+        "&levels=" + setupLevels().join(","), text);
+      openGame(g, true);
+    } catch (err) {
+      showMessage("setup-message", "The record " + JSON.stringify(f.name) + " was not loaded: " + err.message, "error");
+    }
     e.target.value = "";
   });
   $("notation").addEventListener("change", async () => {
@@ -633,7 +692,7 @@ async function init() {
   });
   document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => switchTab(t.dataset.tab)));
   document.addEventListener("keydown", onKey);
-  window.addEventListener("hashchange", resumeFromHash);
+  window.addEventListener("hashchange", async () => { if (!(await resumeFromHash())) showSetup(); });
   if (window.initExtras) window.initExtras(app);
   const tab = localStorage.getItem("ddz-tab");
   if (tab && $("pane-" + tab)) switchTab(tab);

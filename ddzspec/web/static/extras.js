@@ -30,7 +30,9 @@
         head.appendChild(D.el("b", "", p.id + " "));
         head.appendChild(D.el("span", "", p.seats + " seats · " + p.cards.join("+") + " cards"));
         item.appendChild(head);
-        item.appendChild(D.el("small", "", p.source));
+        const src = D.el("small", "", readableSource(p.source));
+        src.title = p.source;
+        item.appendChild(src);
         const row = D.el("div", "puzzle-sides");
         const mover = p.seats === 3 ? (p.to_move === "landlord" ? "landlord" : "peasants") : p.to_move;
         [mover, ...p.sides.filter((x) => x !== mover)].forEach((side) => {
@@ -47,8 +49,29 @@
     } catch (e) { box.textContent = e.message; }
   }
 
+  // Chinese preset names need CJK fonts the machine may lack: say what they are instead
+  // (the original stays in the tooltip)
+  function readableSource(text) {
+    return (text || "").replace(/[\u2E80-\u9FFF\uF900-\uFAFF]+/g, "(Chinese name)")
+      .replace(/'\(Chinese name\)'/g, "with a Chinese name").replace(/\(\(Chinese name\)\)/g, "(Chinese name)");
+  }
+
+  function clearBoard(title) {
+    // no puzzle on the board: nothing to click, Hint / Pass / Play disabled
+    pz.session = null;
+    pz.selected.clear();
+    $("puzzle-title").textContent = title;
+    ["puzzle-source", "puzzle-seats", "puzzle-table", "puzzle-hand", "puzzle-log"].forEach((id) => { $(id).innerHTML = ""; });
+    ["pz-hint", "pz-pass", "pz-play"].forEach((id) => { $(id).disabled = true; });
+    ["pz-takeback", "pz-playon"].forEach((id) => $(id).classList.add("hidden"));
+    $("puzzle-empty").classList.remove("hidden");
+    $("puzzle-ui").classList.remove("picked");
+    delete document.body.dataset.puzzle;
+  }
+
   async function startPuzzle(body) {
     D.showMessage("puzzle-message", "The solver is reading the position…", "info");
+    pz.busy = false;
     try {
       const s = await D.api("POST", "/api/puzzles/start", body);
       pz.session = s;
@@ -63,7 +86,11 @@
           "Best play loses here: resist as long as you can."), "info");
       renderPuzzle();
       runReplies();
-    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
+      if (window.matchMedia("(max-width: 900px)").matches) $("puzzle-board").scrollIntoView();
+    } catch (e) {
+      clearBoard(body.position !== undefined ? "Your position could not start" : "The puzzle could not start");
+      D.showMessage("puzzle-message", e.message, "error");
+    }
   }
 
   /* ------------------------------------------------------------ puzzle board */
@@ -72,9 +99,11 @@
     const s = pz.session;
     if (!s) return;
     const g = s.game;
+    $("puzzle-empty").classList.add("hidden");
+    $("puzzle-ui").classList.add("picked");
     $("puzzle-title").textContent = (s.puzzle ? "Puzzle " + s.puzzle.id : "Your position") +
       " · you play " + pz.side;
-    $("puzzle-source").textContent = s.puzzle ? s.puzzle.source : "";
+    $("puzzle-source").textContent = s.puzzle ? readableSource(s.puzzle.source) : "";
     const seats = $("puzzle-seats");
     seats.innerHTML = "";
     const mine = humanSeats(g);
@@ -152,6 +181,7 @@
 
   async function puzzleMove(move) {
     const s = pz.session;
+    if (!s) return;
     try {
       const r = await D.api("POST", "/api/puzzles/" + s.sid + "/move", { move });
       pz.session = r;
@@ -173,6 +203,7 @@
   }
 
   async function puzzleHint() {
+    if (!pz.session) return;
     try {
       const d = await D.api("GET", "/api/puzzles/" + pz.session.sid + "/hint");
       D.showMessage("puzzle-message", d.moves.length ?
@@ -182,6 +213,7 @@
   }
 
   async function takeBack() {
+    if (!pz.session) return;
     try {
       pz.session = await D.api("POST", "/api/puzzles/" + pz.session.sid + "/takeback");
       pz.selected.clear();
