@@ -30,6 +30,9 @@ the higher level minus the lower, paired by deal, 95 %; ``--records`` files, res
 - level 3 (budget 0.1 s) − level 2, 2,000 duplicate deals each: classic landlord +1.03 [+0.74,
   +1.32] (win rate +11.8 points), peasant +0.26 [+0.18, +0.33] (+5.9); duel +0.49 [+0.32,
   +0.66] (+10.0).
+- level 3 (default budget 0.5 s) − level 2, as many deals as the session allowed: classic 378,
+  landlord +2.30 [+1.55, +3.05] (win rate +23.8 points), peasant +0.58 [+0.39, +0.76] (+11.9);
+  duel 998, +0.84 [+0.65, +1.03] (+20.8).
 - against rlcard's doudizhu-rule-v1 (classic): level 3 (0.5 s), 100 duplicate deals, landlord
   +6.22 [+4.44, +8.01], peasant +1.79 [+1.14, +2.44]; level 2, 300 duplicate deals, landlord
   +3.18 [+2.39, +3.97], peasant +0.87 [+0.64, +1.10].
