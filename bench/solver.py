@@ -9,6 +9,9 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
 - ``--deals N``: N random open 2-seat deals per size of ``--sizes`` (e.g. ``13-17``: 13 v 13
   … 17 v 17), landlord to lead, each under ``--limit-seconds`` (the same deals every run:
   ``--seed``);
+- ``--three N``: N random open 3-seat deals of 12/10/10 cards (every winning lead, within
+  10 s each) and N of 15/12/12 (the verdict, within 60 s each), landlord to lead (issue 12's
+  3-seat targets; the same deals every run: ``--seed``);
 - ``--big``: a few larger positions (13 v 12 leads, 3-seat team positions, scores);
 - ``--compare DIR``: the same measurements with another copy of the solver's folder (e.g. the
   main branch's ``solver/``: ``git archive main solver | tar -x -C /tmp/old``, then
@@ -29,7 +32,7 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   dependency) on the puzzles of at most 7 v 6 cards.
 
 Usage: ``python bench/solver.py [--puzzles FILE] [--compare DIR] [--deals N] [--sizes A-B]
-[--limit-seconds S] [--big] [--repeat K] [--peer-bin PATH] [--bench-venv DIR]
+[--limit-seconds S] [--three N] [--big] [--repeat K] [--peer-bin PATH] [--bench-venv DIR]
 [--resolver-timeout S]``
 """
 
@@ -204,20 +207,34 @@ def puzzle_jobs(path: Path) -> list[dict[str, Any]]:
 def deal_jobs(sizes: range, per_size: int, seed: int) -> list[dict[str, Any]]:
     """Random open 2-seat deals of the classic deck, ``k`` v ``k`` cards, landlord to lead."""
     rng = random.Random(seed)
+    return [job for k in sizes for job in _deals(rng, ("landlord", "peasant"), (k, k), per_size)]
+
+
+def three_seat_jobs(sizes: tuple[int, int, int], per_size: int,
+                    seed: int) -> list[dict[str, Any]]:
+    """Random open 3-seat deals of the classic deck (landlord, peasant1, peasant2 holding
+    ``sizes`` cards), landlord to lead."""
+    return _deals(random.Random(seed), ("landlord", "peasant1", "peasant2"), sizes, per_size)
+
+
+def _deals(rng: random.Random, seats: tuple[str, ...], sizes: tuple[int, ...],
+           n: int) -> list[dict[str, Any]]:
+    """``n`` random open deals of the classic deck, ``sizes[i]`` cards to ``seats[i]``, the
+    first seat to lead."""
     deck = [r for r, c in enumerate((4,) * 13 + (1, 1)) for _ in range(c)]
     jobs = []
-    for k in sizes:
-        for i in range(per_size):
-            cards = rng.sample(deck, 2 * k)
-            hands = []
-            for part in (cards[:k], cards[k:]):
-                counts = [0] * N_RANKS
-                for r in part:
-                    counts[r] += 1
-                hands.append(Cards(tuple(counts)).format())
-            jobs.append({"name": f"{k}v{k} #{i + 1}", "rules": "classic",
-                         "hands": {"landlord": hands[0], "peasant": hands[1]},
-                         "to_move": "landlord", "on_table": None, "played_by": None})
+    for i in range(n):
+        cards = rng.sample(deck, sum(sizes))
+        hands, at = {}, 0
+        for seat, k in zip(seats, sizes):
+            counts = [0] * N_RANKS
+            for r in cards[at:at + k]:
+                counts[r] += 1
+            hands[seat] = Cards(tuple(counts)).format()
+            at += k
+        name = ("v" if len(seats) == 2 else "/").join(map(str, sizes))
+        jobs.append({"name": f"{name} #{i + 1}", "rules": "classic", "hands": hands,
+                     "to_move": seats[0], "on_table": None, "played_by": None})
     return jobs
 
 
@@ -450,6 +467,8 @@ def main() -> None:
     ap.add_argument("--limit-seconds", type=float, default=60.0)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--big", action="store_true")
+    ap.add_argument("--three", type=int, default=0, metavar="N",
+                    help="N random 3-seat deals: 12/10/10 (all, 10 s), 15/12/12 (winner, 60 s)")
     ap.add_argument("--wants", default="winner,one,all", metavar="W,W",
                     help="what the puzzles and deals ask: winner, one, all")
     ap.add_argument("--peer-bin", type=Path, default=None, metavar="PATH",
@@ -485,6 +504,14 @@ def main() -> None:
         sizes = range(int(a), int(b or a) + 1)
         measure(f"random deals, {args.deals} per size", deal_jobs(sizes, args.deals, args.seed),
                 wants, args.limit_seconds, compare, args.repeat)
+
+    if args.three:
+        measure(f"3-seat deals 12/10/10, {args.three}",
+                three_seat_jobs((12, 10, 10), args.three, args.seed), ["all"], 10.0, compare,
+                args.repeat)
+        measure(f"3-seat deals 15/12/12, {args.three}",
+                three_seat_jobs((15, 12, 12), args.three, args.seed), ["winner"], 60.0, compare,
+                args.repeat)
 
     python = None if args.bench_venv is None else args.bench_venv / "bin" / "python"
     if python is not None:
