@@ -27,7 +27,8 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   "cpu": s, "all_cpu": s}`` (ranks 0..14 as in ddzspec; ``[]`` a pass). Each row gives both
   verdicts, both sets of winning moves, the CPU times, the ratios (ddzspec / peer) and whether
   the answers agree; on a disagreement both are run once more and each disputed move is
-  re-checked with ddzspec's exact solver on the position after it.
+  re-checked on the position after it, with ddzspec's exact solver and with the peer in a
+  fresh process (a fresh transposition table).
 - ``--bench-venv DIR``: also doudizhu-resolver (PyPI, pure Python, never a project
   dependency) on the puzzles of at most 7 v 6 cards.
 
@@ -448,9 +449,13 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
             mover_side = "landlord" if job["to_move"] == "landlord" else "peasants"
             wins = not after["hands"][job["to_move"]] or run_child(
                 None, after, ["winner"], 120.0)["winner"]["winner"] == mover_side
+            peer_after = run_peer(peer, after) if after["hands"][job["to_move"]] else {}
+            peer_says = ("" if "win" not in peer_after else
+                         f"; the peer on that position in a fresh process: it "
+                         f"{'loses' if peer_after['win'] else 'wins'} for the mover")
             print(f"  {_fmt_moves([move])}: ddzspec's exact solve of the position after it: "
                   f"{'wins' if wins else 'loses'} for the mover "
-                  f"(listed by {'ddzspec' if move in my_moves else 'the peer'})")
+                  f"(listed by {'ddzspec' if move in my_moves else 'the peer'}){peer_says}")
     print()
 
 
