@@ -9,16 +9,32 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
 - ``--deals N``: N random open 2-seat deals per size of ``--sizes`` (e.g. ``13-17``: 13 v 13
   … 17 v 17), landlord to lead, each under ``--limit-seconds`` (the same deals every run:
   ``--seed``);
+- ``--three N``: N random open 3-seat deals of 12/10/10 cards (every winning lead, within
+  10 s each) and N of 15/12/12 (the verdict, within 60 s each), landlord to lead (issue 12's
+  3-seat targets; the same deals every run: ``--seed``);
 - ``--big``: a few larger positions (13 v 12 leads, 3-seat team positions, scores);
 - ``--compare DIR``: the same measurements with another copy of the solver's folder (e.g. the
   main branch's ``solver/``: ``git archive main solver | tar -x -C /tmp/old``, then
   ``--compare /tmp/old/solver``), run alternately with this one, and the ratios; the answers
   of both must agree (a row says DIFFERS otherwise).
+- ``--peer-bin PATH``: a native peer solver (e.g. a single-threaded build of the C++ solver
+  YunyanDeng/doudizhu_endgame, built outside the repo; never part of it) on the same 2-seat
+  positions: the puzzles taking >= 5 ms and the deals of ``--sizes`` (``--deals N``, default 2),
+  run alternately with this solver in fresh processes, each ``--repeat`` times. The binary is
+  called as ``PATH MOVER OTHER [ON_TABLE]`` (cards in the peer's notation ``34567890JQKA2YZ``,
+  ``0`` the ten, ``Y``/``Z`` the black/red joker; ON_TABLE the move the mover must beat) and
+  prints one JSON line ``{"win": bool, "first": [ranks] or null, "all": [[ranks], ...],
+  "cpu": s, "all_cpu": s}`` (ranks 0..14 as in ddzspec; ``[]`` a pass). Each row gives both
+  verdicts, both sets of winning moves, the CPU times, the ratios (ddzspec / peer) and whether
+  the answers agree; on a disagreement both are run once more and each disputed move is
+  re-checked on the position after it, with ddzspec's exact solver and with the peer in a
+  fresh process (a fresh transposition table).
 - ``--bench-venv DIR``: also doudizhu-resolver (PyPI, pure Python, never a project
   dependency) on the puzzles of at most 7 v 6 cards.
 
 Usage: ``python bench/solver.py [--puzzles FILE] [--compare DIR] [--deals N] [--sizes A-B]
-[--limit-seconds S] [--big] [--repeat K] [--bench-venv DIR] [--resolver-timeout S]``
+[--limit-seconds S] [--three N] [--big] [--repeat K] [--peer-bin PATH] [--bench-venv DIR]
+[--resolver-timeout S]``
 """
 
 from __future__ import annotations
@@ -192,20 +208,34 @@ def puzzle_jobs(path: Path) -> list[dict[str, Any]]:
 def deal_jobs(sizes: range, per_size: int, seed: int) -> list[dict[str, Any]]:
     """Random open 2-seat deals of the classic deck, ``k`` v ``k`` cards, landlord to lead."""
     rng = random.Random(seed)
+    return [job for k in sizes for job in _deals(rng, ("landlord", "peasant"), (k, k), per_size)]
+
+
+def three_seat_jobs(sizes: tuple[int, int, int], per_size: int,
+                    seed: int) -> list[dict[str, Any]]:
+    """Random open 3-seat deals of the classic deck (landlord, peasant1, peasant2 holding
+    ``sizes`` cards), landlord to lead."""
+    return _deals(random.Random(seed), ("landlord", "peasant1", "peasant2"), sizes, per_size)
+
+
+def _deals(rng: random.Random, seats: tuple[str, ...], sizes: tuple[int, ...],
+           n: int) -> list[dict[str, Any]]:
+    """``n`` random open deals of the classic deck, ``sizes[i]`` cards to ``seats[i]``, the
+    first seat to lead."""
     deck = [r for r, c in enumerate((4,) * 13 + (1, 1)) for _ in range(c)]
     jobs = []
-    for k in sizes:
-        for i in range(per_size):
-            cards = rng.sample(deck, 2 * k)
-            hands = []
-            for part in (cards[:k], cards[k:]):
-                counts = [0] * N_RANKS
-                for r in part:
-                    counts[r] += 1
-                hands.append(Cards(tuple(counts)).format())
-            jobs.append({"name": f"{k}v{k} #{i + 1}", "rules": "classic",
-                         "hands": {"landlord": hands[0], "peasant": hands[1]},
-                         "to_move": "landlord", "on_table": None, "played_by": None})
+    for i in range(n):
+        cards = rng.sample(deck, sum(sizes))
+        hands, at = {}, 0
+        for seat, k in zip(seats, sizes):
+            counts = [0] * N_RANKS
+            for r in cards[at:at + k]:
+                counts[r] += 1
+            hands[seat] = Cards(tuple(counts)).format()
+            at += k
+        name = ("v" if len(seats) == 2 else "/").join(map(str, sizes))
+        jobs.append({"name": f"{name} #{i + 1}", "rules": "classic", "hands": hands,
+                     "to_move": seats[0], "on_table": None, "played_by": None})
     return jobs
 
 
@@ -301,6 +331,134 @@ def measure(title: str, jobs: list[dict[str, Any]], wants: list[str],
         print(f"peak RSS: max {max(rss):.0f} MiB, median {statistics.median(rss):.0f} MiB\n")
 
 
+_PEER_CHARS = "34567890JQKA2YZ"
+
+
+def peer_cards(text: str | None) -> str:
+    """ddzspec card text → the peer's notation (one character per card, rank order)."""
+    if not text:
+        return ""
+    counts = parse_cards(text).cards.counts
+    return "".join(_PEER_CHARS[r] * c for r, c in enumerate(counts))
+
+
+def run_peer(peer: Path, job: dict[str, Any]) -> dict[str, Any]:
+    """The peer binary on one 2-seat job in a fresh process: its JSON answer, or an error."""
+    hands = job["hands"]
+    mover = hands[job["to_move"]]
+    other = next(h for seat, h in hands.items() if seat != job["to_move"])
+    cmd = [str(peer), peer_cards(mover), peer_cards(other)]
+    if job["on_table"]:
+        cmd.append(peer_cards(job["on_table"]))
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if p.returncode != 0 or not p.stdout.strip():
+        return {"error": f"peer exit {p.returncode}: {p.stderr.strip()[-200:]}"}
+    out = dict(json.loads(p.stdout.strip().splitlines()[-1]))
+    out["all"] = sorted({tuple(sorted(m)) for m in out["all"]})
+    return out
+
+
+def _after_move(job: dict[str, Any], move: tuple[int, ...]) -> dict[str, Any]:
+    """The job after the mover plays ``move`` (() a pass): the other seat to move."""
+    mover = job["to_move"]
+    other = next(seat for seat in job["hands"] if seat != mover)
+    counts = list(parse_cards(job["hands"][mover]).cards.counts)
+    for r in move:
+        counts[r] -= 1
+    moved = Cards(tuple(counts)).format() if any(counts) else ""
+    hands = {**job["hands"], mover: moved}
+    if not move:
+        return {**job, "hands": hands, "to_move": other, "on_table": None, "played_by": None}
+    played = [0] * N_RANKS
+    for r in move:
+        played[r] += 1
+    return {**job, "hands": hands, "to_move": other,
+            "on_table": Cards(tuple(played)).format(), "played_by": mover}
+
+
+def _fmt_moves(moves: list[tuple[int, ...]] | None) -> str:
+    """Rank tuples → ``4,55,PASS`` (ddzspec notation)."""
+    if moves is None:
+        return "-"
+    en = "3456789TJQKA2BR"
+    return ",".join("".join(en[r] for r in m) or "PASS" for m in moves) or "none"
+
+
+def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
+                 min_seconds: float) -> None:
+    """ddzspec beside the peer binary on 2-seat jobs (alternately, fresh processes): both
+    verdicts, both sets of winning moves, CPU medians over ``repeat`` runs, the ratios."""
+    print(f"== ddzspec v the peer {peer} (median of {repeat}; cpu seconds; ratio = "
+          f"ddzspec / peer; puzzles kept when ddzspec's 'all' takes >= {min_seconds * 1e3:g} ms)")
+    print(f"{'position':<14}{'cards':>6}{'verdict':>9}{'peer':>9}{'win cpu':>9}{'peer':>9}"
+          f"{'ratio':>8}{'all cpu':>9}{'peer':>9}{'ratio':>8}  agree  moves (ddzspec | peer)")
+    ratios: dict[tuple[str, bool], list[float]] = {}
+    disagreements = []
+    for job in jobs:
+        mine, theirs = [], []
+        for _ in range(repeat):
+            mine.append(run_child(None, job, ["winner", "all"], 120.0))
+            theirs.append(run_peer(peer, job))
+        bad = [r["error"] for r in mine + theirs if "error" in r]
+        if bad:
+            print(f"{job['name']:<14}  error: {bad[0]}")
+            continue
+        m_all = mine[0]["all"]
+        if m_all["status"] != "solved" or mine[0]["winner"]["status"] != "solved":
+            print(f"{job['name']:<14}  ddzspec unsolved within the limit")
+            continue
+        if job.get("puzzle") and m_all["cpu"] < min_seconds:
+            continue
+        wcpu = statistics.median(r["winner"]["cpu"] for r in mine)
+        acpu = statistics.median(r["all"]["cpu"] for r in mine)
+        pw = statistics.median(r["cpu"] for r in theirs)
+        pa = statistics.median(r["all_cpu"] for r in theirs)
+        my_win = mine[0]["winner"]["winner"] == ("landlord" if job["to_move"] == "landlord"
+                                                 else "peasants")
+        my_moves = multisets(m_all["moves"] or [])
+        p_win, p_moves = bool(theirs[0]["win"]), theirs[0]["all"]
+        agree = my_win == p_win and my_moves == p_moves and (
+            not p_win or tuple(sorted(theirs[0]["first"])) in my_moves)
+        cards = "v".join(str(len(parse_cards(h).cards)) for h in job["hands"].values())
+        v = {True: "mover", False: "other"}
+        row = (f"{job['name']:<14}{cards:>6}{v[my_win]:>9}{v[p_win]:>9}{wcpu:>9.4f}{pw:>9.4f}"
+               f"{wcpu / max(pw, 1e-6):>8.1f}{acpu:>9.4f}{pa:>9.4f}{acpu / max(pa, 1e-6):>8.1f}"
+               f"  {'yes' if agree else 'NO':<5}  {_fmt_moves(my_moves)}")
+        if my_moves != p_moves:
+            row += f" | {_fmt_moves(p_moves)}"
+        print(row, flush=True)
+        group = bool(job.get("puzzle"))
+        ratios.setdefault(("win", group), []).append(wcpu / max(pw, 1e-6))
+        ratios.setdefault(("all", group), []).append(acpu / max(pa, 1e-6))
+        if not agree:
+            disagreements.append((job, my_moves, p_moves))
+    for (key, group), got in sorted(ratios.items(),
+                                    key=lambda kv: (not kv[0][1], kv[0][0] != "win")):
+        label = {"win": "verdict", "all": "every winning move"}[key]
+        where = f"puzzles >= {min_seconds * 1e3:g} ms" if group else "random deals"
+        print(f"{label}: median ddzspec/peer cpu ratio {statistics.median(got):.1f} over "
+              f"{len(got)} {where}")
+    for job, my_moves, p_moves in disagreements:
+        print(f"DISAGREEMENT on {job['name']}: re-run and re-check")
+        again_mine = run_child(None, job, ["all"], 120.0)
+        again_peer = run_peer(peer, job)
+        print(f"  second run: ddzspec {_fmt_moves(multisets(again_mine['all']['moves'] or []))}"
+              f" | peer {_fmt_moves(again_peer.get('all'))}")
+        for move in sorted(set(my_moves) ^ set(p_moves)):
+            after = _after_move(job, move)
+            mover_side = "landlord" if job["to_move"] == "landlord" else "peasants"
+            wins = not after["hands"][job["to_move"]] or run_child(
+                None, after, ["winner"], 120.0)["winner"]["winner"] == mover_side
+            peer_after = run_peer(peer, after) if after["hands"][job["to_move"]] else {}
+            peer_says = ("" if "win" not in peer_after else
+                         f"; the peer on that position in a fresh process: it "
+                         f"{'loses' if peer_after['win'] else 'wins'} for the mover")
+            print(f"  {_fmt_moves([move])}: ddzspec's exact solve of the position after it: "
+                  f"{'wins' if wins else 'loses'} for the mover "
+                  f"(listed by {'ddzspec' if move in my_moves else 'the peer'}){peer_says}")
+    print()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--puzzles", type=Path, default=DEFAULT_PUZZLES)
@@ -314,8 +472,12 @@ def main() -> None:
     ap.add_argument("--limit-seconds", type=float, default=60.0)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--big", action="store_true")
+    ap.add_argument("--three", type=int, default=0, metavar="N",
+                    help="N random 3-seat deals: 12/10/10 (all, 10 s), 15/12/12 (winner, 60 s)")
     ap.add_argument("--wants", default="winner,one,all", metavar="W,W",
                     help="what the puzzles and deals ask: winner, one, all")
+    ap.add_argument("--peer-bin", type=Path, default=None, metavar="PATH",
+                    help="a native peer solver binary (see the docstring), on 2-seat positions")
     ap.add_argument("--bench-venv", type=Path, default=None,
                     help="a venv with doudizhu-resolver installed, for the comparison")
     ap.add_argument("--resolver-timeout", type=float, default=900.0)
@@ -324,6 +486,17 @@ def main() -> None:
     compare = None if args.compare is None else str(Path(args.compare).resolve())
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores\n")
+
+    if args.peer_bin is not None:
+        if not os.access(args.peer_bin, os.X_OK):
+            sys.exit(f"solver.py: error: --peer-bin {args.peer_bin}: not an executable file")
+        a, _, b = args.sizes.partition("-")
+        sizes = range(int(a), int(b or a) + 1)
+        pjobs = [] if args.no_puzzles else [
+            {**j, "puzzle": True} for j in puzzle_jobs(args.puzzles)]
+        pjobs += deal_jobs(sizes, args.deals or 2, args.seed)
+        peer_compare(args.peer_bin, pjobs, args.repeat, 0.005)
+        return
 
     if not args.no_puzzles:
         measure("puzzles", puzzle_jobs(args.puzzles), wants, 120.0,
@@ -336,6 +509,14 @@ def main() -> None:
         sizes = range(int(a), int(b or a) + 1)
         measure(f"random deals, {args.deals} per size", deal_jobs(sizes, args.deals, args.seed),
                 wants, args.limit_seconds, compare, args.repeat)
+
+    if args.three:
+        measure(f"3-seat deals 12/10/10, {args.three}",
+                three_seat_jobs((12, 10, 10), args.three, args.seed), ["all"], 10.0, compare,
+                args.repeat)
+        measure(f"3-seat deals 15/12/12, {args.three}",
+                three_seat_jobs((15, 12, 12), args.three, args.seed), ["winner"], 60.0, compare,
+                args.repeat)
 
     python = None if args.bench_venv is None else args.bench_venv / "bin" / "python"
     if python is not None:
