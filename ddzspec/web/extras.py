@@ -24,7 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -32,6 +32,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..explain import Explanation
+
+if TYPE_CHECKING:
+    from ..puzzle_play import PuzzleGame
 
 #: Puzzle sessions kept in memory (the oldest is dropped beyond this).
 MAX_SESSIONS = 200
@@ -180,6 +183,16 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
                 sessions.popitem(last=False)
         return JSONResponse(s.to_json(n), status_code=201)
 
+    async def step(s: Session, n: str,
+                   change: Callable[[PuzzleGame], tuple[PuzzleGame, Any]]) -> Response:
+        """One change of a puzzle session under its lock, in a worker thread (the solver may
+        think): ``change(game)`` gives the new game and the verdict to show (or None)."""
+        def act() -> dict[str, Any]:
+            with s.lock:
+                s.game, s.verdict = change(s.game)
+                return s.to_json(n)
+        return JSONResponse(await run_in_threadpool(act))
+
     @guarded
     async def puzzle_get(request: Request) -> Response:
         if request.path_params["sid"] == "start":  # the POST-only route, not a session
@@ -200,34 +213,16 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
         if isinstance(move, str) and len(move) > 200:
             raise WebError("\"move\" is longer than any hand")
 
-        def act() -> dict[str, Any]:
-            with s.lock:
-                game, verdict = s.game.play(move, n)
-                s.game, s.verdict = game, verdict
-                return s.to_json(n)
-        return JSONResponse(await run_in_threadpool(act))
+        return await step(s, n, lambda g: g.play(move, n))
 
     @guarded
     async def puzzle_reply(request: Request) -> Response:
-        n = notation_of(request)
-        s = session(request)
-
-        def act() -> dict[str, Any]:
-            with s.lock:
-                s.game = s.game.reply()
-                return s.to_json(n)
-        return JSONResponse(await run_in_threadpool(act))
+        return await step(session(request), notation_of(request), lambda g: (g.reply(), None))
 
     @guarded
     async def puzzle_takeback(request: Request) -> Response:
-        n = notation_of(request)
-        s = session(request)
-
-        def act() -> dict[str, Any]:
-            with s.lock:
-                s.game, s.verdict = s.game.take_back(), None
-                return s.to_json(n)
-        return JSONResponse(await run_in_threadpool(act))
+        return await step(session(request), notation_of(request),
+                          lambda g: (g.take_back(), None))
 
     @guarded
     async def puzzle_hint(request: Request) -> Response:
