@@ -130,6 +130,8 @@ _HAND_BITS = 4 * N_RANKS
 _HAND_MASK = (1 << _HAND_BITS) - 1
 #: Distinct hands whose move lists are cached before the cache is emptied (memory).
 _HANDS_KEPT = 20_000
+#: At most 2^this hands of a seat are kept by a search (a direct-mapped cache, see _Hand).
+_HAND_SLOT_BITS = 18
 
 
 class _Moves:
@@ -147,6 +149,18 @@ class _Moves:
         self.out = out
         self.two = two
         self.killer = -1
+
+
+class _Hand:
+    """One hand of one seat in a search: its ``number`` (see :class:`Searcher`), its
+    ``info`` and its :class:`_Moves` per move to beat (+ 1; 0 at a lead)."""
+
+    __slots__ = ("info", "moves", "number")
+
+    def __init__(self, number: int, info: HandInfo) -> None:
+        self.number = number
+        self.info = info
+        self.moves: dict[int, _Moves] = {}
 
 
 class Searcher:
@@ -192,8 +206,6 @@ class Searcher:
         self.tt_old: dict[int, bool] = {}
         self.stt: dict[tuple[object, ...], bool] = {}
         self.stt_old: dict[tuple[object, ...], bool] = {}
-        #: (hand number, seat, move to beat + 1) packed → that node's moves (:class:`_Moves`)
-        self._moves: dict[int, _Moves] = {}
         dbl = set(pos.rules.scoring.double)
         self.spring = "spring" in dbl
         self.anti_spring = "anti_spring" in dbl
@@ -228,8 +240,12 @@ class Searcher:
         #: cards in the seat's digits, less the move's id + 1 entering the low bits); 0 for a
         #: move the seat's start hand cannot make (never played by it)
         self._drop: tuple[list[int], ...] = tuple(self._drops(i) for i in range(self.n))
-        #: per seat: hand number → its HandInfo (the search's cache; ``ms.hands`` by hand)
-        self._infos: tuple[dict[int, HandInfo], ...] = tuple({} for _ in range(self.n))
+        #: per seat: the hands met (:class:`_Hand`), at their number's index modulo a power
+        #: of two (a hand may replace another of the same index: a cache)
+        self._hsize = tuple(1 << min(_HAND_SLOT_BITS, (n - 1).bit_length())
+                            for n in self._span)
+        self._hands: tuple[list[_Hand | None], ...] = tuple([None] * z for z in self._hsize)
+        self._made = 0  # hands made since the caches were last emptied
         # limits are checked every so many nodes: a node costs ~2-50 us, so 256 nodes keep a
         # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
         self._check_every = 256
@@ -283,16 +299,24 @@ class Searcher:
                                for i, (u, n) in enumerate(zip(self._unit, self._span))),
                 ((key >> 3) & self._lmask) - 1, (key >> 2) & 1)
 
-    def _info(self, seat: int, key: int, near: HandInfo | None) -> HandInfo:
-        """The HandInfo of ``seat``'s hand in the packed state ``key``; ``near``: the info of
-        a hand of the seat that contains it (a cheap start), else its hand at the start."""
-        num = ((key >> self._hb) // self._unit[seat]) % self._span[seat]
-        infos = self._infos[seat]
-        got = infos.get(num)
-        if got is None:
-            got = infos[num] = self.ms.info(self.hand(seat, num),
-                                            self._origin[seat] if near is None else near)
+    def _hand(self, seat: int, num: int, near: HandInfo | None) -> _Hand:
+        """The :class:`_Hand` of ``seat`` with number ``num``; ``near``: the info of a hand of
+        the seat that contains it (its moves are a superset: a cheap start), else its hand at
+        the start is used."""
+        slots = self._hands[seat]
+        i = num & (self._hsize[seat] - 1)
+        got = slots[i]
+        if got is None or got.number != num:
+            info = self.ms.info(self.hand(seat, num),
+                                self._origin[seat] if near is None else near)
+            got = slots[i] = _Hand(num, info)
+            self._made += 1
         return got
+
+    def _info(self, seat: int, key: int) -> HandInfo:
+        """The HandInfo of ``seat``'s hand in the packed state ``key``."""
+        num = ((key >> self._hb) // self._unit[seat]) % self._span[seat]
+        return self._hand(seat, num, None).info
 
     @property
     def table_entries(self) -> int:
@@ -314,13 +338,11 @@ class Searcher:
         if len(self.stt) >= half:
             self.stt_old = self.stt
             self.stt = {}
-        if len(self._moves) >= max(1, lim.entries // 8):  # a cache, and ordering hints
-            self._moves = {}
         kept = min(_HANDS_KEPT, lim.entries)
-        if len(self.ms.hands) > kept or sum(len(d) for d in self._infos) > kept:
+        if len(self.ms.hands) > kept or self._made > kept:  # caches (and ordering hints)
             self.ms.clear()
-            for d in self._infos:
-                d.clear()
+            self._hands = tuple([None] * z for z in self._hsize)
+            self._made = 0
         self._next_check = self.nodes + self._check_every
 
     # ------------------------------------------------------------------ boolean core
@@ -352,7 +374,9 @@ class Searcher:
     def killer(self, s: int, hand: int, last: int) -> int:
         """The move that last won for seat ``s`` holding ``hand`` (4 bits per rank) against
         move ``last`` (-1 at a lead) in this search; -1 when none."""
-        e = self._moves.get(((self.number(s, hand) << 2 | s) << self._lb) | (last + 1))
+        num = self.number(s, hand)
+        h = self._hands[s][num & (self._hsize[s] - 1)]
+        e = None if h is None or h.number != num else h.moves.get(last + 1)
         return -1 if e is None else e.killer
 
     def win(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> bool:
@@ -375,31 +399,32 @@ class Searcher:
         r = tt.get(key)
         if r is not None:
             return r
-        r = self.tt_old.get(key)
-        if r is not None:
-            tt[key] = r
-            return r
-        self.nodes += 1
-        if self.nodes >= self._next_check:
+        old = self.tt_old
+        if old:
+            r = old.get(key)
+            if r is not None:
+                tt[key] = r
+                return r
+        n0 = self.nodes = self.nodes + 1
+        if n0 >= self._next_check:
             self._tick()
-            tt = self.tt
         s = key & 3
         hb = self._hb
         num = ((key >> hb) // self._unit[s]) % self._span[s]
         lastp = (key >> 3) & self._lmask  # the move to beat + 1; 0 at a lead
-        ekey = (((num << 2) | s) << self._lb) | lastp
-        e = self._moves.get(ekey)
+        hd = self._hands[s][num & (self._hsize[s] - 1)]
+        if hd is None or hd.number != num:
+            hd = self._hand(s, num, p2 if self.n == 2 else None)
+        e = hd.moves.get(lastp)
         if e is None:
-            e = self._moves_of(s, key, lastp, p2 if self.n == 2 else None)
-            self._moves[ekey] = e
-        if e.out:
-            tt[key] = True
+            e = hd.moves[lastp] = self._moves_of(s, hd.info, lastp)
+        if e.out:  # not stored: the moves cache finds it again as fast
             return True
         two = e.two
         if two and self.static and self._cannot_be_stopped(key, s, two, lastp - 1):
-            tt[key] = True
+            self.tt[key] = True
             return True
-        info = e.info
+        info = hd.info
         same = self._same[s]
         drop = self._drop[s]
         base = ((key >> hb) << hb) | self._next[s]  # the hands, the next seat to move
@@ -425,11 +450,10 @@ class Searcher:
         self.tt[key] = False
         return False
 
-    def _moves_of(self, s: int, key: int, lastp: int, near: HandInfo | None) -> _Moves:
-        """The :class:`_Moves` of seat ``s`` to move in the packed state ``key`` against the
-        move id ``lastp - 1`` (``lastp`` 0: a lead); ``near`` as in :meth:`_info`."""
+    def _moves_of(self, s: int, info: HandInfo, lastp: int) -> _Moves:
+        """The :class:`_Moves` of seat ``s`` holding the hand of ``info`` against the move id
+        ``lastp - 1`` (``lastp`` 0: a lead)."""
         ms = self.ms
-        info = self._info(s, key, near)
         cand: tuple[int, ...]
         if lastp:
             got = info.answers.get(lastp)
@@ -454,7 +478,7 @@ class Searcher:
         tier): every seat passes (a partner may), the mover leads the rest and is out."""
         ms = self.ms
         tier, cls, strength = ms.tier, ms.cls, ms.strength
-        opp = [self._info(j, key, None) for j in self._opponents[s]]
+        opp = [self._info(j, key) for j in self._opponents[s]]
         for m in two:
             t, c, st = tier[m], cls[m], strength[m]
             if last >= 0 and not (t > tier[last] or (c == cls[last] and st > strength[last])):
