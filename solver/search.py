@@ -465,7 +465,12 @@ class Searcher:
         # a move that reaches the target ends the deal (leads are sorted largest first;
         # answers are one class, one size, then bombs and rocket of other sizes)
         lim = info.count - self.targets[s]
-        out = any(ms.size[m] >= lim for m in cand)
+        size = ms.size
+        out = False
+        for m in cand:
+            if size[m] >= lim:
+                out = True
+                break
         two = info.two_step
         if two is None:
             two = info.two_step = ms.two_step(info)
