@@ -9,6 +9,8 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
 - ``--deals N``: N random open 2-seat deals per size of ``--sizes`` (e.g. ``13-17``: 13 v 13
   … 17 v 17), landlord to lead, each under ``--limit-seconds`` (the same deals every run:
   ``--seed``);
+- ``--talon N``: N random open 2-seat deals of 20 v 17 cards (after the talon), the
+  verdict within ``--limit-seconds`` (issue 12's target: >= 75 % within 60 s);
 - ``--three N``: N random open 3-seat deals of 12/10/10 cards (every winning lead, within
   10 s each) and N of 15/12/12 (the verdict, within 60 s each), landlord to lead (issue 12's
   3-seat targets; the same deals every run: ``--seed``);
@@ -33,8 +35,8 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   dependency) on the puzzles of at most 7 v 6 cards.
 
 Usage: ``python bench/solver.py [--puzzles FILE] [--compare DIR] [--deals N] [--sizes A-B]
-[--limit-seconds S] [--three N] [--big] [--repeat K] [--peer-bin PATH] [--bench-venv DIR]
-[--resolver-timeout S]``
+[--talon N] [--limit-seconds S] [--three N] [--big] [--repeat K] [--peer-bin PATH]
+[--bench-venv DIR] [--resolver-timeout S]``
 """
 
 from __future__ import annotations
@@ -162,6 +164,7 @@ pos = position.make_position(rules, args["hands"], args["to_move"], on_table=arg
                              played_by=args["played_by"])
 out = {}
 for want in args["wants"]:
+    movegen.move_set(rules).clear()  # each want starts with no hand built, as a fresh run
     if want == "one" and "one" not in str(search.solve.__annotations__["want"]).replace(
             "'", '"').split('"'):
         continue
@@ -180,7 +183,7 @@ def run_child(solver_dir: str | None, job: dict[str, Any], wants: list[str],
     """One position in a fresh process with the solver of ``solver_dir`` (None: this one)."""
     arg = {"solver_dir": solver_dir, "wants": wants, "seconds": seconds, **job}
     p = subprocess.run([sys.executable, "-c", CHILD_SCRIPT, json.dumps(arg)],
-                       capture_output=True, text=True, check=False)
+                       capture_output=True, text=True, check=False, cwd=HERE)
     if p.returncode != 0:
         return {"error": (p.stderr.strip().splitlines() or ["failed"])[-1]}
     return dict(json.loads(p.stdout.strip().splitlines()[-1]))
@@ -209,6 +212,12 @@ def deal_jobs(sizes: range, per_size: int, seed: int) -> list[dict[str, Any]]:
     """Random open 2-seat deals of the classic deck, ``k`` v ``k`` cards, landlord to lead."""
     rng = random.Random(seed)
     return [job for k in sizes for job in _deals(rng, ("landlord", "peasant"), (k, k), per_size)]
+
+
+def talon_jobs(per_size: int, seed: int) -> list[dict[str, Any]]:
+    """Random open 2-seat deals of the classic deck after the talon: 20 v 17 cards, the
+    landlord (holding the talon) to lead."""
+    return _deals(random.Random(seed), ("landlord", "peasant"), (20, 17), per_size)
 
 
 def three_seat_jobs(sizes: tuple[int, int, int], per_size: int,
@@ -472,6 +481,8 @@ def main() -> None:
     ap.add_argument("--limit-seconds", type=float, default=60.0)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--big", action="store_true")
+    ap.add_argument("--talon", type=int, default=0, metavar="N",
+                    help="N random 2-seat deals of 20 v 17 (after the talon): the verdict")
     ap.add_argument("--three", type=int, default=0, metavar="N",
                     help="N random 3-seat deals: 12/10/10 (all, 10 s), 15/12/12 (winner, 60 s)")
     ap.add_argument("--wants", default="winner,one,all", metavar="W,W",
@@ -485,7 +496,11 @@ def main() -> None:
     wants = args.wants.split(",")
     compare = None if args.compare is None else str(Path(args.compare).resolve())
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
-          f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores\n")
+          f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores")
+    where = subprocess.run([sys.executable, "-c", "import ddzspec.solver.search as s; "
+                            "print(s.__file__)"], capture_output=True, text=True, check=False,
+                           cwd=HERE).stdout.strip()
+    print(f"solver: {where} ({'compiled' if not where.endswith('.py') else 'pure Python'})\n")
 
     if args.peer_bin is not None:
         if not os.access(args.peer_bin, os.X_OK):
@@ -510,6 +525,9 @@ def main() -> None:
         measure(f"random deals, {args.deals} per size", deal_jobs(sizes, args.deals, args.seed),
                 wants, args.limit_seconds, compare, args.repeat)
 
+    if args.talon:
+        measure(f"random deals after the talon, {args.talon}", talon_jobs(args.talon, args.seed),
+                ["winner"], args.limit_seconds, compare, args.repeat)
     if args.three:
         measure(f"3-seat deals 12/10/10, {args.three}",
                 three_seat_jobs((12, 10, 10), args.three, args.seed), ["all"], 10.0, compare,
