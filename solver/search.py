@@ -318,6 +318,13 @@ class Searcher:
         num = ((key >> self._hb) // self._unit[seat]) % self._span[seat]
         return self._hand(seat, num, None).info
 
+    def release(self) -> None:
+        """Drop the transposition tables and caches (memory); the searcher stays usable and
+        starts again with empty tables."""
+        self.tt, self.tt_old, self.stt, self.stt_old = {}, {}, {}, {}
+        self._hands = tuple([None] * z for z in self._hsize)
+        self._made = 0
+
     @property
     def table_entries(self) -> int:
         """Entries in the transposition tables (both generations, boolean and score)."""
@@ -619,11 +626,13 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
     if seconds is not None:
         lim = Limit(lim.nodes, seconds, lim.entries)
-    S = Searcher(position, lim, start=t0)
-    s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
-    lp0, pp0 = position.landlord_plays, position.peasants_played
     with gc_paused():
-        return _solve(S, position, want, line, t0, s0, h0, l0, p0, lp0, pp0)
+        S = Searcher(position, lim, start=t0)
+        s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
+        lp0, pp0 = position.landlord_plays, position.peasants_played
+        result = _solve(S, position, want, line, t0, s0, h0, l0, p0, lp0, pp0)
+        S.release()  # its tables go while the collector is paused (it would walk them)
+    return result
 
 
 @contextmanager
