@@ -21,7 +21,8 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   of both must agree (a row says DIFFERS otherwise).
 - ``--peer-bin PATH``: a native peer solver (e.g. a single-threaded build of the C++ solver
   YunyanDeng/doudizhu_endgame, built outside the repo; never part of it) on the same 2-seat
-  positions: the puzzles taking >= 5 ms and the deals of ``--sizes`` (``--deals N``, default 2),
+  positions: the puzzles taking >= 5 ms, with ``--big`` the 2-seat larger positions, and the
+  deals of ``--sizes`` (``--deals N``, default 2),
   run alternately with this solver in fresh processes, each ``--repeat`` times. The binary is
   called as ``PATH MOVER OTHER [ON_TABLE]`` (cards in the peer's notation ``34567890JQKA2YZ``,
   ``0`` the ten, ``Y``/``Z`` the black/red joker; ON_TABLE the move the mover must beat) and
@@ -401,7 +402,7 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
           f"ddzspec / peer; puzzles kept when ddzspec's 'all' takes >= {min_seconds * 1e3:g} ms)")
     print(f"{'position':<14}{'cards':>6}{'verdict':>9}{'peer':>9}{'win cpu':>9}{'peer':>9}"
           f"{'ratio':>8}{'all cpu':>9}{'peer':>9}{'ratio':>8}  agree  moves (ddzspec | peer)")
-    ratios: dict[tuple[str, bool], list[float]] = {}
+    ratios: dict[tuple[str, str], list[float]] = {}
     disagreements = []
     for job in jobs:
         mine, theirs = [], []
@@ -416,7 +417,7 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
         if m_all["status"] != "solved" or mine[0]["winner"]["status"] != "solved":
             print(f"{job['name']:<14}  ddzspec unsolved within the limit")
             continue
-        if job.get("puzzle") and m_all["cpu"] < min_seconds:
+        if job.get("group") == "puzzles" and m_all["cpu"] < min_seconds:
             continue
         wcpu = statistics.median(r["winner"]["cpu"] for r in mine)
         acpu = statistics.median(r["all"]["cpu"] for r in mine)
@@ -436,15 +437,16 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
         if my_moves != p_moves:
             row += f" | {_fmt_moves(p_moves)}"
         print(row, flush=True)
-        group = bool(job.get("puzzle"))
+        group = str(job.get("group", "random deals"))
         ratios.setdefault(("win", group), []).append(wcpu / max(pw, 1e-6))
         ratios.setdefault(("all", group), []).append(acpu / max(pa, 1e-6))
         if not agree:
             disagreements.append((job, my_moves, p_moves))
+    order = ["puzzles", "larger positions", "random deals"]
     for (key, group), got in sorted(ratios.items(),
-                                    key=lambda kv: (not kv[0][1], kv[0][0] != "win")):
+                                    key=lambda kv: (order.index(kv[0][1]), kv[0][0] != "win")):
         label = {"win": "verdict", "all": "every winning move"}[key]
-        where = f"puzzles >= {min_seconds * 1e3:g} ms" if group else "random deals"
+        where = f"puzzles >= {min_seconds * 1e3:g} ms" if group == "puzzles" else group
         print(f"{label}: median ddzspec/peer cpu ratio {statistics.median(got):.1f} over "
               f"{len(got)} {where}")
     for job, my_moves, p_moves in disagreements:
@@ -508,7 +510,10 @@ def main() -> None:
         a, _, b = args.sizes.partition("-")
         sizes = range(int(a), int(b or a) + 1)
         pjobs = [] if args.no_puzzles else [
-            {**j, "puzzle": True} for j in puzzle_jobs(args.puzzles)]
+            {**j, "group": "puzzles"} for j in puzzle_jobs(args.puzzles)]
+        if args.big:  # the 2-seat larger positions (13 v 12 leads, a 15 v 15 lead)
+            pjobs += [{**j, "group": "larger positions"} for j in big_jobs()
+                      if len(j["hands"]) == 2 and j["want"] != "score"]
         pjobs += deal_jobs(sizes, args.deals or 2, args.seed)
         peer_compare(args.peer_bin, pjobs, args.repeat, 0.005)
         return
