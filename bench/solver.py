@@ -9,6 +9,8 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
 - ``--deals N``: N random open 2-seat deals per size of ``--sizes`` (e.g. ``13-17``: 13 v 13
   … 17 v 17), landlord to lead, each under ``--limit-seconds`` (the same deals every run:
   ``--seed``);
+- ``--talon N``: N random open 2-seat deals of 20 v 17 cards (after the talon), the
+  verdict within ``--limit-seconds`` (issue 12's target: >= 75 % within 60 s);
 - ``--three N``: N random open 3-seat deals of 12/10/10 cards (every winning lead, within
   10 s each) and N of 15/12/12 (the verdict, within 60 s each), landlord to lead (issue 12's
   3-seat targets; the same deals every run: ``--seed``);
@@ -19,7 +21,8 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   of both must agree (a row says DIFFERS otherwise).
 - ``--peer-bin PATH``: a native peer solver (e.g. a single-threaded build of the C++ solver
   YunyanDeng/doudizhu_endgame, built outside the repo; never part of it) on the same 2-seat
-  positions: the puzzles taking >= 5 ms and the deals of ``--sizes`` (``--deals N``, default 2),
+  positions: the puzzles taking >= 5 ms, with ``--big`` the 2-seat larger positions, and the
+  deals of ``--sizes`` (``--deals N``, default 2),
   run alternately with this solver in fresh processes, each ``--repeat`` times. The binary is
   called as ``PATH MOVER OTHER [ON_TABLE]`` (cards in the peer's notation ``34567890JQKA2YZ``,
   ``0`` the ten, ``Y``/``Z`` the black/red joker; ON_TABLE the move the mover must beat) and
@@ -33,8 +36,8 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   dependency) on the puzzles of at most 7 v 6 cards.
 
 Usage: ``python bench/solver.py [--puzzles FILE] [--compare DIR] [--deals N] [--sizes A-B]
-[--limit-seconds S] [--three N] [--big] [--repeat K] [--peer-bin PATH] [--bench-venv DIR]
-[--resolver-timeout S]``
+[--talon N] [--limit-seconds S] [--three N] [--big] [--repeat K] [--peer-bin PATH]
+[--bench-venv DIR] [--resolver-timeout S]``
 """
 
 from __future__ import annotations
@@ -162,6 +165,7 @@ pos = position.make_position(rules, args["hands"], args["to_move"], on_table=arg
                              played_by=args["played_by"])
 out = {}
 for want in args["wants"]:
+    movegen.move_set(rules).clear()  # each want starts with no hand built, as a fresh run
     if want == "one" and "one" not in str(search.solve.__annotations__["want"]).replace(
             "'", '"').split('"'):
         continue
@@ -180,7 +184,7 @@ def run_child(solver_dir: str | None, job: dict[str, Any], wants: list[str],
     """One position in a fresh process with the solver of ``solver_dir`` (None: this one)."""
     arg = {"solver_dir": solver_dir, "wants": wants, "seconds": seconds, **job}
     p = subprocess.run([sys.executable, "-c", CHILD_SCRIPT, json.dumps(arg)],
-                       capture_output=True, text=True, check=False)
+                       capture_output=True, text=True, check=False, cwd=HERE)
     if p.returncode != 0:
         return {"error": (p.stderr.strip().splitlines() or ["failed"])[-1]}
     return dict(json.loads(p.stdout.strip().splitlines()[-1]))
@@ -209,6 +213,12 @@ def deal_jobs(sizes: range, per_size: int, seed: int) -> list[dict[str, Any]]:
     """Random open 2-seat deals of the classic deck, ``k`` v ``k`` cards, landlord to lead."""
     rng = random.Random(seed)
     return [job for k in sizes for job in _deals(rng, ("landlord", "peasant"), (k, k), per_size)]
+
+
+def talon_jobs(per_size: int, seed: int) -> list[dict[str, Any]]:
+    """Random open 2-seat deals of the classic deck after the talon: 20 v 17 cards, the
+    landlord (holding the talon) to lead."""
+    return _deals(random.Random(seed), ("landlord", "peasant"), (20, 17), per_size)
 
 
 def three_seat_jobs(sizes: tuple[int, int, int], per_size: int,
@@ -392,7 +402,7 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
           f"ddzspec / peer; puzzles kept when ddzspec's 'all' takes >= {min_seconds * 1e3:g} ms)")
     print(f"{'position':<14}{'cards':>6}{'verdict':>9}{'peer':>9}{'win cpu':>9}{'peer':>9}"
           f"{'ratio':>8}{'all cpu':>9}{'peer':>9}{'ratio':>8}  agree  moves (ddzspec | peer)")
-    ratios: dict[tuple[str, bool], list[float]] = {}
+    ratios: dict[tuple[str, str], list[float]] = {}
     disagreements = []
     for job in jobs:
         mine, theirs = [], []
@@ -407,7 +417,7 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
         if m_all["status"] != "solved" or mine[0]["winner"]["status"] != "solved":
             print(f"{job['name']:<14}  ddzspec unsolved within the limit")
             continue
-        if job.get("puzzle") and m_all["cpu"] < min_seconds:
+        if job.get("group") == "puzzles" and m_all["cpu"] < min_seconds:
             continue
         wcpu = statistics.median(r["winner"]["cpu"] for r in mine)
         acpu = statistics.median(r["all"]["cpu"] for r in mine)
@@ -427,15 +437,16 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
         if my_moves != p_moves:
             row += f" | {_fmt_moves(p_moves)}"
         print(row, flush=True)
-        group = bool(job.get("puzzle"))
+        group = str(job.get("group", "random deals"))
         ratios.setdefault(("win", group), []).append(wcpu / max(pw, 1e-6))
         ratios.setdefault(("all", group), []).append(acpu / max(pa, 1e-6))
         if not agree:
             disagreements.append((job, my_moves, p_moves))
+    order = ["puzzles", "larger positions", "random deals"]
     for (key, group), got in sorted(ratios.items(),
-                                    key=lambda kv: (not kv[0][1], kv[0][0] != "win")):
+                                    key=lambda kv: (order.index(kv[0][1]), kv[0][0] != "win")):
         label = {"win": "verdict", "all": "every winning move"}[key]
-        where = f"puzzles >= {min_seconds * 1e3:g} ms" if group else "random deals"
+        where = f"puzzles >= {min_seconds * 1e3:g} ms" if group == "puzzles" else group
         print(f"{label}: median ddzspec/peer cpu ratio {statistics.median(got):.1f} over "
               f"{len(got)} {where}")
     for job, my_moves, p_moves in disagreements:
@@ -472,6 +483,8 @@ def main() -> None:
     ap.add_argument("--limit-seconds", type=float, default=60.0)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--big", action="store_true")
+    ap.add_argument("--talon", type=int, default=0, metavar="N",
+                    help="N random 2-seat deals of 20 v 17 (after the talon): the verdict")
     ap.add_argument("--three", type=int, default=0, metavar="N",
                     help="N random 3-seat deals: 12/10/10 (all, 10 s), 15/12/12 (winner, 60 s)")
     ap.add_argument("--wants", default="winner,one,all", metavar="W,W",
@@ -485,7 +498,11 @@ def main() -> None:
     wants = args.wants.split(",")
     compare = None if args.compare is None else str(Path(args.compare).resolve())
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
-          f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores\n")
+          f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores")
+    where = subprocess.run([sys.executable, "-c", "import ddzspec.solver.search as s; "
+                            "print(s.__file__)"], capture_output=True, text=True, check=False,
+                           cwd=HERE).stdout.strip()
+    print(f"solver: {where} ({'compiled' if not where.endswith('.py') else 'pure Python'})\n")
 
     if args.peer_bin is not None:
         if not os.access(args.peer_bin, os.X_OK):
@@ -493,7 +510,10 @@ def main() -> None:
         a, _, b = args.sizes.partition("-")
         sizes = range(int(a), int(b or a) + 1)
         pjobs = [] if args.no_puzzles else [
-            {**j, "puzzle": True} for j in puzzle_jobs(args.puzzles)]
+            {**j, "group": "puzzles"} for j in puzzle_jobs(args.puzzles)]
+        if args.big:  # the 2-seat larger positions (13 v 12 leads, a 15 v 15 lead)
+            pjobs += [{**j, "group": "larger positions"} for j in big_jobs()
+                      if len(j["hands"]) == 2 and j["want"] != "score"]
         pjobs += deal_jobs(sizes, args.deals or 2, args.seed)
         peer_compare(args.peer_bin, pjobs, args.repeat, 0.005)
         return
@@ -510,6 +530,9 @@ def main() -> None:
         measure(f"random deals, {args.deals} per size", deal_jobs(sizes, args.deals, args.seed),
                 wants, args.limit_seconds, compare, args.repeat)
 
+    if args.talon:
+        measure(f"random deals after the talon, {args.talon}", talon_jobs(args.talon, args.seed),
+                ["winner"], args.limit_seconds, compare, args.repeat)
     if args.three:
         measure(f"3-seat deals 12/10/10, {args.three}",
                 three_seat_jobs((12, 10, 10), args.three, args.seed), ["all"], 10.0, compare,

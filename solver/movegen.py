@@ -158,18 +158,34 @@ class MoveSet:
         hg = hand | g
         mk = self.mk
         ids = [i for i in pool if (hg - mk[i]) & g == g]
-        size, strength, tier, cls = self.size, self.strength, self.tier, self.cls
-        ids.sort(key=lambda i: (-size[i], strength[i]))
+        size, strength, tier, cls, doubles = (self.size, self.strength, self.tier, self.cls,
+                                              self.doubles)
+        if parent is None:  # a parent's leads are in this order already (a subset keeps it)
+            ids.sort(key=lambda i: (-size[i], strength[i]))
+        # within a class (one shape, one size) the leads' order is by strength already
         by_class: dict[int, list[int]] = {}
+        tiered: list[int] = []
+        n_doubling = 0
         for i in ids:
-            by_class.setdefault(cls[i], []).append(i)
-        for lst in by_class.values():
-            lst.sort(key=lambda i: strength[i])
-        tiered = sorted((i for i in ids if tier[i] > 0), key=lambda i: (tier[i], strength[i]))
-        count = sum(unpack4(hand))
+            c = cls[i]
+            lst = by_class.get(c)
+            if lst is None:
+                by_class[c] = [i]
+            else:
+                lst.append(i)
+            if tier[i] > 0:
+                tiered.append(i)
+            if doubles[i]:
+                n_doubling += 1
+        if len(tiered) > 1:
+            tiered.sort(key=lambda i: (tier[i], strength[i]))
+        count = 0
+        h = hand
+        while h:
+            count += h & 15
+            h >>= 4
         top = {c: strength[v[-1]] for c, v in by_class.items()}
         max_tier = max((tier[i] for i in tiered), default=0)
-        n_doubling = sum(1 for i in ids if self.doubles[i])
         if n_doubling and not self.doubling_single_use:
             n_doubling = max(n_doubling, count // self.min_doubling_size)
         got = HandInfo(hand, count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},

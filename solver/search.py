@@ -30,8 +30,10 @@ target. With ``n`` seats ``n - 1`` passes in a row close a trick and the last pl
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -123,12 +125,42 @@ class Limit:
             raise ValueError(f"Limit.entries must be at least 2, not {self.entries}")
 
 
-#: Bits of one packed hand (4 per rank) and the stride between seats in a packed state.
+#: Bits of one packed hand (4 per rank).
 _HAND_BITS = 4 * N_RANKS
 _HAND_MASK = (1 << _HAND_BITS) - 1
-_STRIDE = 64
 #: Distinct hands whose move lists are cached before the cache is emptied (memory).
 _HANDS_KEPT = 20_000
+#: At most 2^this hands of a seat are kept by a search (a direct-mapped cache, see _Hand).
+_HAND_SLOT_BITS = 18
+
+
+class _Moves:
+    """What the search needs of one hand against one move to beat (a lead: none): its
+    ``info``, the candidate moves ``cand`` in order, whether one of them reaches the seat's
+    target (``out``: a win at once), the moves after which the rest is one move (``two``) and
+    the move that last won there (``killer``, -1: none; tried first)."""
+
+    __slots__ = ("cand", "info", "killer", "out", "two")
+
+    def __init__(self, info: HandInfo, cand: tuple[int, ...], out: bool,
+                 two: tuple[int, ...]) -> None:
+        self.info = info
+        self.cand = cand
+        self.out = out
+        self.two = two
+        self.killer = -1
+
+
+class _Hand:
+    """One hand of one seat in a search: its ``number`` (see :class:`Searcher`), its
+    ``info`` and its :class:`_Moves` per move to beat (+ 1; 0 at a lead)."""
+
+    __slots__ = ("info", "moves", "number")
+
+    def __init__(self, number: int, info: HandInfo) -> None:
+        self.number = number
+        self.info = info
+        self.moves: dict[int, _Moves] = {}
 
 
 class Searcher:
@@ -138,9 +170,14 @@ class Searcher:
     share their transposition tables. Raises :class:`_Aborted` when a limit is hit.
 
     Inside, a state is one int (:meth:`pack`): bits 0-1 the seat to move, bit 2 the passes
-    since the move to beat, then that move's id + 1 (0 at a lead), then each seat's hand
-    (4 bits per rank) at 64-bit strides. It is the transposition table's key: exact, never a
-    hash; a child's key is the parent's minus the move's cards shifted to the mover's hand.
+    since the move to beat, then that move's id + 1 (0 at a lead) — together the low ``hb``
+    bits — and above them the hands as one mixed-radix number: a seat's hand is always within
+    its hand at the start, so it is numbered by its count of each rank (digit ``r`` in base
+    "copies of rank ``r`` at the start + 1"), and the seats' numbers are digits of one number
+    (base: how many sub-hands the seat's start hand has). It is the transposition table's
+    key: exact (a one-to-one numbering, never a hash), and small: under 2^63 for two seats of
+    up to 20 cards, so a compiled build does its arithmetic on machine words. A child's key is
+    the parent's minus the move's number in the mover's digits, plus the new move and seat.
     """
 
     #: try a pass before the answers (ordering only; never changes an answer)
@@ -169,8 +206,6 @@ class Searcher:
         self.tt_old: dict[int, bool] = {}
         self.stt: dict[tuple[object, ...], bool] = {}
         self.stt_old: dict[tuple[object, ...], bool] = {}
-        #: (hand << move bits) | (move to beat + 1) → the move that last won there
-        self.killer: dict[int, int] = {}
         dbl = set(pos.rules.scoring.double)
         self.spring = "spring" in dbl
         self.anti_spring = "anti_spring" in dbl
@@ -180,45 +215,115 @@ class Searcher:
             m = self.ms.move_id(pos.on_table)
             assert m is not None  # validated
             self.last0 = m
-        #: each seat's hand at the start (it contains every later hand of the seat)
-        self._origin = tuple(self.ms.info(h) for h in self.hands0)
-        # the packed state's layout (see the class doc)
         ms = self.ms
+        #: each seat's hand at the start (it contains every later hand of the seat)
+        self._origin = tuple(ms.info(h) for h in self.hands0)
+        # the packed state's layout (see the class doc)
         self._lb = (ms.n_moves + 1).bit_length()
         self._hb = 3 + self._lb
         self._lmask = (1 << self._lb) - 1
-        self._shift = tuple(self._hb + _STRIDE * i for i in range(self.n))
+        #: per seat: the base of each rank's digit (copies at the start + 1; 1: none held) and
+        #: the place value of each rank's digit within the seat's number
+        self._base = tuple(tuple(c + 1 for c in h.counts) for h in pos.hands)
+        self._place: tuple[tuple[int, ...], ...] = tuple(
+            tuple(_prefix_products(b)) for b in self._base)
+        #: per seat: how many hands it can hold (its number is below this), and the place
+        #: value of its number within the hands' number
+        self._span = tuple(_prod(b) for b in self._base)
+        self._unit = tuple(_prefix_products(self._span))
         self._next = tuple((i + 1) % self.n for i in range(self.n))
         #: per seat, the seats of the other side
         self._opponents = tuple(tuple(j for j in range(self.n) if self.side[j] != self.side[i])
                                 for i in range(self.n))
         self._same = tuple(self.side[(i + 1) % self.n] == self.side[i] for i in range(self.n))
-        #: per seat, each move's cards shifted to that seat's hand; each move's id + 1 in place
-        self._mks = tuple(ms.shifted(sh) for sh in self._shift)
-        self._mlow = ms.shifted(3, ids=True)
-        #: per seat: (shift of its hand, target, whether the next seat is on its side, the
-        #: next seat, its moves' cards shifted to its hand)
-        self._seat = tuple((self._shift[i], self.targets[i], self._same[i], self._next[i],
-                            self._mks[i]) for i in range(self.n))
-        # limits are checked every so many nodes: a node costs ~10-50 us, so 256 nodes keep a
+        #: per seat and move id: what a child's key loses when the seat plays the move (its
+        #: cards in the seat's digits, less the move's id + 1 entering the low bits); 0 for a
+        #: move the seat's start hand cannot make (never played by it)
+        self._drop: tuple[list[int], ...] = tuple(self._drops(i) for i in range(self.n))
+        #: per seat: the hands met (:class:`_Hand`), at their number's index modulo a power
+        #: of two (a hand may replace another of the same index: a cache)
+        self._hsize = tuple(1 << min(_HAND_SLOT_BITS, (n - 1).bit_length())
+                            for n in self._span)
+        self._hands: tuple[list[_Hand | None], ...] = tuple([None] * z for z in self._hsize)
+        self._made = 0  # hands made since the caches were last emptied
+        # limits are checked every so many nodes: a node costs ~2-50 us, so 256 nodes keep a
         # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
         self._check_every = 256
         self._next_check = 0  # the first node checks: the set-up may have used the time
 
+    def _drops(self, seat: int) -> list[int]:
+        ms, place = self.ms, self._place[seat]
+        unit = self._unit[seat] << self._hb
+        out = [0] * ms.n_moves
+        for m in self._origin[seat].leads:
+            k, num, r = ms.mk[m], 0, 0
+            while k:
+                num += (k & 15) * place[r]
+                k >>= 4
+                r += 1
+            out[m] = num * unit - ((m + 1) << 3)
+        return out
+
     # ------------------------------------------------------------------ states
+
+    def number(self, seat: int, hand: int) -> int:
+        """The number of a hand (4 bits per rank) of ``seat`` (see the class doc); the hand
+        must be within the seat's hand at the start."""
+        num, r, place = 0, 0, self._place[seat]
+        while hand:
+            num += (hand & 15) * place[r]
+            hand >>= 4
+            r += 1
+        return num
+
+    def hand(self, seat: int, number: int) -> int:
+        """The hand (4 bits per rank) of ``seat`` with this number: :meth:`number` inverted."""
+        h = 0
+        for r, b in enumerate(self._base[seat]):
+            if b > 1:
+                h |= (number % b) << (4 * r)
+                number //= b
+        return h
 
     def pack(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> int:
         """The packed state (see the class doc) of seat ``s`` to move, ``hands`` (4 bits per
-        rank), ``last`` the move id to beat (-1 at a lead) and the ``passes`` since."""
-        key = s | (passes << 2) | ((last + 1) << 3)
-        for h, sh in zip(hands, self._shift):
-            key |= h << sh
-        return key
+        rank, each within the seat's hand at the start), ``last`` the move id to beat (-1 at a
+        lead) and the ``passes`` since."""
+        num = sum(self.number(i, h) * u for i, (h, u) in enumerate(zip(hands, self._unit)))
+        return (num << self._hb) | s | (passes << 2) | ((last + 1) << 3)
 
     def unpack(self, key: int) -> tuple[int, tuple[int, ...], int, int]:
         """(seat to move, hands, move to beat or -1, passes) of a packed state."""
-        return (key & 3, tuple((key >> sh) & _HAND_MASK for sh in self._shift),
+        num = key >> self._hb
+        return (key & 3, tuple(self.hand(i, (num // u) % n)
+                               for i, (u, n) in enumerate(zip(self._unit, self._span))),
                 ((key >> 3) & self._lmask) - 1, (key >> 2) & 1)
+
+    def _hand(self, seat: int, num: int, near: HandInfo | None) -> _Hand:
+        """The :class:`_Hand` of ``seat`` with number ``num``; ``near``: the info of a hand of
+        the seat that contains it (its moves are a superset: a cheap start), else its hand at
+        the start is used."""
+        slots = self._hands[seat]
+        i = num & (self._hsize[seat] - 1)
+        got = slots[i]
+        if got is None or got.number != num:
+            info = self.ms.info(self.hand(seat, num),
+                                self._origin[seat] if near is None else near)
+            got = slots[i] = _Hand(num, info)
+            self._made += 1
+        return got
+
+    def _info(self, seat: int, key: int) -> HandInfo:
+        """The HandInfo of ``seat``'s hand in the packed state ``key``."""
+        num = ((key >> self._hb) // self._unit[seat]) % self._span[seat]
+        return self._hand(seat, num, None).info
+
+    def release(self) -> None:
+        """Drop the transposition tables and caches (memory); the searcher stays usable and
+        starts again with empty tables."""
+        self.tt, self.tt_old, self.stt, self.stt_old = {}, {}, {}, {}
+        self._hands = tuple([None] * z for z in self._hsize)
+        self._made = 0
 
     @property
     def table_entries(self) -> int:
@@ -240,10 +345,11 @@ class Searcher:
         if len(self.stt) >= half:
             self.stt_old = self.stt
             self.stt = {}
-        if len(self.killer) >= max(1, lim.entries // 8):  # ordering hints only
-            self.killer = {}
-        if len(self.ms.hands) > min(_HANDS_KEPT, lim.entries):
+        kept = min(_HANDS_KEPT, lim.entries)
+        if len(self.ms.hands) > kept or self._made > kept:  # caches (and ordering hints)
             self.ms.clear()
+            self._hands = tuple([None] * z for z in self._hsize)
+            self._made = 0
         self._next_check = self.nodes + self._check_every
 
     # ------------------------------------------------------------------ boolean core
@@ -272,6 +378,14 @@ class Searcher:
                 out.append((-1, nxt, hands, last, passes + 1))
         return out
 
+    def killer(self, s: int, hand: int, last: int) -> int:
+        """The move that last won for seat ``s`` holding ``hand`` (4 bits per rank) against
+        move ``last`` (-1 at a lead) in this search; -1 when none."""
+        num = self.number(s, hand)
+        h = self._hands[s][num & (self._hsize[s] - 1)]
+        e = None if h is None or h.number != num else h.moves.get(last + 1)
+        return -1 if e is None else e.killer
+
     def win(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> bool:
         """Whether the side of seat ``s`` (to move) wins; ``last`` the move id to beat (-1 at
         a lead), ``passes`` since it was played. ValueError when a hand is not within the
@@ -292,23 +406,62 @@ class Searcher:
         r = tt.get(key)
         if r is not None:
             return r
-        r = self.tt_old.get(key)
-        if r is not None:
-            tt[key] = r
-            return r
-        self.nodes += 1
-        if self.nodes >= self._next_check:
+        old = self.tt_old
+        if old:
+            r = old.get(key)
+            if r is not None:
+                tt[key] = r
+                return r
+        n0 = self.nodes = self.nodes + 1
+        if n0 >= self._next_check:
             self._tick()
-            tt = self.tt
-        ms = self.ms
         s = key & 3
-        sh, tgt, same, nxt, mks = self._seat[s]
-        h = (key >> sh) & _HAND_MASK
-        info = ms.hands.get(h)
-        if info is None:
-            info = ms.info(h, p2 if p2 is not None and self.n == 2 else self._origin[s])
+        hb = self._hb
+        num = ((key >> hb) // self._unit[s]) % self._span[s]
         lastp = (key >> 3) & self._lmask  # the move to beat + 1; 0 at a lead
-        cand: Sequence[int]
+        hd = self._hands[s][num & (self._hsize[s] - 1)]
+        if hd is None or hd.number != num:
+            hd = self._hand(s, num, p2 if self.n == 2 else None)
+        e = hd.moves.get(lastp)
+        if e is None:
+            e = hd.moves[lastp] = self._moves_of(s, hd.info, lastp)
+        if e.out:  # not stored: the moves cache finds it again as fast
+            return True
+        two = e.two
+        if two and self.static and self._cannot_be_stopped(key, s, two, lastp - 1):
+            self.tt[key] = True
+            return True
+        info = hd.info
+        same = self._same[s]
+        drop = self._drop[s]
+        base = ((key >> hb) << hb) | self._next[s]  # the hands, the next seat to move
+        k = e.killer
+        pkey = 0
+        if lastp:  # the child after a pass: the trick closes after n - 1 passes
+            pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
+            if self.pass_first and self._win(pkey, info, p1) == same:
+                self.tt[key] = True
+                return True
+        if k >= 0 and self._win(base - drop[k], info, p1) == same:
+            self.tt[key] = True
+            return True
+        for m in e.cand:
+            if m != k and self._win(base - drop[m], info, p1) == same:
+                self.tt[key] = True
+                if self.killers:
+                    e.killer = m
+                return True
+        if lastp and not self.pass_first and self._win(pkey, info, p1) == same:
+            self.tt[key] = True
+            return True
+        self.tt[key] = False
+        return False
+
+    def _moves_of(self, s: int, info: HandInfo, lastp: int) -> _Moves:
+        """The :class:`_Moves` of seat ``s`` holding the hand of ``info`` against the move id
+        ``lastp - 1`` (``lastp`` 0: a lead)."""
+        ms = self.ms
+        cand: tuple[int, ...]
         if lastp:
             got = info.answers.get(lastp)
             if got is None:
@@ -316,45 +469,19 @@ class Searcher:
             cand = got
         else:
             cand = info.leads
-        if cand:
-            # a move that reaches the target ends the deal: leads are sorted largest first,
-            # answers are one class (one size) then bombs / rocket of other sizes
-            lim = info.count - tgt
-            size = ms.size
-            if size[cand[0]] >= lim or (lastp and info.tiered
-                                        and any(size[m] >= lim for m in cand)):
-                tt[key] = True
-                return True
+        # a move that reaches the target ends the deal (leads are sorted largest first;
+        # answers are one class, one size, then bombs and rocket of other sizes)
+        lim = info.count - self.targets[s]
+        size = ms.size
+        out = False
+        for m in cand:
+            if size[m] >= lim:
+                out = True
+                break
         two = info.two_step
         if two is None:
             two = info.two_step = ms.two_step(info)
-        if two and self.static and self._cannot_be_stopped(key, s, two, lastp - 1):
-            tt[key] = True
-            return True
-        hb = self._hb
-        base = ((key >> hb) << hb) | nxt  # the hands, the next seat to move
-        mlow = self._mlow
-        win = self._win
-        kkey = (h << self._lb) | lastp
-        k = self.killer.get(kkey) if self.killers and len(cand) > 1 else None
-        if lastp:  # the child after a pass: the trick closes after n - 1 passes
-            pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
-            if self.pass_first and win(pkey, info, p1) == same:
-                self.tt[key] = True
-                return True
-        if k is not None and win((base - mks[k]) | mlow[k], info, p1) == same:
-            self.tt[key] = True
-            return True
-        for m in cand:
-            if m != k and win((base - mks[m]) | mlow[m], info, p1) == same:
-                self.tt[key] = True
-                self.killer[kkey] = m
-                return True
-        if lastp and not self.pass_first and win(pkey, info, p1) == same:
-            self.tt[key] = True
-            return True
-        self.tt[key] = False
-        return False
+        return _Moves(info, cand, out, two)
 
     def _cannot_be_stopped(self, key: int, s: int, two: tuple[int, ...], last: int) -> bool:
         """A static win of seat ``s`` (to move in the packed state ``key``, ``last`` the move
@@ -362,12 +489,8 @@ class Searcher:
         is legal here and no opponent can beat it (no body of its class above it, no higher
         tier): every seat passes (a partner may), the mover leads the rest and is out."""
         ms = self.ms
-        infos = ms.hands
         tier, cls, strength = ms.tier, ms.cls, ms.strength
-        opp = []
-        for j in self._opponents[s]:
-            oh = (key >> self._shift[j]) & _HAND_MASK
-            opp.append(infos.get(oh) or ms.info(oh, self._origin[j]))
+        opp = [self._info(j, key) for j in self._opponents[s]]
         for m in two:
             t, c, st = tier[m], cls[m], strength[m]
             if last >= 0 and not (t > tier[last] or (c == cls[last] and st > strength[last])):
@@ -463,6 +586,22 @@ class Searcher:
         return result
 
 
+def _prefix_products(bases: Sequence[int]) -> list[int]:
+    """[1, b0, b0*b1, ...]: the place value of each digit of a mixed-radix number."""
+    out, p = [], 1
+    for b in bases:
+        out.append(p)
+        p *= b
+    return out
+
+
+def _prod(bases: Sequence[int]) -> int:
+    p = 1
+    for b in bases:
+        p *= b
+    return p
+
+
 def _side_name(landlord_side: bool) -> str:
     return "landlord" if landlord_side else "peasants"
 
@@ -487,9 +626,34 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
     if seconds is not None:
         lim = Limit(lim.nodes, seconds, lim.entries)
-    S = Searcher(position, lim, start=t0)
-    s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
-    lp0, pp0 = position.landlord_plays, position.peasants_played
+    with gc_paused():
+        S = Searcher(position, lim, start=t0)
+        s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
+        lp0, pp0 = position.landlord_plays, position.peasants_played
+        result = _solve(S, position, want, line, t0, s0, h0, l0, p0, lp0, pp0)
+        S.release()  # its tables go while the collector is paused (it would walk them)
+    return result
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a search (restored after, also on an
+    error): the search makes no reference cycles, and the collector's passes over its large
+    tables cost it ~5-10 % of its time."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _solve(S: Searcher, position: Position,
+           want: Literal["winner", "one", "all", "score"], line: bool, t0: float,
+           s0: int, h0: tuple[int, ...], l0: int, p0: int, lp0: int,
+           pp0: bool) -> SolveResult:
+    """:func:`solve` once the searcher is built."""
     try:
         mover_wins = S.win(s0, h0, l0, p0)
         ll_wins = mover_wins == S.side[s0]
@@ -554,7 +718,7 @@ def _first_winning(S: Searcher, s: int, hands: tuple[int, ...], last: int,
     deal, then the move the search last proved there (the killer move), then the others in
     search order; None if none."""
     kids = S.children(s, hands, last, passes)
-    k = S.killer.get((hands[s] << S._lb) | (last + 1))
+    k = S.killer(s, hands[s], last)
     kids.sort(key=lambda ch: (ch[1] >= 0, ch[0] != k))  # stable: the rest in search order
     same_side = S.side[s]
     for ch in kids:

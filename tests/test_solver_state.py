@@ -1,0 +1,117 @@
+"""The solver's packed state (issue 12): hands numbered in mixed radix, exact keys, small with
+two seats; the searcher's caches and the paused garbage collector never change an answer.
+
+Hand-worked numbering: a seat starting with 3 3 4 (two 3s, one 4) has (2+1)·(1+1) = 6 hands,
+numbered by "count of 3s + 3 · count of 4s": {} 0, {3} 1, {33} 2, {4} 3, {34} 4, {334} 5.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from ddzspec.solver.search import Searcher, gc_paused
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddzspec.cards import N_RANKS, Cards, pack4, parse_cards
+from ddzspec.rules import load_rules
+from ddzspec.solver import Limit, make_position, solve
+
+CLASSIC = load_rules("classic")
+
+
+def _searcher(hands: dict[str, str], to_move: str = "landlord") -> Searcher:
+    return Searcher(make_position(CLASSIC, hands, to_move))
+
+
+def test_hand_numbers_worked_by_hand() -> None:
+    S = _searcher({"landlord": "334", "peasant": "5"})
+    hands = ["", "3", "33", "4", "34", "334"]
+    got = [S.number(0, pack4(parse_cards(h).cards.counts) if h else 0) for h in hands]
+    assert got == [0, 1, 2, 3, 4, 5]
+    assert [S.hand(0, n) for n in range(6)] == [pack4(parse_cards(h).cards.counts) if h else 0
+                                               for h in hands]
+    assert S._span == (6, 2)  # the peasant's 5: held or not
+
+
+@st.composite
+def _sub_hands(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]]]:
+    """Start hands of 2 or 3 seats from one classic deck, and a sub-hand of each."""
+    n = draw(st.sampled_from([2, 3]))
+    deck = [r for r in range(N_RANKS) for _ in range(4 if r < 13 else 1)]
+    cards = draw(st.permutations(deck))
+    sizes = [draw(st.integers(1, 20)) for _ in range(n)]
+    starts, subs, at = [], [], 0
+    for k in sizes:
+        counts = [0] * N_RANKS
+        for r in cards[at:at + k]:
+            counts[r] += 1
+        at += k
+        starts.append(counts)
+        subs.append([draw(st.integers(0, c)) for c in counts])
+    return starts, subs
+
+
+@settings(max_examples=60, deadline=None)
+@given(_sub_hands(), st.integers(0, 2), st.integers(-1, 500), st.integers(0, 1))
+def test_pack_and_unpack_are_inverse(hs: tuple[list[list[int]], list[list[int]]], s: int,
+                                     last: int, passes: int) -> None:
+    starts, subs = hs
+    names = ["landlord", "peasant"] if len(starts) == 2 else ["landlord", "peasant1",
+                                                              "peasant2"]
+    S = _searcher({name: Cards(tuple(c)).format() for name, c in zip(names, starts)})
+    s %= len(starts)
+    hands = tuple(pack4(c) for c in subs)
+    key = S.pack(s, hands, last, passes)
+    assert S.unpack(key) == (s, hands, last, passes)
+    if len(starts) == 2:  # two seats of at most 20 cards: a machine word
+        assert key < 2 ** 63
+    # a child's key is the parent's minus the move's precomputed number
+    m = next((m for m in S.ms.info(hands[s]).leads), None)
+    if m is not None:
+        child = tuple(h - S.ms.mk[m] if i == s else h for i, h in enumerate(hands))
+        nxt = (s + 1) % len(starts)
+        base = ((key >> S._hb) << S._hb) | nxt
+        assert base - S._drop[s][m] == S.pack(nxt, child, m, 0)
+
+
+def test_release_keeps_the_searcher_usable() -> None:
+    pos = make_position(CLASSIC, {"landlord": "B2AK998553", "peasant": "RQQJJT953"},
+                        "landlord")
+    S = Searcher(pos)
+    first = S.win(0, S.hands0, -1, 0)
+    S.release()
+    assert S.table_entries == 0
+    assert S.win(0, S.hands0, -1, 0) == first is True
+
+
+def test_gc_paused_restores_the_collector() -> None:
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), gc_paused():
+        raise RuntimeError("inside a search")
+    assert gc.isenabled()
+    gc.disable()
+    try:  # a caller that paused it already keeps it paused
+        with gc_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    pos = make_position(CLASSIC, {"landlord": "QQTT", "peasant": "A3"}, "landlord")
+    assert solve(pos, want="all").winning_moves == ("TT", "QQ") and gc.isenabled()
+
+
+def test_a_tiny_hand_cache_gives_the_same_answers() -> None:
+    """With a tiny limit the tables and hand caches are emptied every few nodes (every 256):
+    the answers stay those of a full search (DDZ2-07, 10 v 9: the 9 wins)."""
+    pos = make_position(CLASSIC, {"landlord": "B2AK998553", "peasant": "RQQJJT953"},
+                        "landlord")
+    small = solve(pos, want="all", limit=Limit(entries=400))
+    full = solve(pos, want="all")
+    assert small.status == full.status == "solved"
+    assert small.winning_moves == full.winning_moves == ("9",)
+    assert small.nodes > full.nodes  # the caches really were emptied
