@@ -115,7 +115,7 @@ def build_compiled(root: Path, work: Path) -> list[Path]:
     (work / "mypy.ini").write_text(_MYPY_INI.format(major=sys.version_info[0],
                                                     minor=sys.version_info[1]), "utf-8")
     files = [f"ddzspec/solver/{m}.py" for m in COMPILED_MODULES]
-    env = {**os.environ, "PYTHONPATH": "", "MYPY_CACHE_DIR": str(work / ".mypy_cache")}
+    env = {**os.environ, "MYPY_CACHE_DIR": str(work / ".mypy_cache")}
     try:
         res = subprocess.run([sys.executable, "-c", _COMPILE, GROUP, *files], cwd=work,
                              env=env, capture_output=True, text=True, timeout=900, check=False)
