@@ -26,6 +26,10 @@ if not (_here / "search.py").is_file() and (_source / "search.py").is_file():
     __path__.append(str(_source))
 del _Path, _here, _source
 
+# movegen before search: a compiled module imported by another one (movegen, by search) would
+# get a __file__ mypyc derives from its shared library's folder, here a path that does not exist
+__import__(f"{__name__}.movegen")
+
 from .position import Position, PositionError, make_position, parse_position, position_from_puzzle
 from .search import PASS, Limit, Play, SolveResult, solve
 
