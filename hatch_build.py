@@ -69,9 +69,10 @@ class CompileError(Exception):
 
 
 def _c_compiler() -> str | None:
-    """The C compiler the interpreter's build configuration names (``CC``, e.g. ``gcc
-    -pthread``), or ``cc``, when it is on PATH; None otherwise."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    """The C compiler setuptools will run, when it is on PATH (None otherwise): the ``CC``
+    environment variable, else the interpreter's build configuration's (e.g. ``gcc -pthread``),
+    else ``cc``."""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
     if cc and shutil.which(cc[0]):
         return cc[0]
     return None
