@@ -103,7 +103,7 @@ def build_compiled(root: Path, work: Path) -> list[Path]:
         if importlib.util.find_spec(module) is None:
             raise CompileError(f"{module} is not installed")
     if _c_compiler() is None:
-        raise CompileError("no C compiler found (CC / cc not on PATH)")
+        raise CompileError("no C compiler on PATH (CC, else cc)")
     headers = Path(sysconfig.get_paths()["include"])
     if not (headers / "Python.h").is_file():
         raise CompileError(f"no Python.h in {headers} (the C headers of Python "

@@ -130,6 +130,76 @@ def test_the_answers_are_the_published_ones(
                                                                              ("QQ", "TT")))
 
 
+class _App:
+    """hatchling's application, as the hook sees it: the messages it displays."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, str]] = []
+
+    def display_info(self, message: str) -> None:
+        self.messages.append(("info", message))
+
+    def display_warning(self, message: str) -> None:
+        self.messages.append(("warning", message))
+
+
+def _run_hook(version: str, built: list[Path] | None = None
+              ) -> tuple[dict[str, Any], list[tuple[str, str]], Path | None, bool]:
+    """The hook's build data and messages for a ``version`` wheel, its scratch folder and
+    whether that folder was there until the wheel was written; ``built``: the files
+    ``build_compiled`` returns instead of compiling."""
+    hook = _load(ROOT / "hatch_build.py")  # a fresh module: replacing its function is local
+    if built is not None:
+        hook.build_compiled = lambda root, work: built
+    app = _App()
+    plugin = hook.SolverCoreBuildHook(str(ROOT), {}, None, None, "", "wheel", app=app)
+    data: dict[str, Any] = {"force_include": {}, "pure_python": True, "infer_tag": False}
+    plugin.initialize(version, data)
+    work = plugin._work
+    kept = work is not None and work.is_dir()
+    plugin.finalize(version, data, "")
+    assert work is None or not work.exists()  # removed once the wheel is written
+    return data, app.messages, work, kept
+
+
+PURE_DATA = {"force_include": {}, "pure_python": True, "infer_tag": False}
+
+
+def test_the_hook_keeps_editable_and_forced_pure_wheels_pure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DDZSPEC_PURE_PYTHON", raising=False)
+    assert _run_hook("editable") == (PURE_DATA, [], None, False)
+    monkeypatch.setenv("DDZSPEC_PURE_PYTHON", "1")
+    assert _run_hook("standard") == (PURE_DATA, [("info", "ddzspec: DDZSPEC_PURE_PYTHON is "
+                                                  "set: installing the pure-Python solver")],
+                                     None, False)
+
+
+def test_the_hook_falls_back_to_the_pure_wheel_without_a_compiler(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DDZSPEC_PURE_PYTHON", raising=False)
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    data, messages, work, _ = _run_hook("standard")
+    assert data == PURE_DATA and work is None
+    assert messages == [("warning", "ddzspec: WARNING: the compiled solver core was not built "
+                         "(no C compiler on PATH (CC, else cc)): installing the pure-Python "
+                         "solver")]
+
+
+def test_the_hook_puts_the_built_modules_into_the_wheel(
+        both: tuple[dict[str, Any], dict[str, Any], list[Path]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the compile itself is the fixture's (the same function): here what the hook does with it
+    built = both[2]
+    monkeypatch.delenv("DDZSPEC_PURE_PYTHON", raising=False)
+    data, messages, work, kept = _run_hook("standard", built)
+    assert work is not None and kept
+    assert data == {"force_include": {str(p): f"ddzspec/solver/{p.name}" for p in built},
+                    "pure_python": False, "infer_tag": True}
+    assert messages == [("info", "ddzspec: compiled the solver core with mypyc ("
+                         + ", ".join(p.name for p in built) + ")")]
+
+
 # ------------------------------------------------------------------------ the worker
 
 def _install(files: list[str]) -> None:
