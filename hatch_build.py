@@ -124,7 +124,8 @@ def build_compiled(root: Path, work: Path) -> list[Path]:
         raise CompileError(f"the compile could not run: {e}") from None
     if res.returncode != 0:
         raise CompileError(f"mypyc failed: {_last_error_line(res.stdout + res.stderr)}")
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    # the file name setuptools gives an extension module (e.g. .cpython-311-x86_64-linux-gnu.so)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or importlib.machinery.EXTENSION_SUFFIXES[0]
     names = [*COMPILED_MODULES, GROUP.rsplit(".", 1)[1] + "__mypyc"]
     built = [package / "solver" / f"{name}{suffix}" for name in names]
     missing = [p.name for p in built if not p.is_file()]
@@ -153,10 +154,11 @@ class SolverCoreBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         self._work = Path(tempfile.mkdtemp(prefix="ddzspec-mypyc-"))
         try:
             built = build_compiled(Path(self.root), self._work)
-        except CompileError as e:
+        except Exception as e:  # any failure: the pure wheel, never a failed install
             self._cleanup()
+            reason = str(e) if isinstance(e, CompileError) else f"{type(e).__name__}: {e}"
             self.app.display_warning(f"ddzspec: WARNING: the compiled solver core was not "
-                                     f"built ({e}): installing the pure-Python solver")
+                                     f"built ({reason}): installing the pure-Python solver")
             return
         for path in built:
             build_data["force_include"][str(path)] = f"ddzspec/solver/{path.name}"
@@ -170,6 +172,7 @@ class SolverCoreBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         self._cleanup()
 
     def _cleanup(self) -> None:
-        if getattr(self, "_work", None) is not None:
-            shutil.rmtree(self._work, ignore_errors=True)  # type: ignore[arg-type]
+        work: Path | None = getattr(self, "_work", None)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
             self._work = None

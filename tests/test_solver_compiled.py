@@ -143,14 +143,21 @@ class _App:
         self.messages.append(("warning", message))
 
 
-def _run_hook(version: str, built: list[Path] | None = None
+def _run_hook(version: str, built: list[Path] | Exception | None = None
               ) -> tuple[dict[str, Any], list[tuple[str, str]], Path | None, bool]:
     """The hook's build data and messages for a ``version`` wheel, its scratch folder and
     whether that folder was there until the wheel was written; ``built``: the files
-    ``build_compiled`` returns instead of compiling."""
+    ``build_compiled`` returns (or the error it raises) instead of compiling."""
     hook = _load(ROOT / "hatch_build.py")  # a fresh module: replacing its function is local
+
+    def build(root: Path, work: Path) -> list[Path]:
+        if isinstance(built, Exception):
+            raise built
+        assert built is not None
+        return built
+
     if built is not None:
-        hook.build_compiled = lambda root, work: built
+        hook.build_compiled = build
     app = _App()
     plugin = hook.SolverCoreBuildHook(str(ROOT), {}, None, None, "", "wheel", app=app)
     data: dict[str, Any] = {"force_include": {}, "pure_python": True, "infer_tag": False}
@@ -175,7 +182,7 @@ def test_the_hook_keeps_editable_and_forced_pure_wheels_pure(
                                      None, False)
 
 
-def test_the_hook_falls_back_to_the_pure_wheel_without_a_compiler(
+def test_the_hook_falls_back_to_the_pure_wheel_without_a_compiler_or_on_any_error(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DDZSPEC_PURE_PYTHON", raising=False)
     monkeypatch.setenv("CC", "/nonexistent/cc")
@@ -183,6 +190,12 @@ def test_the_hook_falls_back_to_the_pure_wheel_without_a_compiler(
     assert data == PURE_DATA and work is None
     assert messages == [("warning", "ddzspec: WARNING: the compiled solver core was not built "
                          "(no C compiler on PATH (CC, else cc)): installing the pure-Python "
+                         "solver")]
+    # any other failure too
+    data, messages, work, _ = _run_hook("standard", PermissionError("read-only /tmp"))
+    assert data == PURE_DATA and work is None
+    assert messages == [("warning", "ddzspec: WARNING: the compiled solver core was not built "
+                         "(PermissionError: read-only /tmp): installing the pure-Python "
                          "solver")]
 
 
