@@ -44,6 +44,7 @@ from ddzspec.cards import Cards, parse_cards
 from ddzspec.cli_common import FileName, common_options, emit_json, fail
 from ddzspec.errors import DdzError, NotationError
 from ddzspec.rules import Rules
+from ddzspec.solver import COMPILED
 
 from .position import Position, make_position, parse_position, position_from_puzzle
 from .search import SolveResult
@@ -323,7 +324,8 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
 
 
 @click.command("solve", epilog=POSITION_FORMAT + "\n\n\b\nFull grammar: "
-               + str(data_dir("grammar") / "position.lark"))
+               + str(data_dir("grammar") / "position.lark") + "\nSolver core: "
+               + ("compiled (mypyc)" if COMPILED else "pure Python"))
 @click.argument("file", required=False, metavar="[FILE|-]")
 @click.option("--landlord", metavar="CARDS", help="The landlord's hand (quick use).")
 @click.option("--peasant", "peasants", multiple=True, metavar="CARDS",

@@ -11,6 +11,11 @@ Depends on the rest of :mod:`ddzspec`, which never imports it. Its modules live 
 repository's top-level ``solver/`` folder: a wheel installs them here, as ``ddzspec/solver/``;
 in a source tree or an editable install this package's ``__path__`` is extended to that folder,
 so ``ddzspec.solver`` is the one import name either way (``solver`` alone is another project).
+
+:data:`COMPILED` says whether the hot modules, ``search`` and ``movegen``, are the extension
+modules mypyc built when the wheel was built (``pip install .``, see ``hatch_build.py``), or
+the pure-Python ones (an editable install, ``DDZSPEC_PURE_PYTHON=1``, or no C compiler at
+install time); the answers are the same, the compiled ones about 1.4× faster.
 """
 
 from pathlib import Path as _Path
@@ -21,8 +26,25 @@ if not (_here / "search.py").is_file() and (_source / "search.py").is_file():
     __path__.append(str(_source))
 del _Path, _here, _source
 
+# movegen before search: a compiled module imported by another one (movegen, by search) would
+# get a __file__ mypyc derives from its shared library's folder, here a path that does not exist
+__import__(f"{__name__}.movegen")
+
 from .position import Position, PositionError, make_position, parse_position, position_from_puzzle
 from .search import PASS, Limit, Play, SolveResult, solve
 
-__all__ = ["PASS", "Limit", "Play", "Position", "PositionError", "SolveResult", "make_position",
-           "parse_position", "position_from_puzzle", "solve"]
+
+def _compiled() -> bool:
+    import sys
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    files = (sys.modules[f"{__name__}.{m}"].__file__ for m in ("search", "movegen"))
+    return all(str(f).endswith(tuple(EXTENSION_SUFFIXES)) for f in files)
+
+
+#: True when ``search`` and ``movegen`` are mypyc's extension modules, False when pure Python
+COMPILED: bool = _compiled()
+del _compiled
+
+__all__ = ["COMPILED", "PASS", "Limit", "Play", "Position", "PositionError", "SolveResult",
+           "make_position", "parse_position", "position_from_puzzle", "solve"]

@@ -1,0 +1,298 @@
+"""The compiled solver core gives the pure solver's answers (issue 12: a compiled core keeps one
+source of truth; CI tests both, with identical answers).
+
+The suite runs on an editable install (pure modules), so the module fixture builds the mypyc
+extension modules itself with ``hatch_build.build_compiled`` (what ``pip install .`` puts into
+the wheel), once, into a temporary folder. The same worker (this file run as a script) then
+solves the same positions twice, each in a fresh interpreter: once pure, once with the compiled
+``ddzspec.solver.search``/``movegen`` (and mypyc's shared library) imported first through a
+meta-path finder; the two answer lists must be equal, nodes included. The positions: every
+puzzle of tests/data/puzzles/two_seat.jsonl (``want="all"``, and ``"score"`` on a few), the
+pinned 15 v 15 deals of tests/test_solver_deals.py, the 3-seat puzzles shipped with ddzspec,
+and a puzzle played through :class:`ddzspec.puzzle_play.PuzzleGame` (the ``Searcher``/
+``_Aborted`` use). No skip: without a C compiler the test fails and says so (``.ci/run``
+installs one).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ddzspec.cards import parse_cards
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "tests" / "data" / "puzzles" / "two_seat.jsonl"
+#: two-seat puzzles also solved for the exact score
+SCORED = ("DDZ2-01", "DDZ2-02", "DDZ2-05", "DDZ2-15")
+#: the shipped puzzle played through PuzzleGame to the end (the hint against perfect defence)
+PLAYED = ("DDZ2-15", "DDZ3-02")
+
+
+def multisets(moves: list[str]) -> list[object]:
+    """Moves as comparable multisets (the puzzles write 8883 where the solver writes 888+3)."""
+    return sorted(("PASS",) if m == "PASS" else parse_cards(m).cards.counts for m in moves)
+
+
+def _load(path: Path) -> Any:
+    """The module of the file ``path`` (the suite imports in importlib mode: neither the
+    repository nor tests/ is on sys.path)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _worker(compiled: list[Path] | None) -> subprocess.Popen[str]:
+    """This file run as a script in a fresh interpreter: the answers as one JSON line."""
+    args = [sys.executable, str(Path(__file__).resolve()), *(str(p) for p in compiled or [])]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    return subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _answers(proc: subprocess.Popen[str]) -> dict[str, Any]:
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err[-3000:]
+    result: dict[str, Any] = json.loads(out.splitlines()[-1])
+    return result
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any],
+                                                            list[Path]]:
+    """(pure answers, compiled answers, the built extension files); the pure worker runs while
+    mypyc compiles."""
+    hook = _load(ROOT / "hatch_build.py")
+    pure = _worker(None)
+    try:
+        built = hook.build_compiled(ROOT, tmp_path_factory.mktemp("mypyc"))
+    except hook.CompileError as e:
+        pure.kill()
+        pure.communicate()
+        pytest.fail(f"the compiled solver core could not be built: {e} (the test needs mypy, "
+                    "setuptools and a C compiler: .ci/run installs gcc when cc is missing)")
+    return _answers(pure), _answers(_worker(built)), built
+
+
+def test_the_compiled_modules_are_the_ones_imported(
+        both: tuple[dict[str, Any], dict[str, Any], list[Path]]) -> None:
+    pure, compiled, built = both
+    assert [p.name.split(".")[0] for p in built] == ["search", "movegen", "_core__mypyc"]
+    assert compiled["files"] == {
+        "ddzspec.solver.search": str(built[0]), "ddzspec.solver.movegen": str(built[1]),
+        "ddzspec.solver._core__mypyc": str(built[2])}
+    assert compiled["function types"] == ["builtin_function_or_method"] * 2
+    assert pure["function types"] == ["function"] * 2
+    assert compiled["COMPILED"] is True and pure["COMPILED"] is False
+    assert pure["files"]["ddzspec.solver.search"] == str(ROOT / "solver" / "search.py")
+    assert pure["files"]["ddzspec.solver._core__mypyc"] is None
+    assert compiled["help"] == "Solver core: compiled (mypyc)"
+    assert pure["help"] == "Solver core: pure Python"
+
+
+@pytest.mark.parametrize("part", ["two_seat", "scored", "deals", "three_seat", "played"])
+def test_compiled_and_pure_answers_are_identical(
+        both: tuple[dict[str, Any], dict[str, Any], list[Path]], part: str) -> None:
+    pure, compiled, _ = both
+    assert pure[part], part  # something was solved
+    assert compiled[part] == pure[part]
+
+
+def test_the_answers_are_the_published_ones(
+        both: tuple[dict[str, Any], dict[str, Any], list[Path]]) -> None:
+    # the compiled answers are also the pinned ones, not merely the pure solver's
+    _, compiled, _ = both
+    records = [json.loads(line) for line in PUZZLES.read_text("utf-8").splitlines()]
+    assert len(compiled["two_seat"]) == len(records) == 21
+    for rec in records:
+        got = compiled["two_seat"][rec["id"]]
+        assert {"landlord": "first", "peasants": "second"}[got["winner"]] == rec["winner"]
+        assert multisets(got["winning_moves"]) == multisets(rec["winning_moves"])
+    deals = _load(ROOT / "tests" / "test_solver_deals.py")
+    n = len(deals.DEALS)
+    assert [(d["winner"], tuple(d["winning_moves"])) for d in compiled["deals"][:n]] \
+        == [(winner, moves) for _, _, winner, moves in deals.DEALS]
+    assert [d["winner"] for d in compiled["deals"][2 * n:]] \
+        == [winner for _, _, winner in deals.VERDICTS]
+    # the hint wins each game; DDZ2-15 by hand: TT (or QQ), the peasant passes, QQ (TT)
+    assert [compiled["played"][i]["winner"] for i in PLAYED] == ["landlord", "landlord"]
+    assert compiled["played"]["DDZ2-15"]["history"] in (
+        [["landlord", a], ["peasant", "PASS"], ["landlord", b]] for a, b in (("TT", "QQ"),
+                                                                             ("QQ", "TT")))
+
+
+class _App:
+    """hatchling's application, as the hook sees it: the messages it displays."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, str]] = []
+
+    def display_info(self, message: str) -> None:
+        self.messages.append(("info", message))
+
+    def display_warning(self, message: str) -> None:
+        self.messages.append(("warning", message))
+
+
+def _run_hook(version: str, built: list[Path] | Exception | None = None
+              ) -> tuple[dict[str, Any], list[tuple[str, str]], Path | None, bool]:
+    """The hook's build data and messages for a ``version`` wheel, its scratch folder and
+    whether that folder was there until the wheel was written; ``built``: the files
+    ``build_compiled`` returns (or the error it raises) instead of compiling."""
+    hook = _load(ROOT / "hatch_build.py")  # a fresh module: replacing its function is local
+
+    def build(root: Path, work: Path) -> list[Path]:
+        if isinstance(built, Exception):
+            raise built
+        assert built is not None
+        return built
+
+    if built is not None:
+        hook.build_compiled = build
+    app = _App()
+    plugin = hook.SolverCoreBuildHook(str(ROOT), {}, None, None, "", "wheel", app=app)
+    data: dict[str, Any] = {"force_include": {}, "pure_python": True, "infer_tag": False}
+    plugin.initialize(version, data)
+    work = plugin._work
+    kept = work is not None and work.is_dir()
+    plugin.finalize(version, data, "")
+    assert work is None or not work.exists()  # removed once the wheel is written
+    return data, app.messages, work, kept
+
+
+PURE_DATA = {"force_include": {}, "pure_python": True, "infer_tag": False}
+
+
+def test_the_hook_keeps_editable_and_forced_pure_wheels_pure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DDZSPEC_PURE_PYTHON", raising=False)
+    assert _run_hook("editable") == (PURE_DATA, [], None, False)
+    monkeypatch.setenv("DDZSPEC_PURE_PYTHON", "1")
+    assert _run_hook("standard") == (PURE_DATA, [("info", "ddzspec: DDZSPEC_PURE_PYTHON is "
+                                                  "set: installing the pure-Python solver")],
+                                     None, False)
+
+
+def test_the_hook_falls_back_to_the_pure_wheel_without_a_compiler_or_on_any_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DDZSPEC_PURE_PYTHON", raising=False)
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    data, messages, work, _ = _run_hook("standard")
+    assert data == PURE_DATA and work is None
+    assert messages == [("warning", "ddzspec: WARNING: the compiled solver core was not built "
+                         "(no C compiler on PATH (CC, else cc)): installing the pure-Python "
+                         "solver")]
+    # any other failure too
+    data, messages, work, _ = _run_hook("standard", PermissionError("read-only /tmp"))
+    assert data == PURE_DATA and work is None
+    assert messages == [("warning", "ddzspec: WARNING: the compiled solver core was not built "
+                         "(PermissionError: read-only /tmp): installing the pure-Python "
+                         "solver")]
+
+
+def test_the_hook_puts_the_built_modules_into_the_wheel(
+        both: tuple[dict[str, Any], dict[str, Any], list[Path]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the compile itself is the fixture's (the same function): here what the hook does with it
+    built = both[2]
+    monkeypatch.delenv("DDZSPEC_PURE_PYTHON", raising=False)
+    data, messages, work, kept = _run_hook("standard", built)
+    assert work is not None and kept
+    assert data == {"force_include": {str(p): f"ddzspec/solver/{p.name}" for p in built},
+                    "pure_python": False, "infer_tag": True}
+    assert messages == [("info", "ddzspec: compiled the solver core with mypyc ("
+                         + ", ".join(p.name for p in built) + ")")]
+
+
+# ------------------------------------------------------------------------ the worker
+
+def _install(files: list[str]) -> None:
+    """Import the extension modules ``files`` (``<module>.<abi>.so``, in ddzspec/solver/)
+    before anything else can import the pure ones: a meta-path finder placed first."""
+    import importlib.abc
+    import importlib.machinery
+
+    by_name = {"ddzspec.solver." + Path(f).name.split(".")[0]: f for f in files}
+
+    class Compiled(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, path: Any, target: Any = None
+                      ) -> importlib.machinery.ModuleSpec | None:
+            if name not in by_name:
+                return None
+            return importlib.util.spec_from_file_location(name, by_name[name])
+
+    sys.meta_path.insert(0, Compiled())
+
+
+def _result(res: Any) -> dict[str, Any]:
+    out: dict[str, Any] = res.to_json()
+    del out["seconds"]
+    out["table_entries"] = res.table_entries
+    return out
+
+
+def main(files: list[str]) -> None:
+    """Solve every position of the module docstring and print the answers as one JSON line."""
+    if files:
+        _install(files)
+    import click.testing
+    import ddzspec.solver.cli
+
+    import ddzspec.solver
+    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
+    from ddzspec.solver import make_position, position_from_puzzle, solve
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_solver_deals import CLASSIC, DEALS, VERDICTS
+
+    answers: dict[str, Any] = {"COMPILED": ddzspec.solver.COMPILED, "files": {
+        name: getattr(sys.modules.get(name), "__file__", None)
+        for name in ("ddzspec.solver.search", "ddzspec.solver.movegen",
+                     "ddzspec.solver._core__mypyc")}}
+    answers["function types"] = [type(f).__name__ for f in (
+        sys.modules["ddzspec.solver.search"].solve, sys.modules["ddzspec.solver.movegen"].move_set)]
+    helped = click.testing.CliRunner().invoke(ddzspec.solver.cli.solve, ["--help"]).output
+    answers["help"] = next(ln.strip() for ln in helped.splitlines() if "Solver core" in ln)
+    records = [json.loads(line) for line in PUZZLES.read_text("utf-8").splitlines()]
+    answers["two_seat"] = {r["id"]: _result(solve(position_from_puzzle(r), want="all"))
+                           for r in records}
+    answers["scored"] = {r["id"]: _result(solve(position_from_puzzle(r), want="score"))
+                         for r in records if r["id"] in SCORED}
+    deals = [(make_position(CLASSIC, {"landlord": ll, "peasant": p}, "landlord"), want)
+             for want in ("all", "one") for ll, p, _, _ in DEALS]
+    deals += [(make_position(CLASSIC, {"landlord": ll, "peasant": p}, "landlord"), "winner")
+              for ll, p, _ in VERDICTS]
+    answers["deals"] = [_result(solve(pos, want=want, seconds=60)) for pos, want in deals]
+    three = [f"DDZ3-0{i}" for i in range(1, 6)]
+    answers["three_seat"] = {
+        i: [_result(solve(puzzle_by_id(i).position(), want=w)) for w in ("all", "score")]
+        for i in three}
+    played = {}
+    for ident in PLAYED:
+        pos = puzzle_by_id(ident).position()
+        mover = pos.seats[pos.to_move]
+        human = mover if pos.n_seats == 2 or mover == "landlord" else "peasants"
+        game = PuzzleGame.start(pos, human)
+        verdicts: list[list[str]] = []
+        while not game.over:
+            if game.human_to_move:
+                game, verdict = game.play((game.hint() or game.legal_moves())[0])
+                verdicts.append(list(verdict.lines))
+            else:
+                game = game.reply()
+        played[ident] = {"human": human, "winner": game.winner, "verdicts": verdicts,
+                         "history": [list(h) for h in game.history]}
+    answers["played"] = played
+    print(json.dumps(answers))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
