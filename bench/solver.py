@@ -166,7 +166,9 @@ pos = position.make_position(rules, args["hands"], args["to_move"], on_table=arg
 out = {}
 for want in args["wants"]:
     movegen.move_set(rules).clear()  # each want starts with no hand built, as a fresh run
-    if want == "one" and "one" not in str(search.solve.__annotations__["want"]).replace(
+    # an older solver (--compare) may not know want="one"; a compiled one has no annotations
+    ann = getattr(search.solve, "__annotations__", None)
+    if want == "one" and ann is not None and "one" not in str(ann["want"]).replace(
             "'", '"').split('"'):
         continue
     w, c = time.perf_counter(), time.process_time()
