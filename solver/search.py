@@ -1,10 +1,12 @@
 """The endgame search: boolean negamax with an exact transposition table, and MTD-style score.
 
-State of the search: seat to move, hands packed 4 bits per rank, move on the table (id, -1 at
-a lead), passes since it was played — packed in one int (:meth:`Searcher.pack`), so the
-transposition-table key is exact, no hashing tricks. Sides: the landlord against the
-peasant(s); two peasants cooperate. A seat wins when, after its own move, its cards left ≤ its
-target. With ``n`` seats ``n - 1`` passes in a row close a trick and the last player leads.
+State of the search: seat to move, passes since the move on the table, that move (id, -1 at a
+lead) and the hands, numbered in mixed radix (each within the seat's hand at the start) —
+packed in one int (:meth:`Searcher.pack`), so the transposition-table key is exact, no hashing
+tricks, and under 2^63 with two seats (machine words when the module is compiled with mypyc).
+Sides: the landlord against the peasant(s); two peasants cooperate. A seat wins when, after
+its own move, its cards left ≤ its target. With ``n`` seats ``n - 1`` passes in a row close a
+trick and the last player leads.
 
 - :func:`solve` — ``want="winner"``: the winning side; ``"one"``: also one winning move of
   the seat to move (the first proven; none when it loses); ``"all"``: also the complete set of
@@ -14,7 +16,8 @@ target. With ``n`` seats ``n - 1`` passes in a row close a trick and the last pl
 - Boolean core: a move wins for the mover's side iff the child position is a win for the
   child mover's side when that is the same side, a loss otherwise. Static wins end a node at
   once: a move that goes out (the move list is sorted largest first, so one comparison
-  decides), or a move no opponent can beat after which the rest of the hand is one move.
+  decides; such nodes are not stored: the hand cache answers as fast), or a move no opponent
+  can beat after which the rest of the hand is one move.
   Children are ordered: at a lead larger moves first, weaker bodies first within a size; when
   answering, weaker bodies first, bombs and rocket after, the pass last; before all of them the
   move that last won from the same hand against the same move (a killer move). Orderings were
