@@ -83,7 +83,8 @@ def _last_error_line(output: str) -> str:
     non-blank line (setuptools' or the compiler's)."""
     lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
     errors = [ln for ln in lines if ": error:" in ln]
-    return (errors or lines or ["no output"])[0 if errors else -1][:300]
+    line = (errors or lines or ["no output"])[0 if errors else -1]
+    return line if len(line) <= 300 else line[:297].rsplit(" ", 1)[0] + " ..."
 
 
 def build_compiled(root: Path, work: Path) -> list[Path]:
@@ -147,7 +148,7 @@ class SolverCoreBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         self._work: Path | None = None
         if version != "standard":
             return
-        if os.environ.get(PURE_ENV, "").strip() not in ("", "0"):
+        if os.environ.get(PURE_ENV, "").strip().lower() not in ("", "0", "false", "no", "off"):
             self.app.display_info(f"ddzspec: {PURE_ENV} is set: installing the pure-Python "
                                   "solver")
             return

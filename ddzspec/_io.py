@@ -1,13 +1,44 @@
-"""Writing files safely: :func:`write_atomic` (a write that fails leaves the old file as it was
-and no partial file) and :func:`write_problem` (why a path could not be written, checked before
-long work)."""
+"""Files: :func:`write_atomic` (a write that fails leaves the old file as it was and no partial
+file), :func:`write_problem` (why a path could not be written, checked before long work) and
+:func:`read_input` (an input text file, read to a size cap)."""
 
 from __future__ import annotations
 
 import errno
 import os
 import secrets
+import sys
 from pathlib import Path
+
+#: The largest input text read (a position, a batch, a puzzle or record file), in bytes.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+def read_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of an input file (``"-"``: standard input), read whatever the file is (a
+    pipe too) but never more than ``limit`` bytes, so a device that never ends (/dev/zero)
+    cannot exhaust memory. Raises OSError as opening or reading does, an OSError (errno
+    EFBIG, ``strerror`` saying so) for an input over ``limit`` bytes, and UnicodeDecodeError
+    for a file that is not UTF-8."""
+    if str(path) == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text-only stdin (a test harness): characters, not bytes
+            text: str = sys.stdin.read(limit + 1)
+            if len(text) > limit:
+                raise _too_large(path, limit)
+            return text
+        data: bytes = stream.read(limit + 1)
+    else:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(path, limit)
+    return data.decode("utf-8")
+
+
+def _too_large(path: str | Path, limit: int) -> OSError:
+    return OSError(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MiB: not an input file "
+                   "(a device that never ends?)", str(path))
 
 
 def write_problem(path: str | Path) -> str | None:

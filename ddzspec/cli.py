@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 
 import click
 
+from . import _entry
 from .cli_common import common_options, emit_json, fail, one_line_error, report_with_progress
 from .errors import DdzWarning
 from .rules import Rules, load_rules
@@ -99,8 +100,8 @@ def _output_failed(e: OSError) -> NoReturn:
     sys.exit(EXIT_OUTPUT_FAILED)
 
 
-#: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
-EXIT_INTERRUPTED = 130
+#: Exit code after Ctrl-C (128 + SIGINT, as shells report it; the entry point's too).
+EXIT_INTERRUPTED = _entry.EXIT_INTERRUPTED
 
 #: Exit code when standard output is a closed pipe (``| head``): 128 + SIGPIPE, as shells
 #: report a process killed by it; no message.

@@ -139,12 +139,11 @@ def puzzles_check(file: str, rules_name: str, without: tuple[str, ...],
     others under --rules. Exit 0 when every puzzle is right, 1 when one is not, 2 when the
     file cannot be read.
     """
-    from pathlib import Path
-
+    from ._io import read_input
     from .puzzlegen import check
     rules = _load(rules_name, without)
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        text = read_input(file)
     except OSError as e:
         fail(f"cannot read {file}: {e.strerror}")
     except UnicodeDecodeError as e:

@@ -80,11 +80,9 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
 
 def _read_text(path: str) -> str:
     """A text file's content ("-": standard input); a file that cannot be read exits 2."""
-    if path == "-":
-        return sys.stdin.read()
+    from ._io import read_input
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        return read_input(path)
     except OSError as e:
         fail(f"{path}: cannot read: {e.strerror}")
     except UnicodeDecodeError:

@@ -174,6 +174,9 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
     is not a run's output, was written for another ``header``, or has a bad line before the
     last."""
     p = Path(path)
+    if p.exists() and not p.is_file():  # a device would be read without end (/dev/full)
+        raise ExecuteError(f"{p}: not a regular file (an output file is read back to resume "
+                           "a run): name a file")
     try:
         data = p.read_bytes()
     except FileNotFoundError:

@@ -58,6 +58,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ._io import read_input
 from .cards import Cards, unpack4
 from .errors import DdzError, NotationError, PuzzleError
 from .solver import Position, parse_position
@@ -187,12 +188,14 @@ def load_puzzle(id_or_file: str, rules: Rules | None = None) -> Puzzle:
         path = Path(id_or_file)
         if path.is_dir():
             raise PuzzleError(f"{id_or_file}: is a folder, not a position file") from None
-        if not path.is_file():
+        if not path.exists():
             raise PuzzleError(str(e).replace(";", " and no such file;", 1)) from None
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise PuzzleError(f"{id_or_file}: cannot read: {e}") from None
+        text = read_input(path)
+    except OSError as e:
+        raise PuzzleError(f"{id_or_file}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise PuzzleError(f"{id_or_file}: not a UTF-8 text file (byte {e.start})") from None
     try:
         pos = parse_position(text, source=id_or_file, rules=rules)
     except DdzError as e:

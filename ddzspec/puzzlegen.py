@@ -304,6 +304,7 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
     ``winning_moves`` expects nothing: it gets an ``info`` entry saying how it was solved."""
     from .rules import builtin_rules, load_rules
     from .solver import solve
+    from .solver.position import side_of_winner
     out = []
     for where, rec in records:
         name = f"{where} ({rec['id']})" if isinstance(rec, Mapping) and "id" in rec else where
@@ -336,7 +337,8 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
                                f"moves {', '.join(res.winning_moves) or 'none'}", info=True))
         elif single and res.to_move_wins and len(res.winning_moves) > 1:
             out.append(Problem(name, f"{len(res.winning_moves)} winning moves: not unique"))
-        elif rec.get("winner") != winner:
+        elif (side_of_winner(rec.get("winner"), pos.n_seats) if "position" in rec
+              else rec.get("winner")) != winner:
             out.append(Problem(name, f"the winner is {winner}, not {rec.get('winner')}"))
         elif not isinstance(want, list) or sorted(map(_canon(r), want)) != sorted(
                 map(_canon(r), res.winning_moves)):

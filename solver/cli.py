@@ -34,11 +34,11 @@ import json
 import math
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import click
 
+from ddzspec._io import read_input
 from ddzspec._resources import data_dir
 from ddzspec.cards import Cards, parse_cards
 from ddzspec.cli_common import FileName, common_options, emit_json, fail
@@ -46,7 +46,13 @@ from ddzspec.errors import DdzError, NotationError
 from ddzspec.rules import Rules
 from ddzspec.solver import COMPILED
 
-from .position import Position, make_position, parse_position, position_from_puzzle
+from .position import (
+    Position,
+    make_position,
+    parse_position,
+    position_from_puzzle,
+    side_of_winner,
+)
 from .search import SolveResult
 from .search import solve as solve_position
 
@@ -121,6 +127,8 @@ def _batch_one(item: tuple[str, str, str, float | None, Rules, str]) -> dict[str
                         "error": "a puzzle record has two seats (first, second); write a "
                                  'three-seat position as {"id", "position"}'}
             pos = position_from_puzzle(rec, rules)
+        if "position" in rec and "winner" in rec:
+            rec = {**rec, "winner": side_of_winner(rec["winner"], pos.n_seats)}
         words = _SIDE_WORDS["position" if "position" in rec else "puzzle"]
         expect = _expectation(rec, words, pos.notation)  # checked before the (long) search
         res = solve_position(pos, want=want, seconds=seconds)  # type: ignore[arg-type]
@@ -212,7 +220,7 @@ def _finite(v: float | None) -> float | None:
 def _read_text(path: str) -> str:
     """A text file's content ("-": standard input); bad files exit 2 with a message."""
     try:
-        return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        return read_input(path)
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}")
     except UnicodeDecodeError as e:
@@ -238,7 +246,7 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
     ref = rules_ref(rules)
     tasks = []
     first_line: dict[str, int] = {}  # id → the line it first appears on
-    duplicates: dict[str, str] = {}  # task id → the error of a line reusing an id
+    duplicates: dict[str, str] = {}  # task id → the error of a line (a reused or bad id)
     for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -248,7 +256,11 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
         try:
             obj = json.loads(line)
             if isinstance(obj, dict) and "id" in obj:
-                ident = str(obj["id"])
+                if isinstance(obj["id"], str):
+                    ident = obj["id"]
+                else:
+                    duplicates[f"line {i:08d}"] = (f'line {i}: "id" must be a string, not '
+                                                   f"{json.dumps(obj['id'])[:40]}")
         except (json.JSONDecodeError, RecursionError):
             pass  # reported on its own row
         if ident in first_line:

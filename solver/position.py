@@ -135,6 +135,13 @@ class Position:
         return "\n".join(lines) + "\n"
 
 
+def side_of_winner(word: object, n_seats: int) -> object:
+    """A position record's expected ``"winner"`` as a side, "landlord" or "peasants": with two
+    seats the seat name "peasant" (as ``puzzles list`` shows a two-seat winner) names the
+    peasants' side. Any other value is returned as it is (the caller reports it)."""
+    return "peasants" if word == "peasant" and n_seats == 2 else word
+
+
 def _seat_index(name: str, seats: tuple[str, ...]) -> int:
     if name in seats:
         return seats.index(name)
@@ -195,6 +202,10 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         if not 0 <= robs <= max(rules.bidding.max_robs, 0):
             raise PositionError(f"robs {robs}: {rules.label} allows 0 to "
                                 f"{rules.bidding.max_robs} robs", field="robs")
+    for s in seats:
+        if not isinstance(hands[s], Cards | str):
+            raise PositionError(f"the hand of {s}: {type(hands[s]).__name__} given; a hand is "
+                                "Cards or a string of cards", field=f"hand of {s}")
     cards = tuple(h if isinstance(h, Cards) else parse_cards(h, notation, rules.deck).cards
                   for h in (hands[s] for s in seats))
     tm = _seat_index(to_move, seats)
@@ -209,6 +220,9 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     for s, t in (targets or {}).items():
         if t == "robs":  # the same rule as --robs / 'robs N': only where robs exist
             _require_robs(rules, f"target {s}: robs", f"target of {s}")
+        elif isinstance(t, bool) or not isinstance(t, int):
+            raise PositionError(f"target {s}: {t!r}: a target is a whole number of cards or "
+                                '"robs"', field=f"target of {s}")
         tg[_seat_index(s, seats)] = (robs or 0) if t == "robs" else int(t)
     mult = multiplier
     rob_mult = 2 ** (robs or 0) if "rob" in rules.scoring.double else 1
@@ -255,6 +269,8 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
                                 "the deal is already over", field=f"hand of {s}")
     for key, value, top, shown in (("base", pos.base, 10**9, "10^9"),
                                    ("multiplier", pos.multiplier, 2**40, "2^40")):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PositionError(f"{key} {value!r}: must be a whole number", field=key)
         if not 1 <= value <= top:
             raise PositionError(f"{key} {value}: must be between 1 and {shown}", field=key)
     if pos.landlord_plays == 0 and (pos.to_move != 0 or pos.on_table is not None):

@@ -34,6 +34,7 @@ trick and the last player leads.
 from __future__ import annotations
 
 import gc
+import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -116,8 +117,11 @@ class Limit:
     long as ``entries // 2`` stays under 349,000, the size at which a dict doubles its table).
     The table has two generations: when the newer holds ``entries // 2`` it becomes the older
     and the previous older is dropped, so the most recent results stay and memory stays
-    bounded whatever the time limit (the default keeps a search's peak RSS near 150 MiB). A
-    cache only: answers never change, whatever the size. ValueError for ``entries`` < 2."""
+    bounded whatever the time limit (with the compiled core every 60 s search measured stayed
+    under 180 MiB; the pure-Python core needs more a position, up to ~300 MiB on a full 3-seat
+    deal: 340,000 entries kept one under 200 MiB). A
+    cache only: answers never change, whatever the size. ValueError for ``entries`` < 2, a
+    negative ``nodes``, or ``seconds`` not a finite number ≥ 0."""
 
     nodes: int | None = None
     seconds: float | None = None
@@ -126,6 +130,11 @@ class Limit:
     def __post_init__(self) -> None:
         if self.entries < 2:
             raise ValueError(f"Limit.entries must be at least 2, not {self.entries}")
+        if self.nodes is not None and self.nodes < 0:
+            raise ValueError(f"Limit.nodes must be 0 or more, not {self.nodes}")
+        if self.seconds is not None and not 0 <= self.seconds < math.inf:
+            raise ValueError(f"Limit.seconds must be a finite number of seconds, 0 or more, "
+                             f"not {self.seconds}")
 
 
 #: Bits of one packed hand (4 per rank).
@@ -133,6 +142,9 @@ _HAND_BITS = 4 * N_RANKS
 _HAND_MASK = (1 << _HAND_BITS) - 1
 #: Distinct hands whose move lists are cached before the cache is emptied (memory).
 _HANDS_KEPT = 20_000
+#: The hands a search keeps, weighed by their moves (1 + its leads a hand): the caches are
+#: emptied past this (a 20-card hand's moves weigh ~100 times a 5-card hand's).
+_WEIGHT_KEPT = 1_500_000
 #: At most 2^this hands of a seat are kept by a search (a direct-mapped cache, see _Hand).
 _HAND_SLOT_BITS = 18
 
@@ -248,7 +260,7 @@ class Searcher:
         self._hsize = tuple(1 << min(_HAND_SLOT_BITS, (n - 1).bit_length())
                             for n in self._span)
         self._hands: tuple[list[_Hand | None], ...] = tuple([None] * z for z in self._hsize)
-        self._made = 0  # hands made since the caches were last emptied
+        self._made = 0  # weight of the hands made since the caches were last emptied
         # limits are checked every so many nodes: a node costs ~2-50 us, so 256 nodes keep a
         # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
         self._check_every = 256
@@ -313,7 +325,7 @@ class Searcher:
             info = self.ms.info(self.hand(seat, num),
                                 self._origin[seat] if near is None else near)
             got = slots[i] = _Hand(num, info)
-            self._made += 1
+            self._made += 1 + len(info.leads)
         return got
 
     def _info(self, seat: int, key: int) -> HandInfo:
@@ -340,16 +352,17 @@ class Searcher:
         if lim.nodes is not None and self.nodes > lim.nodes:
             raise _Aborted(f"node limit {lim.nodes} reached")
         if lim.seconds is not None and time.perf_counter() - self.start > lim.seconds:
-            raise _Aborted(f"time limit {lim.seconds} s reached")
+            raise _Aborted(f"time limit {lim.seconds:g} s reached")
         half = max(1, lim.entries // 2)
         if len(self.tt) >= half:  # replacement: the newer generation becomes the older
             self.tt_old = self.tt
             self.tt = {}
-        if len(self.stt) >= half:
+        if len(self.stt) >= max(1, half // 4):  # a score entry's key (a tuple) is ~4× bigger
             self.stt_old = self.stt
             self.stt = {}
         kept = min(_HANDS_KEPT, lim.entries)
-        if len(self.ms.hands) > kept or self._made > kept:  # caches (and ordering hints)
+        if len(self.ms.hands) > kept or self._made > min(_WEIGHT_KEPT, 8 * lim.entries):
+            # the hand caches (and the ordering hints they hold)
             self.ms.clear()
             self._hands = tuple([None] * z for z in self._hsize)
             self._made = 0
@@ -620,15 +633,19 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     points). ``limit``: a :class:`Limit`, or an int meaning a node limit; ``seconds``: a time
     limit. When a limit is hit the result has ``status="unknown"`` and ``winner=None``.
     ``line``: compute the principal variation. Raises UnplayableRulesError for rules that
-    ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played).
+    ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played); ValueError
+    for a bad ``want``, a ``seconds`` that is not a finite number ≥ 0, or a negative node limit.
     """
     if want not in ("winner", "one", "all", "score"):
         raise ValueError(f"want must be 'winner', 'one', 'all' or 'score', not {want!r}")
     t0 = time.perf_counter()  # the time limit covers the set-up (move set) too
     require_playable(position.rules)
+    if seconds is not None and (isinstance(seconds, bool)
+                                or not isinstance(seconds, int | float)):
+        raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
     if seconds is not None:
-        lim = Limit(lim.nodes, seconds, lim.entries)
+        lim = Limit(lim.nodes, float(seconds), lim.entries)
     with gc_paused():
         S = Searcher(position, lim, start=t0)
         s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes

@@ -688,3 +688,103 @@ def test_the_printed_winning_move_is_the_first_move_of_the_printed_line() -> Non
         "winning move: ")
     line = next(x for x in lines if x.startswith("line: "))
     assert code == 0 and line.startswith(f"line: landlord {move} ·") and move == "33"
+
+
+# ----------------------------------------------------------------------------- tester 5
+
+@pytest.mark.parametrize("args", [("solve", "/dev/zero"), ("solve", "--batch", "/dev/zero"),
+                                  ("puzzles", "check", "/dev/zero"),
+                                  ("puzzles", "play", "/dev/zero"), ("replay", "/dev/zero")])
+def test_an_endless_input_is_one_line_not_all_memory(args: tuple[str, ...]) -> None:
+    code, _, err = run(*args)
+    assert code == 2 and err.count("\n") == 1
+    assert "/dev/zero" in err and "larger than 64 MiB: not an input file" in err
+
+
+def test_a_device_is_no_output_file() -> None:
+    batch = str(Path(__file__).parents[1] / "examples" / "puzzles.jsonl")
+    code, _, err = run("solve", "--batch", batch, "--output", "/dev/full")
+    assert (code, err) == (2, "ddzspec: error: /dev/full: not a regular file (an output file "
+                              "is read back to resume a run): name a file\n")
+
+
+def test_read_input_caps_files_and_standard_input(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import io
+
+    from ddzspec._io import read_input
+    f = tmp_path / "p.txt"
+    f.write_text("landlord: 3\n")
+    assert read_input(f, limit=12) == "landlord: 3\n"
+    with pytest.raises(OSError) as e:
+        read_input(f, limit=11)
+    assert e.value.errno == errno.EFBIG and "larger than" in str(e.value.strerror)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"x" * 20)))
+    with pytest.raises(OSError):
+        read_input("-", limit=19)
+    monkeypatch.setattr("sys.stdin", io.StringIO("peasant: 4\n"))  # no .buffer
+    assert read_input("-", limit=11) == "peasant: 4\n"
+
+
+def test_the_shipped_puzzles_pass_their_own_checkers() -> None:
+    """DDZ2-03 and DDZ2-09 say "winner": "peasant" (a two-seat position's seat name, as
+    ``puzzles list`` shows it): the checkers read it as the peasants' side."""
+    from importlib import resources
+    path = str(resources.files("ddzspec").joinpath("data", "puzzles.jsonl"))
+    code, out, _ = run("puzzles", "check", path)
+    assert code == 0 and out.endswith("26 puzzles checked, 0 with a problem\n")
+    code, out, _ = run("solve", "--batch", path, "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(rows) == 26 and all(r["expected_agrees"] for r in rows)
+
+
+def test_batch_ids_must_be_strings(tmp_path: Path) -> None:
+    pos = "landlord: 3\\npeasant: 4\\nto_move: landlord\\n"
+    f = tmp_path / "b.jsonl"
+    f.write_text(f'{{"id": {{"x": 1}}, "position": "{pos}"}}\n{{"id": null, "position": "{pos}"}}\n'
+                 f'{{"id": "ok", "position": "{pos}"}}\n')
+    code, out, _ = run("solve", "--batch", str(f), "--rules", "classic", "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and [r["status"] for r in rows] == ["error", "error", "solved"]
+    assert rows[0]["error"] == 'line 1: "id" must be a string, not {"x": 1}'
+    assert rows[1]["error"] == 'line 2: "id" must be a string, not null'
+
+
+def test_the_solver_api_refuses_bad_limits_and_values() -> None:
+    from ddzspec.solver import Limit, PositionError, make_position, solve
+    classic = load_rules("classic")
+    p = make_position(classic, {"landlord": "33", "peasant": "4"}, "landlord")
+    for bad in (float("nan"), -1.0, float("inf")):
+        with pytest.raises(ValueError, match="finite number"):
+            solve(p, seconds=bad)
+    with pytest.raises(ValueError, match="a number of seconds"):
+        solve(p, seconds="5")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="0 or more"):
+        solve(p, limit=-5)
+    with pytest.raises(ValueError, match="0 or more"):
+        Limit(nodes=-1)
+    # the same words from the pure and the compiled core ("0 s", not "0.0 s")
+    assert solve(p, seconds=0).reason == "time limit 0 s reached"
+    with pytest.raises(PositionError, match=r"base 1\.5: must be a whole number"):
+        make_position(classic, {"landlord": "33", "peasant": "4"}, "landlord",
+                      base=1.5)  # type: ignore[arg-type]
+    with pytest.raises(PositionError, match="target landlord: 'x'"):
+        make_position(classic, {"landlord": "33", "peasant": "4"}, "landlord",
+                      targets={"landlord": "x"})
+    with pytest.raises(PositionError, match="the hand of landlord: list given"):
+        make_position(classic, {"landlord": ["3"], "peasant": "4"},  # type: ignore[dict-item]
+                      "landlord")
+
+
+def test_ctrl_c_while_the_cli_is_imported_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from ddzspec import _entry
+
+    def interrupted(name: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_entry, "import_module", interrupted)
+    with pytest.raises(SystemExit) as e:
+        _entry.main()
+    assert e.value.code == 130 and capsys.readouterr().err == "\nddzspec: interrupted\n"

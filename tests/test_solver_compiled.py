@@ -180,6 +180,18 @@ def test_the_hook_keeps_editable_and_forced_pure_wheels_pure(
     assert _run_hook("standard") == (PURE_DATA, [("info", "ddzspec: DDZSPEC_PURE_PYTHON is "
                                                   "set: installing the pure-Python solver")],
                                      None, False)
+    # "false", "no", "off", "0" or empty do not force it (tester 5): the compile is tried
+    for value in ("false", "No", "off", "0", ""):
+        monkeypatch.setenv("DDZSPEC_PURE_PYTHON", value)
+        monkeypatch.setenv("CC", "/nonexistent/cc")  # tried, then the fallback's warning
+        _, messages, _, _ = _run_hook("standard")
+        assert [kind for kind, _ in messages] == ["warning"]
+
+
+def test_a_long_compile_error_is_cut_at_a_word() -> None:
+    hook = _load(ROOT / "hatch_build.py")
+    line = hook._last_error_line("gcc " + "-Iinclude/path " * 40 + "\n")
+    assert len(line) <= 300 and line.endswith(" ...") and " -Iinclude/path ..." in line
 
 
 def test_the_hook_falls_back_to_the_pure_wheel_without_a_compiler_or_on_any_error(

@@ -52,7 +52,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .._io import write_atomic, write_problem
+from .._io import read_input, write_atomic, write_problem
 from ..cards import parse_cards
 from ..errors import DdzError, GameError, RecordError, RulesError
 from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
@@ -329,7 +329,7 @@ def load(path: str | Path) -> Record:
     """Read a record file ("-": standard input). Raises RecordError (unreadable file, bad JSON,
     bad format)."""
     try:
-        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
+        text = read_input(path)
         obj = json.loads(text)
     except OSError as e:
         raise RecordError(f"{path}: cannot read: {e.strerror}") from None
