@@ -256,10 +256,12 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
         try:
             obj = json.loads(line)
             if isinstance(obj, dict) and "id" in obj:
-                if isinstance(obj["id"], str):
-                    ident = obj["id"]
+                if isinstance(obj["id"], str) or (isinstance(obj["id"], int)
+                                                  and not isinstance(obj["id"], bool)):
+                    ident = str(obj["id"])
                 else:
-                    duplicates[f"line {i:08d}"] = (f'line {i}: "id" must be a string, not '
+                    duplicates[f"line {i:08d}"] = (f'line {i}: "id" must be a string (or a '
+                                                   f"whole number), not "
                                                    f"{json.dumps(obj['id'])[:40]}")
         except (json.JSONDecodeError, RecursionError):
             pass  # reported on its own row

@@ -68,7 +68,7 @@ def test_the_wheel_installs_only_ddzspec_names(wheel_file: Path) -> None:
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
     with zipfile.ZipFile(wheel_file) as z:
         entry_points = z.read(f"ddzspec-{ddzspec.__version__}.dist-info/entry_points.txt")
-    assert b"ddzspec = ddzspec.cli:main" in entry_points and b"solver" not in entry_points
+    assert b"ddzspec = ddzspec._entry:main" in entry_points and b"solver" not in entry_points
 
 
 def test_wheel_installed_outside_the_repo_loads_everything(wheel_site: Path) -> None:

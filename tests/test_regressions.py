@@ -747,8 +747,8 @@ def test_batch_ids_must_be_strings(tmp_path: Path) -> None:
     code, out, _ = run("solve", "--batch", str(f), "--rules", "classic", "--json")
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 2 and [r["status"] for r in rows] == ["error", "error", "solved"]
-    assert rows[0]["error"] == 'line 1: "id" must be a string, not {"x": 1}'
-    assert rows[1]["error"] == 'line 2: "id" must be a string, not null'
+    assert rows[0]["error"] == 'line 1: "id" must be a string (or a whole number), not {"x": 1}'
+    assert rows[1]["error"] == 'line 2: "id" must be a string (or a whole number), not null'
 
 
 def test_the_solver_api_refuses_bad_limits_and_values() -> None:
