@@ -122,19 +122,8 @@ class MoveSet:
             for i in range(self.n_moves) if self.doubles[i])
         self.min_doubling_size = min((self.size[i] for i in range(self.n_moves)
                                       if self.doubles[i]), default=1)
-        self._shifted: dict[int, list[int]] = {}
         #: packed hand → its :class:`HandInfo` (filled by :meth:`info`; read it, never write)
         self.hands: dict[int, HandInfo] = {}
-
-    def shifted(self, shift: int, ids: bool = False) -> list[int]:
-        """Per move id, its cards (``ids``: its id + 1) shifted left by ``shift`` bits, as the
-        search's packed states hold them; memoised per shift."""
-        key = -shift - 1 if ids else shift
-        got = self._shifted.get(key)
-        if got is None:
-            got = self._shifted[key] = ([(m + 1) << shift for m in range(self.n_moves)] if ids
-                                        else [k << shift for k in self.mk])
-        return got
 
     # -------------------------------------------------------------------------- hands
 

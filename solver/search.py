@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from ddzspec.cards import N_RANKS, pack4
+from ddzspec.cards import pack4
 from ddzspec.verdict import require_playable
 
 from .movegen import GUARD, HandInfo, MoveSet, move_set
@@ -137,9 +137,6 @@ class Limit:
                              f"not {self.seconds}")
 
 
-#: Bits of one packed hand (4 per rank).
-_HAND_BITS = 4 * N_RANKS
-_HAND_MASK = (1 << _HAND_BITS) - 1
 #: Distinct hands whose move lists are cached before the cache is emptied (memory).
 _HANDS_KEPT = 20_000
 #: The hands a search keeps, weighed by their moves (1 + its leads a hand): the caches are
