@@ -264,16 +264,11 @@ class Searcher:
         self._next_check = 0  # the first node checks: the set-up may have used the time
 
     def _drops(self, seat: int) -> list[int]:
-        ms, place = self.ms, self._place[seat]
+        ms = self.ms
         unit = self._unit[seat] << self._hb
         out = [0] * ms.n_moves
-        for m in self._origin[seat].leads:
-            k, num, r = ms.mk[m], 0, 0
-            while k:
-                num += (k & 15) * place[r]
-                k >>= 4
-                r += 1
-            out[m] = num * unit - ((m + 1) << 3)
+        for m in self._origin[seat].leads:  # a move's cards are numbered as a hand is
+            out[m] = self.number(seat, ms.mk[m]) * unit - ((m + 1) << 3)
         return out
 
     # ------------------------------------------------------------------ states
@@ -334,6 +329,10 @@ class Searcher:
         """Drop the transposition tables and caches (memory); the searcher stays usable and
         starts again with empty tables."""
         self.tt, self.tt_old, self.stt, self.stt_old = {}, {}, {}, {}
+        self._forget_hands()
+
+    def _forget_hands(self) -> None:
+        """Empty the search's hand caches (and the ordering hints they hold)."""
         self._hands = tuple([None] * z for z in self._hsize)
         self._made = 0
 
@@ -361,8 +360,7 @@ class Searcher:
         if len(self.ms.hands) > kept or self._made > min(_WEIGHT_KEPT, 8 * lim.entries):
             # the hand caches (and the ordering hints they hold)
             self.ms.clear()
-            self._hands = tuple([None] * z for z in self._hsize)
-            self._made = 0
+            self._forget_hands()
         self._next_check = self.nodes + self._check_every
 
     # ------------------------------------------------------------------ boolean core
