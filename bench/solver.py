@@ -32,11 +32,15 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   the answers agree; on a disagreement both are run once more and each disputed move is
   re-checked on the position after it, with ddzspec's exact solver and with the peer in a
   fresh process (a fresh transposition table).
+- ``--workers N``: also root splitting (``ddzspec.solver.split.solve_split`` on N processes,
+  a pool started by each call) on the puzzles, ``--big`` and ``--deals`` positions, in its own
+  table after each group's: wall seconds beside the single search's, the speed-up, solved
+  counts (issue 12: parallel figures reported apart from the single-thread ones).
 - ``--bench-venv DIR``: also doudizhu-resolver (PyPI, pure Python, never a project
   dependency) on the puzzles of at most 7 v 6 cards.
 
 Usage: ``python bench/solver.py [--puzzles FILE] [--compare DIR] [--deals N] [--sizes A-B]
-[--talon N] [--limit-seconds S] [--three N] [--big] [--repeat K] [--peer-bin PATH]
+[--talon N] [--limit-seconds S] [--three N] [--big] [--repeat K] [--workers N] [--peer-bin PATH]
 [--bench-venv DIR] [--resolver-timeout S]``
 """
 
@@ -164,6 +168,7 @@ search.solve(position.make_position(rules, warm, "landlord"), want="all")
 pos = position.make_position(rules, args["hands"], args["to_move"], on_table=args["on_table"],
                              played_by=args["played_by"])
 out = {}
+workers = args.get("workers", 1)
 for want in args["wants"]:
     movegen.move_set(rules).clear()  # each want starts with no hand built, as a fresh run
     # an older solver (--compare) may not know want="one"; a compiled one has no annotations
@@ -172,7 +177,12 @@ for want in args["wants"]:
             "'", '"').split('"'):
         continue
     w, c = time.perf_counter(), time.process_time()
-    r = search.solve(pos, want=want, seconds=args["seconds"], line=want == "one")
+    if workers > 1:  # root splitting: a process pool started (and ended) by the call
+        split = importlib.import_module("ddzspec.solver.split")
+        r = split.solve_split(pos, want=want, workers=workers, seconds=args["seconds"],
+                              line=want == "one")
+    else:
+        r = search.solve(pos, want=want, seconds=args["seconds"], line=want == "one")
     out[want] = {"status": r.status, "winner": r.winner, "nodes": r.nodes,
                  "wall": time.perf_counter() - w, "cpu": time.process_time() - c,
                  "moves": None if r.winning_moves is None else sorted(r.winning_moves)}
@@ -182,9 +192,11 @@ print(json.dumps(out))
 
 
 def run_child(solver_dir: str | None, job: dict[str, Any], wants: list[str],
-              seconds: float | None) -> dict[str, Any]:
-    """One position in a fresh process with the solver of ``solver_dir`` (None: this one)."""
-    arg = {"solver_dir": solver_dir, "wants": wants, "seconds": seconds, **job}
+              seconds: float | None, workers: int = 1) -> dict[str, Any]:
+    """One position in a fresh process with the solver of ``solver_dir`` (None: this one);
+    ``workers`` > 1: split at the root over that many processes (``solve_split``)."""
+    arg = {"solver_dir": solver_dir, "wants": wants, "seconds": seconds, "workers": workers,
+           **job}
     p = subprocess.run([sys.executable, "-c", CHILD_SCRIPT, json.dumps(arg)],
                        capture_output=True, text=True, check=False, cwd=HERE)
     if p.returncode != 0:
@@ -271,9 +283,13 @@ def _agrees(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return True
 
 
+Measured = list[tuple[dict[str, Any], list[dict[str, Any]]]]
+
+
 def measure(title: str, jobs: list[dict[str, Any]], wants: list[str],
-            seconds: float | None, compare: str | None, repeat: int) -> None:
-    """Run every job (alternately with the compared solver), print a table and medians."""
+            seconds: float | None, compare: str | None, repeat: int) -> Measured:
+    """Run every job (alternately with the compared solver), print a table and medians;
+    return each job measured with its runs of this solver (for :func:`measure_split`)."""
     print(f"== {title} (wants: {', '.join(wants)}; limit "
           f"{'none' if seconds is None else f'{seconds:g} s'}; median of {repeat}; "
           "cpu seconds; new / old)")
@@ -287,6 +303,7 @@ def measure(title: str, jobs: list[dict[str, Any]], wants: list[str],
     ratios: dict[str, list[float]] = {w: [] for w in wants}
     solved: dict[str, list[int]] = {w: [0, 0] for w in wants}
     rss = []
+    measured: Measured = []
     for job in jobs:
         jw = [job["want"]] if "want" in job else wants
         mine, theirs = [], []
@@ -298,7 +315,8 @@ def measure(title: str, jobs: list[dict[str, Any]], wants: list[str],
             print(f"{job['name']:<16}  error: "
                   + next(r["error"] for r in mine + theirs if "error" in r))
             continue
-        cards = "v".join(str(len(parse_cards(h).cards)) for h in job["hands"].values())
+        measured.append((job, mine))
+        cards = _cards(job)
         row = f"{job['name']:<16}{cards:>7}"
         for w in wants:
             if w not in jw or w not in mine[0]:
@@ -341,6 +359,75 @@ def measure(title: str, jobs: list[dict[str, Any]], wants: list[str],
         print(f"{w}: solved {solved[w][0]}/{solved[w][1]}{tail}")
     if rss:
         print(f"peak RSS: max {max(rss):.0f} MiB, median {statistics.median(rss):.0f} MiB\n")
+    return measured
+
+
+def _cards(job: dict[str, Any]) -> str:
+    """A job's hand sizes, e.g. ``15v15``."""
+    return "v".join(str(len(parse_cards(h).cards)) for h in job["hands"].values())
+
+
+def measure_split(title: str, measured: Measured, wants: list[str], seconds: float | None,
+                  workers: int, repeat: int) -> None:
+    """Root splitting (``solve_split`` on ``workers`` processes, a pool each call starts and
+    ends) on the positions :func:`measure` ran, in its own table beside the single search's
+    wall seconds from that run: the speed-up is single wall / split wall. The score is not
+    split (skipped)."""
+    wants = [w for w in wants if w != "score"]
+    start = run_child(None, {"name": "3v3", "rules": "classic",
+                             "hands": {"landlord": "345", "peasant": "678"},
+                             "to_move": "landlord", "on_table": None, "played_by": None},
+                      ["all"], None, workers)
+    setup = "?" if "error" in start else f"{start['all']['wall']:.2f} s"
+    print(f"== {title}: root split on {workers} processes (wall seconds, median of {repeat}; "
+          f"'1 proc': one search, from the table above; a 3 v 3 position split takes {setup}:"
+          " the pool's start-up)")
+    head = f"{'position':<16}{'cards':>7}"
+    for w in wants:
+        head += f"{w + ' 1 proc':>15}{f'{workers} procs':>9}{'nodes':>11}{'speed-up':>9}"
+    print(head + "  answer")
+    speedups: dict[str, list[float]] = {w: [] for w in wants}
+    counts = {w: [0, 0, 0] for w in wants}  # solved by one search, by the split, positions
+    walls = {w: [0.0, 0.0] for w in wants}
+    for job, mine in measured:
+        jw = [w for w in ([job["want"]] if "want" in job else wants) if w in wants]
+        if not jw:
+            continue
+        split = [run_child(None, job, jw, seconds, workers) for _ in range(repeat)]
+        if any("error" in r for r in split):
+            print(f"{job['name']:<16}  error: " + next(r["error"] for r in split if "error" in r))
+            continue
+        row = f"{job['name']:<16}{_cards(job):>7}"
+        agree = True
+        for w in wants:
+            if w not in jw or w not in mine[0]:
+                row += " " * 44
+                continue
+            one, sp = mine[0][w], split[0][w]
+            one_ok, sp_ok = one["status"] == "solved", sp["status"] == "solved"
+            t1 = statistics.median(r[w]["wall"] for r in mine)
+            tn = statistics.median(r[w]["wall"] for r in split)
+            counts[w][0] += one_ok
+            counts[w][1] += sp_ok
+            counts[w][2] += 1
+            walls[w][0] += t1
+            walls[w][1] += tn
+            if one_ok and sp_ok:
+                speedups[w].append(t1 / tn)
+                agree = agree and one["winner"] == sp["winner"] and (
+                    w != "all" or one["moves"] == sp["moves"])
+            nan = float("nan")
+            row += (f"{t1 if one_ok else nan:>15.3f}{tn if sp_ok else nan:>9.3f}"
+                    f"{sp['nodes']:>11,}{t1 / tn if one_ok and sp_ok else nan:>9.2f}")
+        answer = next((split[0][w]["winner"] for w in jw if split[0][w]["winner"]), "unknown")
+        print(row + "  " + answer + ("" if agree else " DIFFERS"), flush=True)
+    for w in wants:
+        one_n, split_n, n = counts[w]
+        med = (f"; median speed-up {statistics.median(speedups[w]):.2f} over "
+               f"{len(speedups[w])} positions both solved" if speedups[w] else "")
+        print(f"{w}: one search solved {one_n}/{n} in {walls[w][0]:.1f} s of wall time in all, "
+              f"{workers} processes solved {split_n}/{n} in {walls[w][1]:.1f} s{med}")
+    print()
 
 
 _PEER_CHARS = "34567890JQKA2YZ"
@@ -496,6 +583,9 @@ def main() -> None:
     ap.add_argument("--bench-venv", type=Path, default=None,
                     help="a venv with doudizhu-resolver installed, for the comparison")
     ap.add_argument("--resolver-timeout", type=float, default=900.0)
+    ap.add_argument("--workers", type=int, default=1, metavar="N",
+                    help="also root splitting on N processes (solve_split), in its own table "
+                         "after each group's single-search one")
     args = ap.parse_args()
     wants = args.wants.split(",")
     compare = None if args.compare is None else str(Path(args.compare).resolve())
@@ -520,17 +610,24 @@ def main() -> None:
         peer_compare(args.peer_bin, pjobs, args.repeat, 0.005)
         return
 
+    def split(title: str, measured: Measured, wants: list[str], seconds: float) -> None:
+        if args.workers > 1:
+            measure_split(title, measured, wants, seconds, args.workers, args.repeat)
+
     if not args.no_puzzles:
-        measure("puzzles", puzzle_jobs(args.puzzles), wants, 120.0,
-                compare, args.repeat)
+        split("puzzles", measure("puzzles", puzzle_jobs(args.puzzles), wants, 120.0,
+                                 compare, args.repeat), wants, 120.0)
     if args.big:
-        measure("larger positions", big_jobs(), ["winner", "all", "score"], 120.0, compare,
-                args.repeat)
+        split("larger positions", measure("larger positions", big_jobs(),
+                                          ["winner", "all", "score"], 120.0, compare,
+                                          args.repeat), ["winner", "all"], 120.0)
     if args.deals:
         a, _, b = args.sizes.partition("-")
         sizes = range(int(a), int(b or a) + 1)
-        measure(f"random deals, {args.deals} per size", deal_jobs(sizes, args.deals, args.seed),
-                wants, args.limit_seconds, compare, args.repeat)
+        title = f"random deals, {args.deals} per size"
+        split(title, measure(title, deal_jobs(sizes, args.deals, args.seed), wants,
+                             args.limit_seconds, compare, args.repeat),
+              wants, args.limit_seconds)
 
     if args.talon:
         measure(f"random deals after the talon, {args.talon}", talon_jobs(args.talon, args.seed),

@@ -8,6 +8,11 @@
 - Quick use without a file: ``--landlord CARDS --peasant CARDS [--peasant CARDS] --to-move SEAT
   [--on-table CARDS --played-by SEAT]`` with ``--rules`` / ``--without`` (two seats: landlord,
   peasant; three: landlord, peasant1 who plays right after the landlord, peasant2).
+- ``--workers N`` (N > 1) with one position: root splitting (:mod:`ddzspec.solver.split`), the
+  children of the position (each move of the seat to move, the pass) solved in N processes —
+  or on a Dask cluster with ``--scheduler tcp://HOST:PORT`` — with the same answer as one
+  search (the line may start with another winning move); ``--limit-seconds`` covers the whole
+  run. Not with ``--score`` (one process; exit 2). ``--workers 1`` (the default): one search.
 - ``--batch FILE.jsonl --workers N``: many positions in parallel processes, a progress bar and a
   summary table, on :mod:`ddzspec.execute` (``--scheduler tcp://HOST:PORT``: on a Dask cluster;
   ``--output FILE``: each row written as it completes, a rerun resumes). Each line: a shared
@@ -55,6 +60,7 @@ from .position import (
 )
 from .search import SolveResult
 from .search import solve as solve_position
+from .split import solve_split
 
 #: Exit codes of ``ddzspec solve`` (a batch exits with the worst of its rows, in this order).
 EXIT_SOLVED, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -361,9 +367,12 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
               help="Solve many positions (one JSON per line; ids unique: a repeated id is an "
                    "error row).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Processes for --batch (a Dask local cluster when Dask is installed).")
+              help="Processes: --batch solves positions in parallel (a Dask local cluster "
+                   "when Dask is installed); one position is split at its root, each move "
+                   "solved in a process (not with --score). 1: one search in this process.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT",
-              help="--batch on a running Dask scheduler and its workers.")
+              help="Run --batch, or one position split at its root, on a running Dask "
+                   "scheduler and its workers.")
 @click.option("--output", type=FileName(), metavar="FILE.jsonl",
               help="--batch: also write each row there as it completes; rerun to resume.")
 @common_options
@@ -386,8 +395,11 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     expects (its "winner"/"winning_moves"), else 3 if a position is unknown, else 0.
     """
     want = "score" if score else "all" if show_all else "one"
-    if not batch and (scheduler is not None or output is not None):
-        fail("--scheduler and --output go with --batch")
+    if not batch and output is not None:
+        fail("--output can only go with --batch (it writes its rows)")
+    split = not batch and (workers > 1 or scheduler is not None)
+    if split and score:
+        fail("--score is solved in one process: drop --workers/--scheduler (or use --batch)")
     if batch:
         if file is not None or landlord is not None or peasants:
             fail("--batch takes no position FILE, --landlord or --peasant")
@@ -421,7 +433,15 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
             _seat_option("--played-by", played_by, seats)
         pos = make_position(rules, hands, to_move, on_table=table, played_by=played_by,
                             robs=robs, base=base, multiplier=multiplier, notation=notation)
-    res = solve_position(pos, want=want, seconds=limit_seconds)  # type: ignore[arg-type]
+    if split:
+        from ddzspec.execute import ExecuteError
+        try:
+            res = solve_split(pos, want=want,  # type: ignore[arg-type]
+                              workers=workers, scheduler=scheduler, seconds=limit_seconds)
+        except ExecuteError as e:
+            fail(str(e))
+    else:
+        res = solve_position(pos, want=want, seconds=limit_seconds)  # type: ignore[arg-type]
     if as_json:
         emit_json(res.to_json())
     else:

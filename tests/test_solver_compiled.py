@@ -99,7 +99,8 @@ def test_the_compiled_modules_are_the_ones_imported(
     assert pure["help"] == "Solver core: pure Python"
 
 
-@pytest.mark.parametrize("part", ["two_seat", "scored", "deals", "three_seat", "played"])
+@pytest.mark.parametrize("part", ["two_seat", "scored", "deals", "three_seat", "played",
+                                  "split"])
 def test_compiled_and_pure_answers_are_identical(
         both: tuple[dict[str, Any], dict[str, Any], list[Path]], part: str) -> None:
     pure, compiled, _ = both
@@ -261,7 +262,7 @@ def main(files: list[str]) -> None:
 
     import ddzspec.solver
     from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
-    from ddzspec.solver import make_position, position_from_puzzle, solve
+    from ddzspec.solver import make_position, position_from_puzzle, solve, solve_split
     sys.path.insert(0, str(ROOT / "tests"))
     from test_solver_deals import CLASSIC, DEALS, VERDICTS
 
@@ -278,6 +279,9 @@ def main(files: list[str]) -> None:
                            for r in records}
     answers["scored"] = {r["id"]: _result(solve(position_from_puzzle(r), want="score"))
                          for r in records if r["id"] in SCORED}
+    # root splitting in this process (workers=1): the split module drives the compiled core
+    answers["split"] = {r["id"]: _result(solve_split(position_from_puzzle(r), want="all",
+                                                     workers=1)) for r in records}
     deals = [(make_position(CLASSIC, {"landlord": ll, "peasant": p}, "landlord"), want)
              for want in ("all", "one") for ll, p, _, _ in DEALS]
     deals += [(make_position(CLASSIC, {"landlord": ll, "peasant": p}, "landlord"), "winner")

@@ -1,5 +1,6 @@
 """ddzspec's endgame solver: open-hand Dou Dizhu positions (2 seats, or the 3-seat team game)
-under any rules file — the winner, every winning move, the exact score, a line of best play.
+under any rules file — the winner, every winning move, the exact score, a line of best play;
+:func:`solve_split` splits one position's search over processes or a Dask cluster.
 
 >>> from ddzspec.solver import parse_position, solve
 >>> p = parse_position("rules classic\\nlandlord: QQTT\\npeasant: A3\\nto_move: landlord\\n")
@@ -32,6 +33,7 @@ __import__(f"{__name__}.movegen")
 
 from .position import Position, PositionError, make_position, parse_position, position_from_puzzle
 from .search import PASS, Limit, Play, SolveResult, solve
+from .split import solve_split
 
 
 def _compiled() -> bool:
@@ -47,4 +49,4 @@ COMPILED: bool = _compiled()
 del _compiled
 
 __all__ = ["COMPILED", "PASS", "Limit", "Play", "Position", "PositionError", "SolveResult",
-           "make_position", "parse_position", "position_from_puzzle", "solve"]
+           "make_position", "parse_position", "position_from_puzzle", "solve", "solve_split"]
