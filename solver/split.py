@@ -20,11 +20,12 @@ The children are built by the searcher itself (:meth:`Searcher.children`, the on
 definition of a move's successor), on the worker from the parent position: a task names its
 child by its index among the children and the move's text, which the worker checks. A task
 searches with a :class:`Searcher` of the whole position, kept by the worker process for the
-next task of the same position (one position at a time), so the children solved on one
-worker share its transposition table. The winner is the same whatever the number of workers
-(the transposition table is exact: tests/test_solver_split.py compares with ``solve`` on the
-repo's puzzles and random 2- and 3-seat positions). Search infrastructure: no rule of the
-seeds is implemented here.
+next task of the same position (one position at a time, per thread), so the children solved
+on one worker share its transposition table; a Dask worker keeps it (its memory, bounded by
+``entries``) until a task of another position comes. The winner is the same whatever the
+number of workers (the transposition table is exact: tests/test_solver_split.py compares
+with ``solve`` on the repo's puzzles and random 2- and 3-seat positions). Search
+infrastructure: no rule of the seeds is implemented here.
 
 Limits: ``seconds`` covers the whole call (start-up of the processes included): each task
 gets the time left, counted against a wall-clock deadline (on a cluster, the machines' clocks
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -239,26 +241,36 @@ def _position_text(position: Position) -> str:
 
 # ---------------------------------------------------------------------- on a worker
 
-#: This process's searcher of the position its last task was about: (key, position, searcher).
-_KEPT: list[tuple[str, Position, Searcher]] = []
+#: Per thread (a Dask worker may run tasks in several threads; a searcher is not shared
+#: between them): ``kept``, the searcher of the position the thread's last task was about, as
+#: [(key, position, searcher)].
+_LOCAL = threading.local()
+
+
+def _kept() -> list[tuple[str, Position, Searcher]]:
+    kept: list[tuple[str, Position, Searcher]] | None = getattr(_LOCAL, "kept", None)
+    if kept is None:
+        kept = _LOCAL.kept = []
+    return kept
 
 
 def _forget() -> None:
-    """Drop this process's kept searcher (memory)."""
-    _KEPT.clear()
+    """Drop this thread's kept searcher (memory)."""
+    _kept().clear()
 
 
 def _searcher(position: str, rules: dict[str, Any], entries: int) -> tuple[Position, Searcher]:
-    """The position of a task and a searcher of it: the one kept from the previous task when
-    it was about the same position (its tables are reused), else a new one."""
+    """The position of a task and a searcher of it: the one this thread kept from its previous
+    task when it was about the same position (its tables are reused), else a new one."""
     from ddzspec.execute import rules_of
     key = json.dumps([position, rules, entries], sort_keys=True)
-    if _KEPT and _KEPT[0][0] == key:
-        return _KEPT[0][1], _KEPT[0][2]
-    _forget()  # the previous position's tables go first (memory)
+    kept = _kept()
+    if kept and kept[0][0] == key:
+        return kept[0][1], kept[0][2]
+    kept.clear()  # the previous position's tables go first (memory)
     pos = parse_position(position, rules=rules_of(rules))
     S = Searcher(pos, Limit(entries=entries))
-    _KEPT.append((key, pos, S))
+    kept.append((key, pos, S))
     return pos, S
 
 
