@@ -29,9 +29,10 @@ infrastructure: no rule of the seeds is implemented here.
 
 Limits: ``seconds`` covers the whole call (start-up of the processes included): each task
 gets the time left, counted against a wall-clock deadline (on a cluster, the machines' clocks
-are assumed to agree). The answer is unknown when a needed child is unknown: with
-``want="all"`` any child; with ``"winner"`` / ``"one"`` only when no child is proven a win
-and some child is unknown.
+are assumed to agree); a limit shorter than the processes' start-up (~0.5-2 s for a local
+pool) is overrun by it: the tasks then give up as soon as they start. The answer is unknown
+when a needed child is unknown: with ``want="all"`` any child; with ``"winner"`` / ``"one"``
+only when no child is proven a win and some child is unknown.
 
 Stopping: with a local pool the running tasks of an early stop are ended at once; on a Dask
 cluster (local or ``scheduler``) they are released, but Dask cannot interrupt a running task:
@@ -128,9 +129,8 @@ def solve_split(position: Position, *, want: Literal["winner", "one", "all"] = "
     with gc_paused():
         S = Searcher(position, Limit(entries=2))  # the root's children only: no search
         kids = _children(S, position)
-        mover_side = S.side[position.to_move]
         rows = _run_children(position, kids, want, workers, scheduler, deadline,
-                             lim.entries, line, mover_side)
+                             lim.entries, line)
         result = _combine(S, position, kids, rows, want, line, lim.seconds,
                           time.perf_counter() - t0)
     _forget()  # a run in this process (workers=1) keeps no searcher
@@ -146,8 +146,8 @@ def _children(S: Searcher, position: Position) -> list[_Child]:
 
 
 def _run_children(position: Position, kids: list[_Child], want: str, workers: int | None,
-                  scheduler: str | None, deadline: float | None, entries: int, line: bool,
-                  mover_side: bool) -> dict[int, dict[str, Any]]:
+                  scheduler: str | None, deadline: float | None, entries: int,
+                  line: bool) -> dict[int, dict[str, Any]]:
     """Decide the children: the tasks' rows by child index, each with its ``order`` of
     arrival (a child ending the deal is a win without a task, order -1). Stops early as the
     module doc says."""

@@ -218,3 +218,23 @@ def test_cli_refuses_score_split_and_output_without_batch(args: list[str],
     code, out, err = _cli("--landlord", "3", "--peasant", "4", "--to-move", "landlord", *args)
     assert code == 2 and out == ""
     assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_rules_files_bans_and_notation_travel_to_the_tasks() -> None:
+    # the tasks rebuild the position from its text and the rules from rules_ref: a rules file
+    # (its resolved text), a ban and the French notation reach them
+    house = load_rules(str(Path(__file__).parent.parent / "examples" / "house.rules"))
+    banned = load_rules("classic", without=("trio_pair",))
+    for rules, hands, notation in (
+            (house, {"landlord": "33344", "peasant": "7789T"}, "en"),
+            (banned, {"landlord": "333445", "peasant": "778899T"}, "fr"),
+            (banned, {"landlord": "33344", "peasant": "778899T"}, "en")):
+        pos = make_position(rules, hands, "landlord", notation=notation)
+        _same(solve_split(pos, want="all", workers=1), solve(pos, want="all"))
+    # by hand: 333 or 333+4 (the peasant has no trio to answer), then the rest; 333+44 would
+    # go out at once, but both rules ban the trio + pair
+    for rules in (house, banned, load_rules("classic")):
+        pos = make_position(rules, {"landlord": "33344", "peasant": "778899T"}, "landlord")
+        assert solve_split(pos, want="all", workers=1).winning_moves == (
+            ("333", "333+4") if rules.without or rules.name == "house"
+            else ("333", "333+4", "333+44"))
