@@ -319,6 +319,62 @@ def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Pa
     page.close()
 
 
+def test_puzzle_verdict_unknown_is_not_a_loss(browser: Any, server: str) -> None:
+    """Tester 6: a position the solver cannot decide in time (the verdict null) was shown as
+    "Best play loses here"; it must say the solver could not decide. The server's reply is
+    changed on its way to the page (a position that takes over 10 s would slow the suite)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+
+    def unknown(route: Any) -> None:
+        resp = route.fetch()
+        body = resp.json()
+        body["game"]["human_wins_with_best_play"] = None
+        route.fulfill(response=resp, json=body)
+
+    page.route("**/api/puzzles/start*", unknown)
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-puzzle")
+    page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
+    page.wait_for_selector("body[data-puzzle='human']")
+    msg = page.inner_text("#puzzle-message")
+    assert "could not decide in 10 s who wins" in msg and "loses" not in msg
+    page.unroute("**/api/puzzles/start*")
+    page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
+    page.wait_for_function("() => document.getElementById('puzzle-message').textContent"
+                           ".includes('You can win with best play')")
+    page.close()
+
+
+def test_a_double_click_acts_once(browser: Any, server: str) -> None:
+    """Tester 6: a double-clicked bid was sent twice (the second refused in red) and a
+    double-clicked Take back undid two moves; a request in flight now blocks the next."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start(page, server, "classic")
+    page.wait_for_function(READY)
+    assert page.query_selector("#bid-controls .bid-btn")  # seed 4: seat 0 bids first
+    actions = int(page.get_attribute("body", "data-actions") or 0)
+    page.dblclick("#bid-controls .bid-btn[data-value='3']")
+    page.wait_for_function("(a) => Number(document.body.dataset.actions) > a", arg=actions)
+    page.wait_for_function(READY)
+    assert not page.query_selector("#message.error"), page.inner_text("#message")
+    # a puzzle: two moves of the human, then a double-clicked Take back undoes one
+    page.click("#tab-puzzle")
+    page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='0']")
+    click_move(page, "#puzzle-hand", "3")
+    page.click("#pz-play")
+    page.wait_for_selector("#pz-takeback:not(.hidden)")
+    page.dblclick("#pz-takeback")
+    page.wait_for_selector("body[data-pzmoves='0'][data-puzzle='human']")
+    page.wait_for_timeout(300)
+    assert not page.query_selector("#puzzle-message.error"), page.inner_text("#puzzle-message")
+    assert errors == []
+    page.close()
+
+
 def test_learn_rules_page_and_diff(browser: Any, server: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(f"{server}/")

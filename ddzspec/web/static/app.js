@@ -19,6 +19,7 @@ const app = {
   selected: new Set(), // indexes into game.hand_cards
   hintIndex: -1,
   busy: false,
+  sending: false,  // a human action's request is in flight
   replay: null, replayPos: 0,
   puzzle: null, puzzleSel: new Set(),
 };
@@ -452,15 +453,21 @@ function selectedText() {
 }
 
 async function act(body) {
-  if (!app.game || app.busy) return;
+  // one action at a time: a double click sends it once
+  if (!app.game || app.busy || app.sending) return;
+  app.sending = true;
   showMessage("message", "");
   try {
     const g = await api("POST", "/api/games/" + app.game.id + "/action", body);
     app.selected.clear(); app.hintIndex = -1;
+    app.sending = false;
     setGame(g);
   } catch (e) {
     showMessage("message", e.message, "error");
+    app.sending = false;
     if (e.status === 409 || e.status === 422) await resync();
+  } finally {
+    app.sending = false;
   }
 }
 

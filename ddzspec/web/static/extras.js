@@ -5,7 +5,8 @@
   const $ = (id) => document.getElementById(id);
   let D = null;          // window.ddz helpers
   let meta = null;
-  const pz = { session: null, side: null, selected: new Set(), puzzles: [], busy: false, hintShown: false };
+  const pz = { session: null, side: null, selected: new Set(), puzzles: [], busy: false, hintShown: false,
+    sending: false };
 
   function parseHand(text) { return D.symbolsToCards(text); }
 
@@ -70,6 +71,7 @@
   }
 
   async function startPuzzle(body) {
+    if (!pz.session) clearBoard("Starting the puzzle…");  // not a stale "could not start"
     D.showMessage("puzzle-message", "The solver is reading the position…", "info");
     pz.busy = false;
     try {
@@ -81,9 +83,12 @@
         (g.to_move === "landlord" ? "landlord" : "peasants") : g.to_move);
       pz.selected.clear();
       pz.hintShown = false;
-      D.showMessage("puzzle-message", "You play " + pz.side + ". " +
-        (g.human_wins_with_best_play ? "You can win with best play: find how." :
-          "Best play loses here: resist as long as you can."), "info");
+      // the verdict is true, false, or null when the solver could not decide in time
+      const verdict = g.human_wins_with_best_play === true ? "You can win with best play: find how." :
+        g.human_wins_with_best_play === false ? "Best play loses here: resist as long as you can." :
+          "The solver could not decide in " + g.seconds + " s who wins from here: play on, " +
+          "the computers answer as well as they can.";
+      D.showMessage("puzzle-message", "You play " + pz.side + ". " + verdict, "info");
       renderPuzzle();
       runReplies();
       if (window.matchMedia("(max-width: 900px)").matches) $("puzzle-board").scrollIntoView();
@@ -181,7 +186,8 @@
 
   async function puzzleMove(move) {
     const s = pz.session;
-    if (!s) return;
+    if (!s || pz.sending) return;   // one request at a time: a double click sends it once
+    pz.sending = true;
     try {
       const r = await D.api("POST", "/api/puzzles/" + s.sid + "/move", { move });
       pz.session = r;
@@ -193,9 +199,10 @@
       } else if (v && v.keeps_win) {
         D.showMessage("puzzle-message", "Good: " + (v.lines.join("\n") || "that keeps the win."), "info");
       } else if (v) D.showMessage("puzzle-message", v.lines.join("\n"), "info");
+      pz.sending = false;
       renderPuzzle();
       runReplies();
-    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
+    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); } finally { pz.sending = false; }
   }
 
   function selectedPuzzleText() {
@@ -213,13 +220,15 @@
   }
 
   async function takeBack() {
-    if (!pz.session) return;
+    if (!pz.session || pz.sending) return;   // a double click takes back one move
+    pz.sending = true;
     try {
       pz.session = await D.api("POST", "/api/puzzles/" + pz.session.sid + "/takeback");
       pz.selected.clear();
       D.showMessage("puzzle-message", "Taken back: your move again.", "info");
+      pz.sending = false;
       renderPuzzle();
-    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
+    } catch (e) { D.showMessage("puzzle-message", e.message, "error"); } finally { pz.sending = false; }
   }
 
   /* ------------------------------------------------------------ learn pages */
