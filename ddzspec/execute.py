@@ -270,7 +270,9 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
               ) -> Iterator[tuple[Task, dict[str, Any]]]:
     """A concurrent.futures process pool (spawned processes: the progress bar runs a thread,
     and forking a threaded process may deadlock). A pool broken by a dead worker is rebuilt
-    and its unfinished tasks resubmitted, each at most ``retries`` times."""
+    and its unfinished tasks resubmitted, each at most ``retries`` times. A Ctrl-C, an error
+    or the caller closing the stream ends the pool's processes at once (their running tasks
+    are abandoned: a Ctrl-C must not wait for a long search)."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -298,12 +300,13 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
                     except Exception as e:
                         again.append((t, f"{type(e).__name__}: {e}"))
                         continue
-                    try:
-                        yield t, res
-                    except GeneratorExit:  # the caller stopped early: running tasks are
-                        stopped = True     # abandoned, their processes ended (not waited for)
-                        _stop_pool(ex)
-                        raise
+                    yield t, res
+        except BaseException:
+            # the caller stopped early (GeneratorExit), a Ctrl-C (KeyboardInterrupt) or an
+            # error: the running tasks are abandoned, their processes ended, not waited for
+            stopped = True
+            _stop_pool(ex)
+            raise
         finally:
             ex.shutdown(wait=not again and not stopped, cancel_futures=True)
         for t, why in again:

@@ -128,6 +128,25 @@ def test_the_process_pool_survives_a_killed_worker(
     _exact(_file_rows(out), 12)
 
 
+def test_ctrl_c_ends_the_process_pool_at_once(tmp_path: Path) -> None:
+    """Tester 6: a Ctrl-C while the pool's tasks ran waited for them (8-24 s with solver
+    tasks), and a second one hung the exit; now the workers are ended at once."""
+    import threading
+    me = psutil.Process()
+    threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in stream(_tasks(4, 30.0), workers=2, pool=True, output=tmp_path / "r.jsonl",
+                        header=HEADER):
+            pass
+    assert time.monotonic() - t0 < 8  # the tasks sleep 30 s each
+    # no pool worker left (multiprocessing's resource tracker lives as long as this process)
+    workers = [c for c in me.children(recursive=True)
+               if "resource_tracker" not in " ".join(c.cmdline())]
+    _, alive = psutil.wait_procs(workers, timeout=5)
+    assert not alive
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
