@@ -203,6 +203,11 @@ def test_the_readme_examples_ship_in_examples(monkeypatch: pytest.MonkeyPatch) -
         k: v for k, v in classic["by_type"].items() if k not in ("trio_pair", "four_two_pairs")}
     assert house["moves"] == (classic["moves"] - classic["by_type"]["trio_pair"]
                               - classic["by_type"]["four_two_pairs"])
+    # the README's nokick example (tester 6: it showed another file's output)
+    code, out, _ = run("check", "examples/nokick.rules", "--json")
+    assert code == 0 and json.loads(out)["moves"] == 10_724
+    code, out, _ = run("rules", "show", "examples/nokick.rules")
+    assert code == 0 and "    kicker_not_in 2 B R\n}" in out
     code, out, _ = run("solve", "examples/bomb.pos", "--score", "--all", "--json")
     res = json.loads(out)
     assert code == 0 and res["winner"] == "peasants" and res["best_moves"] == ["K", "KK", "8888"]
