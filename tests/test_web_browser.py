@@ -360,6 +360,10 @@ def test_a_double_click_acts_once(browser: Any, server: str) -> None:
     page.wait_for_function("(a) => Number(document.body.dataset.actions) > a", arg=actions)
     page.wait_for_function(READY)
     assert not page.query_selector("#message.error"), page.inner_text("#message")
+    # tester 6: suits drawn per copy showed a card twice (4♠ played, 4♠ still in the hand):
+    # the cards show their ranks only
+    faces = page.locator(".card").evaluate_all("cs => cs.map(c => c.textContent)")
+    assert faces and not [f for f in faces if set(f) & set("♠♥♣♦")]
     # a puzzle: two moves of the human, then a double-clicked Take back undoes one
     page.click("#tab-puzzle")
     page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")

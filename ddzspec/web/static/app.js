@@ -8,8 +8,6 @@ const el = (tag, cls, text) => {
   if (text !== undefined) e.textContent = text;
   return e;
 };
-const SUITS = ["♠", "♥", "♣", "♦"];
-const RED_SUITS = new Set(["♥", "♦"]);
 const params = new URLSearchParams(location.search);
 const DELAY = params.has("delay") ? Number(params.get("delay")) : 650;
 
@@ -56,7 +54,7 @@ function showMessage(id, text, kind) {
 function faceText(symbol) { return symbol === "T" ? "10" : symbol; }
 function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
-function cardEl(card, copyIndex) {
+function cardEl(card) {
   const c = el("div", "card");
   c.dataset.rank = card.rank;
   c.dataset.symbol = card.symbol;
@@ -70,23 +68,19 @@ function cardEl(card, copyIndex) {
     c.setAttribute("aria-label", c.title);
     return c;
   }
-  const suit = SUITS[copyIndex % 4];
-  if (RED_SUITS.has(suit)) c.classList.add("red");
+  // ranks only: Dou Dizhu ignores suits, and a suit drawn per copy would show the same card
+  // twice (a 4♠ in the trick and a 4♠ still in the hand: the engine does not track suits)
   const corner = el("div", "corner");
   corner.appendChild(el("span", "r", faceText(card.symbol)));
-  corner.appendChild(el("span", "s", suit));
   c.appendChild(corner);
-  c.appendChild(el("div", "pip", suit));
-  c.setAttribute("aria-label", card.symbol + suit);
+  c.setAttribute("aria-label", card.symbol === "T" ? "10" : card.symbol);
   return c;
 }
 
 function cardsRow(cards) {
   const row = el("div", "cards");
-  const seen = {};
   cards.forEach((cd) => {
-    seen[cd.rank] = (seen[cd.rank] || 0) + 1;
-    row.appendChild(cardEl(cd, seen[cd.rank] - 1));
+    row.appendChild(cardEl(cd));
   });
   return row;
 }
@@ -405,10 +399,8 @@ function renderMe() {
   $("me-warning").textContent = v.warnings[String(g.seat)] || "";
   const hand = $("hand");
   hand.innerHTML = "";
-  const seen = {};
   g.hand_cards.forEach((cd, i) => {
-    seen[cd.rank] = (seen[cd.rank] || 0) + 1;
-    const c = cardEl(cd, seen[cd.rank] - 1);
+    const c = cardEl(cd);
     c.dataset.index = i;
     if (app.selected.has(i)) c.classList.add("selected");
     c.addEventListener("click", () => toggleCard(i));

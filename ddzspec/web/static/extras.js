@@ -134,10 +134,8 @@
     const handSeat = g.human_to_move ? g.to_move : mine[0];
     const hand = $("puzzle-hand");
     hand.innerHTML = "";
-    const seen = {};
     parseHand(g.hands[handSeat]).forEach((cd, i) => {
-      seen[cd.rank] = (seen[cd.rank] || 0) + 1;
-      const c = D.cardEl(cd, seen[cd.rank] - 1);
+      const c = D.cardEl(cd);
       c.dataset.index = i;
       if (pz.selected.has(i)) c.classList.add("selected");
       c.addEventListener("click", () => {
