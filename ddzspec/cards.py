@@ -190,6 +190,14 @@ class Cards:
                 out += (" " + s) if len(s) > 1 and out else s
         return out
 
+    def shortfall(self, held: Cards, notation: str = "en") -> str:
+        """What ``held`` lacks to hold these cards, rank by rank, in ``notation``: e.g.
+        ``"4 x 3 (holds 2), 1 x K (holds 0)"`` ("" when it holds them all) — the words of a
+        refused play (a seat cannot play cards it does not hold; seeds 000/002)."""
+        sym = SYMBOLS[notation]
+        return ", ".join(f"{c} x {sym[i]} (holds {h})"
+                         for i, (c, h) in enumerate(zip(self.counts, held.counts)) if c > h)
+
     def __str__(self) -> str:
         return self.format("en")
 

@@ -591,10 +591,9 @@ class PuzzleGame:
             raise PuzzleError(f"move {move!r}: {err}") from None
         held = Cards(unpack4(hands[s]))
         if not cards <= held:
-            short = [f"{cards.count(r)} x {r.symbol(notation)} (holds {held.count(r)})"
-                     for r in sorted(set(cards)) if cards.count(r) > held.count(r)]
             raise PuzzleError(f"move {move!r}: {seat} does not hold these cards: it needs "
-                              f"{', '.join(short)}; hand {held.format(notation) or '-'}")
+                              f"{cards.shortfall(held, notation)}; hand "
+                              f"{held.format(notation) or '-'}")
         m = e.search.ms.move_id(cards)
         if m is None:
             from .readings import illegal_reason

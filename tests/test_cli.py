@@ -192,8 +192,8 @@ def test_the_readme_examples_ship_in_examples(monkeypatch: pytest.MonkeyPatch) -
                                  "run bound 12 is longer than group chain (10 ranks)\n")
     code, out, _ = run("replay", "examples/bad.json")
     assert code == 1 and out.splitlines()[-1] == (
-        'invalid action 4: {"seat": 1, "play": "AA"}: seat 1 does not hold AA '
-        "(hand 7889JQ222B)")
+        'invalid action 4: {"seat": 1, "play": "AA"}: seat 1 does not hold these cards: '
+        "it needs 2 x A (holds 0) (hand 7889JQ222B)")
     # the house file drops two shapes from classic: its moves are classic's minus theirs
     _, out, _ = run("check", "--json")
     classic = json.loads(out)

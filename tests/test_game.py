@@ -298,6 +298,9 @@ def test_rejected_actions_raise_specific_errors_and_change_nothing() -> None:
         assert g2 == rebuilt
         assert g2.hands[0] == Cards.parse(CLASSIC_LL + "TTT") and g2.turn == 0
         assert (g2.phase, g2.landlord, g2.base, g2.log) == ("play", 0, 2, rebuilt.log)
+    # tester 6: "does not hold 33" when the hand shows 33 — say what is needed, rank by rank
+    with pytest.raises(CardsNotHeldError, match=r"it needs 4 x 3 \(holds 1\)"):  # one 3
+        g2.apply(Action.play(0, "3333"))
     g3 = run(g2, [(0, "9")])
     with pytest.raises(DoesNotBeatError, match="lower body"):
         g3.apply(Action.play(1, "4"))

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..cards import Cards
 from ..errors import (
     CardsNotHeldError,
     DoesNotBeatError,
@@ -37,8 +36,8 @@ def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameStat
         raise NotAMoveError("a play needs cards (use pass to pass)", "no cards")
     hand = state.hands[a.seat]
     if not cards <= hand:
-        missing = Cards(tuple(max(0, c - h) for c, h in zip(cards.counts, hand.counts)))
-        raise CardsNotHeldError(f"seat {a.seat} does not hold {missing} (hand {hand})")
+        raise CardsNotHeldError(f"seat {a.seat} does not hold these cards: it needs "
+                                f"{cards.shortfall(hand)} (hand {hand})")
     reading = move_index(state.rules).lookup(cards)
     if reading is None:
         v = read(cards, state.rules)
