@@ -19,21 +19,22 @@ def read_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
     pipe too) but never more than ``limit`` bytes, so a device that never ends (/dev/zero)
     cannot exhaust memory. Raises OSError as opening or reading does, an OSError (errno
     EFBIG, ``strerror`` saying so) for an input over ``limit`` bytes, and UnicodeDecodeError
-    for a file that is not UTF-8."""
+    for a file that is not UTF-8. A leading byte-order mark (Windows editors write one) is
+    dropped, as the rules files' reader drops it."""
     if str(path) == "-":
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:  # a text-only stdin (a test harness): characters, not bytes
             text: str = sys.stdin.read(limit + 1)
             if len(text) > limit:
                 raise _too_large(path, limit)
-            return text
+            return text.removeprefix("\ufeff")
         data: bytes = stream.read(limit + 1)
     else:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     if len(data) > limit:
         raise _too_large(path, limit)
-    return data.decode("utf-8")
+    return data.decode("utf-8-sig")
 
 
 def _too_large(path: str | Path, limit: int) -> OSError:

@@ -788,3 +788,28 @@ def test_ctrl_c_while_the_cli_is_imported_is_one_line(
     with pytest.raises(SystemExit) as e:
         _entry.main()
     assert e.value.code == 130 and capsys.readouterr().err == "\nddzspec: interrupted\n"
+
+
+# ----------------------------------------------------------------------------- tester 6
+
+def test_a_byte_order_mark_is_read_as_the_rules_files_read_it(tmp_path: Path) -> None:
+    """Tester 6: a UTF-8 byte-order mark (Windows Notepad writes one) was accepted in rules
+    files but refused in positions, batch files and records."""
+    bom = "\ufeff"
+    pos = tmp_path / "bom.pos"
+    pos.write_text(bom + "rules classic\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+                   encoding="utf-8")
+    code, out, err = run("solve", str(pos), "--json")
+    assert code == 0 and json.loads(out)["winning_moves"] == ["33"], err
+    batch = tmp_path / "bom.jsonl"
+    batch.write_text(bom + json.dumps({"id": "b", "position": pos.read_text(
+        encoding="utf-8-sig")}) + "\n", encoding="utf-8")
+    code, out, err = run("solve", "--batch", str(batch), "--workers", "1", "--json")
+    assert code == 0 and '"winning_moves": ["33"]' in out, err
+    rec = tmp_path / "rec.json"
+    code, _, err = run("play", "--rules", "duel", "--seed", "3", "--levels", "1,1",
+                       "--save", str(rec))
+    assert code == 0, err
+    rec.write_text(bom + rec.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run("replay", str(rec))
+    assert code == 0, err
