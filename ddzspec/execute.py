@@ -45,6 +45,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -313,6 +314,9 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
             tries[t.id] += 1
             if tries[t.id] > retries:
                 raise ExecuteError(f"task {t.id} failed {tries[t.id]} times: {why}")
+        if again:  # said, not silent: a dead worker breaks the whole pool, which is rebuilt
+            print(f"ddzspec: {again[0][1]}; the worker processes are restarted and "
+                  f"{len(again)} unfinished task(s) run again", file=sys.stderr, flush=True)
         pending = [t for t, _ in again]
 
 
@@ -370,7 +374,6 @@ def _children_quiet() -> Iterator[None]:
     device (this process's own is restored after): the worker processes a local cluster
     starts there would otherwise print a traceback each when a Ctrl-C reaches them before
     :func:`dask_setup` ignores it. A plain block where standard error is no real file."""
-    import sys
     try:
         fd = sys.stderr.fileno()
         saved = os.dup(fd)
@@ -412,7 +415,6 @@ def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries
     :data:`WORKER_TIMEOUT`): seconds with no worker before an ExecuteError (module doc)."""
     import logging
     import secrets
-    import sys
 
     timeout = WORKER_TIMEOUT if worker_timeout is None else worker_timeout
     dist: Any = import_module("distributed")  # untyped: reached through Any
@@ -645,7 +647,6 @@ def dask_processes(workers: int = 2, *, nanny: bool = True, log: Any = None,
     not come up within ``timeout`` seconds."""
     import socket
     import subprocess
-    import sys
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])

@@ -107,7 +107,8 @@ def test_a_task_must_be_a_top_level_function() -> None:
 
 
 def test_the_process_pool_survives_a_killed_worker(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(execute, "dask_available", lambda: False)
     out = tmp_path / "run.jsonl"
     killed = []
@@ -126,6 +127,10 @@ def test_the_process_pool_survives_a_killed_worker(
     assert killed
     _exact(rows, 12)
     _exact(_file_rows(out), 12)
+    # tester 6: the death was silent; now one line says it and what runs again
+    err = capsys.readouterr().err
+    assert "ddzspec: its worker process died; the worker processes are restarted and " in err
+    assert "unfinished task(s) run again" in err
 
 
 def test_ctrl_c_ends_the_process_pool_at_once(tmp_path: Path) -> None:
