@@ -699,5 +699,5 @@ async function init() {
   document.body.dataset.ready = "1";
 }
 
-window.ddz = { app, api, el, cardEl, cardsRow, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards };
+window.ddz = { app, api, el, cardEl, cardsRow, plural, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards };
 init().catch((e) => { document.body.textContent = "The table could not start: " + e.message; });

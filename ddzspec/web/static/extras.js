@@ -118,7 +118,7 @@
       const cards = parseHand(g.hands[name]);
       const clickable = name === (g.human_to_move ? g.to_move : mine[0]);
       if (!cards.length) box.appendChild(D.el("div", "note", "no card left"));
-      else if (clickable) box.appendChild(D.el("div", "note", cards.length + " cards: your hand below"));
+      else if (clickable) box.appendChild(D.el("div", "note", D.plural(cards.length, "card") + ": your hand below"));
       else box.appendChild(D.cardsRow(cards));
       seats.appendChild(box);
     });
@@ -126,7 +126,7 @@
     table.innerHTML = "";
     if (g.on_table) {
       const p = D.el("div", "play");
-      p.appendChild(D.el("div", "who", "to beat: " + g.on_table[0]));
+      p.appendChild(D.el("div", "who", "on the table, played by " + g.on_table[0]));
       p.appendChild(D.cardsRow(parseHand(g.on_table[1])));
       table.appendChild(p);
     }
