@@ -635,12 +635,7 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
         raise ValueError(f"want must be 'winner', 'one', 'all' or 'score', not {want!r}")
     t0 = time.perf_counter()  # the time limit covers the set-up (move set) too
     require_playable(position.rules)
-    if seconds is not None and (isinstance(seconds, bool)
-                                or not isinstance(seconds, int | float)):
-        raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
-    lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
-    if seconds is not None:
-        lim = Limit(lim.nodes, float(seconds), lim.entries)
+    lim = _limit_of(limit, seconds)
     with gc_paused():
         S = Searcher(position, lim, start=t0)
         s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
@@ -648,6 +643,19 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
         result = _solve(S, position, want, line, t0, s0, h0, l0, p0, lp0, pp0)
         S.release()  # its tables go while the collector is paused (it would walk them)
     return result
+
+
+def _limit_of(limit: Limit | int | None, seconds: float | None) -> Limit:
+    """The :class:`Limit` of :func:`solve`'s ``limit`` (a Limit, an int: a node limit, None)
+    and ``seconds`` (None: the Limit's own). ValueError for a ``seconds`` that is not a
+    finite number ≥ 0, or a negative node limit."""
+    if seconds is not None and (isinstance(seconds, bool)
+                                or not isinstance(seconds, int | float)):
+        raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
+    lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
+    if seconds is not None:
+        lim = Limit(lim.nodes, float(seconds), lim.entries)
+    return lim
 
 
 @contextmanager

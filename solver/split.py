@@ -64,6 +64,7 @@ from .search import (
     SolveResult,
     _Aborted,
     _bool_line,
+    _limit_of,
     _side_name,
     _sorted_moves,
     _text,
@@ -117,11 +118,7 @@ def solve_split(position: Position, *, want: Literal["winner", "one", "all"] = "
         raise ValueError(f"want must be 'winner', 'one' or 'all', not {want!r}")
     t0 = time.perf_counter()
     require_playable(position.rules)
-    if seconds is not None and (isinstance(seconds, bool)
-                                or not isinstance(seconds, int | float)):
-        raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
-    lim = Limit(seconds=None if seconds is None else float(seconds),
-                entries=Limit().entries if entries is None else entries)
+    lim = _limit_of(Limit() if entries is None else Limit(entries=entries), seconds)
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise ValueError(f"workers must be a whole number ≥ 1, not {workers!r}")
