@@ -283,11 +283,11 @@ def _run_pool(todo: Sequence[Task], workers: int, retries: int
     while pending:
         ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                  initializer=_ignore_sigint)
-        futs: dict[Future[dict[str, Any]], Task] = {
-            ex.submit(call, t.func, t.kwargs): t for t in pending}
         again: list[tuple[Task, str]] = []
         stopped = False
-        try:
+        try:  # submitting starts the processes: a Ctrl-C may come then too
+            futs: dict[Future[dict[str, Any]], Task] = {
+                ex.submit(call, t.func, t.kwargs): t for t in pending}
             waiting = set(futs)
             while waiting:
                 done, waiting = wait(waiting, return_when=FIRST_COMPLETED)

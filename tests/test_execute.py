@@ -146,8 +146,13 @@ def test_ctrl_c_ends_the_process_pool_at_once(tmp_path: Path) -> None:
             pass
     assert time.monotonic() - t0 < 8  # the tasks sleep 30 s each
     # no pool worker left (multiprocessing's resource tracker lives as long as this process)
-    workers = [c for c in me.children(recursive=True)
-               if "resource_tracker" not in " ".join(c.cmdline())]
+    workers = []
+    for c in me.children(recursive=True):
+        try:  # an ended worker not yet reaped is a zombie: dead, not left running
+            if "resource_tracker" not in " ".join(c.cmdline()):
+                workers.append(c)
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            pass
     _, alive = psutil.wait_procs(workers, timeout=5)
     assert not alive
 
