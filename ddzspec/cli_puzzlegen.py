@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -156,7 +157,8 @@ def puzzles_check(file: str, rules_name: str, without: tuple[str, ...],
             records.append((f"line {i}", json.loads(line)))
         except (json.JSONDecodeError, RecursionError) as e:
             fail(f"{file}, line {i}: not JSON: {e}")
-    found = check(records, rules, seconds=limit_seconds)
+    found = check(records, rules, seconds=limit_seconds,
+                  base=None if file == "-" else Path(file).parent)
     for p in found:
         click.echo(f"{p.id}: {p.reason}")
     problems = [p for p in found if not p.info]

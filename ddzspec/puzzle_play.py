@@ -97,6 +97,9 @@ class Puzzle:
     - ``winner``: the side that wins with best play ("landlord"/"peasant" with two seats,
       "landlord"/"peasants" with three); ``winning_moves``: every winning first move of the
       side to move, as published (the source's spelling; empty when it loses).
+    - ``parsed``: the position already read (a position file's, whose rules may be a file
+      found from the position file's folder, which :attr:`position_text` names only by its
+      rules name); None: :meth:`position` parses :attr:`position_text`.
     """
 
     id: str
@@ -106,9 +109,12 @@ class Puzzle:
     position_text: str
     winner: str = ""
     winning_moves: tuple[str, ...] = ()
+    parsed: Position | None = field(default=None, repr=False, compare=False)
 
     def position(self) -> Position:
-        """The puzzle's position (parsed from :attr:`position_text`)."""
+        """The puzzle's position (:attr:`parsed`, or parsed from :attr:`position_text`)."""
+        if self.parsed is not None:
+            return self.parsed
         return parse_position(self.position_text, source=f"puzzle {self.id}")
 
     @property
@@ -180,8 +186,9 @@ def puzzle_by_id(pid: str) -> Puzzle:
 def load_puzzle(id_or_file: str, rules: Rules | None = None) -> Puzzle:
     """A shipped puzzle by id, or a position file (the solver's text format) as a puzzle with
     id and source the file name; ``rules``: the rules of a file with no ``rules`` line (as
-    ``solve --rules``). Raises PuzzleError (unknown id, a folder, unreadable file, bad
-    position, with the file's line and column)."""
+    ``solve --rules``); a relative path on its ``rules`` line is found from the file's folder.
+    Raises PuzzleError (unknown id, a folder, unreadable file, bad position, with the file's
+    line and column)."""
     try:
         return puzzle_by_id(id_or_file)
     except PuzzleError as e:
@@ -197,11 +204,11 @@ def load_puzzle(id_or_file: str, rules: Rules | None = None) -> Puzzle:
     except UnicodeDecodeError as e:
         raise PuzzleError(f"{id_or_file}: not a UTF-8 text file (byte {e.start})") from None
     try:
-        pos = parse_position(text, source=id_or_file, rules=rules)
+        pos = parse_position(text, source=id_or_file, rules=rules, base=path.parent)
     except DdzError as e:
         raise PuzzleError(str(e)) from None
     return Puzzle(path.name, id_or_file, pos.n_seats, tuple(len(h) for h in pos.hands),
-                  pos.format())
+                  pos.format(), parsed=pos)
 
 
 # ----------------------------------------------------------------------------- verdicts

@@ -31,6 +31,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from .cards import N_RANKS, Cards
@@ -228,14 +229,16 @@ def record(pos: Any, res: Any, diff: Difficulty, rules: Rules, seed: int, i: int
             "winning_moves": list(res.winning_moves), **tail}
 
 
-def position_of(rec: Mapping[str, Any], rules: Rules) -> Any:
-    """The position of a puzzle record (either form of the module doc). Raises DdzError
-    (PositionError, NotationError) on a malformed record."""
+def position_of(rec: Mapping[str, Any], rules: Rules, base: str | Path | None = None) -> Any:
+    """The position of a puzzle record (either form of the module doc); ``base``: the folder
+    a relative rules path in a ``position`` is found from (the puzzle file's; None: the working
+    folder). Raises DdzError (PositionError, NotationError) on a malformed record."""
     from .solver.position import parse_position, position_from_puzzle
     if "position" in rec:
         if not isinstance(rec["position"], str):
             raise DdzError('"position" must be the text of a position')
-        return parse_position(rec["position"], source=f"puzzle {rec.get('id')}", rules=rules)
+        return parse_position(rec["position"], source=f"puzzle {rec.get('id')}", rules=rules,
+                              base=base)
     return position_from_puzzle(dict(rec), rules)
 
 
@@ -294,14 +297,16 @@ class Problem:
 
 
 def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None = None,
-          seconds: float | None = 10.0) -> list[Problem]:
+          seconds: float | None = 10.0, base: str | Path | None = None) -> list[Problem]:
     """Re-solve every puzzle record (``(where, record)`` pairs; ``where`` names it in a problem,
     e.g. ``line 3``) under the rules it names (``rules``, a built-in name, and ``without``; else
     ``rules``, else classic) and report each whose answer differs from its ``winner`` /
     ``winning_moves`` (the exact set of winning moves), that cannot be read or solved; a record
     claiming a single winning move whose move is not unique; a generated puzzle (a record with
     ``difficulty``) whose winning move is a pass. A record with neither ``winner`` nor
-    ``winning_moves`` expects nothing: it gets an ``info`` entry saying how it was solved."""
+    ``winning_moves`` expects nothing: it gets an ``info`` entry saying how it was solved.
+    ``base``: the folder a relative rules path in a record's ``position`` is found from (the
+    puzzle file's)."""
     from .rules import builtin_rules, load_rules
     from .solver import solve
     from .solver.position import side_of_winner
@@ -319,7 +324,7 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
                     raise DdzError('"without" must be a list of shape names')
                 r = load_rules(rec["rules"], without=tuple(without))
             r = r or load_rules("classic")
-            pos = position_of(rec, r)
+            pos = position_of(rec, r, base)
             res = solve(pos, want="all", seconds=seconds)
         except DdzError as e:
             out.append(Problem(name, f"cannot be read: {e}"))

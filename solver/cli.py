@@ -39,6 +39,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -69,6 +70,7 @@ EXIT_SOLVED, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 POSITION_FORMAT = """\b
 Position format (one statement a line, # comments):
   rules NAME|PATH [without SHAPE, ...]   notation en|fr|de (before any cards)
+    (a relative PATH is found from the position file's folder)
   landlord: CARDS   peasant: CARDS       (three seats: peasant1: and peasant2:)
   to_move: SEAT
   on_table: CARDS by SEAT   passes: 0|1  (optional: the move to beat)
@@ -108,10 +110,12 @@ def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) 
                f"{res.seconds:.3f} s")
 
 
-def _batch_one(item: tuple[str, str, str, float | None, Rules, str]) -> dict[str, Any]:
+def _batch_one(item: tuple[str, str, str, float | None, Rules, str, str | None]
+               ) -> dict[str, Any]:
     """Solve one batch line in a worker process: (id, JSON line, want, seconds, rules used when
-    a position has no rules line and for puzzle records, notation) → JSON."""
-    ident, line, want, seconds, rules, notation = item
+    a position has no rules line and for puzzle records, notation, the folder a relative
+    rules path of a position is resolved from: the batch file's) → JSON."""
+    ident, line, want, seconds, rules, notation, base = item
     try:
         try:
             rec = json.loads(line)
@@ -126,7 +130,7 @@ def _batch_one(item: tuple[str, str, str, float | None, Rules, str]) -> dict[str
                 return {"id": ident, "status": "error",
                         "error": '"position" must be the text of a position'}
             pos = parse_position(rec["position"], source=f"position {ident}",
-                                 rules=rules, notation=notation)
+                                 rules=rules, notation=notation, base=base)
         else:
             if rec.get("seats", 2) != 2 or "third" in rec.get("hands", {}):
                 return {"id": ident, "status": "error",
@@ -235,11 +239,13 @@ def _read_text(path: str) -> str:
 
 
 def batch_task(ident: str, line: str, want: str, seconds: float | None,
-               rules: dict[str, Any], notation: str) -> dict[str, Any]:
+               rules: dict[str, Any], notation: str, base: str | None = None
+               ) -> dict[str, Any]:
     """One batch line as a task of :mod:`ddzspec.execute` (JSON-able arguments; ``rules`` as
-    :func:`ddzspec.execute.rules_ref` writes them): the row :func:`_batch_one` returns."""
+    :func:`ddzspec.execute.rules_ref` writes them; ``base``: the batch file's folder, where a
+    relative rules path of a position is found): the row :func:`_batch_one` returns."""
     from ddzspec.execute import rules_of
-    return _batch_one((ident, line, want, seconds, rules_of(rules), notation))
+    return _batch_one((ident, line, want, seconds, rules_of(rules), notation, base))
 
 
 def _run_batch(path: str, workers: int, want: str, seconds: float | None,
@@ -250,6 +256,7 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
     from ddzspec.execute import ROW_KEY, ExecuteError, Task, rules_ref, run
     text = _read_text(path)
     ref = rules_ref(rules)
+    base = None if path == "-" else str(Path(path).resolve().parent)
     tasks = []
     first_line: dict[str, int] = {}  # id → the line it first appears on
     duplicates: dict[str, str] = {}  # task id → the error of a line (a reused or bad id)
@@ -276,7 +283,7 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
                                            f"{first_line[ident]}); ids must be unique")
         first_line.setdefault(ident, i)
         tasks.append(Task.of(f"line {i:08d}", batch_task, ident=ident, line=line, want=want,
-                             seconds=seconds, rules=ref, notation=notation))
+                             seconds=seconds, rules=ref, notation=notation, base=base))
     header = {"command": "solve --batch", "sha256": hashlib.sha256(text.encode()).hexdigest(),
               "want": want, "limit_seconds": seconds, "rules": ref, "notation": notation}
     try:
@@ -411,7 +418,8 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
             fail("give a position FILE or --landlord/--peasant, not both")
         text = _read_text(file)
         pos = parse_position(text, source="<stdin>" if file == "-" else file,
-                             notation=notation, rules=rules)
+                             notation=notation, rules=rules,
+                             base=None if file == "-" else Path(file).parent)
     else:
         # an empty value is given, not missing: _cards_option / _seat_option name it
         if landlord is None or not peasants or to_move is None:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
@@ -427,11 +428,15 @@ _Located = _Word | _Line | None
 
 
 def parse_position(text: str, source: str = "<position>", notation: str | None = None,
-                   rules: Rules | None = None) -> Position:
+                   rules: Rules | None = None, base: str | Path | None = None) -> Position:
     """Parse the position text format (``grammar/position.lark``); see the module doc.
 
     ``notation``: the card notation when the text has no ``notation`` line (default "en").
     ``rules``: used when the text has no ``rules`` line (otherwise a ``rules`` line is needed).
+    ``base``: the folder a relative path on the ``rules`` line is resolved from first — the
+    position file's own folder, as a rules file's ``extends`` is resolved from the rules file
+    (:func:`ddzspec.rules.load.resolve_path`); None (text not read from a file): the working
+    folder. A built-in name (``rules classic``) always means the shipped rules.
     Raises PositionError with ``source:line:column`` and what was expected.
     """
     try:
@@ -446,16 +451,17 @@ def parse_position(text: str, source: str = "<position>", notation: str | None =
                                 "two seats; landlord, peasant1, peasant2 with three)",
                                 e.line, m.start(1) + 1, source) from None
         raise PositionError(e.message, e.line, e.column, source) from None
-    return _Builder(_Statements().transform(tree), source, notation, rules).build()
+    return _Builder(_Statements().transform(tree), source, notation, rules, base).build()
 
 
 class _Builder:
     def __init__(self, stmts: list[_Line], source: str, notation: str | None,
-                 rules: Rules | None) -> None:
+                 rules: Rules | None, base: str | Path | None = None) -> None:
         self.stmts = stmts
         self.source = source
         self.notation = notation or "en"
         self.rules = rules
+        self.base = base
         self.seen: dict[str, _Line] = {}
 
     def err(self, msg: str, node: _Located) -> PositionError:
@@ -505,7 +511,8 @@ class _Builder:
                 if name.startswith('"'):
                     name = json.loads(name)
                 try:
-                    rules = load_rules(name, without=tuple(t.text for t in st.without))
+                    rules = load_rules(name, without=tuple(t.text for t in st.without),
+                                       base=self.base)
                 except DdzError as e:
                     raise self.err(str(e), st.name) from None
         if rules is None:

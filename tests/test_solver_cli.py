@@ -265,3 +265,69 @@ def test_batch_expectations_use_the_line_kind_words_and_are_checked(
 def test_empty_option_values_are_named(args: list[str], message: str) -> None:
     r = run(*args)
     assert r.exit_code == 2 and r.stderr.strip() == message, r.stderr
+
+
+#: A house variant that refuses a 2 as a kicker: 333+2 is legal in classic, not here.
+NOKICK = ('rules nokick "no 2 or joker as a kicker" extends classic\n'
+          "restrictions { kicker_not_in 2 group jokers }\n")
+TRIO_TWO = "landlord: 3332\npeasant: A\nto_move: landlord\n"
+
+
+def _house(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tmp/house/nokick.rules``, the working folder another one (``tmp/elsewhere``)."""
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "nokick.rules").write_text(NOKICK)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    return house
+
+
+def test_a_relative_rules_path_is_found_from_the_position_files_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester 7: ``rules nokick.rules`` in house/p.pos was looked for in the working folder;
+    it is found next to the position file, as a rules file's ``extends`` is."""
+    house = _house(tmp_path, monkeypatch)
+    (house / "p.pos").write_text("rules nokick.rules\n" + TRIO_TWO)
+    r = run(str(house / "p.pos"), "--all", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["winning_moves"] == ["2", "33", "333"]  # no 333+2: nokick
+    # a built-in name is the shipped file, whatever lies in the position's folder
+    (house / "classic.rules").write_text("not a rules file\n")
+    (house / "c.pos").write_text("rules classic\n" + TRIO_TWO)
+    r = run(str(house / "c.pos"), "--all", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["winning_moves"] == ["2", "33", "333", "333+2"]
+    # a path missing there is an error naming the file tried in the position's folder
+    (house / "m.pos").write_text("rules missing.rules\n" + TRIO_TWO)
+    r = run(str(house / "m.pos"))
+    assert r.exit_code == 2 and "m.pos:1:7: " in r.output
+    assert str((house / "missing.rules").resolve()) in r.output
+
+
+def test_a_batch_files_positions_find_rules_from_the_batch_files_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    house = _house(tmp_path, monkeypatch)
+    line = {"id": "n", "position": "rules nokick.rules\n" + TRIO_TWO}
+    (house / "b.jsonl").write_text(json.dumps(line) + "\n")
+    r = run("--batch", str(house / "b.jsonl"), "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["winning_moves"] == ["2", "33", "333"]
+
+
+def test_puzzles_play_and_check_find_rules_from_the_files_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``puzzles play FILE`` and ``puzzles check FILE``: the same folder rule; the puzzle
+    keeps the rules it read (its position text names them only as ``rules nokick``)."""
+    from ddzspec.puzzle_play import load_puzzle
+    house = _house(tmp_path, monkeypatch)
+    (house / "p.pos").write_text("rules nokick.rules\n" + TRIO_TWO)
+    pz = load_puzzle(str(house / "p.pos"))
+    assert pz.position().rules.name == "nokick" and pz.position_text.startswith("rules nokick")
+    r = CliRunner().invoke(main, ["puzzles", "play", str(house / "p.pos")], input="quit\n")
+    assert r.exit_code == 0 and "you play landlord" in r.output, r.output
+    rec = {"id": "n", "position": "rules nokick.rules\n" + TRIO_TWO, "winner": "landlord",
+           "winning_moves": ["2", "33", "333"]}
+    (house / "z.jsonl").write_text(json.dumps(rec) + "\n")
+    r = CliRunner().invoke(main, ["puzzles", "check", str(house / "z.jsonl")])
+    assert r.exit_code == 0 and "1 puzzles checked, 0 with a problem" in r.output, r.output

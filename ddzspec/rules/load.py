@@ -956,15 +956,18 @@ def _unchanged(files: dict[str, bytes]) -> bool:
     return True
 
 
-def load_rules(name_or_path: str = "classic", without: Sequence[str] = ()) -> Rules:
+def load_rules(name_or_path: str = "classic", without: Sequence[str] = (),
+               base: str | Path | None = None) -> Rules:
     """Load a rules file by built-in name ("classic", "kawu", "duel", "duel-literal") or path,
-    optionally dropping shapes (``without=("trio_pair",)``).
+    optionally dropping shapes (``without=("trio_pair",)``). ``base``: the folder a relative
+    path is resolved from first (the folder of the file naming it, as for ``extends``: see
+    :func:`resolve_path`); None: the working folder.
 
     Returns frozen :class:`Rules`. Loaded rules are kept in memory and served again only
     while every file of their ``extends`` chain holds the same bytes (an edited parent is seen
     by its child). Raises RulesError with file:line:column.
     """
-    p = resolve_path(name_or_path)
+    p = resolve_path(name_or_path, None if base is None else Path(base))
     key = str(p.resolve())
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
