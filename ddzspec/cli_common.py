@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 import click
 
 from .errors import DdzError
-from .rules import Rules, load_rules
+from .rules import DEFAULT_RULES, Rules, load_rules
 
 F = Callable[..., Any]
 
@@ -24,7 +24,7 @@ def common_options(func: F) -> F:
     """Add --rules, --without, --notation, --json to a command; pass ``rules`` (loaded),
     ``notation`` and ``as_json``; turn every DdzError into a clean exit 2."""
 
-    @click.option("--rules", "rules_name", default="classic", show_default=True,
+    @click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
                   metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
     @click.option("--without", "without", multiple=True, metavar="SHAPE",
                   help="Drop a shape (repeatable), e.g. --without trio_pair.")

@@ -14,6 +14,7 @@ import click
 
 from .cli_common import FileName, fail
 from .execute import run_options
+from .rules import DEFAULT_RULES
 
 
 def _seconds(v: float | None) -> float | None:
@@ -48,7 +49,7 @@ def _load(rules_name: str, without: tuple[str, ...]) -> Any:
         fail(str(e))
 
 
-_rules_option = click.option("--rules", "rules_name", default="classic", show_default=True,
+_rules_option = click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
                              metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
 _without_option = click.option("--without", "without", multiple=True, metavar="SHAPE",
                                help="Drop a shape (repeatable), e.g. --without trio_pair.")

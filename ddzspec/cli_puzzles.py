@@ -16,6 +16,7 @@ import click
 
 from .cli_common import FileName, emit_json, fail
 from .errors import DdzError
+from .rules import DEFAULT_RULES
 
 if TYPE_CHECKING:
     from .puzzle_play import PuzzleGame
@@ -88,7 +89,7 @@ def _computer(game: PuzzleGame, notation: str) -> PuzzleGame:
               _seconds(v), help="Time limit of each solver call, in seconds.")
 @click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
               show_default=True, help="Card notation language.")
-@click.option("--rules", "rules_name", default="classic", show_default=True,
+@click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
               metavar="NAME|PATH",
               help="The rules of a position FILE with no 'rules' line (as solve --rules).")
 def play(puzzle: str, side: str | None, seconds: float, notation: str,

@@ -323,7 +323,7 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
                                                             for w in without):
                     raise DdzError('"without" must be a list of shape names')
                 r = load_rules(rec["rules"], without=tuple(without))
-            r = r or load_rules("classic")
+            r = r or load_rules()
             pos = position_of(rec, r, base)
             res = solve(pos, want="all", seconds=seconds)
         except DdzError as e:

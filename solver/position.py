@@ -641,7 +641,7 @@ def position_from_puzzle(record: dict[str, Any], rules: Rules | None = None) -> 
             table.get("cards"), str) or table.get("by") not in ("first", "second")):
         raise bad('"on_table" must be null or {"cards": CARDS, "by": "first"|"second"}')
     rename = {"first": "landlord", "second": "peasant"}
-    rules = rules or load_rules("classic")
+    rules = rules or load_rules()
     return make_position(rules, {"landlord": hands["first"], "peasant": hands["second"]},
                          rename[to_move],
                          on_table=None if table is None else table["cards"],

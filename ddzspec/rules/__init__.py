@@ -4,7 +4,7 @@
 Every public name is importable from here: ``from ddzspec.rules import Rules, load_rules``.
 """
 
-from .load import builtin_rules, load_rules, load_rules_text, resolve_path
+from .load import DEFAULT_RULES, builtin_rules, load_rules, load_rules_text, resolve_path
 from .model import (
     DOUBLE_EVENTS,
     KIND_SIZE,
@@ -21,6 +21,7 @@ from .model import (
     resolved_text,
 )
 
-__all__ = ["DOUBLE_EVENTS", "KIND_SIZE", "RANK_OF_SYMBOL", "Bidding", "Deal", "Restriction",
-           "Rules", "Scoring", "Shape", "Trick", "Win", "builtin_rules", "load_rules",
+__all__ = ["DEFAULT_RULES", "DOUBLE_EVENTS", "KIND_SIZE", "RANK_OF_SYMBOL", "Bidding", "Deal",
+           "Restriction", "Rules", "Scoring", "Shape", "Trick", "Win", "builtin_rules",
+           "load_rules",
            "load_rules_text", "rank_symbol", "resolve_path", "resolved_text"]

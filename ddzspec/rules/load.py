@@ -956,7 +956,12 @@ def _unchanged(files: dict[str, bytes]) -> bool:
     return True
 
 
-def load_rules(name_or_path: str = "classic", without: Sequence[str] = (),
+#: The rules used where none are named: every command's ``--rules`` default, a position with
+#: no ``rules`` line (the CLI and the web table alike), a record of the shared puzzle form.
+DEFAULT_RULES = "classic"
+
+
+def load_rules(name_or_path: str = DEFAULT_RULES, without: Sequence[str] = (),
                base: str | Path | None = None) -> Rules:
     """Load a rules file by built-in name ("classic", "kawu", "duel", "duel-literal") or path,
     optionally dropping shapes (``without=("trio_pair",)``). ``base``: the folder a relative

@@ -34,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import DdzError, GameError, NotationError
 from ..explain import explain
+from ..rules import DEFAULT_RULES
 from .games import (
     DEFAULT_LEVEL,
     GameStore,
@@ -243,7 +244,7 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
         move = body["move"]
         if not move.strip():
             raise WebError("\"move\": one move's cards, in notation (it is empty)")
-        rules = offer.get(body.get("rules", "classic"))
+        rules = offer.get(body.get("rules", DEFAULT_RULES))
         if len(move) > 200:  # say what is wrong with the cards first (NotationError)
             from ..cards import parse_cards
             parse_cards(move, n, deck=rules.deck)

@@ -7,7 +7,8 @@ Routes (``notation`` query parameter as everywhere):
 - ``GET /api/puzzles`` the shipped puzzles, smallest first, each with its sides;
 - ``POST /api/puzzles/start`` ``{"id"}`` or ``{"position": text}``, with ``"side"``: a new
   puzzle session (the solver's position format; its ``rules`` line must name rules the server
-  offers — a position never names a file);
+  offers — a position never names a file; with no ``rules`` line the default rules, classic,
+  as for ``ddzspec solve``);
 - ``GET /api/puzzles/{sid}``; ``POST /api/puzzles/{sid}/move`` ``{"move": cards | null}``
   (null: pass) — the verdict says at once whether the move throws the win away;
   ``POST /api/puzzles/{sid}/reply`` the solver's move; ``POST /api/puzzles/{sid}/takeback``;
@@ -164,9 +165,10 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
                 text = body["position"]
                 if len(text) > 4000:
                     raise WebError("\"position\": longer than any position")
+                from ..rules import DEFAULT_RULES
                 from ..solver import parse_position
                 position = parse_position(safe_position_text(text, offer), "position",
-                                          notation=n)
+                                          notation=n, rules=offer.get(DEFAULT_RULES))
             else:
                 raise WebError("the body needs \"id\" (a puzzle) or \"position\" (text)")
             who = side or position.seats[position.to_move]
