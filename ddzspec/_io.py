@@ -13,6 +13,10 @@ from pathlib import Path
 #: The largest input text read (a position, a batch, a puzzle or record file), in bytes.
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
+#: Why :func:`write_problem` and :func:`write_atomic` refuse an existing file when they may not
+#: overwrite it.
+EXISTS = "the file exists"
+
 
 def read_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
     """The UTF-8 text of an input file (``"-"``: standard input), read whatever the file is (a
@@ -42,13 +46,15 @@ def _too_large(path: str | Path, limit: int) -> OSError:
                    "(a device that never ends?)", str(path))
 
 
-def write_problem(path: str | Path) -> str | None:
+def write_problem(path: str | Path, overwrite: bool = True) -> str | None:
     """Why ``path`` could not be written as a file, or None when it can: a folder, a missing
     parent folder, a parent that is not a folder, a folder or file without write permission,
-    or a folder where no file can be created (``/proc``: the temporary file
-    :func:`write_atomic` writes first is created and removed to find out). A check made before
-    long work (it cannot foresee a full disk)."""
+    a folder where no file can be created (``/proc``: the temporary file :func:`write_atomic`
+    writes first is created and removed to find out), or — ``overwrite=False`` — an existing
+    file (:data:`EXISTS`). A check made before long work (it cannot foresee a full disk)."""
     problem = _static_problem(Path(path))
+    if problem is None and not overwrite and os.path.lexists(path):
+        return EXISTS
     if problem is not None:
         return problem
     try:
@@ -95,21 +101,27 @@ def _static_problem(p: Path) -> str | None:
     return None
 
 
-def write_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` atomically: into a new temporary file in the same folder,
-    flushed and fsynced, then renamed over ``path`` (``os.replace``). Readers see the old file
-    or the new one, never a truncated or empty one; if anything fails (a full disk, an encoding
-    error, an interrupt) the temporary file is removed, the old file is left intact and the
-    error propagates (OSError, UnicodeEncodeError). A new file gets the usual mode (0666 less
-    the umask); an existing file keeps its mode. Raises PermissionError for a read-only file."""
+def write_atomic(path: str | Path, text: str | bytes, encoding: str = "utf-8", *,
+                 overwrite: bool = True) -> None:
+    """Write ``text`` (or bytes) to ``path`` atomically: into a new temporary file in the same
+    folder, flushed and fsynced, then renamed over ``path`` (``os.replace``). Readers see the
+    old file or the new one, never a truncated or empty one; if anything fails (a full disk,
+    an encoding error, an interrupt) the temporary file is removed, the old file is left
+    intact and the error propagates (OSError, UnicodeEncodeError). A new file gets the usual
+    mode (0666 less the umask); an existing file keeps its mode. Raises PermissionError for a
+    read-only file. ``overwrite=False``: an existing ``path`` is never replaced, even one
+    created while this writes (the new file is linked in place, which fails if the name is
+    taken): raises FileExistsError (errno EEXIST) and leaves it as it was."""
     p = Path(path)
     problem = _static_problem(p)
+    if problem is None and not overwrite and os.path.lexists(p):
+        raise FileExistsError(errno.EEXIST, EXISTS, str(p))
     if problem is not None:
         code = errno.EISDIR if problem == "is a folder" else \
             errno.ENOENT if problem.startswith("no folder") else errno.EACCES
         raise OSError(code, problem, str(p))
-    data = text.encode(encoding)
-    mode = p.stat().st_mode & 0o7777 if p.exists() else None
+    data = text.encode(encoding) if isinstance(text, str) else text
+    mode = p.stat().st_mode & 0o7777 if overwrite and p.exists() else None
     fd, tmp = _open_temp(p)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -118,7 +130,10 @@ def write_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> None:
             os.fsync(f.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-        os.replace(tmp, p)
+        if overwrite:
+            os.replace(tmp, p)
+        else:
+            _link_new(tmp, p)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -137,4 +152,23 @@ def write_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> None:
         os.close(dfd)
 
 
-__all__ = ["write_atomic", "write_problem"]
+def _link_new(tmp: Path, p: Path) -> None:
+    """Give the written temporary file ``tmp`` the name ``p`` unless ``p`` exists (then raise
+    FileExistsError): a hard link fails on a taken name, atomically. Where the file system has
+    no hard links, the name is checked, then the file renamed."""
+    try:
+        os.link(tmp, p)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, EXISTS, str(p)) from None
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV,
+                           errno.EMLINK):
+            raise
+        if os.path.lexists(p):  # pragma: no cover - a file system without hard links
+            raise FileExistsError(errno.EEXIST, EXISTS, str(p)) from None
+        os.replace(tmp, p)  # pragma: no cover
+        return
+    os.unlink(tmp)
+
+
+__all__ = ["EXISTS", "read_input", "write_atomic", "write_problem"]

@@ -23,13 +23,14 @@ between two variants are B − A per figure, significant when the interval exclu
 
 from __future__ import annotations
 
+import io
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._io import write_atomic
 from .game import GameState
 from .players.arena import RATE, Estimate, difference, estimate, play_deal
 from .players.base import player_for
@@ -284,11 +285,12 @@ def balance(variants: Sequence[Rules], levels: Sequence[Sequence[int]], games: i
 PLOTTED = ("landlord_win_rate", "spring_rate", "anti_spring_rate", "redeal_rate")
 
 
-def plot(result: BalanceResult, path: str | Path) -> None:
+def plot(result: BalanceResult, path: str | Path, overwrite: bool = True) -> None:
     """Draw the main rates (:data:`PLOTTED`) per variant, as bars with their 95 % intervals,
     into ``path`` (``.png`` or ``.svg``; matplotlib, the ``ddzspec[plot]`` extra). The file is
-    replaced whole or left as it was. Raises ValueError for another suffix, ImportError
-    without matplotlib, OSError when it cannot be written."""
+    written atomically (:func:`ddzspec._io.write_atomic`: replaced whole or left as it was;
+    ``overwrite=False``: an existing file is refused). Raises ValueError for another suffix,
+    ImportError without matplotlib, OSError when it cannot be written (FileExistsError)."""
     p = Path(path)
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in ("png", "svg"):
@@ -310,13 +312,12 @@ def plot(result: BalanceResult, path: str | Path) -> None:
     ax.set_title(f"Variant balance, seed {result.seed}")
     ax.legend()
     fig.tight_layout()
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    buf = io.BytesIO()
     try:
-        fig.savefig(tmp, format=fmt)
-        os.replace(tmp, p)
+        fig.savefig(buf, format=fmt)
     finally:
         plt.close(fig)
-        tmp.unlink(missing_ok=True)
+    write_atomic(p, buf.getvalue(), overwrite=overwrite)
 
 
 __all__ = ["FIGURES", "BalanceResult", "VariantDifference", "VariantFigures", "balance",

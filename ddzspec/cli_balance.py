@@ -7,7 +7,7 @@ import math
 
 import click
 
-from .cli_common import FileName, emit_json, fail
+from .cli_common import FileName, check_output, emit_json, fail, force_option, output_error
 from .execute import run_options
 
 
@@ -35,10 +35,11 @@ def _finite(seconds: float) -> float:
               help="Draw the main rates per variant (needs matplotlib: ddzspec[plot]).")
 @run_options("Write each block of deals' facts there as it completes; rerun with the same "
              "options to resume.")
+@force_option("--plot FILE")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, budget: float,
             without: tuple[str, ...], plot_path: str | None, workers: int | None,
-            scheduler: str | None, output: str | None, as_json: bool) -> None:
+            scheduler: str | None, output: str | None, force: bool, as_json: bool) -> None:
     """Play deals per rules variant between computer players and report its balance.
 
     Each RULES is a built-in name or a rules file. Every variant plays deals 0 … N−1 of
@@ -59,7 +60,6 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     """
     import time
 
-    from ._io import write_problem
     from .balance import BLOCK, deal_task, summarize
     from .balance import plot as plot_fn
     from .errors import DdzError
@@ -71,9 +71,7 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     if plot_path is not None:
         if not plot_path.lower().endswith((".png", ".svg")):
             fail(f"--plot {plot_path}: the plot is a .png or .svg file")
-        problem = write_problem(plot_path)
-        if problem is not None:
-            fail(f"--plot {plot_path}: cannot be written: {problem}")
+        check_output(plot_path, force)
         try:
             import matplotlib  # noqa: F401
         except ImportError:
@@ -111,9 +109,9 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     res = summarize(rules, levels, games, seed, per_variant)
     if plot_path is not None:
         try:
-            plot_fn(res, plot_path)
+            plot_fn(res, plot_path, overwrite=force)
         except OSError as e:
-            fail(f"--plot {plot_path}: cannot be written: {e.strerror or e}")
+            fail(output_error(plot_path, e.strerror or str(e)))
     if as_json:
         emit_json({**res.to_json(), "seconds": time.perf_counter() - t0})
         return

@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -82,6 +83,42 @@ def progress_bar(*columns: Any, quiet: bool = False) -> Any:
     console = stderr_console()
     return Progress(*columns, console=console, transient=True,
                     disable=quiet or not console.is_terminal)
+
+
+def force_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--force`` flag (passed as ``force``) of a command that writes ``what`` (e.g.
+    "--save FILE"): without it an existing file is refused (:func:`check_output`)."""
+    return click.option("--force", is_flag=True,
+                        help=f"Overwrite {what} if it exists (refused otherwise).")
+
+
+def output_error(path: str | Path, why: str) -> str:
+    """The one line saying an output file cannot be written: ``PATH: cannot write: WHY``;
+    for an existing file (:data:`ddzspec._io.EXISTS`), how to overwrite it."""
+    from ._io import EXISTS
+    return f"{path}: cannot write: {why}" + \
+        ("; give --force to overwrite it" if why == EXISTS else "")
+
+
+def check_output(path: str | Path, force: bool) -> None:
+    """Check a command's output file before the work (a bad path costs nothing): exit 2 with
+    :func:`output_error`'s line when it could not be written (a folder, a missing or
+    read-only folder, a read-only file: :func:`ddzspec._io.write_problem`), or when it exists
+    and ``force`` is false. Write it with ``write_atomic(path, ..., overwrite=force)``."""
+    from ._io import write_problem
+    problem = write_problem(path, overwrite=force)
+    if problem is not None:
+        fail(output_error(path, problem))
+
+
+def write_output(path: str | Path, text: str, force: bool) -> None:
+    """Write a command's output file atomically (:func:`ddzspec._io.write_atomic`; an existing
+    file only when ``force``); exit 2 with :func:`output_error`'s line when it cannot be."""
+    from ._io import write_atomic
+    try:
+        write_atomic(path, text, overwrite=force)
+    except OSError as e:
+        fail(output_error(path, e.strerror or str(e)))
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -11,7 +11,15 @@ from typing import Any
 import click
 
 from .cards import parse_cards
-from .cli_common import FileName, common_options, emit_json, fail, progress_bar
+from .cli_common import (
+    FileName,
+    check_output,
+    common_options,
+    emit_json,
+    fail,
+    force_option,
+    progress_bar,
+)
 from .rules import Rules
 
 
@@ -79,6 +87,7 @@ def self_play(rules: Rules, seed: int | str, levels: tuple[int, ...] | None = No
               help="Play K deals (seeds N, N+1, …) and print aggregate results.")
 @click.option("--save", "save_path", default=None, metavar="FILE", type=FileName(),
               help="Write the record of the (last) deal to FILE.")
+@force_option("--save FILE")
 @click.option("--levels", "levels_text", default=None, metavar="L,L,L",
               help="Computer level (1-3) per seat, in seat order; fewer than the seats repeat "
                    "the last (2,3 for 3 seats: 2,3,3; default 2 for every seat).")
@@ -89,7 +98,7 @@ def self_play(rules: Rules, seed: int | str, levels: tuple[int, ...] | None = No
                    "seat and levels it was started with; --seat, --levels, --seed, --rules "
                    "and --without, if given, must agree with it.")
 @common_options
-def play(seed: int, games: int, save_path: str | None, levels_text: str | None,
+def play(seed: int, games: int, save_path: str | None, force: bool, levels_text: str | None,
          seat: int | None, resume_path: str | None, rules: Rules, notation: str,
          as_json: bool) -> None:
     """Play a full deal among computer players and print the transcript; with --seat N, take
@@ -97,8 +106,8 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None,
 
     --json prints the deal's record (its "result" holds winner, scores, multiplier, factors).
     --games K plays K deals and prints wins per side, average points and bombs per deal.
-    --save FILE is checked before any deal is played (exit 2 when it cannot be written) and
-    written atomically.
+    --save FILE is checked before any deal is played (exit 2 when it cannot be written, or
+    exists and --force is not given) and written atomically.
 
     \b
     --seat N: at your turn the prompt shows your hand, the cards left per
@@ -110,7 +119,7 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None,
     """
     from click.core import ParameterSource
 
-    from .game.record import check_save_path, record_of, save, transcript
+    from .game.record import record_of, save, transcript
     from .players.arena import parse_levels
     ctx = click.get_current_context()
 
@@ -153,15 +162,15 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None,
         levels = saved_levels
     if seat is not None:
         terminal_seat(rules, seat, seed, levels, save_path, resume_path, notation,
-                      given("rules_name") or given("without"))
+                      given("rules_name") or given("without"), force)
         return
     if save_path is not None:
-        check_save_path(save_path)  # before playing: a bad path costs nothing
+        check_output(save_path, force)  # before playing: a bad path costs nothing
     if games == 1:
         initial, steps = self_play(rules, seed, levels)
         final = steps[-1][1]
         if save_path is not None:
-            save(final, save_path)
+            save(final, save_path, overwrite=force)
         if as_json:
             click.echo(record_of(final).dumps())
         else:
@@ -194,7 +203,7 @@ def play(seed: int, games: int, save_path: str | None, levels_text: str | None,
             mults += r.multiplier
             prog.advance(task)
     if save_path is not None and final is not None:
-        save(final, save_path)
+        save(final, save_path, overwrite=force)
     agg = {"rules": rules.name, "games": games, "first_seed": seed, "wins": wins,
            "landlord_win_rate": wins["landlord"] / games,
            "average_points": {str(s): p / games for s, p in enumerate(points)},
@@ -291,13 +300,17 @@ class SeatQuit(Exception):
 def default_save_path(rules: Rules) -> Path:
     """Where the terminal seat autosaves when no ``--save`` is given: ``games/`` in the user
     data folder (platformdirs: ``$XDG_DATA_HOME/ddzspec`` on Linux), one file per deal,
-    named by the rules and the time it started (a :class:`pathlib.Path`)."""
+    named by the rules and the time it started, with a ``-2``, ``-3`` … suffix when that name
+    is taken (a :class:`pathlib.Path`)."""
     import time
 
     from platformdirs import user_data_dir
     stamp = time.strftime("%Y%m%d-%H%M%S")
     folder = Path(user_data_dir("ddzspec")) / "games"
-    return folder / f"{rules.name}-{stamp}.json"
+    path, n = folder / f"{rules.name}-{stamp}.json", 2
+    while path.exists():  # two deals started in the same second: never the other's file
+        path, n = folder / f"{rules.name}-{stamp}-{n}.json", n + 1
+    return path
 
 
 def _grouped(cards: Any, notation: str) -> str:
@@ -557,14 +570,15 @@ class TerminalSeat:
 
 def terminal_seat(rules: Rules, seat: int, seed: int, levels: tuple[int, ...],
                   save_path: str | None, resume_path: str | None, notation: str,
-                  rules_given: bool) -> None:
+                  rules_given: bool, force: bool = False) -> None:
     """``play --seat N``: start (or ``--resume``) a deal, the person at seat ``seat``, and
     play it in the terminal; exits 0 when it ends or the person quits (or input ends), 130 on
     Ctrl-C, 2 on bad input (a bad seat, a record that does not replay, a save file that
-    cannot be written), always leaving the saved record intact."""
+    cannot be written, a --save FILE that exists without ``force``, unless it is the
+    --resume file), always leaving the saved record intact."""
     from .errors import DdzError
     from .game import GameState
-    from .game.record import check_save_path, load, resume, save
+    from .game.record import load, resume, save
     from .players import player_for
     try:
         if resume_path is not None:
@@ -579,6 +593,9 @@ def terminal_seat(rules: Rules, seat: int, seed: int, levels: tuple[int, ...],
         fail(f"--seat: {seat} is not a seat of {rules.name} (0 to {rules.deal.players - 1})")
     given = save_path or resume_path
     path = Path(given) if given else default_save_path(rules)
+    # a new --save FILE is not overwritten unless --force; the --resume file is the deal's own
+    may_replace = force or save_path is None or (
+        resume_path is not None and Path(save_path).resolve() == Path(resume_path).resolve())
     try:
         if given is None:
             try:
@@ -587,8 +604,8 @@ def terminal_seat(rules: Rules, seat: int, seed: int, levels: tuple[int, ...],
                 fail(f"{path.parent}: cannot create the folder where deals are saved: "
                      f"{e.strerror or e}; give --save FILE, or set XDG_DATA_HOME to a "
                      "writable folder")
-        check_save_path(path)
-        save(state, path, seat=seat, levels=levels)
+        check_output(path, may_replace)
+        save(state, path, seat=seat, levels=levels, overwrite=may_replace)
     except (DdzError, OSError) as e:
         fail(str(e))
     run_seed = state.seed if state.seed is not None else seed

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from .cli_common import FileName, fail
+from .cli_common import FileName, check_output, fail, force_option, write_output
 from .execute import run_options
 from .rules import DEFAULT_RULES
 
@@ -79,10 +79,12 @@ _limit_option = click.option("--limit-seconds", type=click.FloatRange(min=0, min
               help="Give up after N candidates (default 50 x --count).")
 @_limit_option
 @run_options("Write the puzzles there (JSONL) instead of standard output.")
+@force_option("--output FILE")
 def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, cards_text: str,
                      count: int, min_difficulty: float, seed: int, source: str,
                      max_candidates: int | None, limit_seconds: float | None,
-                     workers: int | None, scheduler: str | None, output: str | None) -> None:
+                     workers: int | None, scheduler: str | None, output: str | None,
+                     force: bool) -> None:
     """Generate endgame puzzles with one answer, as JSONL.
 
     Candidate positions (random splits of a shuffled deck, or self-play deals cut at a move)
@@ -91,15 +93,12 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
     the forced line, only-moves along it). Each record names its rules and the generator's
     seed; the same seed gives the same puzzles whatever --workers.
     """
-    from ._io import write_atomic, write_problem
     from .execute import ExecuteError
     from .puzzlegen import generate
     rules = _load(rules_name, without)
     sizes = _sizes(cards_text)
     if output is not None:
-        problem = write_problem(output)
-        if problem is not None:
-            fail(f"--output {output}: cannot be written: {problem}")
+        check_output(output, force)
     from .errors import DdzError
     try:
         puzzles, tried = generate(rules, seats=seats, cards=sizes, count=count, seed=seed,
@@ -114,10 +113,7 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
     if output is None:
         click.echo(text, nl=False)
     else:
-        try:
-            write_atomic(output, text)
-        except OSError as e:
-            fail(f"--output {output}: cannot be written: {e.strerror}")
+        write_output(output, text, force)
     click.echo(f"kept {len(puzzles)} of {tried} candidates ({rules.label}, seed {seed})",
                err=True)
 

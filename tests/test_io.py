@@ -136,3 +136,68 @@ def test_play_games_checks_the_save_path_before_playing(tmp_path: Path, bad: str
         assert res.exit_code == 2, res.output
         assert res.stderr.startswith(f"ddzspec: error: {bad}: cannot write: ")
         assert res.stdout == ""
+
+
+def test_write_atomic_may_refuse_an_existing_file(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """``overwrite=False``: a new file is written whole; an existing one is refused and kept,
+    also one that appears while the text is being written (the name is taken atomically)."""
+    from ddzspec._io import EXISTS
+    f = tmp_path / "new.json"
+    write_atomic(f, "first\n", overwrite=False)
+    assert f.read_text() == "first\n"
+    with pytest.raises(FileExistsError) as e:
+        write_atomic(f, "second\n", overwrite=False)
+    assert e.value.strerror == EXISTS == "the file exists"
+    assert write_problem(f, overwrite=False) == EXISTS and write_problem(f) is None
+    real = os.fsync
+
+    def appears(fd: int) -> None:  # another program creates the file mid-write
+        real(fd)
+        if not (tmp_path / "late.json").exists():
+            (tmp_path / "late.json").write_text("theirs\n")
+    monkeypatch.setattr("ddzspec._io.os.fsync", appears)
+    with pytest.raises(FileExistsError):
+        write_atomic(tmp_path / "late.json", "mine\n", overwrite=False)
+    assert (tmp_path / "late.json").read_text() == "theirs\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["late.json", "new.json"]
+
+
+def test_commands_refuse_to_overwrite_a_file_without_force(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester 7: ``play --save FILE`` replaced an existing FILE without a word. Every command
+    writing a file (play --save, also with --seat; puzzles generate --output; balance --plot)
+    refuses an existing one in one line, exit 2, before any work; --force overwrites it."""
+    from ddzspec import cli_game
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for name in ("r.json", "p.jsonl", "b.png"):
+        (tmp_path / name).write_text("mine\n")
+
+    def no_deal(*args: object) -> None:
+        raise AssertionError("a deal was played before the path was checked")
+    with monkeypatch.context() as m:
+        m.setattr(cli_game, "self_play", no_deal)
+        for args in (["play", "--save", "r.json"], ["play", "--games", "3", "--save", "r.json"],
+                     ["play", "--seat", "0", "--save", "r.json"],
+                     ["puzzles", "generate", "--output", "p.jsonl"],
+                     ["balance", "classic", "--plot", "b.png"]):
+            res = CliRunner().invoke(main, args, input="quit\n")
+            file = args[-1]
+            assert (res.exit_code, res.stdout) == (2, ""), (args, res.output)
+            assert res.stderr == (f"ddzspec: error: {file}: cannot write: the file exists; "
+                                  "give --force to overwrite it\n"), args
+    assert all((tmp_path / n).read_text() == "mine\n" for n in ("r.json", "p.jsonl", "b.png"))
+    res = CliRunner().invoke(main, ["play", "--seed", "1", "--save", "r.json", "--force"])
+    assert res.exit_code == 0, res.output
+    assert load(tmp_path / "r.json").seed == 1
+    res = CliRunner().invoke(main, ["play", "--seat", "0", "--seed", "2", "--save", "r.json",
+                                    "--force"], input="quit\n")
+    assert res.exit_code == 0 and "the deal is saved" in res.output, res.output
+    assert load(tmp_path / "r.json").seed == 2
+    # resuming keeps saving to the --resume file itself (its own deal: no --force needed)
+    res = CliRunner().invoke(main, ["play", "--resume", "r.json", "--save", "./r.json"],
+                             input="quit\n")
+    assert res.exit_code == 0 and "the deal is saved" in res.output, res.output
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == \
+        ["b.png", "p.jsonl", "r.json"]  # no temporary file left

@@ -20,7 +20,7 @@ DATA = Path(__file__).parent / "data" / "puzzles" / "two_seat.jsonl"
 def _gen(tmp_path: Path, *args: str) -> list[dict]:
     out = tmp_path / "p.jsonl"
     res = CliRunner().invoke(puzzles_generate, [*args, "--workers", "1", "--output", str(out),
-                                                "--max-candidates", "400"])
+                                                "--force", "--max-candidates", "400"])
     assert res.exit_code == 0, res.output
     assert res.stderr.startswith("kept ")
     return [json.loads(x) for x in out.read_text().splitlines()]

@@ -341,7 +341,7 @@ def test_a_folder_that_takes_no_new_file_is_refused_before_playing(
     monkeypatch.setattr(_io.os, "open", refuse)
     target = tmp_path / "version"
     target.write_text("kept\n")
-    code, out, err = run("play", "--seed", "1", "--save", str(target))
+    code, out, err = run("play", "--seed", "1", "--save", str(target), "--force")
     assert (code, out) == (2, "")
     assert err == (f"ddzspec: error: {target}: cannot write: no file can be created in folder "
                    f"'{tmp_path}' (No such file or directory)\n")

@@ -304,15 +304,16 @@ def record_of(state: GameState) -> Record:
 
 
 def save(state: GameState, path: str | Path, *, seat: int | None = None,
-         levels: tuple[int, ...] | None = None) -> None:
+         levels: tuple[int, ...] | None = None, overwrite: bool = True) -> None:
     """Write the record of ``state`` to ``path`` (JSON), atomically: a failed write leaves any
     existing file intact and no partial file; ``seat``/``levels``: the ``terminal`` field of a
-    ``play --seat`` deal (module doc). Raises RecordError when the file cannot be written."""
+    ``play --seat`` deal (module doc); ``overwrite=False``: an existing file is refused (and
+    kept). Raises RecordError when the file cannot be written."""
     rec = record_of(state)
     if seat is not None:
         rec = replace(rec, terminal_seat=seat, terminal_levels=levels)
     try:
-        write_atomic(path, rec.dumps() + "\n")
+        write_atomic(path, rec.dumps() + "\n", overwrite=overwrite)
     except OSError as e:
         raise RecordError(f"{path}: cannot write: {e.strerror or e}") from None
 
