@@ -201,3 +201,18 @@ def test_commands_refuse_to_overwrite_a_file_without_force(
     assert res.exit_code == 0 and "the deal is saved" in res.output, res.output
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == \
         ["b.png", "p.jsonl", "r.json"]  # no temporary file left
+
+
+def test_the_default_autosave_never_takes_an_existing_deals_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --seat`` without --save names its file by the second it started: a second deal
+    started in the same second gets ``-2`` (it replaced the first one's record)."""
+    from ddzspec.cli_game import default_save_path
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr("time.strftime", lambda fmt: "20261201-120000")
+    rules = load_rules("classic")
+    first = default_save_path(rules)
+    assert first == tmp_path / "ddzspec" / "games" / "classic-20261201-120000.json"
+    first.parent.mkdir(parents=True)
+    first.write_text("a deal\n")
+    assert default_save_path(rules).name == "classic-20261201-120000-2.json"
