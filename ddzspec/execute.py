@@ -214,10 +214,11 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
             if HEADER_KEY not in obj:
                 raise ExecuteError(f"{p}: not the output of a ddzspec run (no header line); "
                                    "name a new file")
-            if header is not None and obj[HEADER_KEY] != json.loads(json.dumps(header)):
+            ours = None if header is None else json.loads(json.dumps(header))
+            if ours is not None and obj[HEADER_KEY] != ours:
                 raise ExecuteError(f"{p} was written for another run "
-                                   f"({json.dumps(obj[HEADER_KEY])[:200]}); name a new file "
-                                   "or rerun with the same options")
+                                   f"({_header_difference(obj[HEADER_KEY], ours)}); name a new "
+                                   "file or rerun with the same options")
         elif ROW_KEY not in obj:
             raise ExecuteError(f"{p}, line {i + 1}: a row without its {ROW_KEY!r} id")
         else:
@@ -230,6 +231,27 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
         except OSError as e:
             raise ExecuteError(f"{p}: cannot cut its torn last line: {e.strerror}") from None
     return rows
+
+
+def _header_difference(theirs: Any, ours: Mapping[str, Any]) -> str:
+    """What sets an output file's header (``theirs``) apart from this run's (``ours``), in a
+    few words for a one-line refusal: the command that wrote it when another one did
+    (``the file is from balance, this run is solve --batch``), else each option that differs,
+    with both values when they are short (``want: "all" in the file, "score" now``) and by its
+    name alone otherwise (``other rules``; ``sha256``: of the input's text)."""
+    if not isinstance(theirs, dict):
+        return "its header is not a JSON object"
+    if theirs.get("command") != ours.get("command"):
+        return (f"the file is from {theirs.get('command') or 'another command'}, this run is "
+                f"{ours.get('command')}")
+    parts = []
+    for key in dict.fromkeys([*ours, *theirs]):
+        if theirs.get(key) == ours.get(key):
+            continue
+        was, now = json.dumps(theirs.get(key)), json.dumps(ours.get(key))
+        parts.append(f"{key}: {was} in the file, {now} now" if len(was) + len(now) <= 40
+                     else f"other {key}" + (" (of the input's text)" if key == "sha256" else ""))
+    return "; ".join(parts) or "another header"
 
 
 class _Writer:

@@ -331,3 +331,31 @@ def test_puzzles_play_and_check_find_rules_from_the_files_folder(
     (house / "z.jsonl").write_text(json.dumps(rec) + "\n")
     r = CliRunner().invoke(main, ["puzzles", "check", str(house / "z.jsonl")])
     assert r.exit_code == 0 and "1 puzzles checked, 0 with a problem" in r.output, r.output
+
+
+def test_an_output_file_of_another_run_is_refused_in_one_clear_line(tmp_path: Path) -> None:
+    """Tester 7: the refusal quoted the file's header cut at 200 characters, mid-JSON; it now
+    says what differs: the command that wrote the file, or the options (both values when
+    short)."""
+    from ddzspec.execute import ExecuteError, Task, demo_task
+    from ddzspec.execute import run as run_tasks
+    b1, b2, out = tmp_path / "b1.jsonl", tmp_path / "b2.jsonl", tmp_path / "out.jsonl"
+    for f, cards in ((b1, "3"), (b2, "5")):
+        f.write_text(json.dumps({"id": "a", "position": f"landlord: {cards}\npeasant: 4\n"
+                                 "to_move: landlord\n"}) + "\n")
+    assert run("--batch", str(b1), "--workers", "1", "--output", str(out)).exit_code == 0
+    before = out.read_bytes()
+    tail = "; name a new file or rerun with the same options\n"
+    r = run("--batch", str(b1), "--workers", "1", "--output", str(out), "--score")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (f'ddzspec: error: {out} was written for another run (want: "all" in '
+                        f'the file, "score" now){tail}')
+    r = run("--batch", str(b2), "--workers", "1", "--output", str(out), "--rules", "kawu")
+    assert r.stderr == (f"ddzspec: error: {out} was written for another run (other sha256 "
+                        f"(of the input's text); other rules){tail}")
+    with pytest.raises(ExecuteError) as e:
+        run_tasks([Task.of("1", demo_task, n=1)], workers=1, output=out,
+                  header={"command": "balance"})
+    assert str(e.value) == (f"{out} was written for another run (the file is from solve "
+                            f"--batch, this run is balance){tail.strip()}")
+    assert out.read_bytes() == before  # refused: nothing changed
