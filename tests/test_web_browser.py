@@ -456,3 +456,26 @@ def test_the_testers_findings_in_the_page(browser: Any, server: str, shots: Path
     assert not page.query_selector_all("#puzzle-hand .card") and page.is_disabled("#pz-play")
     assert errors == []
     page.close()
+
+
+def test_back_after_new_deal_returns_to_the_deal(browser: Any, server: str) -> None:
+    """Tester 7: "New deal" replaced the deal's history entry, so Back stayed on the set-up
+    screen; the set-up screen is now a new entry: Back returns to the deal left, Forward to
+    the set-up."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start(page, server, "classic")
+    page.wait_for_function(READY)
+    gid = page.evaluate("() => window.ddz.app.game.id")
+    page.click("#btn-new")
+    page.wait_for_selector("#setup:not(.hidden)")
+    assert "game=" not in page.url
+    page.go_back()
+    page.wait_for_selector("#table-wrap:not(.hidden)")
+    assert page.evaluate("() => window.ddz.app.game.id") == gid and f"game={gid}" in page.url
+    page.go_forward()
+    page.wait_for_selector("#setup:not(.hidden)")
+    assert page.is_hidden("#table-wrap") and "game=" not in page.url
+    assert errors == []
+    page.close()

@@ -42,6 +42,21 @@ async function api(method, path, body) {
   return data;
 }
 
+/* the URL's hash holds what a reload resumes: game=ID, the deal of the Play tab (other
+   parameters are kept when it changes) */
+function hashParams() { return new URLSearchParams(location.hash.slice(1)); }
+
+function setHash(changes, push) {
+  // push: a new history entry (Back returns to the one before), else the current one replaced
+  const h = hashParams();
+  Object.entries(changes).forEach(([k, v]) => { if (v) h.set(k, v); else h.delete(k); });
+  const text = h.toString();
+  const url = location.pathname + location.search + (text ? "#" + text : "");
+  if (url === location.pathname + location.search + location.hash) return;
+  if (push) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+}
+
 function showMessage(id, text, kind) {
   const m = $(id);
   m.textContent = text || "";
@@ -152,13 +167,15 @@ async function loadSaved() {
   } catch (e) { if (ticket === app.savedTicket) box.textContent = e.message; }
 }
 
-function showSetup() {
+function showSetup(push) {
+  // push (the New deal buttons): the setup screen is a new history entry, so Back returns to
+  // the deal left (the hashchange handler resumes it)
   app.game = null;
   app.busy = false;
   $("setup").classList.remove("hidden");
   $("table-wrap").classList.add("hidden");
   $("result").classList.add("hidden");
-  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  setHash({ game: null }, push === true);
   loadSaved();
 }
 
@@ -195,10 +212,8 @@ function openGame(g, push) {
   $("result").classList.add("hidden");
   $("replay").classList.add("hidden");
   showMessage("message", "");
-  const url = location.pathname + location.search + "#game=" + g.id;
   // a new deal is a new history entry: Back returns to the setup screen
-  if (push && location.hash !== "#game=" + g.id) history.pushState(null, "", url);
-  else history.replaceState(null, "", url);
+  setHash({ game: g.id }, push);
   setGame(g);
 }
 
@@ -209,7 +224,7 @@ async function resync() {
 }
 
 async function resumeFromHash() {
-  const m = /game=([0-9a-fA-F]{16})/.exec(location.hash);
+  const m = /^([0-9a-fA-F]{16})$/.exec(hashParams().get("game") || "");
   if (!m) return false;
   if (app.game && app.game.id === m[1].toLowerCase()) return true;
   try {
@@ -657,8 +672,8 @@ async function init() {
   $("setup-rules").addEventListener("change", setupRulesChanged);
   $("setup-seat").addEventListener("change", renderLevelInputs);
   $("btn-start").addEventListener("click", startGame);
-  $("btn-new").addEventListener("click", showSetup);
-  $("btn-again").addEventListener("click", showSetup);
+  $("btn-new").addEventListener("click", () => showSetup(true));
+  $("btn-again").addEventListener("click", () => showSetup(true));
   $("btn-close-result").addEventListener("click", () => $("result").classList.add("hidden"));
   $("btn-replay").addEventListener("click", openReplay);
   $("rp-first").addEventListener("click", () => { app.replayPos = 0; renderReplay(); });
@@ -699,5 +714,6 @@ async function init() {
   document.body.dataset.ready = "1";
 }
 
-window.ddz = { app, api, el, cardEl, cardsRow, plural, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards };
+window.ddz = { app, api, el, cardEl, cardsRow, plural, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards,
+  hashParams, setHash };
 init().catch((e) => { document.body.textContent = "The table could not start: " + e.message; });
