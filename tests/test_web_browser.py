@@ -458,24 +458,75 @@ def test_the_testers_findings_in_the_page(browser: Any, server: str, shots: Path
     page.close()
 
 
+def test_a_puzzle_in_progress_resumes_after_a_reload(browser: Any, server: str,
+                                                     shots: Path) -> None:
+    """Tester 7: a reload lost the puzzle being played (a deal resumed). The URL names the
+    puzzle session as it names the deal (``#game=…&puzzle=…``): a reload brings back both,
+    the puzzle with its moves, the person's side and whose turn it is."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start(page, server, "classic")
+    gid = page.evaluate("() => window.ddz.app.game.id")
+    page.click("#tab-puzzle")
+    page.click(".puzzle-btn[data-id='DDZ2-14'][data-side='landlord']")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='0']")
+    page.click("#pz-hint")
+    page.wait_for_function("() => document.getElementById('puzzle-message')"
+                           ".textContent.startsWith('Winning moves: ')")
+    move = page.inner_text("#puzzle-message").split(": ")[1].split(",")[0].strip()
+    click_move(page, "#puzzle-hand", move)
+    page.click("#pz-play")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='2']")  # the solver replied
+    log = page.locator("#puzzle-log li").all_inner_texts()
+    hand = page.locator("#puzzle-hand .card").evaluate_all("cs => cs.map(c => c.dataset.symbol)")
+    sid = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('puzzle')")
+    assert sid and len(sid) == 16 and f"game={gid}" in page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='2']")
+    assert page.is_visible("#pane-puzzle") and not page.is_disabled("#pz-play")
+    assert page.inner_text("#puzzle-title") == "Puzzle DDZ2-14 · you play landlord"
+    assert page.locator("#puzzle-log li").all_inner_texts() == log
+    assert page.locator("#puzzle-hand .card").evaluate_all(
+        "cs => cs.map(c => c.dataset.symbol)") == hand
+    assert page.inner_text("#puzzle-message").startswith("You play landlord. ")
+    snap(page, shots, "15-puzzle-resumed")
+    assert page.evaluate("() => window.ddz.app.game && window.ddz.app.game.id") == gid
+    # a session the server no longer has (a restart): said so, the board empty
+    page.goto(f"{server}/#puzzle=0123456789abcdef")
+    page.wait_for_selector("#puzzle-message.error")
+    assert "no puzzle session" in page.inner_text("#puzzle-message")
+    assert page.inner_text("#puzzle-title") == "The puzzle could not resume"
+    assert "puzzle=" not in page.url
+    assert errors == []
+    page.close()
+
+
 def test_back_after_new_deal_returns_to_the_deal(browser: Any, server: str) -> None:
     """Tester 7: "New deal" replaced the deal's history entry, so Back stayed on the set-up
     screen; the set-up screen is now a new entry: Back returns to the deal left, Forward to
-    the set-up."""
+    the set-up, and the puzzle on the other tab stays in the URL throughout."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     start(page, server, "classic")
     page.wait_for_function(READY)
     gid = page.evaluate("() => window.ddz.app.game.id")
+    page.click("#tab-puzzle")
+    page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
+    page.wait_for_selector("body[data-puzzle='human']")
+    sid = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('puzzle')")
+    page.click("#tab-play")
     page.click("#btn-new")
     page.wait_for_selector("#setup:not(.hidden)")
-    assert "game=" not in page.url
+    assert "game=" not in page.url and f"puzzle={sid}" in page.url
     page.go_back()
     page.wait_for_selector("#table-wrap:not(.hidden)")
-    assert page.evaluate("() => window.ddz.app.game.id") == gid and f"game={gid}" in page.url
+    assert page.evaluate("() => window.ddz.app.game.id") == gid
+    assert f"game={gid}" in page.url and f"puzzle={sid}" in page.url
     page.go_forward()
     page.wait_for_selector("#setup:not(.hidden)")
-    assert page.is_hidden("#table-wrap") and "game=" not in page.url
+    assert page.is_hidden("#table-wrap") and f"puzzle={sid}" in page.url
     assert errors == []
     page.close()

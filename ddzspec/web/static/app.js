@@ -42,8 +42,8 @@ async function api(method, path, body) {
   return data;
 }
 
-/* the URL's hash holds what a reload resumes: game=ID, the deal of the Play tab (other
-   parameters are kept when it changes) */
+/* the URL's hash holds what a reload resumes: game=ID, the deal of the Play tab, and
+   puzzle=SID, the puzzle of the Puzzle tab (each kept when the other changes) */
 function hashParams() { return new URLSearchParams(location.hash.slice(1)); }
 
 function setHash(changes, push) {
@@ -706,7 +706,10 @@ async function init() {
   });
   document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => switchTab(t.dataset.tab)));
   document.addEventListener("keydown", onKey);
-  window.addEventListener("hashchange", async () => { if (!(await resumeFromHash())) showSetup(); });
+  window.addEventListener("hashchange", async () => {
+    if (!(await resumeFromHash())) showSetup();
+    if (window.puzzleHashSync) window.puzzleHashSync();   // the puzzle is not in the history
+  });
   if (window.initExtras) window.initExtras(app);
   const tab = localStorage.getItem("ddz-tab");
   if (tab && $("pane-" + tab)) switchTab(tab);

@@ -68,6 +68,44 @@
     $("puzzle-empty").classList.remove("hidden");
     $("puzzle-ui").classList.remove("picked");
     delete document.body.dataset.puzzle;
+    D.setHash({ puzzle: null });
+  }
+
+  function introText(g) {
+    // the verdict is true, false, or null when the solver could not decide in time
+    const verdict = g.human_wins_with_best_play === true ? "You can win with best play: find how." :
+      g.human_wins_with_best_play === false ? "Best play loses here: resist as long as you can." :
+        "The solver could not decide in " + g.seconds + " s who wins from here: play on, " +
+        "the computers answer as well as they can.";
+    return "You play " + pz.side + ". " + verdict;
+  }
+
+  function showVerdict(v) {
+    // what the server said of the person's last move (null: nothing to say)
+    if (v && v.keeps_win === false) {
+      D.showMessage("puzzle-message", v.lines.join("\n"), "error");
+    } else if (v && v.keeps_win) {
+      D.showMessage("puzzle-message", "Good: " + (v.lines.join("\n") || "that keeps the win."), "info");
+    } else if (v) D.showMessage("puzzle-message", v.lines.join("\n"), "info");
+  }
+
+  async function resumePuzzle(sid) {
+    // a reload: the puzzle in the URL (#puzzle=SID) comes back as it was, as a deal does
+    D.showMessage("puzzle-message", "Resuming the puzzle…", "info");
+    try {
+      const s = await D.api("GET", "/api/puzzles/" + sid);
+      pz.session = s;
+      pz.side = s.game.human;
+      pz.selected.clear();
+      pz.hintShown = false;
+      D.showMessage("puzzle-message", introText(s.game), "info");
+      showVerdict(s.verdict);
+      renderPuzzle();
+      runReplies();
+    } catch (e) {
+      clearBoard("The puzzle could not resume");
+      D.showMessage("puzzle-message", e.message, "error");
+    }
   }
 
   async function startPuzzle(body) {
@@ -83,12 +121,8 @@
         (g.to_move === "landlord" ? "landlord" : "peasants") : g.to_move);
       pz.selected.clear();
       pz.hintShown = false;
-      // the verdict is true, false, or null when the solver could not decide in time
-      const verdict = g.human_wins_with_best_play === true ? "You can win with best play: find how." :
-        g.human_wins_with_best_play === false ? "Best play loses here: resist as long as you can." :
-          "The solver could not decide in " + g.seconds + " s who wins from here: play on, " +
-          "the computers answer as well as they can.";
-      D.showMessage("puzzle-message", "You play " + pz.side + ". " + verdict, "info");
+      D.setHash({ puzzle: s.sid });   // a reload resumes it
+      D.showMessage("puzzle-message", introText(g), "info");
       renderPuzzle();
       runReplies();
       if (window.matchMedia("(max-width: 900px)").matches) $("puzzle-board").scrollIntoView();
@@ -191,12 +225,7 @@
       pz.session = r;
       pz.selected.clear();
       pz.playOn = false;
-      const v = r.verdict;
-      if (v && v.keeps_win === false) {
-        D.showMessage("puzzle-message", v.lines.join("\n"), "error");
-      } else if (v && v.keeps_win) {
-        D.showMessage("puzzle-message", "Good: " + (v.lines.join("\n") || "that keeps the win."), "info");
-      } else if (v) D.showMessage("puzzle-message", v.lines.join("\n"), "info");
+      showVerdict(r.verdict);
       pz.sending = false;
       renderPuzzle();
       runReplies();
@@ -309,6 +338,13 @@
       pz.session = await D.api("GET", "/api/puzzles/" + pz.session.sid);
       renderPuzzle();
     };
+    window.puzzleHashSync = () => {
+      // Back and Forward move between deals only: the URL keeps naming the puzzle on the board
+      D.setHash({ puzzle: pz.session ? pz.session.sid : null });
+    };
+    const sid = D.hashParams().get("puzzle");
+    if (sid && /^[0-9a-f]{16}$/.test(sid)) resumePuzzle(sid);
+    else if (sid) D.setHash({ puzzle: null });
     $("learn-page-go").addEventListener("click", learnPage);
     $("learn-diff-go").addEventListener("click", learnDiff);
   };
