@@ -517,3 +517,14 @@ def test_phase_role_winner_and_kind_are_enums_with_the_same_words() -> None:
         ("over", "peasant", "landlord")
     assert {type(view["phase"]), type(view["role"]), type(view["result"]["winner"])} == {str}
     assert json.dumps(g.result.to_json()).startswith('{"winner": "landlord"')
+
+
+def test_a_factors_cards_follow_the_notation_asked_records_keep_english() -> None:
+    """Tester 7: the web table showed a bomb's cards in English whatever the notation chosen
+    (the view's factors); a record keeps the canonical English."""
+    from ddzspec.game.scoring import Factor
+    rocket, bomb = Factor("rocket", 2, 1, "BR"), Factor("bomb", 2, 0, "TTTT")
+    assert rocket.to_json() == {"kind": "rocket", "times": 2, "seat": 1, "cards": "BR"}
+    assert rocket.to_json("fr")["cards"] == "PJ GJ" and rocket.to_json("de")["cards"] == "KJ GJ"
+    assert Factor("bomb", 2, 0, "KKKK").to_json("fr")["cards"] == "RRRR"
+    assert bomb.cards_in("de") == "TTTT" and Factor("rob", 2, 1).cards_in("fr") is None

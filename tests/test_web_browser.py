@@ -269,8 +269,9 @@ def test_the_server_stays_responsive_while_a_computer_thinks(
 
 
 def click_move(page: Any, hand: str, move: str) -> None:
-    """Select the cards of ``move`` (English notation, one symbol per card) in ``hand``."""
-    for sym in move.replace("+", ""):
+    """Select the cards of ``move`` (English notation as the page writes it: one symbol per
+    card, a ten as 10, maybe set off by spaces) in ``hand``."""
+    for sym in move.replace("10", "T").replace("+", "").replace(" ", ""):
         page.click(f"{hand} .card[data-symbol='{sym}']:not(.selected) >> nth=0")
 
 
@@ -528,5 +529,77 @@ def test_back_after_new_deal_returns_to_the_deal(browser: Any, server: str) -> N
     page.go_forward()
     page.wait_for_selector("#setup:not(.hidden)")
     assert page.is_hidden("#table-wrap") and f"puzzle={sid}" in page.url
+    assert errors == []
+    page.close()
+
+
+def test_tens_read_10_in_the_logs_as_on_the_cards(browser: Any, server: str,
+                                                  shots: Path) -> None:
+    """Tester 7: the Moves log (and the puzzle's) wrote T for a ten where the card faces and
+    the counter show 10; every card text of the page now writes the ten as the faces do, in
+    the notation chosen (a bomb's cards in French too)."""
+    import json
+    import urllib.request
+
+    def call(method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(server + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return json.load(r)
+
+    # a deal where seat 0 plays a ten as soon as it can (the API, as a second tab would)
+    g = call("POST", "/api/games", {"rules": "classic", "seat": 0, "levels": 1, "seed": 4})
+    gid = g["id"]
+    for _ in range(300):
+        if any(e["cards"] and "T" in e["cards"] for e in g["log"]) or g["view"]["result"]:
+            break
+        legal = g["legal"]
+        if g["computer_to_act"]:
+            g = call("POST", f"/api/games/{gid}/computer")
+        elif legal["kind"] == "bid":
+            g = call("POST", f"/api/games/{gid}/action", {"kind": "bid", "value": 3})
+        elif legal["kind"] in ("call", "rob"):
+            g = call("POST", f"/api/games/{gid}/action", {"kind": legal["kind"], "value": True})
+        else:
+            tens = [m for m in legal["moves"] if "T" in m]
+            body = {"kind": "play", "cards": (tens or legal["moves"])[0]}
+            if not tens and legal["can_pass"]:
+                body = {"kind": "pass"}
+            g = call("POST", f"/api/games/{gid}/action", body)
+    played = [e for e in g["log"] if e["cards"] and "T" in e["cards"]]
+    assert played and played[0]["text"] == "plays " + played[0]["cards"]
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/?delay=40#game={gid}")
+    page.wait_for_selector("#table-wrap:not(.hidden)")
+    page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+    log = page.locator("#log li").all_inner_texts()
+    tens = [t for t in log if "10" in t]
+    assert tens and not [t for t in log if "T" in t], log
+    assert not [t for t in page.locator(".seat .said").all_inner_texts() if "T" in t]
+    snap(page, shots, "16-log-tens")
+    # the rule: a group with a two-character face has its cards set off by spaces
+    assert page.evaluate("() => ['9TJQK', 'TTT+9', 'TT', '333+4'].map(window.ddz.cardText)") \
+        == ["9 10 J Q K", "10 10 10+9", "10 10", "333+4"]
+    page.select_option("#notation", "fr")
+    page.wait_for_function("() => document.querySelector('#counter .cell[data-symbol=\"PJ\"]')")
+    assert page.evaluate("() => ['TVV', 'RR PJ', 'DD+VV'].map(window.ddz.cardText)") == \
+        ["10 V V", "R R PJ", "DD+VV"]
+    assert [t for t in page.locator("#log li").all_inner_texts() if "10" in t] == tens
+    # the puzzle's log and hint: DDZ2-14's winning moves include the ten
+    page.select_option("#notation", "en")
+    page.click("#tab-puzzle")
+    page.click(".puzzle-btn[data-id='DDZ2-14'][data-side='landlord']")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='0']")
+    page.click("#pz-hint")
+    page.wait_for_function("() => document.getElementById('puzzle-message')"
+                           ".textContent.startsWith('Winning moves: ')")
+    assert page.inner_text("#puzzle-message") == "Winning moves: 10, Q, 10 10, QQ"
+    click_move(page, "#puzzle-hand", "10")
+    page.click("#pz-play")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='2']")
+    assert page.locator("#puzzle-log li").all_inner_texts() == ["landlord: 10", "peasant: pass"]
     assert errors == []
     page.close()

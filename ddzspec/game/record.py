@@ -53,7 +53,6 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_input, write_atomic, write_problem
-from ..cards import parse_cards
 from ..errors import DdzError, GameError, RecordError, RulesError
 from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
 from .actions import Action, json_text
@@ -616,8 +615,7 @@ def result_lines(st: GameState, notation: str = "en") -> list[str]:
     for f in r.factors:
         what = f.kind.replace("_", "-")
         if f.cards:
-            what += " " + (f.cards if notation == "en" else
-                           parse_cards(f.cards).cards.format(notation))
+            what += " " + str(f.cards_in(notation))
         if f.seat is not None:
             what += f" (seat {f.seat})"
         parts.append(f"×{f.times} {what}")

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ..cards import parse_cards
 from .enums import Phase, Winner
 
 if TYPE_CHECKING:
@@ -30,13 +31,20 @@ class Factor:
     seat: int | None = None
     cards: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"kind", "times"}`` plus ``"seat"`` and ``"cards"`` when known."""
+    def cards_in(self, notation: str = "en") -> str | None:
+        """The cards played, in ``notation`` (None when there are none: rob, spring)."""
+        if self.cards is None or notation == "en":
+            return self.cards
+        return parse_cards(self.cards).cards.format(notation)
+
+    def to_json(self, notation: str = "en") -> dict[str, Any]:
+        """``{"kind", "times"}`` plus ``"seat"`` and ``"cards"`` (in ``notation``; records
+        keep English) when known."""
         d: dict[str, Any] = {"kind": self.kind, "times": self.times}
         if self.seat is not None:
             d["seat"] = self.seat
         if self.cards is not None:
-            d["cards"] = self.cards
+            d["cards"] = self.cards_in(notation)
         return d
 
 
@@ -69,12 +77,13 @@ class Result:
         """S = base × multiplier."""
         return self.base * self.multiplier
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, notation: str = "en") -> dict[str, Any]:
         """``{"winner", "out_seat", "landlord", "base", "multiplier", "stake", "factors",
-        "scores": {seat: points}, "spring", "anti_spring"}`` (seats as strings, JSON keys)."""
+        "scores": {seat: points}, "spring", "anti_spring"}`` (seats as strings, JSON keys;
+        the factors' cards in ``notation``: a record keeps English)."""
         return {"winner": self.winner.value, "out_seat": self.out_seat,
                 "landlord": self.landlord, "base": self.base, "multiplier": self.multiplier,
-                "stake": self.stake, "factors": [f.to_json() for f in self.factors],
+                "stake": self.stake, "factors": [f.to_json(notation) for f in self.factors],
                 "scores": {str(s): p for s, p in enumerate(self.scores)},
                 "spring": self.spring, "anti_spring": self.anti_spring}
 

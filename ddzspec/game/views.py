@@ -62,11 +62,11 @@ class SeatView:
             "trick": [{"seat": s, "play": None if r is None else r.format(notation)}
                       for s, r in self.trick],
             "base": self.base, "multiplier": self.multiplier,
-            "factors": [f.to_json() for f in self.factors],
+            "factors": [f.to_json(notation) for f in self.factors],
             "targets": None if self.targets is None else list(self.targets),
             "unseen": {sym: n for sym, n in zip(SYMBOLS[notation], self.unseen.counts) if n},
             "warnings": {str(s): w for s, w in self.warnings},
-            "result": None if self.result is None else self.result.to_json(),
+            "result": None if self.result is None else self.result.to_json(notation),
         }
 
 

@@ -172,6 +172,16 @@ def move_text(cards: Cards, rules: Rules, notation: str) -> str:
     return cards.format(notation) if reading is None else reading.format(notation)
 
 
+def action_cards(a: Action, notation: str, rules: Rules | None = None) -> str | None:
+    """The cards of a play as :func:`action_text` ends with them (canonical with ``rules``:
+    :func:`move_text`), None for any other action: the page shows them as the card faces
+    do (a ten as 10)."""
+    if a.kind is not ActionKind.PLAY:
+        return None
+    assert a.cards is not None
+    return a.cards.format(notation) if rules is None else move_text(a.cards, rules, notation)
+
+
 def action_text(a: Action, notation: str, rules: Rules | None = None) -> str:
     """An action in words for the page ("bids 2", "robs", "plays 333+4", "passes"); with
     ``rules``, a play is in its canonical text (:func:`move_text`)."""
@@ -182,10 +192,7 @@ def action_text(a: Action, notation: str, rules: Rules | None = None) -> str:
     if a.kind is ActionKind.ROB:
         return "robs" if a.value else "does not rob"
     if a.kind is ActionKind.PLAY:
-        assert a.cards is not None
-        if rules is not None:
-            return "plays " + move_text(a.cards, rules, notation)
-        return "plays " + a.cards.format(notation)
+        return f"plays {action_cards(a, notation, rules)}"
     return "passes"
 
 
@@ -247,7 +254,8 @@ class WebGame:
             "legal": self.legal(notation),
             "computer_to_act": self.computer_to_act(),
             "log": [{"seat": a.seat, "kind": a.kind.value,
-                     "text": action_text(a, notation, rl)} for a in st.log[-60:]],
+                     "text": action_text(a, notation, rl),
+                     "cards": action_cards(a, notation, rl)} for a in st.log[-60:]],
             "attempt": st.attempt, "actions": len(st.log),
             "result_lines": None if st.result is None else result_lines(st, notation),
             "hands_at_end": None if st.result is None else
@@ -330,7 +338,8 @@ class WebGame:
 
     def replay_json(self, notation: str) -> dict[str, Any]:
         """The deal move by move, every hand open (only once it is over): ``{"initial":
-        {"hands"}, "steps": [{"seat", "text", "hands", "trick"}]}``."""
+        {"hands"}, "steps": [{"seat", "text", "cards", "hands", "trick"}]}`` (``cards``: those
+        a play's text ends with, else null)."""
         if self.state.result is None:
             raise WebError("the replay shows every hand: it opens once the deal is over", 409)
         rep = replay(record_of(self.state))
@@ -341,6 +350,7 @@ class WebGame:
             steps.append({"seat": step.action.seat,
                           "text": f"seat {step.action.seat} "
                                   f"{action_text(step.action, notation, st.rules)}",
+                          "cards": action_cards(step.action, notation, st.rules),
                           "hands": [h.format(notation) for h in st.hands],
                           "trick": [{"seat": s, "play": None if r is None else
                                      r.format(notation)} for s, r in st.trick]})

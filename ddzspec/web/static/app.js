@@ -67,6 +67,23 @@ function showMessage(id, text, kind) {
 
 // what a card face shows for a symbol: "10" for the ten, as on real cards
 function faceText(symbol) { return symbol === "T" ? "10" : symbol; }
+// card text as the faces show it: the ten is "10"; a group with a two-character face (10,
+// French PJ / GJ) has its cards set off by spaces, as the hands at the end are written
+// ("9 10 J Q K", "10 10 10+9", "R R PJ"), others run together ("333+4"); "+" is kept
+function cardText(text) {
+  return String(text || "").split("+").map((group) => {
+    const faces = symbolsToCards(group).map((c) => faceText(c.symbol));
+    return faces.join(faces.some((x) => x.length > 1) ? " " : "");
+  }).join("+");
+}
+
+// a sentence the server ends with cards ("plays TT+3", its cards given apart): the same
+// sentence with the cards as cardText writes them
+function withCards(text, cards) {
+  if (!cards || !text.endsWith(cards)) return text;
+  return text.slice(0, text.length - cards.length) + cardText(cards);
+}
+
 function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
 function cardEl(card) {
@@ -282,7 +299,7 @@ function seatPositions(g) {
 
 function lastSaid(g, s) {
   for (let i = g.log.length - 1; i >= 0; i--) {
-    if (g.log[i].seat === s) return g.log[i].text;
+    if (g.log[i].seat === s) return withCards(g.log[i].text, g.log[i].cards);
   }
   return "";
 }
@@ -378,7 +395,7 @@ function render(actedSeat) {
   const log = $("log");
   log.innerHTML = "";
   g.log.forEach((a) => {
-    const li = el("li", a.seat === g.seat ? "me-act" : "", (a.seat === g.seat ? "You: " : "Seat " + a.seat + ": ") + a.text);
+    const li = el("li", a.seat === g.seat ? "me-act" : "", (a.seat === g.seat ? "You: " : "Seat " + a.seat + ": ") + withCards(a.text, a.cards));
     log.appendChild(li);
   });
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
@@ -389,7 +406,7 @@ function render(actedSeat) {
 
 function factorText(f) {
   let t = "×" + f.times + " " + f.kind.replace("_", "-");
-  if (f.cards) t += " " + f.cards;
+  if (f.cards) t += " " + cardText(f.cards);
   if (f.seat !== undefined) t += " (seat " + f.seat + ")";
   return t;
 }
@@ -500,7 +517,7 @@ function hint() {
   const hi = app.hintIndex;
   renderMe();
   app.hintIndex = hi;
-  showMessage("message", "Hint " + (hi + 1) + " of " + moves.length + ": " + moves[hi] + " (Hint again for the next)", "info");
+  showMessage("message", "Hint " + (hi + 1) + " of " + moves.length + ": " + cardText(moves[hi]) + " (Hint again for the next)", "info");
 }
 
 function moveSymbols(text) {
@@ -556,7 +573,7 @@ function showResult() {
 function factorName(f) {
   const names = { bomb: "Bomb", rocket: "Rocket", rob: "Rob", spring: "Spring", anti_spring: "Anti-spring" };
   let t = names[f.kind] || f.kind;
-  if (f.cards) t += " " + f.cards;
+  if (f.cards) t += " " + cardText(f.cards);
   if (f.seat !== undefined) t += " by seat " + f.seat;
   return t;
 }
@@ -576,12 +593,12 @@ function renderReplay() {
   const pos = app.replayPos;
   $("rp-pos").textContent = "move " + pos + " / " + n;
   const step = pos === 0 ? null : rp.steps[pos - 1];
-  $("rp-text").textContent = step ? step.text : "The deal: talon " + rp.initial.talon;
+  $("rp-text").textContent = step ? withCards(step.text, step.cards) : "The deal: talon " + cardText(rp.initial.talon);
   const hands = step ? step.hands : rp.initial.hands;
   const box = $("rp-hands");
   box.innerHTML = "";
-  hands.forEach((h, i) => box.appendChild(el("div", "", "seat " + i + (i === app.game.seat ? " (you)" : "") + ": " + (h || "—"))));
-  if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play || "pass")).join(", ")));
+  hands.forEach((h, i) => box.appendChild(el("div", "", "seat " + i + (i === app.game.seat ? " (you)" : "") + ": " + (cardText(h) || "—"))));
+  if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play ? cardText(t.play) : "pass")).join(", ")));
 }
 
 /* ---------------------------------------------------------------- learn */
@@ -717,6 +734,6 @@ async function init() {
   document.body.dataset.ready = "1";
 }
 
-window.ddz = { app, api, el, cardEl, cardsRow, plural, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards,
+window.ddz = { app, api, el, cardEl, cardsRow, cardText, plural, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards,
   hashParams, setHash };
 init().catch((e) => { document.body.textContent = "The table could not start: " + e.message; });

@@ -189,7 +189,7 @@
     const log = $("puzzle-log");
     log.innerHTML = "";
     g.history.forEach(([seat, mv]) => log.appendChild(D.el("li", mine.includes(seat) ? "me-act" : "",
-      seat + ": " + (mv === "PASS" ? "pass" : mv))));
+      seat + ": " + (mv === "PASS" ? "pass" : D.cardText(mv)))));
     document.body.dataset.pzmoves = g.history.length;
     document.body.dataset.puzzle = g.over ? "over" : (g.human_to_move ? "human" : "solver");
     if (g.over) {
@@ -241,7 +241,7 @@
     try {
       const d = await D.api("GET", "/api/puzzles/" + pz.session.sid + "/hint");
       D.showMessage("puzzle-message", d.moves.length ?
-        "Winning moves: " + d.moves.map((m) => m === "PASS" ? "pass" : m).join(", ") :
+        "Winning moves: " + d.moves.map((m) => m === "PASS" ? "pass" : D.cardText(m)).join(", ") :
         "No move wins here against perfect defence.", "info");
     } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
   }
