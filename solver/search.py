@@ -413,6 +413,30 @@ class Searcher:
         plies up (None: none). With two seats ``p2`` holds the mover's hand of two plies ago,
         which contains the mover's hand now: its moves are a superset, a cheap start for a
         hand not cached; otherwise the seat's hand at the start is."""
+        s = key & 3
+        hb = self._hb
+        num = ((key >> hb) // self._unit[s]) % self._span[s]
+        lastp = (key >> 3) & self._lmask  # the move to beat + 1; 0 at a lead
+        hd = self._hands[s][num & (self._hsize[s] - 1)]
+        if hd is None or hd.number != num:
+            hd = self._hand(s, num, p2 if self.n == 2 else None)
+        e = hd.moves.get(lastp)
+        if e is None:
+            e = hd.moves[lastp] = self._moves_of(s, hd.info, lastp)
+        # the hand's moves decide two kinds of node at once, before the table is probed
+        # (neither is stored: the moves cache finds them again as fast)
+        if e.out:  # a move goes out: a win
+            n0 = self.nodes = self.nodes + 1
+            if n0 >= self._next_check:
+                self._tick()
+            return True
+        if lastp and not e.cand:  # nothing beats the move: the pass is forced
+            n0 = self.nodes = self.nodes + 1
+            if n0 >= self._next_check:
+                self._tick()
+            base = ((key >> hb) << hb) | self._next[s]
+            pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
+            return self._win(pkey, hd.info, p1) == self._same[s]
         tt = self.tt
         r = tt.get(key)
         if r is not None:
@@ -426,18 +450,6 @@ class Searcher:
         n0 = self.nodes = self.nodes + 1
         if n0 >= self._next_check:
             self._tick()
-        s = key & 3
-        hb = self._hb
-        num = ((key >> hb) // self._unit[s]) % self._span[s]
-        lastp = (key >> 3) & self._lmask  # the move to beat + 1; 0 at a lead
-        hd = self._hands[s][num & (self._hsize[s] - 1)]
-        if hd is None or hd.number != num:
-            hd = self._hand(s, num, p2 if self.n == 2 else None)
-        e = hd.moves.get(lastp)
-        if e is None:
-            e = hd.moves[lastp] = self._moves_of(s, hd.info, lastp)
-        if e.out:  # not stored: the moves cache finds it again as fast
-            return True
         two = e.two
         if two and self.static and self._cannot_be_stopped(key, s, two, lastp - 1):
             self.tt[key] = True
