@@ -17,7 +17,10 @@ trick and the last player leads.
   child mover's side when that is the same side, a loss otherwise. Static wins end a node at
   once: a move that goes out (the move list is sorted largest first, so one comparison
   decides; such nodes are not stored: the hand cache answers as fast), or a move no opponent
-  can beat after which the rest of the hand is one move.
+  can beat after which the rest of the hand is one move. A node whose only move is the pass
+  (nothing in the hand beats the move on the table) is not stored either: its child is
+  searched at once. Both are told from the hand's cached moves before the table is probed
+  (measured 16 % less time on larger positions: the table's look-ups are cache misses).
   Children are ordered: at a lead larger moves first, weaker bodies first within a size; when
   answering, weaker bodies first, bombs and rocket after, the pass last; before all of them the
   move that last won from the same hand against the same move (a killer move). Orderings were
