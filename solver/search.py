@@ -57,12 +57,6 @@ PASS = "PASS"
 Child = tuple[int, int, tuple[int, ...], int, int]
 
 
-def _compiled() -> bool:
-    """Whether this module is running compiled by mypyc (its functions are then built-in
-    functions, not Python ones)."""
-    return type(_compiled).__name__ != "function"
-
-
 class _Aborted(Exception):
     """Raised inside the search when the node or time limit is hit."""
 
@@ -207,12 +201,15 @@ class Searcher:
     killers = True
     #: static wins: a move no opponent can beat followed by the rest of the hand in one move
     static = True
-    #: nodes whose mover holds at most this many cards are not stored in the table (searched
-    #: again when met again: their subtrees are small, and a table look-up, a cache miss in a
-    #: large table, costs the compiled core more than a few nodes: measured 24 % less time for
-    #: twice the nodes on 13-15-card deals; the pure-Python core stores every node, for which
-    #: it measured 13 % more time)
-    unstored = 4 if _compiled() else 0
+    #: in a position of at least this many cards (all hands), nodes whose mover holds few
+    #: cards — at most ``unstored_answer`` when answering, ``unstored_lead`` when leading — are
+    #: not stored in the table but searched again when met again: their subtrees are small,
+    #: and a look-up in a large table (a cache miss) costs more than a few nodes. Measured on
+    #: six 13-15-card positions: 16-18 s against 19-21 s (compiled; the pure core: even) for
+    #: 1.4 times the nodes; small positions (puzzles) keep every node (their table is small)
+    unstored_from = 24
+    unstored_answer = 6
+    unstored_lead = 2
 
     def __init__(self, pos: Position, limit: Limit | None = None,
                  moves: MoveSet | None = None, start: float | None = None) -> None:
@@ -275,6 +272,9 @@ class Searcher:
         self._made = 0  # weight of the hands made since the caches were last emptied
         # limits are checked every so many nodes: a node costs ~2-50 us, so 256 nodes keep a
         # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
+        big = sum(h.count for h in self._origin) >= self.unstored_from
+        self._unstored_a = self.unstored_answer if big else 0
+        self._unstored_l = self.unstored_lead if big else 0
         self._check_every = 256
         self._next_check = 0  # the first node checks: the set-up may have used the time
 
@@ -453,7 +453,7 @@ class Searcher:
             pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
             return self._win(pkey, hd.info, p1) == self._same[s]
         info = hd.info
-        store = info.count > self.unstored
+        store = info.count > (self._unstored_a if lastp else self._unstored_l)
         if store:
             tt = self.tt
             r = tt.get(key)
