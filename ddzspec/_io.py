@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import stat
 import sys
 from pathlib import Path
 
@@ -51,14 +52,16 @@ def write_problem(path: str | Path, overwrite: bool = True) -> str | None:
     parent folder, a parent that is not a folder, a folder or file without write permission,
     a folder where no file can be created (``/proc``: the temporary file :func:`write_atomic`
     writes first is created and removed to find out), or — ``overwrite=False`` — an existing
-    file (:data:`EXISTS`). A check made before long work (it cannot foresee a full disk)."""
-    problem = _static_problem(Path(path))
+    file (:data:`EXISTS`), or something that is not a regular file (a FIFO, a socket, a
+    device). A symbolic link is judged by the file it points to (:func:`write_atomic` writes
+    that file). A check made before long work (it cannot foresee a full disk)."""
+    problem = _static_problem(_through_links(Path(path)))
     if problem is None and not overwrite and os.path.lexists(path):
         return EXISTS
     if problem is not None:
         return problem
     try:
-        fd, tmp = _open_temp(Path(path))
+        fd, tmp = _open_temp(_through_links(Path(path)))
     except OSError as e:
         return e.strerror
     os.close(fd)
@@ -67,6 +70,25 @@ def write_problem(path: str | Path, overwrite: bool = True) -> str | None:
     except OSError:  # pragma: no cover - a file just created in a writable folder
         pass
     return None
+
+
+def _through_links(p: Path) -> Path:
+    """``p``, or — ``p`` a symbolic link (a chain of them; dangling too) — the path it
+    finally points to, so a write replaces the link's target and keeps the link."""
+    return Path(os.path.realpath(p)) if os.path.islink(p) else p
+
+
+def _kind(p: Path) -> str | None:
+    """What ``p`` is when it exists and is neither a regular file nor a folder ("a FIFO",
+    "a socket", "a device"), else None."""
+    try:
+        mode = os.stat(p).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else \
+        "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file"
 
 
 def _open_temp(p: Path) -> tuple[int, Path]:
@@ -90,6 +112,9 @@ def _static_problem(p: Path) -> str | None:
     parent = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
         return "is a folder"
+    kind = _kind(p)
+    if kind is not None:
+        return f"is {kind}, not a regular file"
     if not parent.exists():
         return f"no folder {str(parent)!r}"
     if not parent.is_dir():
@@ -111,15 +136,22 @@ def write_atomic(path: str | Path, text: str | bytes, encoding: str = "utf-8", *
     mode (0666 less the umask); an existing file keeps its mode. Raises PermissionError for a
     read-only file. ``overwrite=False``: an existing ``path`` is never replaced, even one
     created while this writes (the new file is linked in place, which fails if the name is
-    taken): raises FileExistsError (errno EEXIST) and leaves it as it was."""
-    p = Path(path)
+    taken): raises FileExistsError (errno EEXIST) and leaves it as it was. A symbolic link
+    ``path`` stays a link: the file it points to is the one replaced (created, if the link
+    dangles). A FIFO, socket or device is never written (nothing would read it as a file;
+    opening a FIFO would wait for a reader): raises OSError (errno EINVAL) saying what it
+    is."""
+    if not overwrite and os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, EXISTS, str(path))
+    p = _through_links(Path(path))
     problem = _static_problem(p)
     if problem is None and not overwrite and os.path.lexists(p):
-        raise FileExistsError(errno.EEXIST, EXISTS, str(p))
+        raise FileExistsError(errno.EEXIST, EXISTS, str(path))
     if problem is not None:
         code = errno.EISDIR if problem == "is a folder" else \
-            errno.ENOENT if problem.startswith("no folder") else errno.EACCES
-        raise OSError(code, problem, str(p))
+            errno.ENOENT if problem.startswith("no folder") else \
+            errno.EINVAL if problem.endswith("not a regular file") else errno.EACCES
+        raise OSError(code, problem, str(path))
     data = text.encode(encoding) if isinstance(text, str) else text
     mode = p.stat().st_mode & 0o7777 if overwrite and p.exists() else None
     fd, tmp = _open_temp(p)

@@ -216,3 +216,60 @@ def test_the_default_autosave_never_takes_an_existing_deals_name(
     first.parent.mkdir(parents=True)
     first.write_text("a deal\n")
     assert default_save_path(rules).name == "classic-20261201-120000-2.json"
+
+
+def test_a_symbolic_link_is_written_through(tmp_path: Path) -> None:
+    """Tester F2: writing to a symbolic link replaced the link by a regular file and left its
+    target as it was. The target is the file replaced (atomically); the link stays a link."""
+    (tmp_path / "data").mkdir()
+    target = tmp_path / "data" / "record.json"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(Path("data") / "record.json")
+    assert write_problem(link) is None
+    write_atomic(link, "new\n")
+    assert link.is_symlink() and os.readlink(link) == str(Path("data") / "record.json")
+    assert target.read_text() == "new\n"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["record.json"]
+    # a dangling link: its target is created, the link kept
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "data" / "later.json")
+    write_atomic(dangling, "later\n")
+    assert dangling.is_symlink() and (tmp_path / "data" / "later.json").read_text() == "later\n"
+    # overwrite=False refuses the link as it refuses a file
+    with pytest.raises(FileExistsError):
+        write_atomic(link, "no\n", overwrite=False)
+    assert write_problem(link, overwrite=False) == "the file exists"
+    assert target.read_text() == "new\n"
+
+
+def test_a_fifo_socket_or_device_is_refused(tmp_path: Path) -> None:
+    """Tester F2: a FIFO (or a socket, a device) given as the output is refused in one line,
+    exit 2, at once (never waiting for a reader, never replaced by a file)."""
+    import socket
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    sock_path = tmp_path / "out.sock"
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(sock_path))
+        assert write_problem(fifo) == "is a FIFO, not a regular file"
+        assert write_problem(sock_path) == "is a socket, not a regular file"
+        assert write_problem("/dev/null") == "is a device, not a regular file"
+        with pytest.raises(OSError) as e:
+            write_atomic(fifo, "x\n")
+        assert (e.value.errno, e.value.strerror) == (errno.EINVAL,
+                                                      "is a FIFO, not a regular file")
+        link = tmp_path / "to-fifo"
+        link.symlink_to(fifo)
+        assert write_problem(link) == "is a FIFO, not a regular file"
+    finally:
+        sock.close()
+    import stat
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    res = CliRunner().invoke(main, ["play", "--seed", "1", "--save", str(fifo), "--force"])
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (f"ddzspec: error: {fifo}: cannot write: is a FIFO, not a regular "
+                          "file\n")
