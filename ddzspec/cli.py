@@ -364,8 +364,9 @@ def check(rules_path: str | None, rules: Rules, notation: str,
     """Check a rules file exhaustively: every legal move, one reading each.
 
     Prints the number of legal moves, the count per type, and every ambiguous multiset with all
-    its readings. Exit 1 if any move is ambiguous or a shape has no legal move (play and solve
-    refuse such rules). Give the rules as RULES or --rules, not both.
+    its readings. Exit 1 if any move is ambiguous, a shape has no legal move, or a rank of the
+    deck cannot be played as a lone card (a leader could be stuck): play and solve refuse such
+    rules. Give the rules as RULES or --rules, not both.
     """
     from click.core import ParameterSource
     if rules_path is not None:
@@ -374,13 +375,15 @@ def check(rules_path: str | None, rules: Rules, notation: str,
             fail(f"the rules are given twice: RULES {rules_path!r} and --rules; give one")
         rules = load_rules(rules_path, without=rules.without)
     table = report_with_progress(rules, quiet=as_json)
-    from .verdict import never_played_problem
+    from .verdict import lone_card_problem, never_played_problem
+    lone = lone_card_problem(rules)
     n_amb = len(table.ambiguous)
     amb = table.ambiguous_readings(None if as_json else _SHOWN_AMBIGUOUS)
     never = table.never_played()
     if as_json:
         emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),
                    "by_type": table.by_type(), "never_played": never,
+                   "unplayable": [lone] if lone else [],
                    "ambiguous": [{"cards": c.format(notation),
                                   "readings": [x.describe(notation) for x in rs]}
                                  for c, rs in amb]})
@@ -406,7 +409,10 @@ def check(rules_path: str | None, rules: Rules, notation: str,
         if never:
             click.echo(f"{never_played_problem(never)}: a defect of the rules file (play and "
                        "solve refuse it); drop the shape or loosen the restrictions")
-        if not amb and not never:
+        if lone:
+            click.echo(f"{lone}: a defect of the rules file (play and solve refuse it); add a "
+                       "one-card shape over every rank (e.g. single = 1 x 1)")
+        if not amb and not never and not lone:
             click.echo(f"OK: {len(table)} legal moves, each with exactly one reading.")
-    if amb or never:
+    if amb or never or lone:
         sys.exit(1)

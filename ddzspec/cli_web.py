@@ -21,7 +21,9 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
     """Serve the web table: play deals, puzzles and the rules in a browser.
 
     Prints the address, then serves until interrupted. The browser picks only among the
-    built-in rules and the --rules files given here; every deal is autosaved after each
+    built-in rules and the --rules files given here (a file that cannot be loaded stops it
+    with one line; rules that cannot be played out are offered in Learn only, with one
+    warning line saying why); every deal is autosaved after each
     action and resumed after a restart.
     """
     import socket
@@ -31,7 +33,14 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
         import uvicorn
 
         from .web import create_app
-        app = create_app(rules_paths, data_dir)
+        from .web.games import Offer
+        offer = Offer.build(rules_paths)
+        app = create_app(rules_paths, data_dir, offer)
+        for name in list(offer.rules)[len(offer.rules) - len(rules_paths):]:
+            why = offer.refusal(name)  # computed once, kept for the page
+            if why is not None:
+                click.echo(f"ddzspec: warning: {why} (offered in Learn only, not for play)",
+                           err=True)
     except ImportError as e:
         fail(f"the web table needs starlette and uvicorn: {e}")
     except DdzError as e:

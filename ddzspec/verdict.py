@@ -208,19 +208,26 @@ def _refuse(rules: Rules, problems: list[str]) -> UnplayableRulesError:
     return UnplayableRulesError(refusal(rules, problems), _shown(rules), tuple(problems))
 
 
-def require_lone_cards(rules: Rules) -> None:
-    """The static part of :func:`require_playable`: every rank of the deck has a one-card shape
-    (seeds 000/002: the leader must play, so a lone card must always be playable). Raises
-    :class:`~ddzspec.errors.UnplayableRulesError`."""
+def lone_card_problem(rules: Rules) -> str | None:
+    """Why some rank of the deck cannot be played as a lone card (no one-card shape covers
+    it: a leader holding only such cards could not play; seeds 000/002: the leader must
+    play), in one line naming the ranks; None when every rank can."""
     if rules.lone_cards_playable:
-        return
+        return None
     covered = {i for s in rules.shapes if s.copies == 1 and s.run_min == 1
                and s.kicker_kind is None for i in s.seq}
     missing = [ALL_RANKS[i].symbol() for i in range(N_RANKS)
                if rules.deck[i] and i not in covered]
-    problem = (f"no shape plays a lone card of rank {', '.join(missing)} (e.g. {missing[0]}: "
-               "no reading), so a leader could be left unable to play")
-    raise _refuse(rules, [problem])
+    return (f"no shape plays a lone card of rank {', '.join(missing)} (e.g. {missing[0]}: "
+            "no reading), so a leader could be left unable to play")
+
+
+def require_lone_cards(rules: Rules) -> None:
+    """The static part of :func:`require_playable`: every rank of the deck has a one-card shape
+    (:func:`lone_card_problem`). Raises :class:`~ddzspec.errors.UnplayableRulesError`."""
+    problem = lone_card_problem(rules)
+    if problem is not None:
+        raise _refuse(rules, [problem])
 
 
 def ambiguity_problem(rules: Rules, key: int, readings: list[str], total: int = 1) -> str:
