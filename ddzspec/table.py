@@ -8,9 +8,10 @@ or body is *ambiguous*. Cached on disk (platformdirs; ``DDZSPEC_CACHE_DIR`` over
 key of everything that determines the table (:func:`cache_key`: the resolved rules, the package
 version and a digest of the compiling code), so neither a changed file nor an upgrade or a local
 edit of the compiler can serve a stale table. The cache file is a small binary format read without
-pickle, trusted only when its header (magic, format version, key) matches; anything else is
-recompiled with a :class:`~ddzspec.errors.CacheWarning`. Lookup by packed multiset is one dict
-access.
+pickle, trusted only when its header (magic, format version, key) matches and its SHA-256
+trailer matches its bytes (so a body damaged on disk that would still parse is caught too);
+anything else is recompiled with a :class:`~ddzspec.errors.CacheWarning`. Lookup by packed
+multiset is one dict access.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .readings import Reading, make_reading
 from .restrictions import holds
 from .rules import KIND_SIZE, Rules, Shape
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: Magic bytes of a cache file of ours.
 MAGIC = b"DDZSPEC-TABLE\0"
 #: The modules whose code determines a compiled table (by import name; a package counts with
@@ -402,6 +403,7 @@ def compile_table(rules: Rules,
 
 _LOADED: dict[str, MoveTable] = {}
 _HEADER = struct.Struct("<H H 24s Q Q Q")  # format, entry width, key, entries, ambiguous, cands
+_DIGEST = 32  # the SHA-256 trailer of a table file
 
 
 def table_path(rules: Rules) -> Path:
@@ -418,8 +420,9 @@ def _unpack_entry(v: int) -> Entry:
 
 
 def write_table(table: MoveTable, path: Path, key: str) -> None:
-    """Write ``table`` atomically (temp file + rename): header (magic, format, key, sizes) then
-    flat little-endian arrays of packed keys and entries. Raises OSError."""
+    """Write ``table`` atomically (temp file + rename): header (magic, format, key, sizes),
+    flat little-endian arrays of packed keys and entries, then the SHA-256 (32 bytes) of
+    everything before it. Raises OSError."""
     keys = array("Q", table.entries)
     ents = array("I", (_pack_entry(e) for e in table.entries.values()))
     akeys = array("Q", table.ambiguous)
@@ -430,13 +433,13 @@ def write_table(table: MoveTable, path: Path, key: str) -> None:
             a.byteswap()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    body = b"".join([MAGIC, _HEADER.pack(FORMAT_VERSION, 4, key.encode("ascii"), len(keys),
+                                          len(akeys), len(aents)),
+                     *(a.tobytes() for a in (keys, ents, akeys, alens, aents))])
     try:
         with tmp.open("wb") as f:
-            f.write(MAGIC)
-            f.write(_HEADER.pack(FORMAT_VERSION, 4, key.encode("ascii"), len(keys), len(akeys),
-                                 len(aents)))
-            for a in (keys, ents, akeys, alens, aents):
-                a.tofile(f)
+            f.write(body)
+            f.write(hashlib.sha256(body).digest())
         tmp.replace(path)
     finally:
         if tmp.exists():
@@ -445,7 +448,8 @@ def write_table(table: MoveTable, path: Path, key: str) -> None:
 
 def read_table(rules: Rules, path: Path, key: str) -> MoveTable:
     """Read a table written by :func:`write_table`. Raises ValueError when the file is not ours,
-    of another format or key, truncated or inconsistent (checked before any data is used)."""
+    of another format or key, truncated, damaged (its SHA-256 trailer does not match) or
+    inconsistent (checked before any data is used)."""
     data = path.read_bytes()
     head = len(MAGIC) + _HEADER.size
     if len(data) < head or not data.startswith(MAGIC):
@@ -455,8 +459,10 @@ def read_table(rules: Rules, path: Path, key: str) -> MoveTable:
         raise ValueError(f"format {fmt}, expected {FORMAT_VERSION}")
     if k != key.encode("ascii"):
         raise ValueError("written for other rules or code")
-    if len(data) != head + 8 * n + 4 * n + 8 * na + 4 * na + 4 * nae:
+    if len(data) != head + 8 * n + 4 * n + 8 * na + 4 * na + 4 * nae + _DIGEST:
         raise ValueError("truncated or padded")
+    if hashlib.sha256(data[:-_DIGEST]).digest() != data[-_DIGEST:]:
+        raise ValueError("damaged: its checksum does not match its contents")
     off = head
     parts = []
     for code, count in (("Q", n), ("I", n), ("Q", na), ("I", na), ("I", nae)):

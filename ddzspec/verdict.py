@@ -6,7 +6,8 @@ have its size, so each size is grouped on its own and then dropped: memory is bo
 largest size class, never the whole table) and keeps only the counts per type and the
 ambiguous multisets. The report is cached on disk beside the move tables, under the same key
 (:func:`ddzspec.table.cache_key`), as a small JSON file that is trusted only when its header
-matches. :func:`require_playable` refuses, with one located message, rules in which
+matches and its SHA-256 over the counts and ambiguous moves (:func:`_payload_digest`) is
+right. :func:`require_playable` refuses, with one located message, rules in which
 
 - some rank of the deck has no one-card shape (a leader could be stuck; seeds 000/002: the
   leader must play) — static, checked without compiling anything;
@@ -21,6 +22,7 @@ It is called by :class:`ddzspec.game.GameState` construction and the solver's po
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import warnings
@@ -44,7 +46,7 @@ from .table import (
 )
 
 MAGIC = "ddzspec-check"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -120,12 +122,22 @@ def report_path(rules: Rules) -> Path:
     return cache_dir() / f"{rules.name}-{cache_key(rules)}.check.json"
 
 
+def _payload_digest(counts: Any, ambiguous: Any) -> str:
+    """The SHA-256 (hex) of a check report's payload, its ``counts`` and ``ambiguous`` as
+    JSON: written in the cache file, compared on load (a body damaged on disk that still
+    parses is not trusted)."""
+    text = json.dumps({"counts": counts, "ambiguous": ambiguous})
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
     data: Any = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or data.get("magic") != MAGIC:
         raise ValueError("not a ddzspec check report")
     if data.get("format") != FORMAT_VERSION or data.get("key") != key:
         raise ValueError("written for other rules, code or format")
+    if data.get("sha256") != _payload_digest(data.get("counts"), data.get("ambiguous", [])):
+        raise ValueError("damaged: its checksum does not match its contents")
     names = [s.name for s in rules.shapes]
     counts = data.get("counts")
     if not isinstance(counts, dict) or list(counts) != names or not all(
@@ -170,8 +182,9 @@ def check_rules(rules: Rules, progress: Callable[[int, int, str], None] | None =
     report = compile_report(rules, progress)
     if use_cache:
         _REPORTS[key] = report
+        amb = [[k, [list(e) for e in es]] for k, es in report.ambiguous.items()]
         data = {"magic": MAGIC, "format": FORMAT_VERSION, "key": key, "counts": report.counts,
-                "ambiguous": [[k, [list(e) for e in es]] for k, es in report.ambiguous.items()]}
+                "ambiguous": amb, "sha256": _payload_digest(report.counts, amb)}
         tmp = path.with_name(path.name + f".tmp{os.getpid()}")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -111,3 +111,50 @@ def test_entry_out_of_range_is_refused(small: Rules, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(table_mod, "_LOADED", {})
     with pytest.warns(CacheWarning):
         assert len(get_table(small)) == 370
+
+
+def test_a_damaged_body_that_still_parses_is_not_trusted(
+        small: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester F3: a table file whose body was damaged on disk but still read as a table (one
+    packed multiset changed to another valid one) was trusted and served wrong moves. Its
+    SHA-256 trailer no longer matches: ignored with one warning, recompiled, rewritten."""
+    good = get_table(small)
+    path = table_path(small)
+    data = bytearray(path.read_bytes())
+    head = len(table_mod.MAGIC) + table_mod._HEADER.size
+    n = table_mod._HEADER.unpack_from(data, len(table_mod.MAGIC))[3]
+    assert len(data) == head + 12 * n + 32 and n == 370  # no ambiguous moves in `small`
+    keys = list(good.entries)
+    data[head:head + 8] = keys[1].to_bytes(8, "little")  # the first key now says the second's
+    path.write_bytes(bytes(data))
+    monkeypatch.setattr(table_mod, "_LOADED", {})
+    calls = _compiles(monkeypatch)
+    with pytest.warns(CacheWarning, match="damaged: its checksum does not match its contents")\
+            as rec:
+        again = get_table(small)
+    assert len(rec) == 1 and calls == [1] and again.entries == good.entries
+    monkeypatch.setattr(table_mod, "_LOADED", {})
+    assert get_table(small).entries == good.entries and calls == [1]  # rewritten, trusted
+
+
+def test_a_damaged_check_report_is_not_trusted(small: Rules,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester F3, the check report cached beside the table: a count changed in a file that is
+    still valid JSON with the right header is recomputed with one warning."""
+    import json
+
+    from ddzspec import verdict
+    monkeypatch.setattr(verdict, "_REPORTS", {})
+    good = verdict.check_rules(small)
+    assert good.counts["single"] == 15
+    path = verdict.report_path(small)
+    data = json.loads(path.read_text())
+    data["counts"]["single"] = 14
+    path.write_text(json.dumps(data))
+    monkeypatch.setattr(verdict, "_REPORTS", {})
+    with pytest.warns(CacheWarning, match="damaged: its checksum does not match") as rec:
+        again = verdict.check_rules(small)
+    assert len(rec) == 1 and again.counts == good.counts and again.counts["single"] == 15
+    monkeypatch.setattr(verdict, "_REPORTS", {})
+    assert json.loads(path.read_text())["counts"]["single"] == 15
+    assert verdict.check_rules(small).counts == good.counts
