@@ -111,6 +111,12 @@ def test_a_full_classic_deal_through_the_api_autosaves_every_action(
     rep = replay(rec)
     assert rep.ok and len(rec.actions) == n_actions
     assert rep.state.result is not None and rep.state.result.to_json() == res
+    # tester F6: the record downloads once the deal is over (seed 3, every hand)
+    d = client.get(f"/api/games/{gid}/record")
+    assert d.status_code == 200 and d.headers["content-disposition"] == \
+        f'attachment; filename="ddzspec-{gid}.json"'
+    down = Record.from_json(d.json())
+    assert down.seed == 3 and down.result == res and len(down.actions) == n_actions
     # replay route: every move, every hand open
     rp = client.get(f"/api/games/{gid}/replay").json()
     assert len(rp["steps"]) == n_actions and len(rp["initial"]["hands"]) == 3
@@ -243,22 +249,27 @@ def test_record_download_upload_and_resume_after_restart(tmp_path: Path) -> None
     g = to_person(c1, c1.post(f"/api/games/{g['id']}/action",
                               json={"kind": "bid", "value": 3}).json())
     gid = g["id"]
+    # tester F6: mid-deal the record (seed, every hand) is refused, as the replay is
     d = c1.get(f"/api/games/{gid}/record")
-    assert d.status_code == 200 and "attachment" in d.headers["content-disposition"]
-    rec = Record.from_json(d.json())
-    assert rec.rules_name == "classic" and rec.seed == 5 and rec.result is None
+    assert d.status_code == 409 and d.json()["error"] == (
+        "the record can be downloaded when the deal is over: it holds the seed and every hand "
+        "(the deal is autosaved meanwhile)")
+    assert "attachment" not in d.headers.get("content-disposition", "")
     assert c1.get(f"/api/games/{gid}/replay").status_code == 409  # hands stay hidden
+    rec = saved_record(tmp_path, gid)  # the autosaved record, uploaded below
+    assert rec.rules_name == "classic" and rec.seed == 5 and rec.result is None
+    d_content, d_json = (rec.dumps() + "\n").encode(), rec.to_json()
     # restart: a new app over the same folder resumes the same deal, same seats and levels
     c2 = TestClient(create_app(data_dir=tmp_path))
     assert [x["id"] for x in c2.get("/api/games").json()["games"]] == [gid]
     g2 = c2.get(f"/api/games/{gid}").json()
     assert g2["view"] == g["view"] and g2["levels"] == [None, 2, 3] and g2["seat"] == 0
     # upload: replayed and validated; a new game with its own id
-    up = c2.post("/api/records?seat=0&level=1", content=d.content)
+    up = c2.post("/api/records?seat=0&level=1", content=d_content)
     assert up.status_code == 201 and up.json()["id"] != gid
     assert up.json()["view"]["hand"] == g["view"]["hand"]
     # a tampered record: the first bad action is named
-    bad = d.json()
+    bad = json.loads(d_content)
     bad["actions"][0] = {"seat": 2, "bid": 7}
     r = c2.post("/api/records", json=bad)
     assert r.status_code == 400 and "action 0" in r.json()["error"]
@@ -270,7 +281,7 @@ def test_record_download_upload_and_resume_after_restart(tmp_path: Path) -> None
     assert "are not among the rules offered (classic, duel" in r.json()["error"]
     r = c2.post("/api/records", json={"format": "nope"})
     assert r.status_code == 400 and "not a ddzspec record" in r.json()["error"]
-    r = c2.post("/api/records?seat=x", json=d.json())
+    r = c2.post("/api/records?seat=x", json=d_json)
     assert r.status_code == 400
     # a corrupt save file is a clean error, not a crash
     (tmp_path / "web-games" / "00000000000000aa.json").write_text("{")

@@ -191,12 +191,18 @@ def test_duel_deal_by_clicking(browser: Any, server: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     start(page, server, "duel")
     assert "undealt" in page.inner_text("#counter-note")
+    # tester F6: the record (seed, every hand) is not offered mid-deal
+    assert not page.is_visible("#btn-download")
     done = play_deal(page, shots, "05-duel")
     assert done["bids"] >= 1 and done["plays"] >= 1
     assert "Handicap" in page.inner_text(".side")
     check_result(page, 2)
     snap(page, shots, "06-duel-result")
     page.click("#btn-close-result")
+    assert page.is_visible("#btn-download")  # the deal is over: the record is offered
+    with page.expect_download() as dl:
+        page.click("#btn-download")
+    assert dl.value.suggested_filename.startswith("ddzspec-")
     snap(page, shots, "07-duel-table-end")
     page.close()
 

@@ -206,9 +206,14 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
 
     @guarded
     async def game_record(request: Request) -> Response:
-        """The deal's record, as a download."""
+        """The deal's record, as a download, once the deal is over: 409 before (a record
+        holds the seed and every hand, which a player must not see mid-deal; the deal is
+        autosaved meanwhile)."""
         from ..game.record import record_of
         g = await run_in_threadpool(store.get, request.path_params["gid"])
+        if g.state.result is None:
+            raise WebError("the record can be downloaded when the deal is over: it holds the "
+                           "seed and every hand (the deal is autosaved meanwhile)", 409)
         text = record_of(g.state).dumps() + "\n"
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="ddzspec-{g.gid}.json"'})

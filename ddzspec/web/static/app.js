@@ -400,7 +400,9 @@ function render(actedSeat) {
   });
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
   renderMe();
+  // the record holds the seed and every hand: offered once the deal is over, never mid-deal
   $("btn-download").href = "/api/games/" + g.id + "/record";
+  $("btn-download").classList.toggle("hidden", !g.view.result);
   $("game-id").textContent = "deal " + g.id + " · autosaved";
 }
 
