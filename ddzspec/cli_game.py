@@ -135,7 +135,9 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
         try:
             rec = load(resume_path)
             players = record_rules(rec).deal.players
-        except DdzError:  # reported with its reason by terminal_seat
+        except DdzError as e:
+            if seat is None:  # with --seat, terminal_seat reports it (rules given, too)
+                fail(f"{resume_path}: {e}" if not str(e).startswith(resume_path) else str(e))
             rec = None
         if rec is not None:
             if seat is None:
@@ -147,9 +149,12 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
                 fail(f"--seed {seed}: the deal in {resume_path} was dealt from seed "
                      f"{json.dumps(rec.seed)} (leave --seed out to resume it)")
             saved_levels = rec.terminal_levels
+        if seat is None and rec is not None and rec.result is not None:
+            fail(f"--resume: the deal in {resume_path} is over, there is nothing to resume "
+                 f"(`ddzspec replay {resume_path}` shows it move by move)")
         if seat is None:
-            fail(f"--resume: give --seat N too ({resume_path} does not say which seat you "
-                 "played)")
+            fail(f"--resume: {resume_path} was not saved by `play --seat`, so it names no seat "
+                 f"of yours: give --seat N (0 to {players - 1}) to take a seat in it")
     try:
         levels = parse_levels("2" if levels_text is None else levels_text, players)
     except ValueError as e:

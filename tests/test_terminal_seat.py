@@ -187,7 +187,7 @@ def test_default_save_file_in_the_data_folder(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["--seat", "3"], "--seat: 3 is not a seat of classic (0 to 2)"),
     (["--seat", "0", "--games", "2"], "--seat: the terminal seat plays one deal"),
-    (["--resume", "x.json"], "--resume: give --seat N too"),
+    (["--resume", "x.json"], "x.json: cannot read: No such file or directory"),
     (["--seat", "0", "--resume", "nope.json"], "nope.json: cannot read"),
 ])
 def test_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
@@ -196,6 +196,41 @@ def test_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
     from ddzspec.cli import main
     res = CliRunner().invoke(main, ["play", *args])
     assert res.exit_code == 2 and message in res.stderr, res.stderr
+
+
+def test_resume_without_seat_says_what_is_missing(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester F9: ``play --resume FILE`` without --seat said "give --seat N too (FILE does not
+    say which seat you played)" for a file that does not exist, is not a record, or holds a
+    finished deal. Each case now says what is wrong; a record not saved by ``play --seat``
+    asks for the seat, and resumes with it."""
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    from ddzspec.game import GameState
+    from ddzspec.game.record import save as save_record
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["play", "--seed", "3", "--save", "over.json"]).exit_code == 0
+    (tmp_path / "notes.txt").write_text("hello\n")
+    save_record(GameState.new(load_rules("classic"), seed=5), tmp_path / "fresh.json")
+    for file, message in (
+            ("over.json", "--resume: the deal in over.json is over, there is nothing to resume "
+                          "(`ddzspec replay over.json` shows it move by move)"),
+            ("fresh.json", "--resume: fresh.json was not saved by `play --seat`, so it names no "
+                           "seat of yours: give --seat N (0 to 2) to take a seat in it"),
+            ("notes.txt", "notes.txt: not JSON: line 1 column 1: Expecting value"),
+            ("gone.json", "gone.json: cannot read: No such file or directory")):
+        res = CliRunner().invoke(main, ["play", "--resume", file])
+        assert (res.exit_code, res.stdout) == (2, ""), (file, res.output)
+        assert res.stderr == f"ddzspec: error: {message}\n", file
+    assert load(tmp_path / "over.json").terminal_seat is None  # left as it was
+    res = CliRunner().invoke(main, ["play", "--seat", "1", "--resume", "fresh.json"],
+                             input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert "stopped; the deal is saved: ddzspec play --seat 1 --resume fresh.json" in res.output
+    assert load(tmp_path / "fresh.json").terminal_seat == 1
+    res = CliRunner().invoke(main, ["play", "--resume", "fresh.json"], input="quit\n")
+    assert res.exit_code == 0 and "you are seat 1" in res.output, res.output
 
 
 def test_resume_under_other_rules_is_refused(tmp_path: Path) -> None:
