@@ -493,7 +493,7 @@ class TerminalSeat:
                 self.apply(action)
                 return
             except GameError as e:
-                self.say(f"refused: {e}")
+                self.say(f"refused: {e.text(self.notation)}")
 
     def play_turn(self) -> None:
         """One trick turn of the person: cards, hint, pass, counter, help or quit. A refused
@@ -534,7 +534,7 @@ class TerminalSeat:
                 for line in lines[1:]:
                     self.say(line)
             except GameError as e:
-                self.say(f"refused: {e}")
+                self.say(f"refused: {e.text(self.notation)}")
 
     def hint(self) -> str:
         """The next legal move, smallest first, cycling (``hint 2/7: 44 (pair)``); pass is

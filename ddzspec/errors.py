@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class DdzError(ValueError):
     """Base class of every ddzspec error."""
@@ -76,7 +78,16 @@ class AmbiguousReadingError(DdzError):
 
 
 class GameError(DdzError):
-    """An action the game rejects; the state is left exactly as it was."""
+    """An action the game rejects; the state is left exactly as it was. :meth:`text` is the
+    message with its cards in a chosen notation (the message itself is in English notation)."""
+
+    def __init__(self, message: str, render: Callable[[str], str] | None = None) -> None:
+        self._render = render
+        super().__init__(message)
+
+    def text(self, notation: str = "en") -> str:
+        """The message with its cards written in ``notation`` ("en", "fr", "de")."""
+        return self._render(notation) if self._render is not None else str(self)
 
 
 
@@ -111,9 +122,10 @@ class DoesNotBeatError(GameError):
     """A legal move that does not beat the trick's last move; ``reason`` says why (different
     types, lower body, …)."""
 
-    def __init__(self, message: str, reason: str) -> None:
+    def __init__(self, message: str, reason: str,
+                 render: Callable[[str], str] | None = None) -> None:
         self.reason = reason
-        super().__init__(message)
+        super().__init__(message, render)
 
 
 class LeaderMayNotPassError(GameError):

@@ -528,3 +528,30 @@ def test_a_factors_cards_follow_the_notation_asked_records_keep_english() -> Non
     assert rocket.to_json("fr")["cards"] == "PJ GJ" and rocket.to_json("de")["cards"] == "KJ GJ"
     assert Factor("bomb", 2, 0, "KKKK").to_json("fr")["cards"] == "RRRR"
     assert bomb.cards_in("de") == "TTTT" and Factor("rob", 2, 1).cards_in("fr") is None
+
+
+def test_refusals_write_cards_in_the_chosen_notation() -> None:
+    """Tester F7: why a play is refused (cards not held, does not beat) was written in English
+    notation whatever the player chose. ``GameError.text(notation)`` writes the cards in the
+    chosen one. Seed 7 (classic): seat 2 bids 3, leads AA; seat 0 holds 344568899TJQQQKAA."""
+    from ddzspec.cards import parse_cards
+    from ddzspec.errors import CardsNotHeldError, DoesNotBeatError
+    st0 = GameState.new(load_rules("classic"), seed=7)
+    while st0.phase.value == "bidding":
+        st0 = st0.apply(st0.legal_actions()[-1])
+    st0 = st0.apply(Action(ActionKind.PLAY, 2, 0, parse_cards("AA").cards))
+    assert st0.turn == 0 and st0.hands[0].format() == "344568899TJQQQKAA"
+    with pytest.raises(DoesNotBeatError) as low:
+        st0.apply(Action(ActionKind.PLAY, 0, 0, parse_cards("QQ").cards))
+    assert str(low.value) == low.value.text("en") == \
+        "pair QQ does not beat pair AA: lower body (Q under A)"
+    assert low.value.text("fr") == "pair DD does not beat pair AA: lower body (D under A)"
+    assert low.value.text("de") == "pair DD does not beat pair AA: lower body (D under A)"
+    with pytest.raises(CardsNotHeldError) as held:
+        st0.apply(Action(ActionKind.PLAY, 0, 0, parse_cards("KK").cards))
+    assert held.value.text("en") == ("seat 0 does not hold these cards: it needs 2 x K "
+                                     "(holds 1) (hand 344568899TJQQQKAA)")
+    assert held.value.text("fr") == ("seat 0 does not hold these cards: it needs 2 x R "
+                                     "(holds 1) (hand 344568899TVDDDRAA)")
+    assert held.value.text("de") == ("seat 0 does not hold these cards: it needs 2 x K "
+                                     "(holds 1) (hand 344568899TBDDDKAA)")

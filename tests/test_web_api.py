@@ -171,6 +171,12 @@ def test_illegal_selection_is_refused_with_the_explain_text(client: TestClient) 
     # cards not held
     r = client.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "77"})
     assert r.status_code == 422 and "does not hold" in r.json()["error"]
+    # tester F7: the refusal writes its cards in the page's notation (V: valet, PJ: the joker)
+    r = client.post(f"/api/games/{g['id']}/action?notation=fr",
+                    json={"kind": "play", "cards": "VV"})
+    assert r.status_code == 422 and r.json()["error"] == (
+        "seat 0 does not hold these cards: it needs 2 x V (holds 0) (hand "
+        "3333444455556666922 PJ)")
     # French notation: the same hand read in fr
     r = client.post(f"/api/games/{g['id']}/action?notation=fr",
                     json={"kind": "play", "cards": "3 3 3 3"})

@@ -30,24 +30,29 @@ if TYPE_CHECKING:
 
 def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
     """Play ``a.cards``. Raises NotAMoveError (no cards, or no single legal reading),
-    CardsNotHeldError, DoesNotBeatError."""
+    CardsNotHeldError, DoesNotBeatError (these two also in any notation: ``e.text(n)``)."""
     cards = a.cards
     if cards is None or len(cards) == 0:
         raise NotAMoveError("a play needs cards (use pass to pass)", "no cards")
     hand = state.hands[a.seat]
     if not cards <= hand:
-        raise CardsNotHeldError(f"seat {a.seat} does not hold these cards: it needs "
-                                f"{cards.shortfall(hand)} (hand {hand})")
+        def not_held(n: str) -> str:
+            return (f"seat {a.seat} does not hold these cards: it needs "
+                    f"{cards.shortfall(hand, n)} (hand {hand.format(n)})")
+        raise CardsNotHeldError(not_held("en"), not_held)
     reading = move_index(state.rules).lookup(cards)
     if reading is None:
         v = read(cards, state.rules)
         why = v.reason or "ambiguous: " + "; ".join(r.describe() for r in v.readings)
         raise NotAMoveError(f"{cards} is not a legal move: {why}", why)
     if state.last is not None:
-        ok, why = beats(reading, state.last[1])
+        last = state.last[1]
+        ok, why = beats(reading, last)
         if not ok:
-            raise DoesNotBeatError(f"{reading.describe()} does not beat "
-                                   f"{state.last[1].describe()}: {why}", why)
+            def not_beating(n: str) -> str:
+                return (f"{reading.describe(n)} does not beat {last.describe(n)}: "
+                        f"{beats(reading, last, n)[1]}")
+            raise DoesNotBeatError(not_beating("en"), why, not_beating)
     s = a.seat
     hands = list(state.hands)
     hands[s] = hand - cards

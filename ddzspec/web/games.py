@@ -308,13 +308,18 @@ class WebGame:
 
     def apply_person(self, action: Action, notation: str) -> GameState:
         """The state after the person's ``action`` (not stored): the engine's GameError when
-        it is rejected; a play that is no move at all says why in plain words."""
+        it is rejected, its cards in ``notation``; a play that is no move at all says why in
+        plain words."""
         self.check_person_turn()
         try:
             return self.state.apply(action)
         except NotAMoveError:
             assert action.cards is not None
             raise GameError(illegal_text(action.cards, self.state.rules, notation)) from None
+        except GameError as e:  # cards not held, does not beat: in the page's notation
+            if e.text(notation) == str(e):
+                raise
+            raise GameError(e.text(notation)) from None
 
     def computer_action(self) -> Action:
         """The action of the computer seat on turn (level 3: a 0.5 s budget). Blocking: call
