@@ -281,6 +281,61 @@ def click_move(page: Any, hand: str, move: str) -> None:
         page.click(f"{hand} .card[data-symbol='{sym}']:not(.selected) >> nth=0")
 
 
+def open_page(browser: Any, url: str) -> tuple[Any, list[str]]:
+    """A new 1280 x 800 page at ``url`` once the table is ready, and the list its script
+    errors are collected in."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    return page, errors
+
+
+def open_puzzle_hint(page: Any, pid: str = "DDZ2-14", side: str = "landlord") -> str:
+    """Open puzzle ``pid`` as ``side`` in the Puzzle tab (no move made yet) and press Hint;
+    returns the hint's message once the winning moves are shown."""
+    page.click(f".puzzle-btn[data-id='{pid}'][data-side='{side}']")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='0']")
+    page.click("#pz-hint")
+    page.wait_for_function("() => document.getElementById('puzzle-message')"
+                           ".textContent.startsWith('Winning moves: ')")
+    return str(page.inner_text("#puzzle-message"))
+
+
+def selected_symbols(page: Any) -> list[str]:
+    """The symbols of the selected cards of the puzzle hand, left to right."""
+    return list(page.locator("#puzzle-hand .card.selected").evaluate_all(
+        "cs => cs.map(c => c.dataset.symbol)"))
+
+
+def test_puzzle_hint_selects_its_move_and_the_hand_is_labelled(browser: Any, server: str,
+                                                               shots: Path) -> None:
+    """Testers F10/F11: the puzzle's Hint only listed the winning moves (a deal's Hint selects
+    the move in the hand), and the person's hand had no label (the seats above have one).
+    DDZ2-14 as landlord (10 10 Q Q against a 3): Hint selects 10, then Q, 10 10, QQ, and
+    wraps; the hand reads "Your hand · landlord · 4 cards"."""
+    page, errors = open_page(browser, f"{server}/")
+    page.click("#tab-puzzle")
+    open_puzzle_hint(page)
+    assert page.inner_text("#puzzle-hand-label") == "Your hand · landlord · 4 cards"
+    assert selected_symbols(page) == ["T"]
+    snap(page, shots, "17-puzzle-hint-selects")
+    for n, sel, shown in ((2, ["Q"], "Q"), (3, ["T", "T"], "10 10"), (4, ["Q", "Q"], "QQ"),
+                          (1, ["T"], "10")):
+        page.click("#pz-hint")
+        page.wait_for_function(f"() => document.getElementById('puzzle-message')"
+                               f".textContent.includes('Hint {n} of 4: ')")
+        assert selected_symbols(page) == sel
+        assert page.inner_text("#puzzle-message").splitlines()[1].startswith(
+            f"Hint {n} of 4: {shown} (selected: press Play)")
+    page.click("#pz-play")
+    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='2']")
+    assert page.inner_text("#puzzle-hand-label") == "Your hand · landlord · 3 cards"
+    assert errors == []
+    page.close()
+
+
 def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(f"{server}/")
@@ -305,10 +360,10 @@ def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Pa
         page.click("#pz-hint")
         page.wait_for_function("() => document.getElementById('puzzle-message')"
                                ".textContent.startsWith('Winning moves: ')")
-        move = page.inner_text("#puzzle-message").split(": ")[1].split(",")[0].strip()
         before = page.get_attribute("body", "data-pzmoves")
-        click_move(page, "#puzzle-hand", move)
-        page.click("#pz-play")
+        # the hint selected its first winning move (or says to pass)
+        page.click("#pz-pass" if "(press Pass)" in page.inner_text("#puzzle-message")
+                   else "#pz-play")
         page.wait_for_function(
             "(b) => document.body.dataset.pzmoves !== b && document.body.dataset.puzzle !== "
             "'solver'", arg=before, timeout=20000)
@@ -476,13 +531,8 @@ def test_a_puzzle_in_progress_resumes_after_a_reload(browser: Any, server: str,
     start(page, server, "classic")
     gid = page.evaluate("() => window.ddz.app.game.id")
     page.click("#tab-puzzle")
-    page.click(".puzzle-btn[data-id='DDZ2-14'][data-side='landlord']")
-    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='0']")
-    page.click("#pz-hint")
-    page.wait_for_function("() => document.getElementById('puzzle-message')"
-                           ".textContent.startsWith('Winning moves: ')")
-    move = page.inner_text("#puzzle-message").split(": ")[1].split(",")[0].strip()
-    click_move(page, "#puzzle-hand", move)
+    open_puzzle_hint(page)
+    assert selected_symbols(page) == ["T"]  # the hint selected its move: 10
     page.click("#pz-play")
     page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='2']")  # the solver replied
     log = page.locator("#puzzle-log li").all_inner_texts()
@@ -575,10 +625,7 @@ def test_tens_read_10_in_the_logs_as_on_the_cards(browser: Any, server: str,
             g = call("POST", f"/api/games/{gid}/action", body)
     played = [e for e in g["log"] if e["cards"] and "T" in e["cards"]]
     assert played and played[0]["text"] == "plays " + played[0]["cards"]
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server}/?delay=40#game={gid}")
+    page, errors = open_page(browser, f"{server}/?delay=40#game={gid}")
     page.wait_for_selector("#table-wrap:not(.hidden)")
     page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
     log = page.locator("#log li").all_inner_texts()
@@ -597,13 +644,9 @@ def test_tens_read_10_in_the_logs_as_on_the_cards(browser: Any, server: str,
     # the puzzle's log and hint: DDZ2-14's winning moves include the ten
     page.select_option("#notation", "en")
     page.click("#tab-puzzle")
-    page.click(".puzzle-btn[data-id='DDZ2-14'][data-side='landlord']")
-    page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='0']")
-    page.click("#pz-hint")
-    page.wait_for_function("() => document.getElementById('puzzle-message')"
-                           ".textContent.startsWith('Winning moves: ')")
-    assert page.inner_text("#puzzle-message") == "Winning moves: 10, Q, 10 10, QQ"
-    click_move(page, "#puzzle-hand", "10")
+    assert open_puzzle_hint(page) == ("Winning moves: 10, Q, 10 10, QQ\nHint 1 of 4: 10 "
+                                      "(selected: press Play); Hint again for the next")
+    assert selected_symbols(page) == ["T"]
     page.click("#pz-play")
     page.wait_for_selector("body[data-puzzle='human'][data-pzmoves='2']")
     assert page.locator("#puzzle-log li").all_inner_texts() == ["landlord: 10", "peasant: pass"]

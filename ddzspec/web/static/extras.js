@@ -62,7 +62,7 @@
     pz.session = null;
     pz.selected.clear();
     $("puzzle-title").textContent = title;
-    ["puzzle-source", "puzzle-seats", "puzzle-table", "puzzle-hand", "puzzle-log"].forEach((id) => { $(id).innerHTML = ""; });
+    ["puzzle-source", "puzzle-seats", "puzzle-table", "puzzle-hand-label", "puzzle-hand", "puzzle-log"].forEach((id) => { $(id).innerHTML = ""; });
     ["pz-hint", "pz-pass", "pz-play"].forEach((id) => { $(id).disabled = true; });
     ["pz-takeback", "pz-playon"].forEach((id) => $(id).classList.add("hidden"));
     $("puzzle-empty").classList.remove("hidden");
@@ -168,12 +168,17 @@
     const handSeat = g.human_to_move ? g.to_move : mine[0];
     const hand = $("puzzle-hand");
     hand.innerHTML = "";
-    parseHand(g.hands[handSeat]).forEach((cd, i) => {
+    const own = parseHand(g.hands[handSeat]);
+    // the hand is labelled as the other seats are: whose it is, and how many cards
+    $("puzzle-hand-label").textContent = own.length ?
+      "Your hand · " + handSeat + " · " + D.plural(own.length, "card") : "";
+    own.forEach((cd, i) => {
       const c = D.cardEl(cd);
       c.dataset.index = i;
       if (pz.selected.has(i)) c.classList.add("selected");
       c.addEventListener("click", () => {
         if (pz.selected.has(i)) pz.selected.delete(i); else pz.selected.add(i);
+        if (pz.hint) pz.hint.index = -1;   // a hand-made selection: Hint starts over
         renderPuzzle();
       });
       hand.appendChild(c);
@@ -237,12 +242,35 @@
   }
 
   async function puzzleHint() {
+    // as in a deal: Hint selects a winning move in the hand; Hint again, the next one
     if (!pz.session) return;
     try {
-      const d = await D.api("GET", "/api/puzzles/" + pz.session.sid + "/hint");
-      D.showMessage("puzzle-message", d.moves.length ?
-        "Winning moves: " + d.moves.map((m) => m === "PASS" ? "pass" : D.cardText(m)).join(", ") :
-        "No move wins here against perfect defence.", "info");
+      const key = pz.session.sid + " " + JSON.stringify(pz.session.game.history);
+      if (!pz.hint || pz.hint.key !== key) {
+        const d = await D.api("GET", "/api/puzzles/" + pz.session.sid + "/hint");
+        pz.hint = { key, moves: d.moves, index: -1 };
+      }
+      const h = pz.hint;
+      if (!h.moves.length) {
+        D.showMessage("puzzle-message", "No move wins here against perfect defence.", "info");
+        return;
+      }
+      h.index = (h.index + 1) % h.moves.length;
+      const move = h.moves[h.index];
+      pz.selected.clear();
+      const used = new Set();
+      if (move !== "PASS") {
+        D.symbolsToCards(move).forEach((cd) => {
+          const i = pz.handCards.findIndex((c, k) => !used.has(k) && c.symbol === cd.symbol);
+          if (i >= 0) { used.add(i); pz.selected.add(i); }
+        });
+      }
+      renderPuzzle();
+      const shown = (m) => m === "PASS" ? "pass" : D.cardText(m);
+      D.showMessage("puzzle-message", "Winning moves: " + h.moves.map(shown).join(", ") +
+        "\nHint " + (h.index + 1) + " of " + h.moves.length + ": " + shown(move) +
+        (move === "PASS" ? " (press Pass)" : " (selected: press Play)") +
+        (h.moves.length > 1 ? "; Hint again for the next" : ""), "info");
     } catch (e) { D.showMessage("puzzle-message", e.message, "error"); }
   }
 
