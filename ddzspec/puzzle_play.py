@@ -282,6 +282,14 @@ class _Engine:
             except _Aborted:
                 return None
 
+    def release(self) -> None:
+        """Drop the search's tables and caches (memory: tens of MiB after a hard question);
+        they only cache proven results, so later calls give the same answers, recomputed."""
+        with self.lock:
+            self.search.release()
+            self.ok.clear()
+            self.fail.clear()
+
     # ---------------------------------------------------------------- boolean (via solver)
 
     def children(self, st: State) -> list[tuple[int, State | None]]:
@@ -690,6 +698,19 @@ class PuzzleGame:
             return [first, f"the line of best play is unknown {secs}"]
         return [first, f"best play then: {self._line_words(line)} ({_plies(len(line))} to "
                 "the end)"]
+
+    def release(self) -> None:
+        """Free the solver's memory behind this game (and every game derived from the same
+        start: they share it). A cache only: the game stays usable and every answer stays the
+        same, recomputed when asked (a take-back after the end, say). Call it when the game
+        ends or is abandoned."""
+        self._engine.release()
+
+    @property
+    def solver_entries(self) -> int:
+        """Entries the solver's tables hold for this game now (0 after :meth:`release`)."""
+        e = self._engine
+        return int(e.search.table_entries) + len(e.ok) + len(e.fail)
 
     def reply(self) -> PuzzleGame:
         """The computer's move (perfect defence, module doc): a winning move, the fastest; when

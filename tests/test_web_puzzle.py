@@ -129,3 +129,54 @@ def test_a_typed_position_without_a_rules_line_is_classic_as_in_the_cli(
         == ["2", "33", "333", "333+2"]  # 333+2: classic (a 2 may be a kicker)
     from ddzspec.rules import DEFAULT_RULES
     assert DEFAULT_RULES == "classic"
+
+
+def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester F5: each puzzle session kept its solver tables (tens of MiB) after the puzzle
+    ended or was abandoned, and up to 200 sessions were kept. A finished puzzle frees them at
+    once, an idle one (IDLE_SECONDS) too, and beyond MAX_SESSIONS the least recently used
+    session is dropped, its memory freed. The tables are a cache: answers stay the same."""
+    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
+    from ddzspec.web import extras
+    p = puzzle_by_id("DDZ2-14")
+    game = PuzzleGame.start(p.position(), "landlord", seconds=10)
+    assert game.hint() == ("T", "Q", "TT", "QQ") and game.solver_entries > 0
+    game.release()
+    assert game.solver_entries == 0 and game.hint() == ("T", "Q", "TT", "QQ")
+
+    freed: list[int] = []
+    real = PuzzleGame.release
+
+    def spy(self: PuzzleGame) -> None:
+        freed.append(self.solver_entries)
+        real(self)
+    monkeypatch.setattr(PuzzleGame, "release", spy)
+    monkeypatch.setattr(extras, "MAX_SESSIONS", 2)
+    c = TestClient(create_app(data_dir=tmp_path))
+    # played to the end: freed at the last move
+    s = start(c, {"id": "DDZ2-14"})
+    while not s["game"]["over"]:
+        sid = s["sid"]
+        if s["game"]["human_to_move"]:
+            move = c.get(f"/api/puzzles/{sid}/hint").json()["moves"][0]
+            s = c.post(f"/api/puzzles/{sid}/move", json={"move": move}).json()
+        else:
+            s = c.post(f"/api/puzzles/{sid}/reply").json()
+    assert s["game"]["winner"] == "landlord" and len(freed) == 1 and freed[0] > 0
+    # two more sessions: the finished one is dropped (nothing left to free); then, of a
+    # (started first, used last) and b, the least recently used, b, is dropped for a third
+    a, b = start(c, {"id": "DDZ2-14"})["sid"], start(c, {"id": "DDZ2-15"})["sid"]
+    assert freed[1:] == [0]
+    assert c.get(f"/api/puzzles/{b}/hint").status_code == 200
+    assert c.get(f"/api/puzzles/{a}/hint").status_code == 200
+    start(c, {"id": "DDZ2-13"})
+    assert len(freed) == 3 and freed[2] > 0  # b's tables, freed as it was dropped
+    r = c.get(f"/api/puzzles/{b}")
+    assert r.status_code == 404 and "dropped for newer ones" in r.json()["error"]
+    assert c.get(f"/api/puzzles/{a}").status_code == 200
+    # idle sessions (all, with no idle time allowed) keep their moves but free their memory
+    monkeypatch.setattr(extras, "IDLE_SECONDS", 0.0)
+    assert c.get(f"/api/puzzles/{a}").status_code == 200
+    assert len(freed) == 5 and min(freed[3:]) > 0  # a's and the third session's
+    assert c.get(f"/api/puzzles/{a}/hint").json()["moves"] == ["T", "Q", "TT", "QQ"]

@@ -22,6 +22,7 @@ import json
 import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,8 +38,12 @@ from ..explain import Explanation
 if TYPE_CHECKING:
     from ..puzzle_play import PuzzleGame
 
-#: Puzzle sessions kept in memory (the oldest is dropped beyond this).
-MAX_SESSIONS = 200
+#: Puzzle sessions kept in memory: beyond this the one used least recently is dropped (its
+#: solver memory freed). Each holds up to tens of MiB of solver tables while in play.
+MAX_SESSIONS = 16
+#: A session untouched for this many seconds keeps its moves but frees its solver memory
+#: (recomputed if the person comes back to it); a finished one frees it at once.
+IDLE_SECONDS = 600.0
 #: The solver's time per question on the web table, seconds.
 PUZZLE_SECONDS = 10.0
 #: A puzzle session id: 16 hex digits.
@@ -99,6 +104,19 @@ class Session:
     puzzle: Any = None
     verdict: Any = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: when it was last used (time.monotonic())
+    touched: float = field(default_factory=time.monotonic, repr=False)
+
+    def release(self, wait: bool = True) -> bool:
+        """Free the solver memory of this session's game (a cache: it stays playable).
+        ``wait=False``: only if no request is using it now. Returns whether it was freed."""
+        if not self.lock.acquire(blocking=wait):
+            return False
+        try:
+            self.game.release()
+        finally:
+            self.lock.release()
+        return True
 
     def to_json(self, notation: str) -> dict[str, Any]:
         v = self.verdict
@@ -121,10 +139,25 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
         sid = request.path_params["sid"]
         with slock:
             s = sessions.get(sid) if SESSION_ID.match(sid) else None
+            if s is not None:
+                sessions.move_to_end(sid)  # the most recently used: evicted last
+                s.touched = time.monotonic()
         if s is None:
             raise WebError(f"no puzzle session {json.dumps(sid)} (it may have ended with a "
-                           "restart: start the puzzle again)", 404)
+                           "restart, or been dropped for newer ones: start the puzzle again)",
+                           404)
+        sweep()
         return s
+
+    def sweep() -> None:
+        """Free the solver memory of sessions idle for :data:`IDLE_SECONDS` (not those in
+        use now); they keep their moves."""
+        now = time.monotonic()
+        with slock:
+            idle = [s for s in sessions.values() if now - s.touched > IDLE_SECONDS]
+        for s in idle:
+            if s.game.solver_entries:
+                s.release(wait=False)
 
     def sides_of(position: Any) -> list[str]:
         if len(position.seats) == 3:
@@ -179,10 +212,14 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
             return Session(secrets.token_hex(8), game, puzzle)
 
         s = await run_in_threadpool(start)
+        dropped = []
         with slock:
             sessions[s.sid] = s
             while len(sessions) > MAX_SESSIONS:
-                sessions.popitem(last=False)
+                dropped.append(sessions.popitem(last=False)[1])
+        for old in dropped:  # a request still using one finishes first
+            await run_in_threadpool(old.release)
+        sweep()
         return JSONResponse(s.to_json(n), status_code=201)
 
     async def step(s: Session, n: str,
@@ -192,7 +229,10 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
         def act() -> dict[str, Any]:
             with s.lock:
                 s.game, s.verdict = change(s.game)
-                return s.to_json(n)
+                out = s.to_json(n)
+                if s.game.over:  # the puzzle ended: its solver memory is freed at once
+                    s.game.release()
+                return out
         return JSONResponse(await run_in_threadpool(act))
 
     @guarded
