@@ -153,8 +153,9 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
             fail(f"--resume: the deal in {resume_path} is over, there is nothing to resume "
                  f"(`ddzspec replay {resume_path}` shows it move by move)")
         if seat is None:
-            fail(f"--resume: {resume_path} was not saved by `play --seat`, so it names no seat "
-                 f"of yours: give --seat N (0 to {players - 1}) to take a seat in it")
+            fail(f"--resume: {resume_path} does not say which seat is yours (not saved by "
+                 f"`play --seat`, or by an older ddzspec): give --seat N (0 to {players - 1}) "
+                 "to take a seat in it")
     try:
         levels = parse_levels("2" if levels_text is None else levels_text, players)
     except ValueError as e:

@@ -216,8 +216,9 @@ def test_resume_without_seat_says_what_is_missing(tmp_path: Path,
     for file, message in (
             ("over.json", "--resume: the deal in over.json is over, there is nothing to resume "
                           "(`ddzspec replay over.json` shows it move by move)"),
-            ("fresh.json", "--resume: fresh.json was not saved by `play --seat`, so it names no "
-                           "seat of yours: give --seat N (0 to 2) to take a seat in it"),
+            ("fresh.json", "--resume: fresh.json does not say which seat is yours (not saved "
+                           "by `play --seat`, or by an older ddzspec): give --seat N (0 to 2) "
+                           "to take a seat in it"),
             ("notes.txt", "notes.txt: not JSON: line 1 column 1: Expecting value"),
             ("gone.json", "gone.json: cannot read: No such file or directory")):
         res = CliRunner().invoke(main, ["play", "--resume", file])
