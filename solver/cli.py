@@ -18,8 +18,9 @@
   ``--output FILE``: each row written as it completes, a rerun resumes). Each line: a shared
   puzzle record (``hands`` first/second …) or ``{"id": …, "position": "<text of a position>"}``.
   Ids must be unique: a line reusing an earlier line's id is an error row (exit 2). A line
-  with an expected answer gets ``expected`` (its ``winner`` and ``winning_moves``) and
-  ``expected_agrees``; the table shows the expected answer beside ``DIFFERS``.
+  with an expected answer gets ``expected`` (its ``winner``, as a side — a record's ``first``
+  / ``second`` read as landlord / peasants — and ``winning_moves``) and ``expected_agrees``;
+  the table shows the expected answer beside ``DIFFERS``, in the same words as its winner.
 - ``--json``: ``{"status", "winner", "winning_moves", "line", "score", "best_moves", "nodes",
   "seconds"}`` (``--batch``: one such object per line, with ``id``).
 - Without ``--all`` (and ``--score``) the search stops at the first winning move it proves:
@@ -146,7 +147,9 @@ def _batch_one(item: tuple[str, str, str, float | None, Rules, str, str | None]
         if expect is not None:
             winner, moves = expect
             mine = None if res.winning_moves is None else _move_set(res.winning_moves, pos.notation)
-            out["expected"] = {"winner": rec["winner"], "winning_moves": rec["winning_moves"]}
+            # in the solver's words (landlord, peasants), as the row's own winner
+            side = next(k for k, v in words.items() if v == winner)
+            out["expected"] = {"winner": side, "winning_moves": rec["winning_moves"]}
             out["expected_agrees"] = (res.status == "solved"
                                       and words.get(res.winner or "") == winner
                                       and (mine is None or mine == moves))

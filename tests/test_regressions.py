@@ -618,7 +618,7 @@ def test_a_terminal_deal_records_its_seat_and_levels_and_resume_holds_to_them(
     f.write_text(json.dumps(obj))
     assert load(f).terminal_seat is None
     code, _, err = play("--resume", str(f))
-    assert code == 2 and "does not say which seat you played" in err
+    assert code == 2 and "does not say which seat is yours" in err and "--seat N" in err
     code, out, _ = play("--resume", str(f), "--seat", "1", "--levels", "2")
     assert code == 0 and load(f).terminal_levels == (2, 2, 2)
 
@@ -648,13 +648,15 @@ def test_batch_shows_the_expected_answer_and_flags_a_repeated_id(tmp_path: Path)
     code, out, _ = run("solve", "--batch", str(f), "--json")
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 2
-    assert rows[1]["expected"] == {"winner": "second", "winning_moves": ["4", "5"]}
+    # tester F13: the expected winner in the rows' own words (a record's second: peasants)
+    assert rows[1]["winner"] == "landlord"
+    assert rows[1]["expected"] == {"winner": "peasants", "winning_moves": ["4", "5"]}
     assert rows[1]["expected_agrees"] is False
     assert rows[2] == {"id": "DDZ2-01", "status": "error", "error": "line 3: duplicate id "
                        "'DDZ2-01' (first on line 1); ids must be unique"}
     f.write_text("\n".join([lines[0], wrong]) + "\n")
     code, out, _ = run("solve", "--batch", str(f))
-    assert code == 1 and "DIFFERS: expected second, 4, 5" in out
+    assert code == 1 and "DIFFERS: expected peasants, 4, 5" in out and "second," not in out
 
 
 def test_a_misspelt_seat_is_named_with_the_seats(tmp_path: Path) -> None:
