@@ -41,9 +41,48 @@ class NotationError(DdzError):
 
     def _render(self) -> str:
         if self.column is None:
-            return f"{self.message}: {self.text!r}" if self.text else self.message
-        caret = " " * (self.column - 1) + "^"
-        return f"column {self.column}: {self.message}\n  {self.text}\n  {caret}"
+            return f"{self.message}: {shorten(self.text)!r}" if self.text else self.message
+        shown, at = excerpt(self.text, self.column - 1)
+        caret = " " * at + "^"
+        return f"column {self.column}: {self.message}\n  {shown}\n  {caret}"
+
+    def one_line(self) -> str:
+        """The message on one line, the input quoted after it (cut around the column when
+        long), for where a caret cannot be lined up (a web page)."""
+        if self.column is None:
+            return str(self)
+        shown = excerpt(self.text, self.column - 1)[0]
+        return f"column {self.column}: {self.message} (in {shown!r})"
+
+
+#: An input echoed in an error message is cut to about this many characters (around the
+#: error's column, with "…" where it is cut).
+SHOWN_CHARS = 60
+
+
+def excerpt(text: str, at: int, width: int = SHOWN_CHARS) -> tuple[str, int]:
+    """``text`` as an error message quotes it, and where the 0-based offset ``at`` falls in
+    that quote: the whole text up to ``width`` characters, else ``width`` characters around
+    ``at`` with "…" at each end that is cut.
+
+    >>> excerpt("3" * 100 + "X", 100, 20)
+    ('…3333333333333333333X', 20)
+    """
+    if len(text) <= width:
+        return text, at
+    start = max(0, min(at - width // 2, len(text) - width))
+    shown = text[start:start + width]
+    offset = at - start
+    if start > 0:
+        shown, offset = "…" + shown, offset + 1
+    if start + width < len(text):
+        shown += "…"
+    return shown, offset
+
+
+def shorten(text: str, width: int = SHOWN_CHARS) -> str:
+    """``text`` cut to ``width`` characters with "…" (as an error message quotes an input)."""
+    return text if len(text) <= width else text[:width] + "…"
 
 
 class RulesError(DdzError):

@@ -34,7 +34,7 @@ from lark.tree import Meta
 
 from ddzspec._resources import grammar_text
 from ddzspec.cards import N_RANKS, Cards, parse_cards
-from ddzspec.errors import DdzError, NotationError
+from ddzspec.errors import DdzError, NotationError, excerpt
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import get_table
@@ -485,7 +485,8 @@ class _Builder:
             return parse_cards(text, self.notation, rules.deck).cards
         except NotationError as e:
             col = (tok.column or 1) + offset + ((e.column or 1) - 1)
-            raise PositionError(e.message + f" (in {text!r})", tok.line, col,
+            shown = excerpt(text, (e.column or 1) - 1)[0]  # a long line is cut around it
+            raise PositionError(e.message + f" (in {shown!r})", tok.line, col,
                                 self.source) from None
 
     def build(self) -> Position:

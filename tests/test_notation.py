@@ -6,6 +6,8 @@ kleiner/großer Joker); English is the default notation.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -168,3 +170,41 @@ def test_cards_value_type() -> None:
         Cards((1,) * (N_RANKS - 1))
     with pytest.raises(ValueError):
         Cards.parse("3") - Cards.parse("4")
+
+
+def test_a_long_bad_input_is_quoted_cut_around_the_error() -> None:
+    """Tester F14: an error quoted the whole input, however long (10,001 characters here),
+    with a caret thousands of columns away. The quote is cut to about 60 characters around
+    the column, "…" where it is cut, the caret under the fault; a short input stays whole."""
+    from ddzspec.errors import NotationError
+    text = "3" * 5000 + "X" + "4" * 5000
+    with pytest.raises(NotationError) as e:
+        parse_cards(text)
+    lines = str(e.value).splitlines()
+    assert lines[0] == "column 5001: unknown symbol 'X' in English notation"
+    assert lines[1] == "  …" + "3" * 30 + "X" + "4" * 29 + "…"
+    assert lines[2] == "  " + " " * 31 + "^" and lines[1][len(lines[2]) - 1] == "X"
+    assert e.value.one_line() == ("column 5001: unknown symbol 'X' in English notation (in '…"
+                                  + "3" * 30 + "X" + "4" * 29 + "…')")
+    with pytest.raises(NotationError) as short:
+        parse_cards("33X")
+    assert str(short.value) == "column 3: unknown symbol 'X' in English notation\n  33X\n    ^"
+    assert short.value.one_line() == "column 3: unknown symbol 'X' in English notation (in '33X')"
+    # at the very end of a long input: cut on the left only
+    with pytest.raises(NotationError) as end:
+        parse_cards("3" * 100 + "X")
+    assert str(end.value).splitlines()[1:] == ["  …" + "3" * 59 + "X", "  " + " " * 60 + "^"]
+
+
+def test_a_long_position_line_is_quoted_cut(tmp_path: Path) -> None:
+    """Tester F14, a position file: the line in error is quoted cut around the fault."""
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    f = tmp_path / "long.pos"
+    f.write_text(f"rules classic\nlandlord: {'3' * 300}X{'4' * 300}\npeasant: 3\n"
+                 "to_move: landlord\n")
+    res = CliRunner().invoke(main, ["solve", str(f)])
+    assert res.exit_code == 2
+    assert res.stderr == (f"ddzspec: error: {f}:2:311: unknown symbol 'X' in English notation "
+                          f"(in '…{'3' * 30}X{'4' * 29}…')\n")
