@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._io import read_input
 from .cards import Cards, unpack4
-from .errors import DdzError, NotationError, PuzzleError
+from .errors import DdzError, NotationError, PuzzleError, shorten
 from .solver import Position, parse_position
 from .solver.search import Limit, Searcher, _Aborted, gc_paused
 
@@ -603,7 +603,7 @@ class PuzzleGame:
         try:
             cards = parse_cards(move, notation, rules.deck).cards
         except NotationError as err:
-            raise PuzzleError(f"move {move!r}: {err}") from None
+            raise PuzzleError(f"move {shorten(move)!r}: {err.one_line()}") from None
         held = Cards(unpack4(hands[s]))
         if not cards <= held:
             raise PuzzleError(f"move {move!r}: {seat} does not hold these cards: it needs "

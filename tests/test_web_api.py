@@ -183,6 +183,18 @@ def test_illegal_selection_is_refused_with_the_explain_text(client: TestClient) 
     assert r.status_code == 200 and r.json()["log"][-1]["text"] == "plays 3333"
 
 
+def test_unreadable_cards_are_one_line_quoting_the_input(client: TestClient) -> None:
+    """Tester F16: the page showed the caret of a notation error on a line of its own, under
+    nothing (a page cannot line it up). The message is one line quoting the input."""
+    r = client.post("/api/explain", json={"move": "3344556677X"})
+    assert r.status_code == 400 and r.json()["error"] == (
+        "cards: column 11: unknown symbol 'X' in English notation (in '3344556677X')")
+    s = client.post("/api/puzzles/start", json={"id": "DDZ2-01"}).json()
+    r = client.post(f"/api/puzzles/{s['sid']}/move", json={"move": "3X"})
+    assert r.status_code == 400 and r.json()["error"] == (
+        "move '3X': column 2: unknown symbol 'X' in English notation (in '3X')")
+
+
 @pytest.mark.parametrize(("body", "status", "words"), [
     ({"kind": "play", "cards": "33X"}, 400, "unknown symbol 'X'"),
     ({"kind": "play", "cards": ""}, 400, "needs \"cards\""),

@@ -227,6 +227,14 @@ def test_learn_explains_44445555(browser: Any, server: str, shots: Path) -> None
     text = page.inner_text("#learn-out")
     assert "44445555 is illegal" in text and "quad_block" in text
     snap(page, shots, "09-learn")
+    # tester F16: unreadable cards, one line quoting them (no caret under nothing)
+    page.fill("#learn-move", "3344556677X")
+    page.click("#learn-go")
+    page.wait_for_function("() => document.getElementById('learn-out').textContent"
+                           ".includes('column 11')")
+    assert page.inner_text("#learn-out") == ("cards: column 11: unknown symbol 'X' in English "
+                                             "notation (in '3344556677X')")
+    snap(page, shots, "09b-learn-bad-cards")
     page.close()
 
 

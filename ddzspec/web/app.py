@@ -93,7 +93,7 @@ def guarded(fn: Handler) -> Handler:
         except WebError as e:
             return error(str(e), e.status)
         except NotationError as e:
-            return error(f"cards: {' '.join(str(e).split())}", 400)
+            return error(f"cards: {e.one_line()}", 400)  # a caret cannot line up on a page
         except GameError as e:
             return error(str(e), 422)
         except DdzError as e:
