@@ -660,3 +660,48 @@ def test_tens_read_10_in_the_logs_as_on_the_cards(browser: Any, server: str,
     assert page.locator("#puzzle-log li").all_inner_texts() == ["landlord: 10", "peasant: pass"]
     assert errors == []
     page.close()
+
+
+FANS = """() => {
+  // 10s fanned as the page fans cards: a trick, the talon, the hand, a puzzle seat, Learn
+  const D = window.ddz;
+  const box = document.createElement('div');
+  box.id = 'tens';
+  box.style = 'position:fixed;top:60px;left:0;z-index:999;background:#2f5e46;padding:10px';
+  [['trick', 'TTT9'], ['talon', 'T9T'], ['hand', 'TTJJQ'], ['puzzle-seats', 'TTTQ'],
+   ['explain-out', 'TTJ']].forEach(([cls, text]) => {
+    const wrap = document.createElement('div');
+    wrap.className = cls;
+    wrap.style.display = 'flex';
+    const row = D.cardsRow(D.symbolsToCards(text));
+    if (cls === 'hand') wrap.append(...row.childNodes);
+    else if (cls === 'explain-out') {
+      const head = document.createElement('div');
+      head.className = 'explain-head';
+      head.appendChild(row);
+      wrap.appendChild(head);
+    } else wrap.appendChild(row);
+    box.appendChild(wrap);
+  });
+  document.body.appendChild(box);
+  // how far each 10's face runs under the card laid over it (px; <= 0: seen whole)
+  return [...box.querySelectorAll('.card[data-symbol="T"]')].map((c) => {
+    const next = c.nextElementSibling;
+    const face = c.querySelector('.r').getBoundingClientRect();
+    return next ? face.right - next.getBoundingClientRect().left : -1;
+  });
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_a_ten_is_seen_whole_in_every_fan(browser: Any, server: str, shots: Path,
+                                          width: int) -> None:
+    """Tester F17: in a trick (and Learn's example) the "0" of a 10 was hidden under the next
+    card. Every fan, wide and narrow, shows each 10's face whole."""
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    overlaps = page.evaluate(FANS)
+    assert len(overlaps) == 12 and max(overlaps) <= 0, overlaps
+    page.locator("#tens").screenshot(path=str(shots / f"18-tens-{width}.png"))
+    page.close()
