@@ -231,8 +231,8 @@ def lone_card_problem(rules: Rules) -> str | None:
                and s.kicker_kind is None for i in s.seq}
     missing = [ALL_RANKS[i].symbol() for i in range(N_RANKS)
                if rules.deck[i] and i not in covered]
-    return (f"no shape plays a lone card of rank {', '.join(missing)} (e.g. {missing[0]}: "
-            "no reading), so a leader could be left unable to play")
+    return (f"no shape plays a lone card of rank {', '.join(missing)} (a lone {missing[0]} has "
+            "no reading), so a leader holding only such cards could not play")
 
 
 def require_lone_cards(rules: Rules) -> None:

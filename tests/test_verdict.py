@@ -70,7 +70,7 @@ def test_no_lone_card_is_refused_statically(tmp_path: Path) -> None:
     for call in (lambda: legal_moves("34567", rules=rules), lambda: require_playable(rules),
                  lambda: GameState.new(rules, seed=3)):
         with pytest.raises(UnplayableRulesError, match=r"no shape plays a lone card of rank "
-                                                       r"2, B, R \(e.g. 2: no reading\)"):
+                                                       r"2, B, R \(a lone 2 has no reading\)"):
             call()
     assert not report_path(rules).exists()  # static: nothing was compiled
 
@@ -140,15 +140,15 @@ def test_check_reports_a_rank_no_shape_plays_alone(tmp_path: Path,
     assert res.exit_code == 1, res.output
     assert "OK:" not in res.stdout
     assert res.stdout.splitlines()[-1] == (
-        "no shape plays a lone card of rank 2, B, R (e.g. 2: no reading), so a leader could be "
-        "left unable to play: a defect of the rules file (play and solve refuse it); add a "
-        "one-card shape over every rank (e.g. single = 1 x 1)")
+        "no shape plays a lone card of rank 2, B, R (a lone 2 has no reading), so a leader "
+        "holding only such cards could not play: a defect of the rules file (play and solve "
+        "refuse it); add a one-card shape over every rank (e.g. single = 1 x 1)")
     res = CliRunner().invoke(main, ["check", "classic", "--without", "single", "--json"])
     assert res.exit_code == 1, res.output
     doc = json.loads(res.stdout)
     assert doc["unplayable"] == ["no shape plays a lone card of rank 3, 4, 5, 6, 7, 8, 9, T, J, "
-                                 "Q, K, A, 2, B, R (e.g. 3: no reading), so a leader could be "
-                                 "left unable to play"]
+                                 "Q, K, A, 2, B, R (a lone 3 has no reading), so a leader "
+                                 "holding only such cards could not play"]
     assert doc["moves"] == 24624 and "single" not in doc["by_type"]
     res = CliRunner().invoke(main, ["check", "classic", "--json"])
     assert res.exit_code == 0 and json.loads(res.stdout)["unplayable"] == []
@@ -170,6 +170,7 @@ def test_serve_says_which_rules_files_cannot_be_played(tmp_path: Path,
     assert served == [1] and res.stdout.startswith("ddzspec: the table is at http://127.0.0.1:")
     assert res.stderr == (
         f"ddzspec: warning: {f}: these rules cannot be played out: no shape plays a lone card "
-        "of rank 2, B, R (e.g. 2: no reading), so a leader could be left unable to play; run "
+        "of rank 2, B, R (a lone 2 has no reading), so a leader holding only such cards could "
+        "not play; run "
         f"`ddzspec check --rules {f}` for the full report (offered in Learn only, not for "
         "play)\n")
