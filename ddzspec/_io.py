@@ -141,11 +141,9 @@ def write_atomic(path: str | Path, text: str | bytes, encoding: str = "utf-8", *
     dangles). A FIFO, socket or device is never written (nothing would read it as a file;
     opening a FIFO would wait for a reader): raises OSError (errno EINVAL) saying what it
     is."""
-    if not overwrite and os.path.lexists(path):
-        raise FileExistsError(errno.EEXIST, EXISTS, str(path))
     p = _through_links(Path(path))
     problem = _static_problem(p)
-    if problem is None and not overwrite and os.path.lexists(p):
+    if problem is None and not overwrite and (os.path.lexists(path) or os.path.lexists(p)):
         raise FileExistsError(errno.EEXIST, EXISTS, str(path))
     if problem is not None:
         code = errno.EISDIR if problem == "is a folder" else \

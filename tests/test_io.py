@@ -262,6 +262,10 @@ def test_a_fifo_socket_or_device_is_refused(tmp_path: Path) -> None:
             write_atomic(fifo, "x\n")
         assert (e.value.errno, e.value.strerror) == (errno.EINVAL,
                                                       "is a FIFO, not a regular file")
+        with pytest.raises(OSError) as e:  # not "the file exists; give --force"
+            write_atomic(fifo, "x\n", overwrite=False)
+        assert e.value.strerror == "is a FIFO, not a regular file"
+        assert write_problem(fifo, overwrite=False) == "is a FIFO, not a regular file"
         link = tmp_path / "to-fifo"
         link.symlink_to(fifo)
         assert write_problem(link) == "is a FIFO, not a regular file"
@@ -273,3 +277,10 @@ def test_a_fifo_socket_or_device_is_refused(tmp_path: Path) -> None:
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == (f"ddzspec: error: {fifo}: cannot write: is a FIFO, not a regular "
                           "file\n")
+    plot = tmp_path / "plot.png"
+    os.mkfifo(plot)
+    for args in (["play", "--seed", "1", "--save", str(fifo)],
+                 ["balance", "classic", "--plot", str(plot)]):
+        res = CliRunner().invoke(main, args)
+        assert (res.exit_code, res.stderr) == (2, f"ddzspec: error: {args[-1]}: cannot write: "
+                                                  "is a FIFO, not a regular file\n"), args
