@@ -453,6 +453,10 @@ def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries
                 except (ValueError, TypeError) as e:  # not an address at all
                     raise ExecuteError(f"--scheduler {scheduler}: not a scheduler address "
                                        f"(tcp://HOST:PORT): {e}") from None
+                except Exception as e:  # something answers there, but not a scheduler
+                    raise ExecuteError(f"--scheduler {scheduler}: no Dask scheduler answers "
+                                       f"there (what answered broke the protocol: "
+                                       f"{type(e).__name__}: {str(e)[:120]})") from None
             else:
                 logging.getLogger("distributed").setLevel(logging.CRITICAL)
                 with _children_quiet():

@@ -204,6 +204,40 @@ def test_a_scheduler_that_cannot_be_reached_is_a_clear_error(
         run(_tasks(1), scheduler=f"tcp://127.0.0.1:{_free_port()}")
 
 
+def test_a_port_where_something_else_answers_is_not_called_a_cluster_that_cannot_start(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that is not a Dask scheduler (here one that answers every connection with an
+    HTTP reply) made Dask read its bytes as a frame length and fail with 'MemoryError: Unable
+    to allocate 3.07 EiB', reported as 'the Dask cluster cannot start'."""
+    import socket
+    import threading
+
+    monkeypatch.setattr(execute, "CONNECT_TIMEOUT", "2s")
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+    port = srv.getsockname()[1]
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 8)
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        with pytest.raises(ExecuteError) as got:
+            run(_tasks(1), scheduler=f"tcp://127.0.0.1:{port}")
+    finally:
+        srv.close()
+    msg = str(got.value)
+    assert msg.startswith(f"--scheduler tcp://127.0.0.1:{port}: "), msg
+    assert "cannot start" not in msg and "\n" not in msg, msg
+
+
 def _cli(*args: str) -> tuple[int, str, str]:
     from click.testing import CliRunner
 
