@@ -33,10 +33,10 @@ class HandInfo:
     ``top``: comparison class → the strength of the strongest body held; ``max_tier``: the
     highest tier held (0 without bomb or rocket); ``n_doubling``: an upper bound on the plays
     from this hand that double the multiplier (the bombs and rocket held, see
-    :class:`MoveSet`). ``answers``: (move id to beat + 1) → the ids that beat it, as
-    :meth:`MoveSet.answers` orders them (filled by the search); ``two_step``: the moves after
-    which the rest of the hand is one legal move (:meth:`MoveSet.two_step`; None until the
-    search asks). Cached per hand."""
+    :class:`MoveSet`). ``answers``: (move id to beat + 1) → the ids that beat it, in
+    the search's order (filled by the search); ``ordered``: ``leads`` in the search's order
+    (None until the search asks); ``two_step``: the moves after which the rest of the hand is
+    one legal move (:meth:`MoveSet.two_step`; None until the search asks). Cached per hand."""
 
     hand: int
     count: int
@@ -48,6 +48,7 @@ class HandInfo:
     n_doubling: int
     answers: dict[int, tuple[int, ...]] = field(default_factory=dict)
     two_step: tuple[int, ...] | None = None
+    ordered: tuple[int, ...] | None = None
 
 
 def _chunk(k3: int) -> tuple[int, int, int]:
@@ -124,6 +125,8 @@ class MoveSet:
                                       if self.doubles[i]), default=1)
         #: packed hand → its :class:`HandInfo` (filled by :meth:`info`; read it, never write)
         self.hands: dict[int, HandInfo] = {}
+        #: packed hand → the fewest moves that play it out (:meth:`plays`)
+        self.plays_known: dict[int, int] = {}
 
     # -------------------------------------------------------------------------- hands
 
@@ -188,6 +191,33 @@ class MoveSet:
         by_key4, mk, h = self.by_key4, self.mk, info.hand
         return tuple(m for m in info.leads if h - mk[m] in by_key4)
 
+    def plays(self, hand: int, pool: Sequence[int]) -> int:
+        """The fewest legal moves that play out ``hand`` (4 bits per rank) exactly: 0 for no
+        cards, 99 when no sequence of moves does. ``pool``: move ids that include every move
+        fitting in the hand (e.g. the leads of a hand that contains it). Only the moves holding
+        a card of the hand's lowest rank are tried (some move must play it); memoised
+        per hand in :attr:`plays_known` (emptied by :meth:`clear`)."""
+        if not hand:
+            return 0
+        memo = self.plays_known
+        got = memo.get(hand)
+        if got is not None:
+            return got
+        g, mk = GUARD, self.mk
+        hg = hand | g
+        fit = [m for m in pool if (hg - mk[m]) & g == g]
+        shift = ((hand & -hand).bit_length() - 1) & ~3  # the lowest rank's 4 bits
+        best = 99
+        for m in fit:
+            if (mk[m] >> shift) & 15:
+                v = 1 + self.plays(hand - mk[m], fit)
+                if v < best:
+                    best = v
+                    if best == 1:
+                        break
+        memo[hand] = best
+        return best
+
     def answers(self, info: HandInfo, last: int) -> list[int]:
         """Ids of the moves of a hand that beat move ``last`` (same class and a higher body;
         or a higher tier), larger bodies first, bombs and rocket last."""
@@ -216,8 +246,9 @@ class MoveSet:
         return got
 
     def clear(self) -> None:
-        """Forget the cached hands and their answers (memory)."""
+        """Forget the cached hands, their answers and plays (memory)."""
         self.hands.clear()
+        self.plays_known.clear()
 
 
 _SETS: dict[tuple[str, tuple[str, ...]], MoveSet] = {}

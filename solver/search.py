@@ -21,9 +21,12 @@ trick and the last player leads.
   (nothing in the hand beats the move on the table) is not stored either: its child is
   searched at once. Both are told from the hand's cached moves before the table is probed
   (measured 16 % less time on larger positions: the table's look-ups are cache misses).
-  Children are ordered: at a lead larger moves first, weaker bodies first within a size; when
-  answering, weaker bodies first, bombs and rocket after, the pass last; before all of them the
-  move that last won from the same hand against the same move (a killer move). Orderings were
+  Children are ordered by the fewest plays the rest of the mover's hand needs after the move
+  (a decomposition of the hand into its fewest legal moves, cached per hand: on 17-card deals
+  it cut the nodes 3-2,700 times); ties: at a lead larger moves first, weaker bodies first
+  within a size; when answering, weaker bodies first, bombs and rocket after; the pass last;
+  before all of them the move that last won from the same hand against the same move (a
+  killer move). Orderings were
   chosen by measured node counts (answers no opponent can beat first measured no fewer nodes
   and cost 10-20 % of the time: dropped); none changes an answer.
 - Score: the landlord's payoff relative to the stake at a node is ``±2^k``. ``G(node, t)`` asks
@@ -208,6 +211,10 @@ class Searcher:
     #: six 13-15-card positions: 16-18 s against 19-21 s (compiled; the pure core: even) for
     #: 1.4 times the nodes; small positions (puzzles) keep every node (their table is small)
     unstored_from = 24
+    #: order a hand's moves by the fewest plays the rest of the hand needs (see _ordered):
+    #: measured on ten 17-v-17 deals, landlord to lead, 10 verdicts of 10 within 60 s against
+    #: 6 (e.g. 13.5 M nodes to 1.06 M, 6.6 M to 2,481)
+    order_plays = True
     unstored_answer = 6
     unstored_lead = 2
 
@@ -372,7 +379,8 @@ class Searcher:
             self.stt_old = self.stt
             self.stt = {}
         kept = min(_HANDS_KEPT, lim.entries)
-        if len(self.ms.hands) > kept or self._made > min(_WEIGHT_KEPT, 8 * lim.entries):
+        if len(self.ms.hands) > kept or len(self.ms.plays_known) > 16 * kept or \
+                self._made > min(_WEIGHT_KEPT, 8 * lim.entries):
             # the hand caches (and the ordering hints they hold)
             self.ms.clear()
             self._forget_hands()
@@ -503,10 +511,13 @@ class Searcher:
         if lastp:
             got = info.answers.get(lastp)
             if got is None:
-                got = info.answers[lastp] = tuple(ms.answers(info, lastp - 1))
+                got = info.answers[lastp] = self._ordered(info, ms.answers(info, lastp - 1))
             cand = got
         else:
-            cand = info.leads
+            got = info.ordered
+            if got is None:
+                got = info.ordered = self._ordered(info, info.leads)
+            cand = got
         # a move that reaches the target ends the deal (leads are sorted largest first;
         # answers are one class, one size, then bombs and rocket of other sizes)
         lim = info.count - self.targets[s]
@@ -520,6 +531,16 @@ class Searcher:
         if two is None:
             two = info.two_step = ms.two_step(info)
         return _Moves(info, cand, out, two)
+
+    def _ordered(self, info: HandInfo, moves: Sequence[int]) -> tuple[int, ...]:
+        """``moves`` of the hand of ``info`` in search order: by the fewest plays the rest of
+        the hand needs after the move (:meth:`MoveSet.plays`), fewest first; a stable sort, so
+        the moves' own order (leads: larger first; answers: weaker bodies first, bombs and
+        rocket last) breaks ties. Ordering only: never changes an answer."""
+        if not self.order_plays or len(moves) < 2:
+            return tuple(moves)
+        h, mk, plays, pool = info.hand, self.ms.mk, self.ms.plays, info.leads
+        return tuple(sorted(moves, key=lambda m: plays(h - mk[m], pool)))
 
     def _cannot_be_stopped(self, key: int, s: int, two: tuple[int, ...], last: int) -> bool:
         """A static win of seat ``s`` (to move in the packed state ``key``, ``last`` the move

@@ -66,3 +66,23 @@ def test_the_bench_reads_the_puzzles_of_the_repository() -> None:
     import runpy
     bench = runpy.run_path(str(PUZZLES.parents[3] / "bench" / "solver.py"), run_name="bench")
     assert bench["DEFAULT_PUZZLES"] == PUZZLES and PUZZLES.is_file()
+
+
+@pytest.mark.parametrize(("hand", "fewest"), [
+    ("", 0), ("3", 1), ("BR", 1), ("3333", 1), ("34567", 1), ("334455", 1),
+    ("333344", 1),   # four_two_singles 3333+4+4 (seed 000: four with two)
+    ("3345", 3),     # 33, 4, 5: no straight under five cards (seed 000)
+    ("33345", 2),    # 333+4 and 5 (or 333+5 and 4)
+    ("3456789TJQKA2", 2),  # the 2 never joins a straight (seed 000): 3…A and 2
+])
+def test_the_fewest_plays_of_a_hand_worked_by_hand(hand: str, fewest: int) -> None:
+    """MoveSet.plays, the solver's move ordering (issue 12): the fewest classic moves that
+    play the hand out exactly."""
+    from ddzspec.solver.movegen import move_set
+
+    from ddzspec.cards import pack4
+    from ddzspec.rules import load_rules
+    ms = move_set(load_rules("classic"))
+    packed = pack4(parse_cards(hand).cards.counts) if hand else 0
+    pool = ms.info(packed).leads if hand else ()
+    assert ms.plays(packed, pool) == fewest
