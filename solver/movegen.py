@@ -30,25 +30,23 @@ class HandInfo:
     """The moves of one hand (ids): ``leads`` sorted by size, largest first, then weaker
     bodies first; ``by_class``: comparison class → ids (weakest body first); ``tiered``: ids
     of tier > 0, weakest first. ``hand``: the hand (4 bits per rank); ``count``: its cards.
-    ``top``: comparison class → the strength of the strongest body held; ``max_tier``: the
-    highest tier held (0 without bomb or rocket); ``n_doubling``: an upper bound on the plays
-    from this hand that double the multiplier (the bombs and rocket held, see
-    :class:`MoveSet`). ``answers``: (move id to beat + 1) → the ids that beat it, in
+    ``max_tier``: the highest tier held (0 without bomb or rocket); ``n_doubling``: an upper
+    bound on the plays from this hand that double the multiplier (the bombs and rocket held,
+    see :class:`MoveSet`). ``answers``: (move id to beat + 1) → the ids that beat it, in
     the search's order (filled by the search); ``ordered``: ``leads`` in the search's order
-    (None until the search asks); ``two_step``: the moves after which the rest of the hand is
-    one legal move (:meth:`MoveSet.two_step`; None until the search asks). Cached per hand."""
+    (None until the search asks) and ``ordered_plays`` the plays the rest of the hand needs
+    after each of them (:meth:`MoveSet.plays`). Cached per hand."""
 
     hand: int
     count: int
     leads: tuple[int, ...]
-    by_class: dict[int, tuple[int, ...]]
+    by_class: dict[int, list[int]]
     tiered: tuple[int, ...]
-    top: dict[int, int]
     max_tier: int
     n_doubling: int
     answers: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    two_step: tuple[int, ...] | None = None
     ordered: tuple[int, ...] | None = None
+    ordered_plays: tuple[int, ...] = ()
 
 
 def _chunk(k3: int) -> tuple[int, int, int]:
@@ -115,6 +113,11 @@ class MoveSet:
             self.strength.append(rules.strength[shape.seq[start + run - 1]])
             self.doubles.append(shape.name in dbl)
         self.n_moves = len(self.mk)
+        #: move id → the first id of the same comparison class and strength: the moves that
+        #: beat a move depend on nothing else, so the search keys a move to beat by it
+        first: dict[tuple[int, int], int] = {}
+        self.canon: list[int] = [first.setdefault((self.cls[i], self.strength[i]), i)
+                                 for i in range(self.n_moves)]
         # How many doubling plays a hand can still make: when every doubling move uses all
         # the deck's copies of each rank in it (bomb, rocket) each is played at most once, so
         # the moves held bound it; otherwise cards // smallest doubling size.
@@ -176,20 +179,12 @@ class MoveSet:
         while h:
             count += h & 15
             h >>= 4
-        top = {c: strength[v[-1]] for c, v in by_class.items()}
         max_tier = max((tier[i] for i in tiered), default=0)
         if n_doubling and not self.doubling_single_use:
             n_doubling = max(n_doubling, count // self.min_doubling_size)
-        got = HandInfo(hand, count, tuple(ids), {c: tuple(v) for c, v in by_class.items()},
-                       tuple(tiered), top, max_tier, n_doubling)
+        got = HandInfo(hand, count, tuple(ids), by_class, tuple(tiered), max_tier, n_doubling)
         self.hands[hand] = got
         return got
-
-    def two_step(self, info: HandInfo) -> tuple[int, ...]:
-        """The leads of a hand after which the rest of it is one legal move (in the order of
-        ``leads``): such a hand can go out in two plays."""
-        by_key4, mk, h = self.by_key4, self.mk, info.hand
-        return tuple(m for m in info.leads if h - mk[m] in by_key4)
 
     def plays(self, hand: int, pool: Sequence[int]) -> int:
         """The fewest legal moves that play out ``hand`` (4 bits per rank) exactly: 0 for no

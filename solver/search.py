@@ -4,6 +4,8 @@ State of the search: seat to move, passes since the move on the table, that move
 lead) and the hands, numbered in mixed radix (each within the seat's hand at the start) —
 packed in one int (:meth:`Searcher.pack`), so the transposition-table key is exact, no hashing
 tricks, and under 2^63 with two seats (machine words when the module is compiled with mypyc).
+The move to beat is keyed by the first move of its comparison class and strength
+(:attr:`MoveSet.canon`): the moves that beat it, so the answers, depend on nothing else.
 Sides: the landlord against the peasant(s); two peasants cooperate. A seat wins when, after
 its own move, its cards left ≤ its target. With ``n`` seats ``n - 1`` passes in a row close a
 trick and the last player leads.
@@ -16,8 +18,11 @@ trick and the last player leads.
 - Boolean core: a move wins for the mover's side iff the child position is a win for the
   child mover's side when that is the same side, a loss otherwise. Static wins end a node at
   once: a move that goes out (the move list is sorted largest first, so one comparison
-  decides; such nodes are not stored: the hand cache answers as fast), or a move no opponent
-  can beat after which the rest of the hand is one move. A node whose only move is the pass
+  decides; such nodes are not stored: the hand cache answers as fast), or a split of the hand
+  into at most :attr:`Searcher.static_plays` moves of which all but the last are safe (no
+  opponent can beat them; 2: a move no opponent can beat after which the rest of the hand is
+  one move — splits into 3 or 4 cut the nodes up to 20-47 % but cost more time than they
+  saved, measured compiled on the puzzles and 13-15-card deals). A node whose only move is the pass
   (nothing in the hand beats the move on the table) is not stored either: its child is
   searched at once. Both are told from the hand's cached moves before the table is probed
   (measured 16 % less time on larger positions: the table's look-ups are cache misses).
@@ -42,6 +47,7 @@ from __future__ import annotations
 import gc
 import math
 import time
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -119,19 +125,19 @@ class SolveResult:
 @dataclass(frozen=True, slots=True)
 class Limit:
     """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none.
-    ``entries``: transposition-table entries kept (about 80 bytes each with two seats, as
-    long as ``entries // 2`` stays under 349,000, the size at which a dict doubles its table).
-    The table has two generations: when the newer holds ``entries // 2`` it becomes the older
-    and the previous older is dropped, so the most recent results stay and memory stays
-    bounded whatever the time limit (with the compiled core every 60 s search measured stayed
-    under 180 MiB; the pure-Python core needs more a position, up to ~300 MiB on a full 3-seat
-    deal: 340,000 entries kept one under 200 MiB). A
-    cache only: answers never change, whatever the size. ValueError for ``entries`` < 2, a
-    negative ``nodes``, or ``seconds`` not a finite number ≥ 0."""
+    ``entries``: the most transposition-table entries kept. A two-seat search (packed states
+    under 2^63) starts with a dict and past 65,536 entries moves them to the compact
+    :class:`_Table`, of ``entries`` slots rounded down to a power of two, 9 bytes each (the
+    default, 2^22: 36 MiB; it replaces entries, never grows past that and is never emptied).
+    Larger states (3 seats) stay in a dict of at most ``min(entries, 680,000)`` entries (about
+    80 bytes each) in two generations: when the newer holds half it becomes the older and
+    the previous older is dropped. So memory stays bounded whatever the time limit (measured
+    figures: README). A cache only: answers never change, whatever the size. ValueError for
+    ``entries`` < 2, a negative ``nodes``, or ``seconds`` not a finite number ≥ 0."""
 
     nodes: int | None = None
     seconds: float | None = None
-    entries: int = 680_000
+    entries: int = 1 << 22
 
     def __post_init__(self) -> None:
         if self.entries < 2:
@@ -143,6 +149,11 @@ class Limit:
                              f"not {self.seconds}")
 
 
+#: The most entries of the dict table (positions whose states need over 63 bits: 3 seats),
+#: whatever ``Limit.entries`` (~80 bytes each; the compact table takes 9 a slot)
+_DICT_ENTRIES = 680_000
+#: Entries of the dict table after which a two-seat search moves to the compact one
+_SMALL_TABLE = 1 << 16
 #: Distinct hands whose move lists are cached before the cache is emptied (memory).
 _HANDS_KEPT = 20_000
 #: The hands a search keeps, weighed by their moves (1 + its leads a hand): the caches are
@@ -152,20 +163,109 @@ _WEIGHT_KEPT = 1_500_000
 _HAND_SLOT_BITS = 18
 
 
+class _Table:
+    """The boolean transposition table of a search whose packed states are under 2^63 (two
+    seats): exact keys (never a hash: a hit is the same state) in an array of 64-bit ints
+    and one byte a slot (bit 0: the win; above it the bit length of the node count of the
+    subtree that proved it), in buckets of two slots. A new entry takes the first slot when
+    its subtree is at least as large as the first's (which moves to the second), else the
+    second: the costliest proofs stay, the newest beside them, and nothing is emptied
+    wholesale. 9 bytes a slot; starts at ``start`` slots and grows 4 times whenever half are
+    filled, up to ``slots`` (powers of two, at least 2). 0 marks an empty slot (no searched
+    state packs to 0: some hand holds a card)."""
+
+    __slots__ = ("cap", "filled", "keys", "mask", "size", "vals")
+
+    def __init__(self, slots: int, start: int) -> None:
+        self.cap = slots
+        self.filled = 0
+        self.size = 0
+        self.mask = 0
+        self.keys = array("q")
+        self.vals = bytearray()
+        self._alloc(min(slots, start))
+
+    def _alloc(self, size: int) -> None:
+        self.size = size
+        self.mask = (size - 1) & ~1
+        self.keys = array("q", bytes(8 * size))
+        self.vals = bytearray(size)
+        self.filled = 0
+
+    def _index(self, key: int) -> int:
+        """The bucket's first slot: the key's 30-bit pieces multiplied by odd constants
+        (products under 2^62: machine words when compiled), middle bits of the mix."""
+        a = key & 0x3FFFFFFF
+        b = (key >> 30) & 0x3FFFFFFF
+        return (((a * 0x2545F491) ^ (b * 0x1B873593) ^ (key >> 60)) >> 20) & self.mask
+
+    def get(self, key: int) -> int:
+        """1: the side to move wins, 0: it loses, -1: not in the table."""
+        i = self._index(key)
+        keys = self.keys
+        if keys[i] == key:
+            return self.vals[i] & 1
+        if keys[i + 1] == key:
+            return self.vals[i + 1] & 1
+        return -1
+
+    def put(self, key: int, won: bool, work: int) -> None:
+        """Store the state ``key`` (won or lost for the side to move) proved by a subtree of
+        ``work`` nodes."""
+        w = work.bit_length()
+        v = ((w if w < 127 else 127) << 1) | (1 if won else 0)
+        i = self._index(key)
+        keys, vals = self.keys, self.vals
+        k0 = keys[i]
+        if k0 == 0:
+            self.filled += 1
+            keys[i] = key
+            vals[i] = v
+        elif k0 == key:
+            vals[i] = v
+        elif keys[i + 1] == key:
+            vals[i + 1] = v
+        else:
+            if keys[i + 1] == 0:
+                self.filled += 1
+            if vals[i] >> 1 <= w:  # the larger proof takes the first slot
+                keys[i + 1] = k0
+                vals[i + 1] = vals[i]
+                keys[i] = key
+                vals[i] = v
+            else:
+                keys[i + 1] = key
+                vals[i + 1] = v
+        if self.filled * 2 > self.size and self.size < self.cap:
+            self._grow()
+
+    def _grow(self) -> None:
+        keys, vals = self.keys, self.vals
+        self._alloc(min(self.cap, self.size * 4))
+        for i in range(len(keys)):
+            k = keys[i]
+            if k:
+                v = vals[i]
+                self.put(k, bool(v & 1), (1 << (v >> 1)) >> 1)
+
+
 class _Moves:
     """What the search needs of one hand against one move to beat (a lead: none): its
     ``info``, the candidate moves ``cand`` in order, whether one of them reaches the seat's
-    target (``out``: a win at once), the moves after which the rest is one move (``two``) and
-    the move that last won there (``killer``, -1: none; tried first)."""
+    target (``out``: a win at once), the candidates after which the rest of the hand needs at
+    most ``static_plays - 1`` plays (``steps``, with those plays in ``step_plays``: where a
+    static win is looked for) and the move that last won there (``killer``, -1: none; tried
+    first)."""
 
-    __slots__ = ("cand", "info", "killer", "out", "two")
+    __slots__ = ("cand", "info", "killer", "out", "step_plays", "steps")
 
     def __init__(self, info: HandInfo, cand: tuple[int, ...], out: bool,
-                 two: tuple[int, ...]) -> None:
+                 steps: tuple[int, ...], step_plays: tuple[int, ...]) -> None:
         self.info = info
         self.cand = cand
         self.out = out
-        self.two = two
+        self.steps = steps
+        self.step_plays = step_plays
         self.killer = -1
 
 
@@ -215,6 +315,9 @@ class Searcher:
     #: measured on ten 17-v-17 deals, landlord to lead, 10 verdicts of 10 within 60 s against
     #: 6 (e.g. 13.5 M nodes to 1.06 M, 6.6 M to 2,481)
     order_plays = True
+    #: static wins: splits of the hand into at most this many moves, all but the last safe
+    #: (see the module doc; 2 or more)
+    static_plays = 2
     unstored_answer = 6
     unstored_lead = 2
 
@@ -235,6 +338,9 @@ class Searcher:
         #: and older generation, see :class:`Limit`)
         self.tt: dict[int, bool] = {}
         self.tt_old: dict[int, bool] = {}
+        #: with two seats (packed states under 2^63), once ``tt`` holds _SMALL_TABLE entries,
+        #: the compact :class:`_Table` instead (a dict is faster while small)
+        self._table: _Table | None = None
         self.stt: dict[tuple[object, ...], bool] = {}
         self.stt_old: dict[tuple[object, ...], bool] = {}
         dbl = set(pos.rules.scoring.double)
@@ -284,13 +390,15 @@ class Searcher:
         self._unstored_l = self.unstored_lead if big else 0
         self._check_every = 256
         self._next_check = 0  # the first node checks: the set-up may have used the time
+        self._slots = 1 << max(1, self.limit.entries.bit_length() - 1)
+        self._compact = (_prod(self._span) << self._hb) < 1 << 63
 
     def _drops(self, seat: int) -> list[int]:
         ms = self.ms
         unit = self._unit[seat] << self._hb
         out = [0] * ms.n_moves
         for m in self._origin[seat].leads:  # a move's cards are numbered as a hand is
-            out[m] = self.number(seat, ms.mk[m]) * unit - ((m + 1) << 3)
+            out[m] = self.number(seat, ms.mk[m]) * unit - ((ms.canon[m] + 1) << 3)
         return out
 
     # ------------------------------------------------------------------ states
@@ -319,7 +427,8 @@ class Searcher:
         rank, each within the seat's hand at the start), ``last`` the move id to beat (-1 at a
         lead) and the ``passes`` since."""
         num = sum(self.number(i, h) * u for i, (h, u) in enumerate(zip(hands, self._unit)))
-        return (num << self._hb) | s | (passes << 2) | ((last + 1) << 3)
+        c = self.ms.canon[last] if last >= 0 else -1
+        return (num << self._hb) | s | (passes << 2) | ((c + 1) << 3)
 
     def unpack(self, key: int) -> tuple[int, tuple[int, ...], int, int]:
         """(seat to move, hands, move to beat or -1, passes) of a packed state."""
@@ -351,6 +460,7 @@ class Searcher:
         """Drop the transposition tables and caches (memory); the searcher stays usable and
         starts again with empty tables."""
         self.tt, self.tt_old, self.stt, self.stt_old = {}, {}, {}, {}
+        self._table = None
         self._forget_hands()
 
     def _forget_hands(self) -> None:
@@ -361,7 +471,8 @@ class Searcher:
     @property
     def table_entries(self) -> int:
         """Entries in the transposition tables (both generations, boolean and score)."""
-        return len(self.tt) + len(self.tt_old) + len(self.stt) + len(self.stt_old)
+        return (len(self.tt) + len(self.tt_old) + len(self.stt) + len(self.stt_old)
+                + (0 if self._table is None else self._table.filled))
 
     # ------------------------------------------------------------------ limits
 
@@ -371,7 +482,15 @@ class Searcher:
             raise _Aborted(f"node limit {lim.nodes} reached")
         if lim.seconds is not None and time.perf_counter() - self.start > lim.seconds:
             raise _Aborted(f"time limit {lim.seconds:g} s reached")
-        half = max(1, lim.entries // 2)
+        half = max(1, min(lim.entries, _DICT_ENTRIES) // 2)
+        if self._compact and self._table is None and len(self.tt) >= min(half, _SMALL_TABLE):
+            # the dict into the compact table, a quarter filled (a subtree size unknown: 1)
+            t = self._table = _Table(self._slots, 1 << (4 * len(self.tt)).bit_length())
+            for k, v in self.tt.items():
+                t.put(k, v, 1)
+            for k, v in self.tt_old.items():
+                t.put(k, v, 1)
+            self.tt, self.tt_old = {}, {}
         if len(self.tt) >= half:  # replacement: the newer generation becomes the older
             self.tt_old = self.tt
             self.tt = {}
@@ -417,7 +536,8 @@ class Searcher:
         move ``last`` (-1 at a lead) in this search; -1 when none."""
         num = self.number(s, hand)
         h = self._hands[s][num & (self._hsize[s] - 1)]
-        e = None if h is None or h.number != num else h.moves.get(last + 1)
+        c = self.ms.canon[last] if last >= 0 else -1
+        e = None if h is None or h.number != num else h.moves.get(c + 1)
         return -1 if e is None else e.killer
 
     def win(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> bool:
@@ -462,22 +582,27 @@ class Searcher:
             return self._win(pkey, hd.info, p1) == self._same[s]
         info = hd.info
         store = info.count > (self._unstored_a if lastp else self._unstored_l)
+        table = self._table
         if store:
-            tt = self.tt
-            r = tt.get(key)
-            if r is not None:
-                return r
-            old = self.tt_old
-            if old:
-                r = old.get(key)
+            if table is not None:
+                got = table.get(key)
+                if got >= 0:
+                    return got == 1
+            else:
+                tt = self.tt
+                r = tt.get(key)
                 if r is not None:
-                    tt[key] = r
                     return r
+                old = self.tt_old
+                if old:
+                    r = old.get(key)
+                    if r is not None:
+                        tt[key] = r
+                        return r
         n0 = self.nodes = self.nodes + 1
         if n0 >= self._next_check:
             self._tick()
-        two = e.two
-        won = bool(two) and self.static and self._cannot_be_stopped(key, s, two, lastp - 1)
+        won = bool(e.steps) and self._static_win(key, s, e)
         if not won:
             same = self._same[s]
             drop = self._drop[s]
@@ -500,7 +625,10 @@ class Searcher:
             if not won and lastp and not self.pass_first:
                 won = self._win(pkey, info, p1) == same
         if store:
-            self.tt[key] = won
+            if table is not None:
+                table.put(key, won, self.nodes - n0)
+            else:
+                self.tt[key] = won
         return won
 
     def _moves_of(self, s: int, info: HandInfo, lastp: int) -> _Moves:
@@ -523,43 +651,102 @@ class Searcher:
         lim = info.count - self.targets[s]
         size = ms.size
         out = False
-        for m in cand:
-            if size[m] >= lim:
-                out = True
-                break
-        two = info.two_step
-        if two is None:
-            two = info.two_step = ms.two_step(info)
-        return _Moves(info, cand, out, two)
+        if not lastp:
+            out = bool(cand) and size[info.leads[0]] >= lim
+        else:
+            for m in cand:
+                if size[m] >= lim:
+                    out = True
+                    break
+        # where a static win may be: a hand of at most static_plays plays, the moves that
+        # leave at most static_plays - 1 (plays are memoised: the ordering computed them)
+        k = self.static_plays if self.static else 0
+        steps: list[int] = []
+        step_plays: list[int] = []
+        if k >= 2 and not out and ms.plays(info.hand, info.leads) <= k:
+            h, mk, pool = info.hand, ms.mk, info.leads
+            for m in cand:
+                p = ms.plays(h - mk[m], pool)
+                if p < k:
+                    steps.append(m)
+                    step_plays.append(p)
+        return _Moves(info, cand, out, tuple(steps), tuple(step_plays))
 
     def _ordered(self, info: HandInfo, moves: Sequence[int]) -> tuple[int, ...]:
         """``moves`` of the hand of ``info`` in search order: by the fewest plays the rest of
         the hand needs after the move (:meth:`MoveSet.plays`), fewest first; a stable sort, so
         the moves' own order (leads: larger first; answers: weaker bodies first, bombs and
         rocket last) breaks ties. Ordering only: never changes an answer."""
-        if not self.order_plays or len(moves) < 2:
+        n = len(moves)
+        if not self.order_plays or n < 2:
+            if moves is info.leads:
+                info.ordered_plays = tuple([self.ms.plays(info.hand - self.ms.mk[m], info.leads)
+                                            for m in moves])
             return tuple(moves)
-        h, mk, plays, pool = info.hand, self.ms.mk, self.ms.plays, info.leads
-        return tuple(sorted(moves, key=lambda m: plays(h - mk[m], pool)))
+        h, mk, ms, pool = info.hand, self.ms.mk, self.ms, info.leads
+        # sorted as plain ints (plays, then the position: a stable sort) rather than by a key
+        # function: no call per comparison
+        keys = [(ms.plays(h - mk[m], pool) << 24) | i for i, m in enumerate(moves)]
+        keys.sort()
+        if moves is info.leads:
+            info.ordered_plays = tuple([k >> 24 for k in keys])
+        return tuple([moves[k & 0xFFFFFF] for k in keys])
 
-    def _cannot_be_stopped(self, key: int, s: int, two: tuple[int, ...], last: int) -> bool:
-        """A static win of seat ``s`` (to move in the packed state ``key``, ``last`` the move
-        id to beat or -1): one of ``two`` (moves after which the rest of the hand is one move)
-        is legal here and no opponent can beat it (no body of its class above it, no higher
-        tier): every seat passes (a partner may), the mover leads the rest and is out."""
-        ms = self.ms
-        tier, cls, strength = ms.tier, ms.cls, ms.strength
-        opp = [self._info(j, key) for j in self._opponents[s]]
-        for m in two:
-            t, c, st = tier[m], cls[m], strength[m]
-            if last >= 0 and not (t > tier[last] or (c == cls[last] and st > strength[last])):
-                continue  # does not beat the move on the table
-            for oi in opp:
-                if oi.max_tier > t or oi.top.get(c, -1) > st:
-                    break
-            else:
+    def _static_win(self, key: int, s: int, e: _Moves) -> bool:
+        """A static win of seat ``s`` (to move in the packed state ``key``, its moves ``e``):
+        the hand splits into at most :attr:`static_plays` legal moves, the first of them one of
+        the candidates here (a lead, or a move that beats the one on the table), of which every
+        one but the last is *safe* — no opponent can beat it (:meth:`_safe`). The mover plays
+        the safe moves, every seat passes after each (a partner may), and the mover leads the
+        last one and is out. Sound, not complete: a split into more moves is not looked for."""
+        opps = self._opponents[s]
+        o1 = self._info(opps[0], key)
+        o2 = self._info(opps[1], key) if len(opps) > 1 else o1
+        info, ms = e.info, self.ms
+        steps, pl, k = e.steps, e.step_plays, self.static_plays - 1
+        for i in range(len(steps)):
+            m = steps[i]
+            if self._safe(m, o1, o2) and (
+                    pl[i] <= 1 or self._closes(ms.info(info.hand - ms.mk[m], info), k, o1, o2)):
                 return True
         return False
+
+    def _closes(self, info: HandInfo, k: int, o1: HandInfo, o2: HandInfo) -> bool:
+        """Whether the hand of ``info`` splits into at most ``k`` legal moves of which every
+        one but one is safe against the opponents' hands ``o1``, ``o2`` (:meth:`_static_win`);
+        the moves are tried in search order, those leaving fewest plays first."""
+        ms = self.ms
+        got = info.ordered
+        if got is None:
+            got = info.ordered = self._ordered(info, info.leads)
+        pl = info.ordered_plays
+        for i in range(len(got)):
+            p = pl[i]
+            if p < 1:  # the whole hand is one move
+                return True
+            if p >= k:
+                if self.order_plays:  # sorted by plays: none further leaves fewer
+                    break
+                continue
+            m = got[i]
+            if self._safe(m, o1, o2) and (
+                    p <= 1 or self._closes(ms.info(info.hand - ms.mk[m], info), k - 1, o1, o2)):
+                return True
+        return False
+
+    def _safe(self, m: int, o1: HandInfo, o2: HandInfo) -> bool:
+        """Whether no opponent (holding ``o1``, ``o2``: the same hand twice with one
+        opponent) can beat move ``m``: no higher tier held and no stronger body of its class."""
+        ms = self.ms
+        t = ms.tier[m]
+        if o1.max_tier > t or o2.max_tier > t:
+            return False
+        c, st, strength = ms.cls[m], ms.strength[m], ms.strength
+        v = o1.by_class.get(c)
+        if v is not None and strength[v[-1]] > st:
+            return False
+        v = o2.by_class.get(c)
+        return v is None or strength[v[-1]] <= st
 
     # ------------------------------------------------------------------ score core
 

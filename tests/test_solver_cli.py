@@ -182,8 +182,8 @@ def test_a_bad_option_value_is_named(args: list[str], named: str) -> None:
     assert r.exit_code == 2 and r.stderr.startswith(f"ddzspec: error: {named}"), r.stderr
 
 
-HARD = {"id": "hard", "position": "rules classic\nlandlord: 3344468TJJQKKK2\n"
-        "peasant: 35566789TKAAA2R\nto_move: landlord\n"}
+HARD = {"id": "hard", "position": "rules classic\nlandlord: 33445689TJJJKA22B\n"
+        "peasant: 3566677899TQQKA22\nto_move: landlord\n"}  # a 17 v 17 deal: minutes
 WRONG = {"id": "wrong", "hands": {"first": "QQTT", "second": "A3"}, "to_move": "first",
          "on_table": None, "winner": "first", "winning_moves": ["TT"]}
 RIGHT = {"id": "right", "hands": {"first": "QQTT", "second": "A3"}, "to_move": "first",

@@ -64,7 +64,11 @@ def test_pack_and_unpack_are_inverse(hs: tuple[list[list[int]], list[list[int]]]
     s %= len(starts)
     hands = tuple(pack4(c) for c in subs)
     key = S.pack(s, hands, last, passes)
-    assert S.unpack(key) == (s, hands, last, passes)
+    # a move to beat is keyed by the first move of its class and strength (the same answers)
+    canon = -1 if last < 0 else S.ms.canon[last]
+    assert S.unpack(key) == (s, hands, canon, passes)
+    assert canon <= last and (last < 0 or (S.ms.cls[canon], S.ms.strength[canon])
+                              == (S.ms.cls[last], S.ms.strength[last]))
     if len(starts) == 2:  # two seats of at most 20 cards: a machine word
         assert key < 2 ** 63
     # a child's key is the parent's minus the move's precomputed number
