@@ -126,7 +126,8 @@ class SolveResult:
 class Limit:
     """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none.
     ``entries``: the most transposition-table entries kept. A two-seat search (packed states
-    under 2^63) starts with a dict and past 65,536 entries moves them to the compact
+    under 2^63) starts with a dict and past 65,536 entries (or ``entries // 2``, if fewer)
+    moves them to the compact
     :class:`_Table`, of ``entries`` slots rounded down to a power of two, 9 bytes each (the
     default, 2^22: 36 MiB; it replaces entries, never grows past that and is never emptied).
     Larger states (3 seats) stay in a dict of at most ``min(entries, 680,000)`` entries (about
@@ -583,21 +584,24 @@ class Searcher:
         info = hd.info
         store = info.count > (self._unstored_a if lastp else self._unstored_l)
         table = self._table
+        # the tables' key: one to one, the hands' bits mixed into the low bits (a dict probes
+        # first by those, which alone are the seat, the passes and the move to beat)
+        tk = key ^ (key >> hb)
         if store:
             if table is not None:
-                got = table.get(key)
+                got = table.get(tk)
                 if got >= 0:
                     return got == 1
             else:
                 tt = self.tt
-                r = tt.get(key)
+                r = tt.get(tk)
                 if r is not None:
                     return r
                 old = self.tt_old
                 if old:
-                    r = old.get(key)
+                    r = old.get(tk)
                     if r is not None:
-                        tt[key] = r
+                        tt[tk] = r
                         return r
         n0 = self.nodes = self.nodes + 1
         if n0 >= self._next_check:
@@ -626,9 +630,9 @@ class Searcher:
                 won = self._win(pkey, info, p1) == same
         if store:
             if table is not None:
-                table.put(key, won, self.nodes - n0)
+                table.put(tk, won, self.nodes - n0)
             else:
-                self.tt[key] = won
+                self.tt[tk] = won
         return won
 
     def _moves_of(self, s: int, info: HandInfo, lastp: int) -> _Moves:
@@ -639,7 +643,7 @@ class Searcher:
         if lastp:
             got = info.answers.get(lastp)
             if got is None:
-                got = info.answers[lastp] = self._ordered(info, ms.answers(info, lastp - 1))
+                got = info.answers[lastp] = self._answers(info, lastp - 1)
             cand = got
         else:
             got = info.ordered
@@ -671,6 +675,52 @@ class Searcher:
                     steps.append(m)
                     step_plays.append(p)
         return _Moves(info, cand, out, tuple(steps), tuple(step_plays))
+
+    def _answers(self, info: HandInfo, last: int) -> tuple[int, ...]:
+        """The moves of the hand of ``info`` that beat move ``last``, in search order: the
+        same as ``_ordered(info, ms.answers(info, last))``, from each comparison class's moves
+        sorted once per hand (:meth:`_by_plays`), so no sort a move to beat."""
+        ms = self.ms
+        strength, tier = ms.strength, ms.tier
+        c, st, t = ms.cls[last], strength[last], tier[last]
+        got = info.class_order.get(c)
+        if got is None:
+            got = info.class_order[c] = self._by_plays(info, info.by_class.get(c, []))
+        ids, pls = got
+        a = [i for i in range(len(ids)) if strength[ids[i]] > st]
+        if not info.tiered or not self.order_plays:
+            if not info.tiered:
+                return tuple([ids[i] for i in a])
+            return tuple([ids[i] for i in a] + [m for m in info.tiered if tier[m] > t])
+        tt = info.tiered_order
+        if tt is None:
+            tt = info.tiered_order = self._by_plays(info, list(info.tiered))
+        tids, tpls = tt
+        b = [j for j in range(len(tids)) if tier[tids[j]] > t]
+        # merge by plays; at equal plays the class's moves first (a stable sort's order)
+        out: list[int] = []
+        i = j = 0
+        while i < len(a) and j < len(b):
+            if pls[a[i]] <= tpls[b[j]]:
+                out.append(ids[a[i]])
+                i += 1
+            else:
+                out.append(tids[b[j]])
+                j += 1
+        out.extend([ids[k] for k in a[i:]])
+        out.extend([tids[k] for k in b[j:]])
+        return tuple(out)
+
+    def _by_plays(self, info: HandInfo, moves: list[int]) -> tuple[tuple[int, ...],
+                                                                    tuple[int, ...]]:
+        """``moves`` stably sorted by the plays the rest of the hand needs after each, and
+        those plays (the ordering off: the moves as they are)."""
+        ms = self.ms
+        h, mk, pool = info.hand, ms.mk, info.leads
+        keys = [(ms.plays(h - mk[m], pool) << 24) | i for i, m in enumerate(moves)]
+        if self.order_plays:
+            keys.sort()
+        return tuple([moves[k & 0xFFFFFF] for k in keys]), tuple([k >> 24 for k in keys])
 
     def _ordered(self, info: HandInfo, moves: Sequence[int]) -> tuple[int, ...]:
         """``moves`` of the hand of ``info`` in search order: by the fewest plays the rest of
@@ -777,9 +827,7 @@ class Searcher:
             if t > -1:
                 return False
         # at most 2^d is still at stake: d bombs/rockets held, one spring / anti-spring
-        infos = self.ms.hands
-        d = sum(infos[h].n_doubling if h in infos else self.ms.info(h).n_doubling
-                for h in hands) + (0 if pp and lp >= 2 else 1)
+        d = sum(self.ms.info(h).n_doubling for h in hands) + (0 if pp and lp >= 2 else 1)
         if t > (1 << d):
             return False
         if t <= -(1 << d):

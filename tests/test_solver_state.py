@@ -8,6 +8,7 @@ numbered by "count of 3s + 3 · count of 4s": {} 0, {3} 1, {33} 2, {4} 3, {34} 4
 from __future__ import annotations
 
 import gc
+import itertools
 
 import pytest
 from ddzspec.solver.search import Searcher, gc_paused
@@ -119,3 +120,47 @@ def test_a_tiny_hand_cache_gives_the_same_answers() -> None:
     assert small.status == full.status == "solved"
     assert small.winning_moves == full.winning_moves == ("9",)
     assert small.nodes > full.nodes  # the caches really were emptied
+
+
+def test_hand_keys_are_one_to_one_and_spread() -> None:
+    """The hand caches' keys (``hand_key``) are exact — distinct hands, distinct keys — and
+    spread the sub-hands of one hand over the low bits a dict probes first, where the packed
+    hands themselves show only the lowest ranks' counts."""
+    from ddzspec.solver.movegen import hand_key
+
+    top = pack4(parse_cards("33445566778899TJQKA2").cards.counts)
+    subs, sub = [], top
+    counts = [(top >> (4 * r)) & 15 for r in range(N_RANKS)]
+    for picks in itertools.product(*[range(c + 1) for c in counts[:10]]):
+        subs.append(pack4(list(picks) + counts[10:]))
+    keys = {hand_key(h) for h in subs}
+    assert len(keys) == len(subs) == 3 ** 7 * 2 ** 3  # 0-2 of each of 3..9, 0-1 of T, J, Q
+    low = 1023
+    assert len({h & low for h in subs}) <= 3 * 3 * 4  # the raw hands: ranks 3, 4 and half of 5
+    assert len({k & low for k in keys}) > 900         # the keys: nearly every 10-bit value
+    assert hand_key(0) == 0 and hand_key(sub) != hand_key(sub - 1)
+
+
+def test_the_compact_table_is_exact_and_keeps_the_larger_proofs() -> None:
+    """``_Table``: a state reads back only as stored (never another's result), a bucket of
+    two keeps the larger proof in its first slot, and it grows up to its size, no further."""
+    from ddzspec.solver.search import _Table
+
+    t = _Table(8, 2)  # at most 8 slots (4 buckets), starting with 2
+    t.put(5, True, 1000)
+    assert (t.get(5), t.get(6)) == (1, -1)
+    keys = list(range(1, 200))
+    for k in keys:
+        t.put(k * 977, k % 2 == 0, k)
+    assert t.size == 8 and t.filled <= 8
+    for k in keys:  # whatever stayed reads back its own result
+        got = t.get(k * 977)
+        assert got in (-1, int(k % 2 == 0))
+    assert t.get(5) == 1  # the largest proof of its bucket stayed
+    assert 1 + sum(t.get(k * 977) >= 0 for k in keys) == t.filled == 8
+    # the largest proofs of each bucket survive the flood
+    big = _Table(2, 2)  # one bucket
+    big.put(11, True, 10 ** 6)
+    for k in range(12, 100):
+        big.put(k, False, 3)
+    assert big.get(11) == 1 and big.get(99) == 0 and big.get(50) == -1
