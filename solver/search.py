@@ -125,16 +125,17 @@ class SolveResult:
 @dataclass(frozen=True, slots=True)
 class Limit:
     """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none.
-    ``entries``: the most transposition-table entries kept. A two-seat search (packed states
-    under 2^63) starts with a dict and past 65,536 entries (or ``entries // 2``, if fewer)
-    moves them to the compact
-    :class:`_Table`, of ``entries`` slots rounded down to a power of two, 9 bytes each (the
+    ``entries``: the most transposition-table entries kept. A search whose packed states are
+    under 2^63 (two seats; three up to about 15/12/12 cards) starts with a dict and past
+    65,536 entries (or ``entries // 2``, if fewer) moves them to the compact
+    :class:`_Table` of ``entries`` slots rounded down to a power of two, 9 bytes each (the
     default, 2^22: 36 MiB; it replaces entries, never grows past that and is never emptied).
-    Larger states (3 seats) stay in a dict of at most ``min(entries, 680,000)`` entries (about
-    80 bytes each) in two generations: when the newer holds half it becomes the older and
-    the previous older is dropped. So memory stays bounded whatever the time limit (measured
-    figures: README). A cache only: answers never change, whatever the size. ValueError for
-    ``entries`` < 2, a negative ``nodes``, or ``seconds`` not a finite number ≥ 0."""
+    Larger states (a whole 3-seat deal) stay in a dict of at most ``min(entries, 680,000)``
+    entries (about 80 bytes each) in two generations: when the newer holds half it becomes
+    the older and the previous older is dropped. So memory stays bounded whatever the time
+    limit (measured figures: README). A cache only: answers never change, whatever the size.
+    ValueError for ``entries`` < 2, a negative ``nodes``, or ``seconds`` not a finite number
+    ≥ 0."""
 
     nodes: int | None = None
     seconds: float | None = None
@@ -150,7 +151,7 @@ class Limit:
                              f"not {self.seconds}")
 
 
-#: The most entries of the dict table (positions whose states need over 63 bits: 3 seats),
+#: The most entries of the dict table (states that need over 63 bits: a whole 3-seat deal),
 #: whatever ``Limit.entries`` (~80 bytes each; the compact table takes 9 a slot)
 _DICT_ENTRIES = 680_000
 #: Entries of the dict table after which a two-seat search moves to the compact one
@@ -166,14 +167,14 @@ _HAND_SLOT_BITS = 18
 
 class _Table:
     """The boolean transposition table of a search whose packed states are under 2^63 (two
-    seats): exact keys (never a hash: a hit is the same state) in an array of 64-bit ints
-    and one byte a slot (bit 0: the win; above it the bit length of the node count of the
-    subtree that proved it), in buckets of two slots. A new entry takes the first slot when
-    its subtree is at least as large as the first's (which moves to the second), else the
-    second: the costliest proofs stay, the newest beside them, and nothing is emptied
-    wholesale. 9 bytes a slot; starts at ``start`` slots and grows 4 times whenever half are
-    filled, up to ``slots`` (powers of two, at least 2). 0 marks an empty slot (no searched
-    state packs to 0: some hand holds a card)."""
+    seats; three up to about 15/12/12 cards): exact keys (never a hash: a hit is the same
+    state) in an array of 64-bit ints and one byte a slot (bit 0: the win; above it the bit
+    length of the node count of the subtree that proved it), in buckets of two slots. A new
+    entry takes the first slot when its subtree is at least as large as the first's (which
+    moves to the second), else the second: the costliest proofs stay, the newest beside them,
+    and nothing is emptied wholesale. 9 bytes a slot; starts at ``start`` slots and grows 4
+    times whenever half are filled, up to ``slots`` (powers of two, at least 2). 0 marks an
+    empty slot (no searched state packs to 0: some hand holds a card)."""
 
     __slots__ = ("cap", "filled", "keys", "mask", "size", "vals")
 
