@@ -8,7 +8,8 @@ solves the same positions twice, each in a fresh interpreter: once pure, once wi
 ``ddzspec.solver.search``/``movegen`` (and mypyc's shared library) imported first through a
 meta-path finder; the two answer lists must be equal, nodes included. The positions: every
 puzzle of tests/data/puzzles/two_seat.jsonl (``want="all"``, and ``"score"`` on a few), the
-pinned 15 v 15 deals of tests/test_solver_deals.py, the 3-seat puzzles shipped with ddzspec,
+pinned 15 v 15 deals of tests/test_solver_deals.py (three also with small tables: the compact
+table replacing entries), the 3-seat puzzles shipped with ddzspec,
 and a puzzle played through :class:`ddzspec.puzzle_play.PuzzleGame` (the ``Searcher``/
 ``_Aborted`` use). No skip: without a C compiler the test fails and says so (``.ci/run``
 installs one).
@@ -287,6 +288,10 @@ def main(files: list[str]) -> None:
     deals += [(make_position(CLASSIC, {"landlord": ll, "peasant": p}, "landlord"), "winner")
               for ll, p, _ in VERDICTS]
     answers["deals"] = [_result(solve(pos, want=want, seconds=60)) for pos, want in deals]
+    # small tables: the compact table from a few hundred entries, replacing all the time
+    from ddzspec.solver import Limit
+    answers["small tables"] = [_result(solve(pos, want=want, limit=Limit(entries=n)))
+                               for pos, want in deals[:3] for n in (600, 5000)]
     three = [f"DDZ3-0{i}" for i in range(1, 6)]
     answers["three_seat"] = {
         i: [_result(solve(puzzle_by_id(i).position(), want=w)) for w in ("all", "score")]
