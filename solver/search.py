@@ -19,10 +19,12 @@ trick and the last player leads.
   child mover's side when that is the same side, a loss otherwise. Static wins end a node at
   once: a move that goes out (the move list is sorted largest first, so one comparison
   decides; such nodes are not stored: the hand cache answers as fast), or a split of the hand
-  into at most :attr:`Searcher.static_plays` moves of which all but the last are safe (no
-  opponent can beat them; 2: a move no opponent can beat after which the rest of the hand is
-  one move — splits into 3 or 4 cut the nodes up to 20-47 % but cost more time than they
-  saved, measured compiled on the puzzles and 13-15-card deals). A node whose only move is the pass
+  into at most :attr:`Searcher.static_plays` moves (``static_plays_big`` in positions of
+  ``unstored_from`` cards or more) of which all but the last are safe (no opponent can beat
+  them; 2: a move no opponent can beat after which the rest of the hand is one move). Measured
+  compiled: splits into 3 cut 14-40 % of the nodes and 3-16 % of the time of ten 17 v 17
+  verdicts but cost 6 % more instructions on the puzzles; into 4, up to 47 % fewer nodes on
+  15 v 15 deals but more time on the puzzles and 13 v 12 leads. A node whose only move is the pass
   (nothing in the hand beats the move on the table) is not stored either: its child is
   searched at once. Both are told from the hand's cached moves before the table is probed
   (measured 16 % less time on larger positions: the table's look-ups are cache misses).
@@ -320,8 +322,10 @@ class Searcher:
     #: 6 (e.g. 13.5 M nodes to 1.06 M, 6.6 M to 2,481)
     order_plays = True
     #: static wins: splits of the hand into at most this many moves, all but the last safe
-    #: (see the module doc; 2 or more)
+    #: (see the module doc; 2 or more); ``static_plays_big`` in positions of at least
+    #: ``unstored_from`` cards
     static_plays = 2
+    static_plays_big = 3
     unstored_answer = 6
     unstored_lead = 2
 
@@ -392,6 +396,7 @@ class Searcher:
         big = sum(h.count for h in self._origin) >= self.unstored_from
         self._unstored_a = self.unstored_answer if big else 0
         self._unstored_l = self.unstored_lead if big else 0
+        self._static_k = self.static_plays_big if big else self.static_plays
         self._check_every = 256
         self._next_check = 0  # the first node checks: the set-up may have used the time
         self._slots = 1 << max(1, self.limit.entries.bit_length() - 1)
@@ -667,7 +672,7 @@ class Searcher:
                     break
         # where a static win may be: a hand of at most static_plays plays, the moves that
         # leave at most static_plays - 1 (plays are memoised: the ordering computed them)
-        k = self.static_plays if self.static else 0
+        k = self._static_k if self.static else 0
         steps: list[int] = []
         step_plays: list[int] = []
         if k >= 2 and not out and ms.plays(info.hand, info.leads) <= k:
@@ -747,16 +752,17 @@ class Searcher:
 
     def _static_win(self, key: int, s: int, e: _Moves) -> bool:
         """A static win of seat ``s`` (to move in the packed state ``key``, its moves ``e``):
-        the hand splits into at most :attr:`static_plays` legal moves, the first of them one of
-        the candidates here (a lead, or a move that beats the one on the table), of which every
-        one but the last is *safe* — no opponent can beat it (:meth:`_safe`). The mover plays
+        the hand splits into at most :attr:`static_plays` legal moves (``static_plays_big`` in
+        a large position), the first of them one of the candidates here (a lead, or a move that
+        beats the one on the table), of which every one but the last is *safe* — no opponent
+        can beat it (:meth:`_safe`). The mover plays
         the safe moves, every seat passes after each (a partner may), and the mover leads the
         last one and is out. Sound, not complete: a split into more moves is not looked for."""
         opps = self._opponents[s]
         o1 = self._info(opps[0], key)
         o2 = self._info(opps[1], key) if len(opps) > 1 else o1
         info, ms = e.info, self.ms
-        steps, pl, k = e.steps, e.step_plays, self.static_plays - 1
+        steps, pl, k = e.steps, e.step_plays, self._static_k - 1
         for i in range(len(steps)):
             m = steps[i]
             if self._safe(m, o1, o2) and (
