@@ -253,17 +253,13 @@ class MoveSet:
         self.plays_known.clear()
 
 
-#: odd: ``hand * _MIX`` is one to one
-_MIX = 0x9E3779B97F4A7C15
-
-
 def hand_key(hand: int) -> int:
     """A packed hand (4 bits per rank, under 2^60) as the key of the hand caches: one to one
     (so exact), every rank's count mixed into the low bits. A Python int hashes to itself and
     a dict probes first by its low bits, which in a packed hand are the few counts of the
     lowest ranks (24 distinct values in the 10 low bits of 559 hands of a puzzle: 6 probes a
     look-up, measured 400 instructions). Three Feistel rounds on the 30-bit halves, each
-    adding to one half the middle bits of the other times an odd constant (products under
+    XOR-ing into one half the middle bits of the other times an odd constant (products under
     2^62: machine words when compiled)."""
     lo = hand & 0x3FFFFFFF
     hi = hand >> 30
