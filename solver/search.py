@@ -279,11 +279,13 @@ class _Hand:
     """One hand of one seat in a search: its ``number`` (see :class:`Searcher`), its
     ``info`` and its :class:`_Moves` per move to beat (+ 1; 0 at a lead)."""
 
-    __slots__ = ("info", "moves", "number")
+    __slots__ = ("info", "lead", "moves", "number")
 
     def __init__(self, number: int, info: HandInfo) -> None:
         self.number = number
         self.info = info
+        #: at a lead (no dict look-up: a third of the nodes are leads), and per move to beat
+        self.lead: _Moves | None = None
         self.moves: dict[int, _Moves] = {}
 
 
@@ -546,7 +548,8 @@ class Searcher:
         num = self.number(s, hand)
         h = self._hands[s][num & (self._hsize[s] - 1)]
         c = self.ms.canon[last] if last >= 0 else -1
-        e = None if h is None or h.number != num else h.moves.get(c + 1)
+        e = None if h is None or h.number != num else (
+            h.lead if c < 0 else h.moves.get(c + 1))
         return -1 if e is None else e.killer
 
     def win(self, s: int, hands: tuple[int, ...], last: int, passes: int) -> bool:
@@ -572,9 +575,13 @@ class Searcher:
         hd = self._hands[s][num & (self._hsize[s] - 1)]
         if hd is None or hd.number != num:
             hd = self._hand(s, num, p2 if self.n == 2 else None)
-        e = hd.moves.get(lastp)
+        e = hd.moves.get(lastp) if lastp else hd.lead
         if e is None:
-            e = hd.moves[lastp] = self._moves_of(s, hd.info, lastp)
+            e = self._moves_of(s, hd.info, lastp)
+            if lastp:
+                hd.moves[lastp] = e
+            else:
+                hd.lead = e
         # the hand's moves decide two kinds of node at once, before the table is probed
         # (neither is stored: the moves cache finds them again as fast)
         if e.out:  # a move goes out: a win
