@@ -140,6 +140,16 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
                 fail(f"{resume_path}: {e}" if not str(e).startswith(resume_path) else str(e))
             rec = None
         if rec is not None:
+            # the "terminal" field is type-checked on reading; whether its seat and levels
+            # fit the record's own variant is checked here, before any computer plays
+            if rec.terminal_seat is not None and not 0 <= rec.terminal_seat < players:
+                fail(f"{resume_path}: \"terminal\" \"seat\" is {rec.terminal_seat}, not a "
+                     f"seat of the record's rules (0 to {players - 1}): the record was "
+                     "altered")
+            if rec.terminal_levels is not None and len(rec.terminal_levels) != players:
+                fail(f"{resume_path}: \"terminal\" \"levels\" holds "
+                     f"{len(rec.terminal_levels)} level(s), not one per seat ({players}): "
+                     "the record was altered")
             if seat is None:
                 seat = rec.terminal_seat
             elif rec.terminal_seat is not None and seat != rec.terminal_seat:
