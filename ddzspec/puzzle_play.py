@@ -569,14 +569,16 @@ class PuzzleGame:
         ids = sorted((m for m, _ in e.children(self._state)), key=lambda m: _sort_key(e, m))
         return tuple(e.text(m) for m in ids)
 
-    def hint(self) -> tuple[str, ...]:
-        """Every winning move of the human side, in :meth:`legal_moves` order; () when it has
-        none (lost), when it is not the human's turn, when the game is over, or when the solver
-        could not decide in time (then :attr:`human_wins_with_best_play` is None and
-        :attr:`lines` says so)."""
+    def hint(self, notation: str = "en") -> tuple[str, ...]:
+        """Every winning move of the human side, in :meth:`legal_moves` order, cards in
+        ``notation``; () when it has none (lost), when it is not the human's turn, when the
+        game is over, or when the solver could not decide in time (then
+        :attr:`human_wins_with_best_play` is None and :attr:`lines` says so)."""
+        if notation not in ("en", "fr", "de"):
+            raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
         if self._winning is None:
             return ()
-        return tuple(self._engine.text(m) for m in self._winning)
+        return tuple(self._engine.text(m, notation) for m in self._winning)
 
     # ---------------------------------------------------------------- actions
 

@@ -39,3 +39,39 @@ def test_resume_refuses_a_terminal_field_that_does_not_fit_the_variant(
     assert (code, out) == (2, "")
     assert err == f"ddzspec: error: {f}: {error}: the record was altered\n"
     assert f.read_bytes() == before
+
+
+def test_a_puzzle_on_a_french_page_speaks_french_hint_verdict_and_replies(
+        tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from ddzspec.web import create_app
+    c = TestClient(create_app(data_dir=tmp_path))
+    r = c.post("/api/puzzles/start?notation=fr", json={"id": "DDZ2-15"})  # TTQQ against 3A
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["game"]["hands"] == {"landlord": "TTDD", "peasant": "3A"}
+    assert s["legal"] == ["T", "D", "TT", "DD"]  # was canonical English: T, Q, TT, QQ
+    sid = s["sid"]
+    # the page selects the hint's cards by their French symbols: "QQ" selected nothing
+    assert c.get(f"/api/puzzles/{sid}/hint?notation=fr").json()["moves"] == ["TT", "DD"]
+    assert c.get(f"/api/puzzles/{sid}/hint?notation=de").json()["moves"] == ["TT", "DD"]
+    assert c.get(f"/api/puzzles/{sid}/hint").json()["moves"] == ["TT", "QQ"]
+    r = c.post(f"/api/puzzles/{sid}/move?notation=fr", json={"move": "D"})
+    assert r.status_code == 200, r.text
+    v = r.json()["verdict"]
+    assert v["move"] == "Q" and v["keeps_win"] is False  # the field stays canonical
+    assert v["lines"][0] == "this loses: after D the peasant wins with A"  # was "after Q"
+    # the page switched to German meanwhile: the take-back is in German
+    r = c.post(f"/api/puzzles/{sid}/takeback?notation=de")
+    assert r.json()["game"]["lines"] == ["took back landlord's D"]
+    r = c.post(f"/api/puzzles/{sid}/move?notation=en", json={"move": "Q"})
+    assert r.json()["verdict"]["lines"][0] == "this loses: after Q the peasant wins with A"
+
+
+def test_puzzle_game_hint_in_a_notation() -> None:
+    from ddzspec.puzzle_play import PuzzleError, PuzzleGame, puzzle_by_id
+    g = PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord")
+    assert (g.hint(), g.hint("fr"), g.hint("de")) == (("TT", "QQ"), ("TT", "DD"), ("TT", "DD"))
+    with pytest.raises(PuzzleError, match="unknown notation 'xx'"):
+        g.hint("xx")

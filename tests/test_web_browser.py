@@ -344,6 +344,35 @@ def test_puzzle_hint_selects_its_move_and_the_hand_is_labelled(browser: Any, ser
     page.close()
 
 
+def test_a_french_puzzle_hint_selects_its_queens_even_after_a_change_of_notation(
+        browser: Any, server: str, shots: Path) -> None:
+    """Tester 8: in French the puzzle's Hint listed "10 10, " and its second hint (QQ, sent
+    in English) selected nothing; a hint asked in English was kept after switching to French;
+    the verdict on a lost move named the queen Q. DDZ2-15 (10 10 Q Q against 3 A)."""
+    page, errors = open_page(browser, f"{server}/")
+    page.click("#tab-puzzle")
+    open_puzzle_hint(page, "DDZ2-15")  # in English first: 10 10, QQ
+    page.select_option("#notation", "fr")
+    page.wait_for_selector("#puzzle-hand .card[data-symbol='D']")  # the hand redrawn
+    for n, sel, shown in ((1, ["T", "T"], "10 10"), (2, ["D", "D"], "DD")):
+        page.click("#pz-hint")
+        page.wait_for_function(f"() => document.getElementById('puzzle-message').textContent"
+                               f".includes('Hint {n} of 2: {shown} (selected')"
+                               " && document.getElementById('puzzle-message').textContent"
+                               ".startsWith('Winning moves: 10 10, DD')", timeout=10_000)
+        assert selected_symbols(page) == sel
+    page.keyboard.press("Escape")
+    page.locator("#puzzle-hand .card[data-symbol='D']").first.click()
+    page.click("#pz-play")
+    page.wait_for_function("() => document.getElementById('puzzle-message')"
+                           ".textContent.startsWith('this loses')")
+    assert page.inner_text("#puzzle-message").splitlines()[0] == \
+        "this loses: after D the peasant wins with A"
+    snap(page, shots, "tester8-french-puzzle")
+    assert errors == []
+    page.close()
+
+
 def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(f"{server}/")

@@ -245,7 +245,8 @@
     // as in a deal: Hint selects a winning move in the hand; Hint again, the next one
     if (!pz.session) return;
     try {
-      const key = pz.session.sid + " " + JSON.stringify(pz.session.game.history);
+      // the moves come in the page's notation: a change of notation asks again
+      const key = pz.session.sid + " " + D.notation() + " " + JSON.stringify(pz.session.game.history);
       if (!pz.hint || pz.hint.key !== key) {
         const d = await D.api("GET", "/api/puzzles/" + pz.session.sid + "/hint");
         pz.hint = { key, moves: d.moves, index: -1 };
