@@ -75,3 +75,49 @@ def test_puzzle_game_hint_in_a_notation() -> None:
     assert (g.hint(), g.hint("fr"), g.hint("de")) == (("TT", "QQ"), ("TT", "DD"), ("TT", "DD"))
     with pytest.raises(PuzzleError, match="unknown notation 'xx'"):
         g.hint("xx")
+
+
+NO_TALON = ('rules nt "classic without a talon" extends classic\n'
+            "deal { players 3  hand 18  talon 0  undealt 0  turn counterclockwise }\n")
+
+
+def test_an_explicit_deal_of_a_variant_without_a_talon_replays_and_resumes(
+        tmp_path: Path) -> None:
+    from ddzspec.game import GameState
+    from ddzspec.game.record import load, replay, resume, save
+    from ddzspec.rules import load_rules
+    f = tmp_path / "nt.rules"
+    f.write_text(NO_TALON)
+    rules = load_rules(str(f))
+    dealt = GameState.new(rules, seed=1)
+    hands = [h.format("en") for h in dealt.hands]
+    g = GameState.new(rules, hands=hands, talon="")  # was NotationError: no cards given
+    assert g.hands == dealt.hands and len(g.talon) == 0
+    rec = tmp_path / "g.json"
+    save(GameState.new(rules, hands=hands, talon=dealt.talon), rec)
+    assert json.loads(rec.read_text())["deal"]["talon"] == ""
+    assert resume(load(rec)).hands == dealt.hands  # the record ddzspec wrote reads back
+    assert replay(load(rec)).ok
+    code, out, err = run("replay", str(rec))
+    assert code == 0 and out.startswith("classic without a talon"), err
+
+
+@pytest.mark.parametrize("hands,talon,error", [
+    (["45789TJJQKKAAA22R", "334456666789JKA2B", "33455778899TJQQKX"], "TTQ",
+     "bad deal: hand 2: column 17: unknown symbol 'X' in English notation "
+     "(in '33455778899TJQQKX')"),
+    (["45789TJJQKKAAA22R", "334456666789JKA2B", "33455778899TJQQK2"], "TTX",
+     "bad deal: the talon: column 3: unknown symbol 'X' in English notation (in 'TTX')"),
+    (["45789TJJQKKAAA22R", "334456666789JKA2B", "33455778899TJQQK2"], "",
+     "bad deal: the talon must have 3 cards"),
+])
+def test_a_bad_explicit_deal_in_a_record_names_the_hand_or_talon_on_one_line(
+        tmp_path: Path, hands: list[str], talon: str, error: str) -> None:
+    code, out, _ = run("play", "--seed", "5", "--json")
+    obj = json.loads(out)
+    obj["deal"] = {"seed": None, "hands": hands, "talon": talon, "first": 2}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(obj))
+    code, out, err = run("replay", str(f))
+    # was "bad deal: column 17: …" and a caret under a hand it did not name; "no cards given"
+    assert (code, out, err) == (2, "", f"ddzspec: error: {error}\n")
