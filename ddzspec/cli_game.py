@@ -393,8 +393,9 @@ class TerminalSeat:
             line += "\nall passed: the deal is void and redealt"
         if st.landlord is not None and before.landlord is None:
             role = "you are" if st.landlord == self.seat else f"seat {st.landlord} is"
-            line += (f"\n{role} the landlord (base {st.base}); the talon "
-                     f"{_grouped(st.talon, self.notation)} is shown and taken")
+            line += (f"\n{role} the landlord (base {st.base}); " + (
+                f"the talon {_grouped(st.talon, self.notation)} is shown and taken"
+                if len(st.talon) else "there is no talon"))
             targets = [st.target(s) for s in range(st.players)]
             if any(targets):
                 line += "\n" + self._targets_line()
@@ -427,7 +428,7 @@ class TerminalSeat:
             seats.append(f"{name} {left}" + (f" — {warn[s]}!" if s in warn else ""))
         lines = ["", f"your hand ({len(v.hand)}): {_grouped(v.hand, n)}",
                  "cards left: " + ", ".join(seats)]
-        if v.talon is not None:
+        if v.talon is not None and len(v.talon):
             lines.append(f"talon: {_grouped(v.talon, n)}")
         if v.phase.value == "play":
             trick = [f"{'you' if s == self.seat else f'seat {s}'} "

@@ -121,3 +121,19 @@ def test_a_bad_explicit_deal_in_a_record_names_the_hand_or_talon_on_one_line(
     code, out, err = run("replay", str(f))
     # was "bad deal: column 17: …" and a caret under a hand it did not name; "no cards given"
     assert (code, out, err) == (2, "", f"ddzspec: error: {error}\n")
+
+
+def test_a_variant_without_a_talon_says_so_in_the_transcripts(tmp_path: Path) -> None:
+    f = tmp_path / "nt.rules"
+    f.write_text(NO_TALON)
+    code, out, err = run("play", "--rules", str(f), "--seed", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    # was "  talon (face down): " and "…; talon  shown and taken (18 cards)"
+    assert lines[4] == "  talon: none"
+    assert "landlord: seat 1 (base 1); no talon (18 cards)" in lines
+    code, out, err = run("play", "--rules", str(f), "--seed", "1", "--seat", "2", "--save",
+                         str(tmp_path / "g.json"), input="pass\nquit\n")
+    assert code == 0, err
+    assert "seat 1 is the landlord (base 1); there is no talon" in out.splitlines()
+    assert not [ln for ln in out.splitlines() if ln.startswith("talon")]  # was "talon: -"

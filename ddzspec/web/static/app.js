@@ -340,7 +340,7 @@ function render(actedSeat) {
   // talon
   const talon = $("talon");
   talon.innerHTML = "";
-  if (g.talon_cards) {
+  if (g.talon_cards && g.talon_cards.length) {  // a variant may deal no talon
     talon.appendChild(el("span", "", "Talon:"));
     talon.appendChild(cardsRow(g.talon_cards));
   } else if (g.talon_size) {
