@@ -137,3 +137,12 @@ def test_a_variant_without_a_talon_says_so_in_the_transcripts(tmp_path: Path) ->
     assert code == 0, err
     assert "seat 1 is the landlord (base 1); there is no talon" in out.splitlines()
     assert not [ln for ln in out.splitlines() if ln.startswith("talon")]  # was "talon: -"
+
+
+def test_arena_refuses_unplayable_rules_in_the_words_of_play() -> None:
+    _, _, want = run("play", "--rules", "duel-literal")
+    assert want.startswith("ddzspec: error: duel-literal: these rules cannot be played out: ")
+    code, out, err = run("arena", "--rules", "duel-literal", "--levels", "1,2", "--games", "2",
+                         "--workers", "2")
+    # was "task deal 00000001 failed: UnplayableRulesError: duel-literal: …" (from a worker)
+    assert (code, out, err) == (2, "", want)
