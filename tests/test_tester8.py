@@ -146,3 +146,11 @@ def test_arena_refuses_unplayable_rules_in_the_words_of_play() -> None:
                          "--workers", "2")
     # was "task deal 00000001 failed: UnplayableRulesError: duel-literal: …" (from a worker)
     assert (code, out, err) == (2, "", want)
+
+
+def test_puzzles_generate_refuses_unplayable_rules_in_the_words_of_play() -> None:
+    _, _, want = run("play", "--rules", "duel-literal")
+    code, out, err = run("puzzles", "generate", "--rules", "duel-literal", "--count", "1",
+                         "--workers", "2")
+    # was "task candidates 00000000 failed: UnplayableRulesError: duel-literal: …"
+    assert (code, out, err) == (2, "", want)
