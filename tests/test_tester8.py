@@ -137,6 +137,11 @@ def test_a_variant_without_a_talon_says_so_in_the_transcripts(tmp_path: Path) ->
     assert code == 0, err
     assert "seat 1 is the landlord (base 1); there is no talon" in out.splitlines()
     assert not [ln for ln in out.splitlines() if ln.startswith("talon")]  # was "talon: -"
+    code, out, err = run("rules", "overview", str(f))
+    assert code == 0, err
+    # was "0 cards are the talon, which goes to the landlord"
+    assert ("Deal: 3 players, 18 cards each from a deck of 54; there is no talon; play turns "
+            "counterclockwise.") in out.splitlines()
 
 
 def test_arena_refuses_unplayable_rules_in_the_words_of_play() -> None:
