@@ -159,3 +159,33 @@ def test_puzzles_generate_refuses_unplayable_rules_in_the_words_of_play() -> Non
                          "--workers", "2")
     # was "task candidates 00000000 failed: UnplayableRulesError: duel-literal: …"
     assert (code, out, err) == (2, "", want)
+
+
+def test_a_relative_rules_path_is_found_only_next_to_the_file_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position file's rules line and a rules file's extends are relative to the file
+    saying them (README); a file of that name in the working folder was taken instead when
+    none lay next to it: the answer depended on where the command was run."""
+    from ddzspec.errors import RulesError
+    from ddzspec.rules import load_rules, load_rules_text
+    work, sub = tmp_path / "work", tmp_path / "sub"
+    work.mkdir()
+    sub.mkdir()
+    (work / "only.rules").write_text('rules only "no bombs" extends classic\n'
+                                     "shapes { without bomb }\n")
+    (sub / "y.pos").write_text("rules only.rules\nlandlord: 3333\npeasant: 4\n"
+                               "to_move: landlord\n")
+    (sub / "child.rules").write_text('rules child "x" extends "only"\n')
+    monkeypatch.chdir(work)
+    code, out, err = run("solve", str(sub / "y.pos"), "--all")
+    # was solved under work/only.rules (3333 not a bomb): winning moves 33, 333
+    assert (code, out) == (2, "")
+    assert err == (f"ddzspec: error: {sub / 'y.pos'}:1:7: only.rules: no rules file "
+                   f"'only.rules' (tried {sub.resolve()}/only.rules)\n")
+    with pytest.raises(RulesError, match=r"no rules file 'only' \(tried .*/sub/only, "):
+        load_rules(str(sub / "child.rules"))  # was the working folder's only.rules
+    # from the working folder itself, and for a rules text, the working folder is the base
+    assert "bomb" not in [x.name for x in load_rules("only").shapes]
+    assert "bomb" not in [x.name for x in load_rules_text('rules t extends "only"\n').shapes]
+    (sub / "only.rules").write_text('rules only "next to it" extends classic\n')
+    assert load_rules(str(sub / "child.rules")).parents == ("only", "classic")  # type: ignore[attr-defined]
