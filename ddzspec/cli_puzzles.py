@@ -137,8 +137,9 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
                 hint = game.to_json(notation)["hint"]
                 if hint:
                     click.echo("winning moves: " + ", ".join(hint))
-                elif game.human_wins_with_best_play is None:
-                    click.echo(f"unknown in {seconds:g} s: no hint")
+                elif game.hint_unknown:  # the verdict may be known, the moves not
+                    click.echo(f"unknown in {seconds:g} s: no hint (the solver could not "
+                               "list the winning moves in time)")
                 else:
                     click.echo("no winning move: you lose with best play")
             elif word == "moves":

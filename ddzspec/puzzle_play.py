@@ -569,11 +569,18 @@ class PuzzleGame:
         ids = sorted((m for m, _ in e.children(self._state)), key=lambda m: _sort_key(e, m))
         return tuple(e.text(m) for m in ids)
 
+    @property
+    def hint_unknown(self) -> bool:
+        """Whether the human is to move and the solver could not list the winning moves in
+        time (:meth:`hint` is then (), even when :attr:`human_wins_with_best_play` is known:
+        the verdict alone is a smaller search than every winning move)."""
+        return self.human_to_move and self._winning is None
+
     def hint(self, notation: str = "en") -> tuple[str, ...]:
         """Every winning move of the human side, in :meth:`legal_moves` order, cards in
         ``notation``; () when it has none (lost), when it is not the human's turn, when the
-        game is over, or when the solver could not decide in time (then
-        :attr:`human_wins_with_best_play` is None and :attr:`lines` says so)."""
+        game is over, or when the solver could not list them in time (then
+        :attr:`hint_unknown`)."""
         if notation not in ("en", "fr", "de"):
             raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
         if self._winning is None:
@@ -766,8 +773,8 @@ class PuzzleGame:
         """Every public field, JSON-ready, cards in ``notation``: ``{"seats", "hands",
         "to_move", "human_to_move", "on_table": [seat, move] | null, "history": [[seat,
         move]], "over", "winner", "human_wins_with_best_play", "human", "human_seats",
-        "seconds", "lines", "notation", "legal_moves", "hint"}`` (``lines`` stay in the
-        game's own notation)."""
+        "seconds", "lines", "notation", "legal_moves", "hint", "hint_unknown"}`` (``lines``
+        stay in the game's own notation)."""
         if notation not in ("en", "fr", "de"):
             raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
         e = self._engine
@@ -790,7 +797,8 @@ class PuzzleGame:
                 "human": self.human, "human_seats": list(self.human_seats),
                 "seconds": self.seconds, "lines": list(self.lines), "notation": self.notation,
                 "legal_moves": legal,
-                "hint": [e.text(m, notation) for m in self._winning or ()]}
+                "hint": [e.text(m, notation) for m in self._winning or ()],
+                "hint_unknown": self.hint_unknown}
 
     def replies(self) -> Iterator[PuzzleGame]:
         """The computer's moves until the human is to move or the game is over (each

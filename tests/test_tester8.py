@@ -189,3 +189,48 @@ def test_a_relative_rules_path_is_found_only_next_to_the_file_naming_it(
     assert "bomb" not in [x.name for x in load_rules_text('rules t extends "only"\n').shapes]
     (sub / "only.rules").write_text('rules only "next to it" extends classic\n')
     assert load_rules(str(sub / "child.rules")).parents == ("only", "classic")  # type: ignore[attr-defined]
+
+
+BIG = ("rules classic\nlandlord: 3456789TJQKA2BR\npeasant: 33445566778899\n"
+       "to_move: landlord\n")
+
+
+@pytest.fixture
+def few_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every puzzle game searches at most 100 nodes a solver call: enough for BIG's verdict
+    (the landlord wins), not for the list of its winning moves (deterministic, unlike a time
+    limit)."""
+    from ddzspec.puzzle_play import PuzzleGame
+    start = PuzzleGame.start.__func__  # type: ignore[attr-defined]
+
+    def limited(cls: type, *args: object, **kw: object) -> PuzzleGame:
+        kw["nodes"] = 100
+        return start(cls, *args, **kw)  # type: ignore[no-any-return]
+    monkeypatch.setattr(PuzzleGame, "start", classmethod(limited))
+
+
+def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
+        tmp_path: Path, few_nodes: None) -> None:
+    from starlette.testclient import TestClient
+
+    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
+    from ddzspec.solver import parse_position
+    from ddzspec.web import create_app
+    g = PuzzleGame.start(parse_position(BIG), "landlord")
+    assert g.human_wins_with_best_play is True and g.hint() == () and g.hint_unknown
+    assert g.to_json()["hint_unknown"] is True
+    assert not PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord").hint_unknown
+    f = tmp_path / "big.pos"
+    f.write_text(BIG)
+    code, out, err = run("puzzles", "play", str(f), input="hint\nquit\n")
+    assert code == 0, err
+    # was "no winning move: you lose with best play" under "landlord to move (you win …)"
+    assert "landlord to move (you win with best play)." in out.splitlines()
+    assert ("> unknown in 10 s: no hint (the solver could not list the winning moves in time)"
+            in out.splitlines())
+    assert "you lose" not in out
+    c = TestClient(create_app(data_dir=tmp_path / "data"))
+    s = c.post("/api/puzzles/start", json={"position": BIG}).json()
+    assert s["game"]["human_wins_with_best_play"] is True
+    # the page said "No move wins here against perfect defence."
+    assert c.get(f"/api/puzzles/{s['sid']}/hint").json() == {"moves": [], "unknown": True}

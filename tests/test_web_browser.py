@@ -445,6 +445,26 @@ def test_puzzle_verdict_unknown_is_not_a_loss(browser: Any, server: str) -> None
     page.close()
 
 
+def test_a_hint_not_listed_in_time_is_not_called_a_loss(browser: Any, server: str) -> None:
+    """Tester 8: when the solver knew the verdict (a win) but could not list the winning
+    moves in time, Hint said "No move wins here against perfect defence." The server's hint
+    reply is changed on its way to the page, as the server sends it then."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.route("**/api/puzzles/*/hint*",
+               lambda route: route.fulfill(json={"moves": [], "unknown": True}))
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-puzzle")
+    page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
+    page.wait_for_selector("body[data-puzzle='human']")
+    page.click("#pz-hint")
+    page.wait_for_function("() => document.getElementById('puzzle-message').textContent"
+                           ".includes('could not find the winning moves in time')")
+    assert page.inner_text("#puzzle-message") == (
+        "The solver could not find the winning moves in time (10 s): no hint.")
+    page.close()
+
+
 def test_a_double_click_acts_once(browser: Any, server: str) -> None:
     """Tester 6: a double-clicked bid was sent twice (the second refused in red) and a
     double-clicked Take back undid two moves; a request in flight now blocks the next."""

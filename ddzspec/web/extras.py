@@ -274,10 +274,10 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
         s = session(request)
         n = notation_of(request)
 
-        def hint() -> list[str]:
-            with s.lock:
-                return list(s.game.hint(n))  # the page selects them in its own notation
-        return JSONResponse({"moves": await run_in_threadpool(hint)})
+        def hint() -> dict[str, Any]:
+            with s.lock:  # the page selects them in its own notation
+                return {"moves": list(s.game.hint(n)), "unknown": s.game.hint_unknown}
+        return JSONResponse(await run_in_threadpool(hint))
 
     @guarded
     async def learn_rules(request: Request) -> Response:

@@ -249,9 +249,14 @@
       const key = pz.session.sid + " " + D.notation() + " " + JSON.stringify(pz.session.game.history);
       if (!pz.hint || pz.hint.key !== key) {
         const d = await D.api("GET", "/api/puzzles/" + pz.session.sid + "/hint");
-        pz.hint = { key, moves: d.moves, index: -1 };
+        pz.hint = { key, moves: d.moves, unknown: d.unknown, index: -1 };
       }
       const h = pz.hint;
+      if (h.unknown) {  // the solver ran out of time: no list, and no claim that none wins
+        D.showMessage("puzzle-message", "The solver could not find the winning moves in time (" +
+          pz.session.game.seconds + " s): no hint.", "info");
+        return;
+      }
       if (!h.moves.length) {
         D.showMessage("puzzle-message", "No move wins here against perfect defence.", "info");
         return;
