@@ -234,3 +234,18 @@ def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
     assert s["game"]["human_wins_with_best_play"] is True
     # the page said "No move wins here against perfect defence."
     assert c.get(f"/api/puzzles/{s['sid']}/hint").json() == {"moves": [], "unknown": True}
+
+
+def test_serve_names_the_data_folder_it_cannot_use(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    code, _, err = run("serve", "--data-dir", str(f), "--port", "0")
+    # was "ddzspec: error: --data-dir: Not a directory"
+    assert (code, err) == (2, f"ddzspec: error: --data-dir {f}: cannot autosave deals in "
+                              f"{f}/web-games: Not a directory\n")
+    monkeypatch.setenv("DDZSPEC_DATA_DIR", str(f))
+    code, _, err = run("serve", "--port", "0")
+    assert (code, err) == (2, f"ddzspec: error: the data folder: cannot autosave deals in "
+                              f"{f}/web-games: Not a directory; give --data-dir DIR (or set "
+                              "DDZSPEC_DATA_DIR)\n")
