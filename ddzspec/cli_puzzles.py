@@ -63,6 +63,8 @@ def _show(game: PuzzleGame, notation: str) -> None:
         click.echo(f"  {seat}{mark}: {data['hands'][seat] or '-'}")
     table = data["on_table"]
     click.echo(f"  on the table: {table[1] + ' by ' + table[0] if table else '-'}")
+    for seat, t in game.targets().items():  # the duel handicap: said where it matters
+        click.echo(f"  {seat} wins at {t} card{'' if t == 1 else 's'} left (its target)")
     if game.over:
         click.echo(f"Game over: {game.winner} won"
                    f"{' — you win!' if game.human_wins_with_best_play else '.'}")

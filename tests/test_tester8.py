@@ -249,3 +249,31 @@ def test_serve_names_the_data_folder_it_cannot_use(tmp_path: Path,
     assert (code, err) == (2, f"ddzspec: error: the data folder: cannot autosave deals in "
                               f"{f}/web-games: Not a directory; give --data-dir DIR (or set "
                               "DDZSPEC_DATA_DIR)\n")
+
+
+DUEL_ROB = "rules duel\nlandlord: 5566\npeasant: 78\nto_move: landlord\nrobs 1\n"
+
+
+def test_a_puzzle_won_at_a_target_says_so_not_out(tmp_path: Path) -> None:
+    """Duel, one rob: the peasant wins at 1 card left. Its winning 7 was "(out)" with a card
+    still in hand, and the puzzle never showed the handicap."""
+    from ddzspec.puzzle_play import PuzzleGame
+    from ddzspec.solver import parse_position
+    f = tmp_path / "rob.pos"
+    f.write_text(DUEL_ROB)
+    code, out, err = run("puzzles", "play", str(f), input="5\n")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "  peasant wins at 1 card left (its target)" in lines
+    assert "peasant plays 7 (target reached, 1 card left)" in lines  # was "(out)"
+    assert lines[-1] == "Game over: peasant won."
+    # the human reaching a target: the peasant side of the same duel
+    g = PuzzleGame.start(parse_position(DUEL_ROB.replace("landlord\nrobs", "peasant\nrobs")),
+                         "peasant")
+    assert g.targets() == {"peasant": 1}
+    g2, v = g.play("7")
+    assert v.lines == ("7: target reached, 1 card left, you win.",)  # was "7: out, you win."
+    assert g2.over and g2.lines == ("peasant plays 7 (target reached, 1 card left).",)
+    g3, v = PuzzleGame.start(parse_position("rules classic\nlandlord: 3\npeasant: 4\n"
+                                            "to_move: landlord\n"), "landlord").play("3")
+    assert v.lines == ("3: out, you win.",) and g3.lines == ("landlord plays 3 and is out.",)

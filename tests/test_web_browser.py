@@ -465,6 +465,26 @@ def test_a_hint_not_listed_in_time_is_not_called_a_loss(browser: Any, server: st
     page.close()
 
 
+def test_a_typed_duel_position_shows_the_handicap(browser: Any, server: str) -> None:
+    """Tester 8: a puzzle with a target (duel, one rob: the peasant wins at 1 card left) did
+    not show it: the peasant's 7 won with a card still in its hand, unexplained."""
+    page, errors = open_page(browser, f"{server}/")
+    page.click("#tab-puzzle")
+    page.fill("#puzzle-text", "rules duel\nlandlord: 5566\npeasant: 78\nto_move: landlord\n"
+              "robs 1\n")
+    page.click("#puzzle-start-text")
+    page.wait_for_selector("body[data-puzzle='human']")
+    assert page.locator("#puzzle-seats .target").all_inner_texts() == ["wins at 1 card left"]
+    page.locator("#puzzle-hand .card[data-symbol='5']").first.click()
+    page.click("#pz-play")
+    page.click("#pz-playon")
+    page.wait_for_function("() => document.getElementById('puzzle-message').textContent"
+                           ".startsWith('Lost. peasant wins.')")
+    assert page.locator("#puzzle-seats .target").all_inner_texts() == ["wins at 1 card left"]
+    assert errors == []
+    page.close()
+
+
 def test_a_double_click_acts_once(browser: Any, server: str) -> None:
     """Tester 6: a double-clicked bid was sent twice (the second refused in red) and a
     double-clicked Take back undid two moves; a request in flight now blocks the next."""

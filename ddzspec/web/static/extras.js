@@ -154,6 +154,8 @@
       if (!cards.length) box.appendChild(D.el("div", "note", "no card left"));
       else if (clickable) box.appendChild(D.el("div", "note", D.plural(cards.length, "card") + ": your hand below"));
       else box.appendChild(D.cardsRow(cards));
+      const target = (g.targets || {})[name];  // the duel handicap: wins at this many left
+      if (target) box.appendChild(D.el("div", "note target", "wins at " + D.plural(target, "card") + " left"));
       seats.appendChild(box);
     });
     const table = $("puzzle-table");
