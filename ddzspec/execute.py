@@ -578,6 +578,9 @@ def backend_for(workers: int | None, scheduler: str | None,
     """(backend name, workers) :func:`stream` uses (see the module doc; ``pool``: the
     process pool rather than a local Dask cluster)."""
     if scheduler is not None:
+        port = scheduler.rsplit(":", 1)[-1] if "://" in scheduler else ""
+        if port.isdigit() and not 0 < int(port) < 65536:  # else a 10 s connect time-out
+            raise ExecuteError(f"--scheduler {scheduler}: {port} is not a port (1 to 65535)")
         return "dask", 0
     n = default_workers() if workers is None else workers
     if n < 1:

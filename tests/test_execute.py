@@ -276,6 +276,16 @@ def test_a_port_that_accepts_and_says_nothing_is_refused_in_time(
                               "the handshake within 2 s)")
 
 
+@pytest.mark.parametrize("port", ["99999", "0", "65536"])
+def test_a_scheduler_port_out_of_range_is_refused_at_once(port: str) -> None:
+    t0 = time.monotonic()
+    with pytest.raises(ExecuteError) as got:  # was a 10 s connect time-out
+        run(_tasks(1), scheduler=f"tcp://127.0.0.1:{port}")
+    assert time.monotonic() - t0 < 2
+    assert str(got.value) == (f"--scheduler tcp://127.0.0.1:{port}: {port} is not a port "
+                              "(1 to 65535)")
+
+
 def _cli(*args: str) -> tuple[int, str, str]:
     from click.testing import CliRunner
 
