@@ -485,6 +485,33 @@ def test_a_typed_duel_position_shows_the_handicap(browser: Any, server: str) -> 
     page.close()
 
 
+def test_the_replay_writes_every_hand_alike(browser: Any, server: str,
+                                           tmp_path: Path) -> None:
+    """Tester 8: in the replay a hand holding a ten was spaced ("3 3 4 … 10 J") and one
+    without ran together ("355666899QQKAA2BR"), line under line. A finished deal is uploaded
+    (seed 5: seat 1 holds no ten)."""
+    import json
+    import urllib.request
+
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    rec = CliRunner().invoke(main, ["play", "--seed", "5", "--json"]).stdout
+    req = urllib.request.Request(f"{server}/api/records", data=rec.encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        gid = json.loads(r.read())["id"]
+    page, errors = open_page(browser, f"{server}/#game={gid}")
+    page.wait_for_selector("#result:not(.hidden)")
+    page.click("#btn-replay")
+    page.wait_for_selector("#rp-hands div")
+    lines = page.locator("#rp-hands div").all_inner_texts()
+    assert lines[1] == "seat 1: 3 3 4 4 5 6 6 6 6 7 8 9 J K A 2 B"  # was 334456666789JKA2B
+    assert lines[0].startswith("seat 0 (you): 4 5 7 8 9 10 J J ")
+    assert errors == []
+    page.close()
+
+
 def test_a_double_click_acts_once(browser: Any, server: str) -> None:
     """Tester 6: a double-clicked bid was sent twice (the second refused in red) and a
     double-clicked Take back undid two moves; a request in flight now blocks the next."""
