@@ -140,6 +140,16 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
                 fail(f"{resume_path}: {e}" if not str(e).startswith(resume_path) else str(e))
             rec = None
         if rec is not None:
+            # the "terminal" field is type-checked on reading; whether its seat and levels
+            # fit the record's own variant is checked here, before any computer plays
+            if rec.terminal_seat is not None and not 0 <= rec.terminal_seat < players:
+                fail(f"{resume_path}: \"terminal\" \"seat\" is {rec.terminal_seat}, not a "
+                     f"seat of the record's rules (0 to {players - 1}): the record was "
+                     "altered")
+            if rec.terminal_levels is not None and len(rec.terminal_levels) != players:
+                fail(f"{resume_path}: \"terminal\" \"levels\" holds "
+                     f"{len(rec.terminal_levels)} level(s), not one per seat ({players}): "
+                     "the record was altered")
             if seat is None:
                 seat = rec.terminal_seat
             elif rec.terminal_seat is not None and seat != rec.terminal_seat:
@@ -383,8 +393,9 @@ class TerminalSeat:
             line += "\nall passed: the deal is void and redealt"
         if st.landlord is not None and before.landlord is None:
             role = "you are" if st.landlord == self.seat else f"seat {st.landlord} is"
-            line += (f"\n{role} the landlord (base {st.base}); the talon "
-                     f"{_grouped(st.talon, self.notation)} is shown and taken")
+            line += (f"\n{role} the landlord (base {st.base}); " + (
+                f"the talon {_grouped(st.talon, self.notation)} is shown and taken"
+                if len(st.talon) else "there is no talon"))
             targets = [st.target(s) for s in range(st.players)]
             if any(targets):
                 line += "\n" + self._targets_line()
@@ -417,7 +428,7 @@ class TerminalSeat:
             seats.append(f"{name} {left}" + (f" — {warn[s]}!" if s in warn else ""))
         lines = ["", f"your hand ({len(v.hand)}): {_grouped(v.hand, n)}",
                  "cards left: " + ", ".join(seats)]
-        if v.talon is not None:
+        if v.talon is not None and len(v.talon):
             lines.append(f"talon: {_grouped(v.talon, n)}")
         if v.phase.value == "play":
             trick = [f"{'you' if s == self.seat else f'seat {s}'} "

@@ -53,8 +53,14 @@ def arena(levels_text: str, games: int, seed: int, budget: float, workers: int |
     """
     import time
 
+    from .errors import DdzError
     from .execute import ExecuteError, Task, rules_ref, run
+    from .game.state import accept_rules
     from .players.arena import deal_task, parse_levels, seat_deals_of, summarize
+    try:  # rules that cannot be played out are refused before any worker starts
+        accept_rules(rules)
+    except DdzError as e:
+        fail(str(e))
     try:
         levels = parse_levels(levels_text, rules.deal.players)
     except ValueError as e:

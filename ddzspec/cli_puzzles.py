@@ -63,6 +63,8 @@ def _show(game: PuzzleGame, notation: str) -> None:
         click.echo(f"  {seat}{mark}: {data['hands'][seat] or '-'}")
     table = data["on_table"]
     click.echo(f"  on the table: {table[1] + ' by ' + table[0] if table else '-'}")
+    for seat, t in game.targets().items():  # the duel handicap: said where it matters
+        click.echo(f"  {seat} wins at {t} card{'' if t == 1 else 's'} left (its target)")
     if game.over:
         click.echo(f"Game over: {game.winner} won"
                    f"{' — you win!' if game.human_wins_with_best_play else '.'}")
@@ -137,8 +139,9 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
                 hint = game.to_json(notation)["hint"]
                 if hint:
                     click.echo("winning moves: " + ", ".join(hint))
-                elif game.human_wins_with_best_play is None:
-                    click.echo(f"unknown in {seconds:g} s: no hint")
+                elif game.hint_unknown:  # the verdict may be known, the moves not
+                    click.echo(f"unknown in {seconds:g} s: no hint (the solver could not "
+                               "list the winning moves in time)")
                 else:
                     click.echo("no winning move: you lose with best play")
             elif word == "moves":

@@ -45,8 +45,12 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
         fail(f"the web table needs starlette and uvicorn: {e}")
     except DdzError as e:
         fail(str(e))
-    except OSError as e:
-        fail(f"--data-dir: {e.strerror or e}")
+    except OSError as e:  # the data folder (given, or the default) cannot be made or used
+        where = f" in {e.filename}" if e.filename is not None else ""
+        if data_dir is not None:
+            fail(f"--data-dir {data_dir}: cannot autosave deals{where}: {e.strerror or e}")
+        fail(f"the data folder: cannot autosave deals{where}: {e.strerror or e}; give "
+             "--data-dir DIR (or set DDZSPEC_DATA_DIR)")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -430,6 +430,41 @@ def _no_worker(scheduler: str | None, timeout: float, gone: bool) -> ExecuteErro
                         f"`dask worker {scheduler}`)")
 
 
+#: Seconds beyond :data:`CONNECT_TIMEOUT` that a scheduler's handshake may take.
+HANDSHAKE_GRACE = 5.0
+
+
+def _client_of(client_class: Any, scheduler: str) -> Any:
+    """A Dask client of ``scheduler``, within :data:`CONNECT_TIMEOUT` plus
+    :data:`HANDSHAKE_GRACE`: Dask waits for the scheduler's handshake with no time limit, so
+    a service that accepts the connection and says nothing (a web server waiting for the rest
+    of a request) would hang the run forever. Raises what ``Client`` raises, or an
+    ExecuteError when nothing answered in time (the connecting thread is left behind, a
+    daemon)."""
+    import threading
+
+    from dask.utils import parse_timedelta
+    out: list[Any] = []
+    err: list[BaseException] = []
+
+    def connect() -> None:
+        try:
+            out.append(client_class(scheduler, timeout=CONNECT_TIMEOUT))
+        except BaseException as e:  # handed to the caller's thread
+            err.append(e)
+    th = threading.Thread(target=connect, name="ddzspec-connect", daemon=True)
+    th.start()
+    wait = float(parse_timedelta(CONNECT_TIMEOUT, "s")) + HANDSHAKE_GRACE
+    th.join(wait)
+    if th.is_alive():
+        raise ExecuteError(f"--scheduler {scheduler}: no Dask scheduler answers there "
+                           f"(something accepted the connection but did not answer the "
+                           f"handshake within {wait:g} s)")
+    if err:
+        raise err[0]
+    return out[0]
+
+
 def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries: int,
               worker_timeout: float | None = None) -> Iterator[tuple[Task, dict[str, Any]]]:
     """Dask distributed: a client of ``scheduler``, or of a LocalCluster of ``workers``
@@ -447,7 +482,9 @@ def _run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries
         try:                           # started (or failed), then interrupts
             if scheduler is not None:
                 try:
-                    client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+                    client = _client_of(Client, scheduler)
+                except ExecuteError:
+                    raise
                 except (OSError, TimeoutError) as e:
                     raise ExecuteError(f"--scheduler {scheduler}: cannot connect: {e}") from None
                 except (ValueError, TypeError) as e:  # not an address at all
@@ -541,6 +578,9 @@ def backend_for(workers: int | None, scheduler: str | None,
     """(backend name, workers) :func:`stream` uses (see the module doc; ``pool``: the
     process pool rather than a local Dask cluster)."""
     if scheduler is not None:
+        port = scheduler.rsplit(":", 1)[-1] if "://" in scheduler else ""
+        if port.isdigit() and not 0 < int(port) < 65536:  # else a 10 s connect time-out
+            raise ExecuteError(f"--scheduler {scheduler}: {port} is not a port (1 to 65535)")
         return "dask", 0
     n = default_workers() if workers is None else workers
     if n < 1:

@@ -233,8 +233,9 @@ def _shape_examples(rules: Rules, index: int, notation: str) -> tuple[str, ...]:
 
 def _deal_words(rules: Rules) -> str:
     d = rules.deal
+    talon = {0: "there is no talon", 1: "1 card is the talon, which goes to the landlord"}
     s = (f"{d.players} players, {d.hand} cards each from a deck of {rules.deck_size}; "
-         f"{d.talon} cards are the talon, which goes to the landlord")
+         + talon.get(d.talon, f"{d.talon} cards are the talon, which goes to the landlord"))
     if d.undealt:
         s += f"; {d.undealt} cards are never dealt nor shown"
     return s + f"; play turns {d.turn}."

@@ -530,6 +530,19 @@ class PuzzleGame:
                        human_wins_with_best_play=human_wins, lines=lines, _state=state,
                        _moves=moves, _winning=winning, _undo=undo)
 
+    def _done_words(self, seat: int, moves: tuple[tuple[int, int], ...]) -> str:
+        """How seat ``seat`` ended the game with the last of ``moves``: "out", or, with a
+        target (the duel handicap), "target reached, 1 card left"."""
+        left = len(Cards(unpack4(self._hands_after(moves)[seat])))
+        if left == 0:
+            return "out"
+        return f"target reached, {left} card{'' if left == 1 else 's'} left"
+
+    def targets(self) -> dict[str, int]:
+        """The seats with a target above 0 (the duel handicap: that seat wins as soon as it
+        holds this many cards or fewer), by name."""
+        return {name: t for name, t in zip(self.seats, self._engine.position.targets) if t}
+
     def _hands_after(self, moves: tuple[tuple[int, int], ...]) -> list[int]:
         e = self._engine
         hands = list(e.search.hands0)
@@ -569,14 +582,23 @@ class PuzzleGame:
         ids = sorted((m for m, _ in e.children(self._state)), key=lambda m: _sort_key(e, m))
         return tuple(e.text(m) for m in ids)
 
-    def hint(self) -> tuple[str, ...]:
-        """Every winning move of the human side, in :meth:`legal_moves` order; () when it has
-        none (lost), when it is not the human's turn, when the game is over, or when the solver
-        could not decide in time (then :attr:`human_wins_with_best_play` is None and
-        :attr:`lines` says so)."""
+    @property
+    def hint_unknown(self) -> bool:
+        """Whether the human is to move and the solver could not list the winning moves in
+        time (:meth:`hint` is then (), even when :attr:`human_wins_with_best_play` is known:
+        the verdict alone is a smaller search than every winning move)."""
+        return self.human_to_move and self._winning is None
+
+    def hint(self, notation: str = "en") -> tuple[str, ...]:
+        """Every winning move of the human side, in :meth:`legal_moves` order, cards in
+        ``notation``; () when it has none (lost), when it is not the human's turn, when the
+        game is over, or when the solver could not list them in time (then
+        :attr:`hint_unknown`)."""
+        if notation not in ("en", "fr", "de"):
+            raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
         if self._winning is None:
             return ()
-        return tuple(self._engine.text(m) for m in self._winning)
+        return tuple(self._engine.text(m, notation) for m in self._winning)
 
     # ---------------------------------------------------------------- actions
 
@@ -646,9 +668,11 @@ class PuzzleGame:
         moves = (*self._moves, (st[0], m))
         before = self.human_wins_with_best_play
         if child is None:
+            done = self._done_words(st[0], moves)
+            said = "and is out" if done == "out" else f"({done})"
             return (self._settled(None, moves, self, (f"{self.seats[st[0]]} plays {text} "
-                                                      "and is out.",)),
-                    MoveVerdict(e.text(m), True, (f"{text}: out, you win.",)))
+                                                      f"{said}.",)),
+                    MoveVerdict(e.text(m), True, (f"{text}: {done}, you win.",)))
         keeps: bool | None = None
         if self._winning is not None:
             keeps = m in self._winning
@@ -728,7 +752,8 @@ class PuzzleGame:
         else:
             m, child, d, computer_wins = got
             if computer_wins:
-                why = f"winning, the fastest: {_plies(d)} to the end after it" if d else "out"
+                why = (f"winning, the fastest: {_plies(d)} to the end after it" if d else
+                       self._done_words(st[0], (*self._moves, (st[0], m))))
             else:
                 why = f"lost with best play: it holds out longest, {_plies(d)} to the end"
             human_wins, known = not computer_wins, True
@@ -764,8 +789,8 @@ class PuzzleGame:
         """Every public field, JSON-ready, cards in ``notation``: ``{"seats", "hands",
         "to_move", "human_to_move", "on_table": [seat, move] | null, "history": [[seat,
         move]], "over", "winner", "human_wins_with_best_play", "human", "human_seats",
-        "seconds", "lines", "notation", "legal_moves", "hint"}`` (``lines`` stay in the
-        game's own notation)."""
+        "seconds", "lines", "notation", "legal_moves", "hint", "hint_unknown", "targets"}``
+        (``lines`` stay in the game's own notation; ``targets``: :meth:`targets`)."""
         if notation not in ("en", "fr", "de"):
             raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
         e = self._engine
@@ -788,7 +813,8 @@ class PuzzleGame:
                 "human": self.human, "human_seats": list(self.human_seats),
                 "seconds": self.seconds, "lines": list(self.lines), "notation": self.notation,
                 "legal_moves": legal,
-                "hint": [e.text(m, notation) for m in self._winning or ()]}
+                "hint": [e.text(m, notation) for m in self._winning or ()],
+                "hint_unknown": self.hint_unknown, "targets": self.targets()}
 
     def replies(self) -> Iterator[PuzzleGame]:
         """The computer's moves until the human is to move or the game is over (each

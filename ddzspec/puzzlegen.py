@@ -251,8 +251,11 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     puzzles whatever runs them), with a rating of at least ``min_difficulty``. Candidates run
     in batches on :mod:`ddzspec.execute` (``workers``, ``scheduler``); at most
     ``max_candidates`` (default 50 × count) are tried. Returns (puzzles, candidates tried).
-    Raises ValueError for bad sizes, seats or source; ExecuteError from the layer."""
+    Raises ValueError for bad sizes, seats or source; UnplayableRulesError (before any
+    candidate runs) for rules that cannot be played out; ExecuteError from the layer."""
     from .execute import Task, rules_ref, run
+    from .game.state import accept_rules
+    accept_rules(rules)
     if seats not in (2, 3) or len(cards) != seats:
         raise ValueError(f"--seats {seats} needs {seats} hand sizes in --cards, got "
                          f"{len(cards)}")

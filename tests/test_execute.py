@@ -238,6 +238,54 @@ def test_a_port_where_something_else_answers_is_not_called_a_cluster_that_cannot
     assert "cannot start" not in msg and "\n" not in msg, msg
 
 
+def test_a_port_that_accepts_and_says_nothing_is_refused_in_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester 8: --scheduler naming a service that accepts the connection and waits (a web
+    server waiting for the rest of a request, here one that never writes) hung for ever:
+    Dask waits for the scheduler's handshake with no time limit."""
+    import socket
+    import threading
+
+    monkeypatch.setattr(execute, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(execute, "HANDSHAKE_GRACE", 1.0)
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+    port = srv.getsockname()[1]
+    held = []
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(srv.accept()[0])  # kept open, never written to
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(ExecuteError) as got:
+            run(_tasks(1), scheduler=f"tcp://127.0.0.1:{port}")
+    finally:
+        srv.close()
+        for c in held:
+            c.close()
+    assert time.monotonic() - t0 < 10
+    assert str(got.value) == (f"--scheduler tcp://127.0.0.1:{port}: no Dask scheduler answers "
+                              "there (something accepted the connection but did not answer "
+                              "the handshake within 2 s)")
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "65536"])
+def test_a_scheduler_port_out_of_range_is_refused_at_once(port: str) -> None:
+    t0 = time.monotonic()
+    with pytest.raises(ExecuteError) as got:  # was a 10 s connect time-out
+        run(_tasks(1), scheduler=f"tcp://127.0.0.1:{port}")
+    assert time.monotonic() - t0 < 2
+    assert str(got.value) == (f"--scheduler tcp://127.0.0.1:{port}: {port} is not a port "
+                              "(1 to 65535)")
+
+
 def _cli(*args: str) -> tuple[int, str, str]:
     from click.testing import CliRunner
 

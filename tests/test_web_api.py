@@ -203,6 +203,11 @@ def test_unreadable_cards_are_one_line_quoting_the_input(client: TestClient) -> 
     ({"kind": "bid", "value": 5}, 422, "5"),
     ({"kind": "dance"}, 400, "unknown action kind"),
     (["bid", 3], 400, "JSON object"),
+    # tester 8: a field the kind does not take was ignored (a bid of 1 "with" BR went through)
+    ({"kind": "bid", "value": 1, "cards": "BR"}, 400,
+     'unknown field "cards" for a bid (its fields are kind, value)'),
+    ({"kind": "pass", "cards": "33"}, 400, 'unknown field "cards" for a pass (its fields are'),
+    ({"kind": "bid", "vaule": 1}, 400, 'unknown field "vaule" for a bid'),
 ])
 def test_malformed_actions_are_4xx_and_change_nothing(client: TestClient, body: Any,
                                                       status: int, words: str) -> None:

@@ -344,6 +344,35 @@ def test_puzzle_hint_selects_its_move_and_the_hand_is_labelled(browser: Any, ser
     page.close()
 
 
+def test_a_french_puzzle_hint_selects_its_queens_even_after_a_change_of_notation(
+        browser: Any, server: str, shots: Path) -> None:
+    """Tester 8: in French the puzzle's Hint listed "10 10, " and its second hint (QQ, sent
+    in English) selected nothing; a hint asked in English was kept after switching to French;
+    the verdict on a lost move named the queen Q. DDZ2-15 (10 10 Q Q against 3 A)."""
+    page, errors = open_page(browser, f"{server}/")
+    page.click("#tab-puzzle")
+    open_puzzle_hint(page, "DDZ2-15")  # in English first: 10 10, QQ
+    page.select_option("#notation", "fr")
+    page.wait_for_selector("#puzzle-hand .card[data-symbol='D']")  # the hand redrawn
+    for n, sel, shown in ((1, ["T", "T"], "10 10"), (2, ["D", "D"], "DD")):
+        page.click("#pz-hint")
+        page.wait_for_function(f"() => document.getElementById('puzzle-message').textContent"
+                               f".includes('Hint {n} of 2: {shown} (selected')"
+                               " && document.getElementById('puzzle-message').textContent"
+                               ".startsWith('Winning moves: 10 10, DD')", timeout=10_000)
+        assert selected_symbols(page) == sel
+    page.keyboard.press("Escape")
+    page.locator("#puzzle-hand .card[data-symbol='D']").first.click()
+    page.click("#pz-play")
+    page.wait_for_function("() => document.getElementById('puzzle-message')"
+                           ".textContent.startsWith('this loses')")
+    assert page.inner_text("#puzzle-message").splitlines()[0] == \
+        "this loses: after D the peasant wins with A"
+    snap(page, shots, "tester8-french-puzzle")
+    assert errors == []
+    page.close()
+
+
 def test_puzzles_solve_one_and_fail_another(browser: Any, server: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(f"{server}/")
@@ -413,6 +442,73 @@ def test_puzzle_verdict_unknown_is_not_a_loss(browser: Any, server: str) -> None
     page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
     page.wait_for_function("() => document.getElementById('puzzle-message').textContent"
                            ".includes('You can win with best play')")
+    page.close()
+
+
+def test_a_hint_not_listed_in_time_is_not_called_a_loss(browser: Any, server: str) -> None:
+    """Tester 8: when the solver knew the verdict (a win) but could not list the winning
+    moves in time, Hint said "No move wins here against perfect defence." The server's hint
+    reply is changed on its way to the page, as the server sends it then."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.route("**/api/puzzles/*/hint*",
+               lambda route: route.fulfill(json={"moves": [], "unknown": True}))
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-puzzle")
+    page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
+    page.wait_for_selector("body[data-puzzle='human']")
+    page.click("#pz-hint")
+    page.wait_for_function("() => document.getElementById('puzzle-message').textContent"
+                           ".includes('could not find the winning moves in time')")
+    assert page.inner_text("#puzzle-message") == (
+        "The solver could not find the winning moves in time (10 s): no hint.")
+    page.close()
+
+
+def test_a_typed_duel_position_shows_the_handicap(browser: Any, server: str) -> None:
+    """Tester 8: a puzzle with a target (duel, one rob: the peasant wins at 1 card left) did
+    not show it: the peasant's 7 won with a card still in its hand, unexplained."""
+    page, errors = open_page(browser, f"{server}/")
+    page.click("#tab-puzzle")
+    page.fill("#puzzle-text", "rules duel\nlandlord: 5566\npeasant: 78\nto_move: landlord\n"
+              "robs 1\n")
+    page.click("#puzzle-start-text")
+    page.wait_for_selector("body[data-puzzle='human']")
+    assert page.locator("#puzzle-seats .target").all_inner_texts() == ["wins at 1 card left"]
+    page.locator("#puzzle-hand .card[data-symbol='5']").first.click()
+    page.click("#pz-play")
+    page.click("#pz-playon")
+    page.wait_for_function("() => document.getElementById('puzzle-message').textContent"
+                           ".startsWith('Lost. peasant wins.')")
+    assert page.locator("#puzzle-seats .target").all_inner_texts() == ["wins at 1 card left"]
+    assert errors == []
+    page.close()
+
+
+def test_the_replay_writes_every_hand_alike(browser: Any, server: str,
+                                           tmp_path: Path) -> None:
+    """Tester 8: in the replay a hand holding a ten was spaced ("3 3 4 … 10 J") and one
+    without ran together ("355666899QQKAA2BR"), line under line. A finished deal is uploaded
+    (seed 5: seat 1 holds no ten)."""
+    import json
+    import urllib.request
+
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    rec = CliRunner().invoke(main, ["play", "--seed", "5", "--json"]).stdout
+    req = urllib.request.Request(f"{server}/api/records", data=rec.encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        gid = json.loads(r.read())["id"]
+    page, errors = open_page(browser, f"{server}/#game={gid}")
+    page.wait_for_selector("#result:not(.hidden)")
+    page.click("#btn-replay")
+    page.wait_for_selector("#rp-hands div")
+    lines = page.locator("#rp-hands div").all_inner_texts()
+    assert lines[1] == "seat 1: 3 3 4 4 5 6 6 6 6 7 8 9 J K A 2 B"  # was 334456666789JKA2B
+    assert lines[0].startswith("seat 0 (you): 4 5 7 8 9 10 J J ")
+    assert errors == []
     page.close()
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import ALL_RANKS, N_RANKS, Cards, parse_cards
-from ..errors import BadSeatError, GameError
+from ..errors import BadSeatError, GameError, NotationError
 from ..rules import Rules
 
 Setup = tuple[tuple[Cards, ...], Cards, Cards, int]
@@ -107,19 +107,27 @@ def explicit_deal(rules: Rules, hands: Sequence[Cards | str], talon: Cards | str
     """Validate an explicit deal: (hands, talon, undealt, first). ``hands``: one per seat,
     ``deal.hand`` cards each (Cards or English notation); ``talon``: ``deal.talon`` cards; the
     undealt rest is the deck minus both and must number ``deal.undealt``; ``first``: the first
-    speaker (default 0). Raises GameError (cards that do not make up the deck), BadSeatError,
-    NotationError."""
+    speaker (default 0). An empty string is no cards (the talon of a variant without one, as a
+    record writes it). Raises GameError (cards that do not make up the deck, or cannot be read:
+    the message names the hand or the talon), BadSeatError."""
     d = rules.deal
 
-    def cards(x: Cards | str) -> Cards:
-        return x if isinstance(x, Cards) else parse_cards(x, deck=rules.deck).cards
-    hs = tuple(cards(h) for h in hands)
+    def cards(x: Cards | str, what: str) -> Cards:
+        if isinstance(x, Cards):
+            return x
+        if not x.strip():
+            return Cards((0,) * N_RANKS)
+        try:
+            return parse_cards(x, deck=rules.deck).cards
+        except NotationError as e:
+            raise GameError(f"{what}: {e.one_line()}") from None
+    hs = tuple(cards(h, f"hand {i}") for i, h in enumerate(hands))
     if len(hs) != d.players:
         raise GameError(f"{rules.name} deals {d.players} hands, got {len(hs)}")
     for i, h in enumerate(hs):
         if len(h) != d.hand:
             raise GameError(f"hand {i} has {len(h)} cards; {rules.name} deals {d.hand}")
-    t = cards(talon) if talon is not None else None
+    t = cards(talon, "the talon") if talon is not None else None
     if t is None or len(t) != d.talon:
         raise GameError(f"the talon must have {d.talon} cards")
     total = [sum(h.counts[i] for h in hs) + t.counts[i] for i in range(N_RANKS)]

@@ -564,8 +564,9 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
                     left = st.target(peasant)
                     base += (f", robs {st.robs}: a peasant wins at {left} "
                              f"card{'' if left == 1 else 's'} left")
-                out.append(f"landlord: seat {st.landlord} ({base}); talon "
-                           f"{st.talon.format(notation)} shown and taken "
+                talon = (f"talon {st.talon.format(notation)} shown and taken" if len(st.talon)
+                         else "no talon")  # a variant may deal none
+                out.append(f"landlord: seat {st.landlord} ({base}); {talon} "
                            f"({len(st.hands[st.landlord])} cards)")
             prev = st
             continue
@@ -597,7 +598,8 @@ def _deal_lines(st: GameState, notation: str) -> list[str]:
     lines = [f"{st.rules.title} — seed {st.seed if st.setup is None else '(explicit deal)'}"]
     for s, h in enumerate(st.hands):
         lines.append(f"  seat {s}: {h.format(notation)}")
-    lines.append(f"  talon (face down): {st.talon.format(notation)}")
+    lines.append(f"  talon (face down): {st.talon.format(notation)}" if len(st.talon)
+                 else "  talon: none")
     if len(st.undealt):
         lines.append(f"  undealt (never shown): {st.undealt.format(notation)}")
     lines.append(f"bidding (seat {st.first} first):")

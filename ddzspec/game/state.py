@@ -103,8 +103,8 @@ class GameState:
         explicit deal voided by an all-pass auction is redealt from ``seed`` (default 0).
         Every option is kept in :attr:`start`, so a record starts the same deal again. Raises
         GameError when the rules cannot be played (:func:`accept_rules`), the cards do not
-        make up the deck or the seed is neither an int nor a string; BadSeatError for
-        ``first``; NotationError on bad notation.
+        make up the deck, cannot be read (naming the hand or the talon) or the seed is neither
+        an int nor a string; BadSeatError for ``first``.
         """
         accept_rules(rules)
         seed = check_seed(seed)

@@ -398,7 +398,8 @@ class _Raw:
 def resolve_path(name_or_path: str, base: Path | None = None, as_path: bool = False) -> Path:
     """Find a rules file. A bare built-in name ("classic", "kawu", "duel", "duel-literal")
     always means the shipped file, whatever lies in the working folder; anything else is a path
-    (``.rules`` may be left off), relative to ``base`` when given (an ``extends`` in a file).
+    (``.rules`` may be left off), relative to ``base`` when given (an ``extends`` in a file,
+    a position file's ``rules`` line) and then only to it, else to the working folder.
     ``as_path``: always a path, never a built-in (a quoted ``extends "classic"`` means the file
     ``classic.rules`` next to the file saying it). Raises RulesError naming the files tried
     (and the built-in names, for a bare name) when nothing matches."""
@@ -411,7 +412,9 @@ def resolve_path(name_or_path: str, base: Path | None = None, as_path: bool = Fa
     p = Path(name_or_path)
     candidates = [p] if p.suffix == ".rules" else [p, p.parent / (p.name + ".rules")]
     if base is not None and not p.is_absolute():
-        candidates = [base / c for c in candidates] + candidates
+        # only from ``base``: a file of the same name in the working folder is never taken
+        # instead (the answer would depend on where the command is run)
+        candidates = [base / c for c in candidates]
     for c in candidates:
         if c.is_file():
             return c
@@ -434,7 +437,10 @@ def _read_bytes(path: Path) -> bytes:
         raise RulesError(f"cannot read: {e.strerror}", str(path)) from None
 
 
-def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
+def _read_raw(path: Path, seen: tuple[Path, ...] = (), inline: bool = False) -> _Raw:
+    """The file at ``path`` with its ``extends`` chain merged. ``inline``: a text given by
+    :func:`load_rules_text` (in a temporary file): its own ``extends`` is resolved from the
+    working folder."""
     shown = str(path)
     data = _read_bytes(path)
     try:
@@ -448,7 +454,7 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
     if ext is not None:
         loc = (ext.at.line, ext.at.column)
         try:
-            parent_path = resolve_path(ext.text.strip('"'), path.parent,
+            parent_path = resolve_path(ext.text.strip('"'), None if inline else path.parent,
                                        as_path=ext.text.startswith('"'))
         except RulesError as e:
             raise RulesError(e.message, shown, *loc) from None
@@ -965,7 +971,7 @@ def load_rules(name_or_path: str = DEFAULT_RULES, without: Sequence[str] = (),
                base: str | Path | None = None) -> Rules:
     """Load a rules file by built-in name ("classic", "kawu", "duel", "duel-literal") or path,
     optionally dropping shapes (``without=("trio_pair",)``). ``base``: the folder a relative
-    path is resolved from first (the folder of the file naming it, as for ``extends``: see
+    path is resolved from (the folder of the file naming it, as for ``extends``: see
     :func:`resolve_path`); None: the working folder.
 
     Returns frozen :class:`Rules`. Loaded rules are kept in memory and served again only
@@ -993,7 +999,7 @@ def load_rules_text(text: str, path: str = "<rules>") -> Rules:
         f = Path(d) / "inline.rules"
         f.write_text(text, encoding="utf-8")
         try:
-            return _Builder(_read_raw(f)).build()
+            return _Builder(_read_raw(f, inline=True)).build()
         except RulesError as e:
             raise RulesError(e.message, path, e.line, e.column) from None
 

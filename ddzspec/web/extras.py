@@ -25,7 +25,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
@@ -120,10 +120,11 @@ class Session:
 
     def to_json(self, notation: str) -> dict[str, Any]:
         v = self.verdict
+        game = self.game.to_json(notation)
         return {"sid": self.sid,
                 "puzzle": None if self.puzzle is None else self.puzzle.to_json(),
-                "game": self.game.to_json(notation),
-                "legal": list(self.game.legal_moves()) if self.game.human_to_move else [],
+                "game": game,
+                "legal": list(game["legal_moves"]) if self.game.human_to_move else [],
                 "verdict": None if v is None else {"move": v.move, "keeps_win": v.keeps_win,
                                                    "lines": list(v.lines)}}
 
@@ -208,7 +209,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
             if len(position.seats) == 3 and side is None:
                 who = "landlord" if position.roles[position.to_move] == "landlord" \
                     else "peasants"
-            game = PuzzleGame.start(position, who, seconds=PUZZLE_SECONDS)
+            game = PuzzleGame.start(position, who, seconds=PUZZLE_SECONDS, notation=n)
             return Session(secrets.token_hex(8), game, puzzle)
 
         s = await run_in_threadpool(start)
@@ -228,7 +229,9 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
         think): ``change(game)`` gives the new game and the verdict to show (or None)."""
         def act() -> dict[str, Any]:
             with s.lock:
-                s.game, s.verdict = change(s.game)
+                # the words about this step (the verdict, the computer's move, a take-back)
+                # are written in the notation of the page asking, which may have changed
+                s.game, s.verdict = change(replace(s.game, notation=n))
                 out = s.to_json(n)
                 if s.game.over:  # the puzzle ended: its solver memory is freed at once
                     s.game.release()
@@ -269,11 +272,12 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
     @guarded
     async def puzzle_hint(request: Request) -> Response:
         s = session(request)
+        n = notation_of(request)
 
-        def hint() -> list[str]:
-            with s.lock:
-                return list(s.game.hint())
-        return JSONResponse({"moves": await run_in_threadpool(hint)})
+        def hint() -> dict[str, Any]:
+            with s.lock:  # the page selects them in its own notation
+                return {"moves": list(s.game.hint(n)), "unknown": s.game.hint_unknown}
+        return JSONResponse(await run_in_threadpool(hint))
 
     @guarded
     async def learn_rules(request: Request) -> Response:

@@ -45,6 +45,11 @@ DEFAULT_LEVEL = 2
 WEB_FORMAT = "ddzspec-web-game"
 
 
+#: The fields of the person's action per kind (a {"kind": "pass", "cards": …} is refused).
+ACTION_FIELDS = {"bid": ("kind", "value"), "call": ("kind", "value"), "rob": ("kind", "value"),
+                 "pass": ("kind",), "play": ("kind", "cards")}
+
+
 class WebError(DdzError):
     """A request the web table refuses: ``status`` is the HTTP status (400 bad input, 404
     unknown game, 409 not now)."""
@@ -275,6 +280,12 @@ class WebGame:
             raise WebError("the body is a JSON object {\"kind\": ..., ...}")
         kind = obj.get("kind")
         s = self.seat
+        fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
+        if fields is not None:  # a field the kind does not take is refused, never ignored
+            for k in obj:
+                if k not in fields:
+                    raise WebError(f"unknown field {json.dumps(k)} for a {kind} (its fields "
+                                   f"are {', '.join(fields)})")
         if kind == "bid":
             v = obj.get("value")
             if not isinstance(v, int) or isinstance(v, bool):

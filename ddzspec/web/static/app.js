@@ -340,7 +340,7 @@ function render(actedSeat) {
   // talon
   const talon = $("talon");
   talon.innerHTML = "";
-  if (g.talon_cards) {
+  if (g.talon_cards && g.talon_cards.length) {  // a variant may deal no talon
     talon.appendChild(el("span", "", "Talon:"));
     talon.appendChild(cardsRow(g.talon_cards));
   } else if (g.talon_size) {
@@ -599,7 +599,9 @@ function renderReplay() {
   const hands = step ? step.hands : rp.initial.hands;
   const box = $("rp-hands");
   box.innerHTML = "";
-  hands.forEach((h, i) => box.appendChild(el("div", "", "seat " + i + (i === app.game.seat ? " (you)" : "") + ": " + (cardText(h) || "—"))));
+  // every hand spaced, as the hands at the end are (cardText runs a hand without a ten together)
+  const spaced = (h) => symbolsToCards(h).map((c) => faceText(c.symbol)).join(" ");
+  hands.forEach((h, i) => box.appendChild(el("div", "", "seat " + i + (i === app.game.seat ? " (you)" : "") + ": " + (spaced(h) || "—"))));
   if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play ? cardText(t.play) : "pass")).join(", ")));
 }
 

@@ -154,6 +154,8 @@
       if (!cards.length) box.appendChild(D.el("div", "note", "no card left"));
       else if (clickable) box.appendChild(D.el("div", "note", D.plural(cards.length, "card") + ": your hand below"));
       else box.appendChild(D.cardsRow(cards));
+      const target = (g.targets || {})[name];  // the duel handicap: wins at this many left
+      if (target) box.appendChild(D.el("div", "note target", "wins at " + D.plural(target, "card") + " left"));
       seats.appendChild(box);
     });
     const table = $("puzzle-table");
@@ -245,12 +247,18 @@
     // as in a deal: Hint selects a winning move in the hand; Hint again, the next one
     if (!pz.session) return;
     try {
-      const key = pz.session.sid + " " + JSON.stringify(pz.session.game.history);
+      // the moves come in the page's notation: a change of notation asks again
+      const key = pz.session.sid + " " + D.notation() + " " + JSON.stringify(pz.session.game.history);
       if (!pz.hint || pz.hint.key !== key) {
         const d = await D.api("GET", "/api/puzzles/" + pz.session.sid + "/hint");
-        pz.hint = { key, moves: d.moves, index: -1 };
+        pz.hint = { key, moves: d.moves, unknown: d.unknown, index: -1 };
       }
       const h = pz.hint;
+      if (h.unknown) {  // the solver ran out of time: no list, and no claim that none wins
+        D.showMessage("puzzle-message", "The solver could not find the winning moves in time (" +
+          pz.session.game.seconds + " s): no hint.", "info");
+        return;
+      }
       if (!h.moves.length) {
         D.showMessage("puzzle-message", "No move wins here against perfect defence.", "info");
         return;
