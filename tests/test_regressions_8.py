@@ -1,4 +1,7 @@
-"""Regressions found by the eighth fresh tester (kept as tests)."""
+"""Regressions found by the eighth fresh tester (kept as tests): resumed records of other
+variants, puzzles in French or German, variants without a talon, unplayable rules in arena and
+puzzle generation, relative rules paths, hints not listed in time, the web data folder, duel
+targets in puzzles."""
 
 from __future__ import annotations
 
