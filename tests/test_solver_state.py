@@ -122,6 +122,23 @@ def test_a_tiny_hand_cache_gives_the_same_answers() -> None:
     assert small.nodes > full.nodes  # the caches really were emptied
 
 
+@pytest.mark.parametrize("ident", ["DDZ3-01", "DDZ3-02", "DDZ3-03", "DDZ3-04", "DDZ3-05"])
+def test_three_seats_in_a_small_compact_table_give_the_same_answers(ident: str) -> None:
+    """The shipped 3-seat puzzles (packed states under 2^63: the compact table) solved with a
+    table of 512 slots, replacing entries all the time: the winner, every winning move and
+    the score of a full search."""
+    from ddzspec.puzzle_play import puzzle_by_id
+
+    pos = puzzle_by_id(ident).position()
+    assert Searcher(pos)._compact
+    for want in ("all", "score"):
+        small = solve(pos, want=want, limit=Limit(entries=600))
+        full = solve(pos, want=want)
+        assert small.status == full.status == "solved"
+        assert (small.winner, small.winning_moves, small.score) == (
+            full.winner, full.winning_moves, full.score)
+
+
 def test_hand_keys_are_one_to_one_and_spread() -> None:
     """The hand caches' keys (``hand_key``) are exact — distinct hands, distinct keys — and
     spread the sub-hands of one hand over the low bits a dict probes first, where the packed
