@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._io import read_input
-from .cards import Cards, unpack4
+from .cards import NOTATIONS, Cards, unpack4
 from .errors import DdzError, NotationError, PuzzleError, shorten
 from .solver import Position, parse_position
 from .solver.search import Limit, Searcher, _Aborted, gc_paused
@@ -465,8 +465,7 @@ class PuzzleGame:
         a limit that does not depend on the machine's speed). ``notation``: the card notation
         of the plain words (:attr:`lines`, :attr:`MoveVerdict.lines`; "en", "fr", "de"); the
         fields stay canonical English. Raises PuzzleError on a bad side, limit or notation."""
-        if notation not in ("en", "fr", "de"):
-            raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
+        _check_notation(notation)
         if not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds <= 0:
             raise PuzzleError(f"seconds must be a positive number of seconds, not {seconds!r}")
         seats = position.seats
@@ -594,8 +593,7 @@ class PuzzleGame:
         ``notation``; () when it has none (lost), when it is not the human's turn, when the
         game is over, or when the solver could not list them in time (then
         :attr:`hint_unknown`)."""
-        if notation not in ("en", "fr", "de"):
-            raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
+        _check_notation(notation)
         if self._winning is None:
             return ()
         return tuple(self._engine.text(m, notation) for m in self._winning)
@@ -616,8 +614,7 @@ class PuzzleGame:
             return -1
         if not isinstance(move, str):
             raise PuzzleError(f"a move is a card string or 'pass', not {move!r}")
-        if notation not in ("en", "fr", "de"):
-            raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
+        _check_notation(notation)
         if not move.strip():
             raise PuzzleError("no cards given: type the cards to play, or 'pass'")
         from .cards import parse_cards
@@ -791,8 +788,7 @@ class PuzzleGame:
         move]], "over", "winner", "human_wins_with_best_play", "human", "human_seats",
         "seconds", "lines", "notation", "legal_moves", "hint", "hint_unknown", "targets"}``
         (``lines`` stay in the game's own notation; ``targets``: :meth:`targets`)."""
-        if notation not in ("en", "fr", "de"):
-            raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
+        _check_notation(notation)
         e = self._engine
         hands = self._hands_after(self._moves)
         table = None
@@ -823,6 +819,12 @@ class PuzzleGame:
         while not g.over and not g.human_to_move:
             g = g.reply()
             yield g
+
+
+def _check_notation(notation: str) -> None:
+    """PuzzleError unless ``notation`` is one of the card notations (en, fr, de)."""
+    if notation not in NOTATIONS:
+        raise PuzzleError(f"unknown notation {notation!r}: expected en, fr or de")
 
 
 def _plies(n: int) -> str:

@@ -319,7 +319,7 @@ class Searcher:
     #: six 13-15-card positions: 16-18 s against 19-21 s (compiled; the pure core: even) for
     #: 1.4 times the nodes; small positions (puzzles) keep every node (their table is small)
     unstored_from = 24
-    #: order a hand's moves by the fewest plays the rest of the hand needs (see _ordered):
+    #: order a hand's moves by the fewest plays the rest of the hand needs (see _leads):
     #: measured on ten 17-v-17 deals, landlord to lead, 10 verdicts of 10 within 60 s against
     #: 6 (e.g. 13.5 M nodes to 1.06 M, 6.6 M to 2,481)
     order_plays = True
@@ -601,7 +601,7 @@ class Searcher:
         table = self._table
         # the tables' key: one to one, the hands' bits mixed into the low bits (a dict probes
         # first by those, which alone are the seat, the passes and the move to beat)
-        tk = key ^ (key >> hb)
+        tk = key ^ (key >> hb) if store else 0
         if store:
             if table is not None:
                 got = table.get(tk)
@@ -661,10 +661,7 @@ class Searcher:
                 got = info.answers[lastp] = self._answers(info, lastp - 1)
             cand = got
         else:
-            got = info.ordered
-            if got is None:
-                got = info.ordered = self._ordered(info, info.leads)
-            cand = got
+            cand = self._leads(info)
         # a move that reaches the target ends the deal (leads are sorted largest first;
         # answers are one class, one size, then bombs and rocket of other sizes)
         lim = info.count - self.targets[s]
@@ -737,67 +734,53 @@ class Searcher:
             keys.sort()
         return tuple([moves[k & 0xFFFFFF] for k in keys]), tuple([k >> 24 for k in keys])
 
-    def _ordered(self, info: HandInfo, moves: Sequence[int]) -> tuple[int, ...]:
-        """``moves`` of the hand of ``info`` in search order: by the fewest plays the rest of
-        the hand needs after the move (:meth:`MoveSet.plays`), fewest first; a stable sort, so
-        the moves' own order (leads: larger first; answers: weaker bodies first, bombs and
-        rocket last) breaks ties. Ordering only: never changes an answer."""
-        n = len(moves)
-        if not self.order_plays or n < 2:
-            if moves is info.leads:
-                info.ordered_plays = tuple([self.ms.plays(info.hand - self.ms.mk[m], info.leads)
-                                            for m in moves])
-            return tuple(moves)
-        h, mk, ms, pool = info.hand, self.ms.mk, self.ms, info.leads
-        # sorted as plain ints (plays, then the position: a stable sort) rather than by a key
-        # function: no call per comparison
-        keys = [(ms.plays(h - mk[m], pool) << 24) | i for i, m in enumerate(moves)]
-        keys.sort()
-        if moves is info.leads:
-            info.ordered_plays = tuple([k >> 24 for k in keys])
-        return tuple([moves[k & 0xFFFFFF] for k in keys])
+    def _leads(self, info: HandInfo) -> tuple[int, ...]:
+        """The leads of the hand of ``info`` in search order (cached as ``info.ordered``, with
+        ``info.ordered_plays``): by the fewest plays the rest of the hand needs after the move
+        (:meth:`MoveSet.plays`), fewest first; a stable sort, so the leads' own order (larger
+        first, weaker bodies first) breaks ties. Ordering only: never changes an answer."""
+        got = info.ordered
+        if got is None:
+            got, info.ordered_plays = self._by_plays(info, list(info.leads))
+            info.ordered = got
+        return got
 
     def _static_win(self, key: int, s: int, e: _Moves) -> bool:
         """A static win of seat ``s`` (to move in the packed state ``key``, its moves ``e``):
         the hand splits into at most :attr:`static_plays` legal moves (``static_plays_big`` in
         a large position), the first of them one of the candidates here (a lead, or a move that
         beats the one on the table), of which every one but the last is *safe* — no opponent
-        can beat it (:meth:`_safe`). The mover plays
-        the safe moves, every seat passes after each (a partner may), and the mover leads the
-        last one and is out. Sound, not complete: a split into more moves is not looked for."""
+        can beat it (:meth:`_safe`). The mover plays the safe moves, every seat passes after
+        each (a partner may), and the mover leads the last one and is out. Sound, not
+        complete: a split into more moves is not looked for."""
         opps = self._opponents[s]
         o1 = self._info(opps[0], key)
         o2 = self._info(opps[1], key) if len(opps) > 1 else o1
-        info, ms = e.info, self.ms
-        steps, pl, k = e.steps, e.step_plays, self._static_k - 1
-        for i in range(len(steps)):
-            m = steps[i]
-            if self._safe(m, o1, o2) and (
-                    pl[i] <= 1 or self._closes(ms.info(info.hand - ms.mk[m], info), k, o1, o2)):
-                return True
-        return False
+        return self._safe_split(e.info, e.steps, e.step_plays, self._static_k, o1, o2)
 
-    def _closes(self, info: HandInfo, k: int, o1: HandInfo, o2: HandInfo) -> bool:
-        """Whether the hand of ``info`` splits into at most ``k`` legal moves of which every
-        one but one is safe against the opponents' hands ``o1``, ``o2`` (:meth:`_static_win`);
-        the moves are tried in search order, those leaving fewest plays first."""
+    def _safe_split(self, info: HandInfo, moves: tuple[int, ...], plays: tuple[int, ...],
+                    k: int, o1: HandInfo, o2: HandInfo) -> bool:
+        """Whether one of ``moves`` of the hand of ``info`` (``plays``: the plays the rest of
+        the hand needs after each; sorted by them when the ordering is on) starts a split of
+        the hand into at most ``k`` legal moves of which every one but the last is safe
+        against the opponents' hands ``o1``, ``o2`` (:meth:`_static_win`); the rest of the
+        hand after a safe move is tried with its own leads."""
         ms = self.ms
-        got = info.ordered
-        if got is None:
-            got = info.ordered = self._ordered(info, info.leads)
-        pl = info.ordered_plays
-        for i in range(len(got)):
-            p = pl[i]
-            if p < 1:  # the whole hand is one move
+        for i in range(len(moves)):
+            p = plays[i]
+            if p < 1:  # the move is the whole hand
                 return True
             if p >= k:
                 if self.order_plays:  # sorted by plays: none further leaves fewer
                     break
                 continue
-            m = got[i]
-            if self._safe(m, o1, o2) and (
-                    p <= 1 or self._closes(ms.info(info.hand - ms.mk[m], info), k - 1, o1, o2)):
-                return True
+            m = moves[i]
+            if self._safe(m, o1, o2):
+                if p <= 1:  # the rest is one move
+                    return True
+                rest = ms.info(info.hand - ms.mk[m], info)
+                if self._safe_split(rest, self._leads(rest), rest.ordered_plays, k - 1, o1, o2):
+                    return True
         return False
 
     def _safe(self, m: int, o1: HandInfo, o2: HandInfo) -> bool:
