@@ -49,7 +49,6 @@ from __future__ import annotations
 import gc
 import math
 import time
-from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -59,7 +58,7 @@ from typing import Literal
 from ddzspec.cards import pack4
 from ddzspec.verdict import require_playable
 
-from .movegen import GUARD, HandInfo, MoveSet, move_set
+from .movegen import GUARD, ByteTable, HandInfo, MoveSet, move_set
 from .position import Position
 
 PASS = "PASS"
@@ -128,10 +127,10 @@ class SolveResult:
 class Limit:
     """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none.
     ``entries``: the most transposition-table entries kept. A search whose packed states are
-    under 2^63 (two seats; three up to about 15/12/12 cards) starts with a dict and past
-    262,144 entries (or ``entries // 2``, if fewer) moves them to the compact
-    :class:`_Table` of ``entries`` slots rounded down to a power of two, 9 bytes each (the
-    default, 2^22: 36 MiB; it replaces entries, never grows past that and is never emptied).
+    under 2^63 (two seats; three up to about 15/12/12 cards) keeps them in a compact
+    :class:`~ddzspec.solver.movegen.ByteTable` of at most ``entries`` slots rounded down to a
+    power of two, 9 bytes each (the default, 2^22: 36 MiB; it starts at 65,536 slots, replaces
+    entries, never grows past that and is never emptied).
     Larger states (a whole 3-seat deal) stay in a dict of at most ``min(entries, 680,000)``
     entries (about 80 bytes each) in two generations: when the newer holds half it becomes
     the older and the previous older is dropped. So memory stays bounded whatever the time
@@ -156,10 +155,9 @@ class Limit:
 #: The most entries of the dict table (states that need over 63 bits: a whole 3-seat deal),
 #: whatever ``Limit.entries`` (~80 bytes each; the compact table takes 9 a slot)
 _DICT_ENTRIES = 680_000
-#: Entries of the dict table after which a search moves to the compact one: a dict's
-#: look-up costs less while it is small (measured 15 % less time on 13 v 12 leads than
-#: moving at 2^16; 2^19 the same as 2^18)
-_SMALL_TABLE = 1 << 18
+#: The slots a compact table starts with (it grows 4 times at half full: a small position's
+#: table stays small, in the processor's caches)
+_TABLE_START = 1 << 16
 #: Distinct hands whose move lists are cached before the cache is emptied (memory).
 _HANDS_KEPT = 20_000
 #: The hands a search keeps, weighed by their moves (1 + its leads a hand): the caches are
@@ -167,92 +165,6 @@ _HANDS_KEPT = 20_000
 _WEIGHT_KEPT = 1_500_000
 #: At most 2^this hands of a seat are kept by a search (a direct-mapped cache, see _Hand).
 _HAND_SLOT_BITS = 18
-
-
-class _Table:
-    """The boolean transposition table of a search whose packed states are under 2^63 (two
-    seats; three up to about 15/12/12 cards): exact keys (never a hash: a hit is the same
-    state) in an array of 64-bit ints and one byte a slot (bit 0: the win; above it the bit
-    length of the node count of the subtree that proved it), in buckets of two slots. A new
-    entry takes the first slot when its subtree is at least as large as the first's (which
-    moves to the second), else the second: the costliest proofs stay, the newest beside them,
-    and nothing is emptied wholesale. 9 bytes a slot; starts at ``start`` slots and grows 4
-    times whenever half are filled, up to ``slots`` (powers of two, at least 2). 0 marks an
-    empty slot (no searched state packs to 0: some hand holds a card)."""
-
-    __slots__ = ("cap", "filled", "keys", "mask", "size", "vals")
-
-    def __init__(self, slots: int, start: int) -> None:
-        self.cap = slots
-        self.filled = 0
-        self.size = 0
-        self.mask = 0
-        self.keys = array("q")
-        self.vals = bytearray()
-        self._alloc(min(slots, start))
-
-    def _alloc(self, size: int) -> None:
-        self.size = size
-        self.mask = (size - 1) & ~1
-        self.keys = array("q", bytes(8 * size))
-        self.vals = bytearray(size)
-        self.filled = 0
-
-    def _index(self, key: int) -> int:
-        """The bucket's first slot: the key's 30-bit pieces multiplied by odd constants
-        (products under 2^62: machine words when compiled), middle bits of the mix."""
-        a = key & 0x3FFFFFFF
-        b = (key >> 30) & 0x3FFFFFFF
-        return (((a * 0x2545F491) ^ (b * 0x1B873593) ^ (key >> 60)) >> 20) & self.mask
-
-    def get(self, key: int) -> int:
-        """1: the side to move wins, 0: it loses, -1: not in the table."""
-        i = self._index(key)
-        keys = self.keys
-        if keys[i] == key:
-            return self.vals[i] & 1
-        if keys[i + 1] == key:
-            return self.vals[i + 1] & 1
-        return -1
-
-    def put(self, key: int, won: bool, work: int) -> None:
-        """Store the state ``key`` (won or lost for the side to move) proved by a subtree of
-        ``work`` nodes."""
-        w = work.bit_length()
-        v = ((w if w < 127 else 127) << 1) | (1 if won else 0)
-        i = self._index(key)
-        keys, vals = self.keys, self.vals
-        k0 = keys[i]
-        if k0 == 0:
-            self.filled += 1
-            keys[i] = key
-            vals[i] = v
-        elif k0 == key:
-            vals[i] = v
-        elif keys[i + 1] == key:
-            vals[i + 1] = v
-        else:
-            if keys[i + 1] == 0:
-                self.filled += 1
-            if vals[i] >> 1 <= w:  # the larger proof takes the first slot
-                keys[i + 1] = k0
-                vals[i + 1] = vals[i]
-                keys[i] = key
-                vals[i] = v
-            else:
-                keys[i + 1] = key
-                vals[i + 1] = v
-        if self.filled * 2 > self.size and self.size < self.cap:
-            self._grow()
-
-    def _grow(self) -> None:
-        keys, vals = self.keys, self.vals
-        self._alloc(min(self.cap, self.size * 4))
-        for i in range(len(keys)):
-            k = keys[i]
-            if k:
-                v = vals[i]
-                self.put(k, bool(v & 1), (1 << (v >> 1)) >> 1)
 
 
 class _Moves:
@@ -344,13 +256,15 @@ class Searcher:
         self.close = self.n - 1
         self.limit = limit or Limit()
         self.nodes = 0
-        #: the boolean transposition table: packed state → win of the side to move (newer
-        #: and older generation, see :class:`Limit`)
+        #: the boolean transposition table of states over 2^63 (a whole 3-seat deal): packed
+        #: state → win of the side to move (newer and older generation, see :class:`Limit`)
         self.tt: dict[int, bool] = {}
         self.tt_old: dict[int, bool] = {}
-        #: with two seats (packed states under 2^63), once ``tt`` holds _SMALL_TABLE entries,
-        #: the compact :class:`_Table` instead (a dict is faster while small)
-        self._table: _Table | None = None
+        #: the table of states under 2^63 (two seats, smaller 3-seat positions): the compact
+        #: :class:`~ddzspec.solver.movegen.ByteTable` (bit 0 of a state's byte: the side to
+        #: move wins; above it the bit length of the node count of the subtree that proved it,
+        #: so the costliest proofs stay); made by :meth:`win`; None with larger states
+        self._table: ByteTable | None = None
         self.stt: dict[tuple[object, ...], bool] = {}
         self.stt_old: dict[tuple[object, ...], bool] = {}
         dbl = set(pos.rules.scoring.double)
@@ -471,7 +385,7 @@ class Searcher:
         """Drop the transposition tables and caches (memory); the searcher stays usable and
         starts again with empty tables."""
         self.tt, self.tt_old, self.stt, self.stt_old = {}, {}, {}, {}
-        self._table = None
+        self._table = None  # a new one at the next search (:meth:`win`)
         self._forget_hands()
 
     def _forget_hands(self) -> None:
@@ -494,14 +408,6 @@ class Searcher:
         if lim.seconds is not None and time.perf_counter() - self.start > lim.seconds:
             raise _Aborted(f"time limit {lim.seconds:g} s reached")
         half = max(1, min(lim.entries, _DICT_ENTRIES) // 2)
-        if self._compact and self._table is None and len(self.tt) >= min(half, _SMALL_TABLE):
-            # the dict into the compact table, a quarter filled (a subtree size unknown: 1)
-            t = self._table = _Table(self._slots, 1 << (4 * len(self.tt)).bit_length())
-            for k, v in self.tt.items():
-                t.put(k, v, 1)
-            for k, v in self.tt_old.items():
-                t.put(k, v, 1)
-            self.tt, self.tt_old = {}, {}
         if len(self.tt) >= half:  # replacement: the newer generation becomes the older
             self.tt_old = self.tt
             self.tt = {}
@@ -509,8 +415,7 @@ class Searcher:
             self.stt_old = self.stt
             self.stt = {}
         kept = min(_HANDS_KEPT, lim.entries)
-        if len(self.ms.hands) > kept or len(self.ms.plays_known) > 16 * kept or \
-                self._made > min(_WEIGHT_KEPT, 8 * lim.entries):
+        if len(self.ms.hands) > kept or self._made > min(_WEIGHT_KEPT, 8 * lim.entries):
             # the hand caches (and the ordering hints they hold)
             self.ms.clear()
             self._forget_hands()
@@ -561,6 +466,8 @@ class Searcher:
                 raise ValueError("a state's hands must be within the position's hands "
                                  "(the search derives a hand's moves from the hand it started "
                                  "with)")
+        if self._compact and self._table is None:
+            self._table = ByteTable(self._slots, _TABLE_START)
         return self._win(self.pack(s, hands, last, passes), None, None)
 
     def _win(self, key: int, p1: HandInfo | None, p2: HandInfo | None) -> bool:
@@ -606,7 +513,7 @@ class Searcher:
             if table is not None:
                 got = table.get(tk)
                 if got >= 0:
-                    return got == 1
+                    return got & 1 == 1
             else:
                 tt = self.tt
                 r = tt.get(tk)
@@ -645,7 +552,8 @@ class Searcher:
                 won = self._win(pkey, info, p1) == same
         if store:
             if table is not None:
-                table.put(tk, won, self.nodes - n0)
+                w = (self.nodes - n0).bit_length()
+                table.put(tk, ((w if w < 127 else 127) << 1) | (1 if won else 0))
             else:
                 self.tt[tk] = won
         return won

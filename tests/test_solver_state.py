@@ -159,25 +159,30 @@ def test_hand_keys_are_one_to_one_and_spread() -> None:
 
 
 def test_the_compact_table_is_exact_and_keeps_the_larger_proofs() -> None:
-    """``_Table``: a state reads back only as stored (never another's result), a bucket of
-    two keeps the larger proof in its first slot, and it grows up to its size, no further."""
-    from ddzspec.solver.search import _Table
+    """``ByteTable``: a key reads back only its own byte (never another's), a bucket of two
+    keeps the highest rank (the byte's upper seven bits) in its first slot, it grows up to its
+    size, no further, and ``clear`` forgets everything."""
+    from ddzspec.solver.movegen import ByteTable
 
-    t = _Table(8, 2)  # at most 8 slots (4 buckets), starting with 2
-    t.put(5, True, 1000)
-    assert (t.get(5), t.get(6)) == (1, -1)
+    t = ByteTable(8, 2)  # at most 8 slots (4 buckets), starting with 2
+    t.put(5, 2 * 100 + 1)  # rank 100
+    assert (t.get(5), t.get(6)) == (201, -1)
     keys = list(range(1, 200))
     for k in keys:
-        t.put(k * 977, k % 2 == 0, k)
+        t.put(k * 977, 2 * (k % 50) + k % 2)
     assert t.size == 8 and t.filled <= 8
-    for k in keys:  # whatever stayed reads back its own result
+    for k in keys:  # whatever stayed reads back its own byte
         got = t.get(k * 977)
-        assert got in (-1, int(k % 2 == 0))
-    assert t.get(5) == 1  # the largest proof of its bucket stayed
+        assert got in (-1, 2 * (k % 50) + k % 2)
+    assert t.get(5) == 201  # the highest rank of its bucket stayed
     assert 1 + sum(t.get(k * 977) >= 0 for k in keys) == t.filled == 8
-    # the largest proofs of each bucket survive the flood
-    big = _Table(2, 2)  # one bucket
-    big.put(11, True, 10 ** 6)
+    # the highest ranks of each bucket survive the flood
+    big = ByteTable(2, 2)  # one bucket
+    big.put(11, 255)
     for k in range(12, 100):
-        big.put(k, False, 3)
-    assert big.get(11) == 1 and big.get(99) == 0 and big.get(50) == -1
+        big.put(k, 6)
+    assert big.get(11) == 255 and big.get(99) == 6 and big.get(50) == -1
+    big.put(2 ** 63 - 1, 7)  # the largest key
+    assert big.get(2 ** 63 - 1) == 7 and big.get(11) == 255
+    big.clear()
+    assert (big.get(11), big.get(2 ** 63 - 1), big.filled) == (-1, -1, 0)
