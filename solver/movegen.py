@@ -269,6 +269,7 @@ class MoveSet:
         by_class: dict[int, list[int]] = {}
         tiered: list[int] = []
         n_doubling = 0
+        max_tier = 0
         for i in ids:
             c = cls[i]
             lst = by_class.get(c)
@@ -276,8 +277,11 @@ class MoveSet:
                 by_class[c] = [i]
             else:
                 lst.append(i)
-            if tier[i] > 0:
+            ti = tier[i]
+            if ti > 0:
                 tiered.append(i)
+                if ti > max_tier:
+                    max_tier = ti
             if doubles[i]:
                 n_doubling += 1
         if len(tiered) > 1:
@@ -287,7 +291,6 @@ class MoveSet:
         while h:
             count += h & 15
             h >>= 4
-        max_tier = max((tier[i] for i in tiered), default=0)
         if n_doubling and not self.doubling_single_use:
             n_doubling = max(n_doubling, count // self.min_doubling_size)
         got = HandInfo(hand, count, tuple(ids), by_class, tuple(tiered), max_tier, n_doubling)

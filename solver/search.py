@@ -607,28 +607,31 @@ class Searcher:
         if got is None:
             got = info.class_order[c] = self._by_plays(info, info.by_class.get(c, []))
         ids, pls = got
-        a = [i for i in range(len(ids)) if strength[ids[i]] > st]
-        if not info.tiered or not self.order_plays:
-            if not info.tiered:
-                return tuple([ids[i] for i in a])
-            return tuple([ids[i] for i in a] + [m for m in info.tiered if tier[m] > t])
+        tiered = info.tiered
+        if not tiered:
+            return tuple([m for m in ids if strength[m] > st])
+        if not self.order_plays:
+            return tuple([m for m in ids if strength[m] > st] + [m for m in tiered if tier[m] > t])
         tt = info.tiered_order
         if tt is None:
-            tt = info.tiered_order = self._by_plays(info, list(info.tiered))
+            tt = info.tiered_order = self._by_plays(info, list(tiered))
         tids, tpls = tt
-        b = [j for j in range(len(tids)) if tier[tids[j]] > t]
         # merge by plays; at equal plays the class's moves first (a stable sort's order)
         out: list[int] = []
-        i = j = 0
-        while i < len(a) and j < len(b):
-            if pls[a[i]] <= tpls[b[j]]:
-                out.append(ids[a[i]])
-                i += 1
-            else:
-                out.append(tids[b[j]])
-                j += 1
-        out.extend([ids[k] for k in a[i:]])
-        out.extend([tids[k] for k in b[j:]])
+        j, nt = 0, len(tids)
+        for i in range(len(ids)):
+            m = ids[i]
+            if strength[m] > st:
+                p = pls[i]
+                while j < nt and tpls[j] < p:
+                    if tier[tids[j]] > t:
+                        out.append(tids[j])
+                    j += 1
+                out.append(m)
+        while j < nt:
+            if tier[tids[j]] > t:
+                out.append(tids[j])
+            j += 1
         return tuple(out)
 
     def _by_plays(self, info: HandInfo, moves: list[int]) -> tuple[tuple[int, ...],
