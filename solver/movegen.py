@@ -280,8 +280,7 @@ class MoveSet:
             ti = tier[i]
             if ti > 0:
                 tiered.append(i)
-                if ti > max_tier:
-                    max_tier = ti
+                max_tier = max(max_tier, ti)
             if doubles[i]:
                 n_doubling += 1
         if len(tiered) > 1:
