@@ -221,6 +221,26 @@ class _Hand:
         self.replies.append(e)
 
 
+class _Seat:
+    """What a node of a search reads of its mover's seat (a native record when compiled: no
+    tuple indexing and unboxing per field): its hand number's ``shift`` in the packed state
+    and ``mask``; ``slot_mask`` of its hands met, ``hands`` (see :meth:`Searcher._hand`); the
+    ``next`` seat; ``same``: whether the next seat is of its side; ``drop``: per move id what a
+    child's key loses when the seat plays it (see :meth:`Searcher._drops`)."""
+
+    __slots__ = ("drop", "hands", "mask", "next", "same", "shift", "slot_mask")
+
+    def __init__(self, shift: int, mask: int, slot_mask: int, nxt: int, same: bool,
+                 drop: list[int], hands: list[_Hand | None]) -> None:
+        self.shift = shift
+        self.mask = mask
+        self.slot_mask = slot_mask
+        self.next = nxt
+        self.same = same
+        self.drop = drop
+        self.hands = hands
+
+
 class Searcher:
     """The search over one position's seats, roles and targets (see the module doc).
 
@@ -229,10 +249,10 @@ class Searcher:
 
     Inside, a state is one int (:meth:`pack`): bits 0-1 the seat to move, bit 2 the passes
     since the move to beat, then that move's id + 1 (0 at a lead) — together the low ``hb``
-    bits — and above them the hands as one mixed-radix number: a seat's hand is always within
-    its hand at the start, so it is numbered by its count of each rank (digit ``r`` in base
-    "copies of rank ``r`` at the start + 1"), and the seats' numbers are digits of one number
-    (base: how many sub-hands the seat's start hand has). It is the transposition table's
+    bits — and above them the hands: a seat's hand is always within its hand at the start, so
+    it is numbered by its count of each rank (a mixed-radix number: digit ``r`` in base
+    "copies of rank ``r`` at the start + 1"), and the seats' numbers sit in bit fields side by
+    side (each as wide as the seat's largest number needs). It is the transposition table's
     key: exact (a one-to-one numbering, never a hash), and small: under 2^63 for two seats of
     up to 20 cards, so a compiled build does its arithmetic on machine words. A child's key is
     the parent's minus the move's number in the mover's digits, plus the new move and seat.
@@ -308,10 +328,12 @@ class Searcher:
         self._base = tuple(tuple(c + 1 for c in h.counts) for h in pos.hands)
         self._place: tuple[tuple[int, ...], ...] = tuple(
             tuple(_prefix_products(b)) for b in self._base)
-        #: per seat: how many hands it can hold (its number is below this), and the place
-        #: value of its number within the hands' number
+        #: per seat: how many hands it can hold (its number is below this), the bits of its
+        #: field in the hands' number and the place value of that field (a power of two: a
+        #: node reads its mover's number with a shift and a mask, no division)
         self._span = tuple(_prod(b) for b in self._base)
-        self._unit = tuple(_prefix_products(self._span))
+        self._bits = tuple((n - 1).bit_length() for n in self._span)
+        self._unit = tuple(1 << sum(self._bits[:i]) for i in range(self.n))
         self._next = tuple((i + 1) % self.n for i in range(self.n))
         #: per seat, the seats of the other side
         self._opponents = tuple(tuple(j for j in range(self.n) if self.side[j] != self.side[i])
@@ -323,9 +345,12 @@ class Searcher:
         self._drop: tuple[list[int], ...] = tuple(self._drops(i) for i in range(self.n))
         #: per seat: the hands met (:class:`_Hand`), at their number's index modulo a power
         #: of two (a hand may replace another of the same index: a cache)
-        self._hsize = tuple(1 << min(_HAND_SLOT_BITS, (n - 1).bit_length())
-                            for n in self._span)
-        self._hands: tuple[list[_Hand | None], ...] = tuple([None] * z for z in self._hsize)
+        self._hsize = tuple(1 << min(_HAND_SLOT_BITS, b) for b in self._bits)
+        #: per seat, what a node reads of its mover (:class:`_Seat`)
+        self._seats = tuple(
+            _Seat(self._hb + self._unit[i].bit_length() - 1, (1 << self._bits[i]) - 1,
+                  self._hsize[i] - 1, self._next[i], self._same[i], self._drop[i],
+                  [None] * self._hsize[i]) for i in range(self.n))
         self._made = 0  # weight of the hands made since the caches were last emptied
         # limits are checked every so many nodes: a node costs ~2-50 us, so 256 nodes keep a
         # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
@@ -336,7 +361,7 @@ class Searcher:
         self._check_every = 256
         self._next_check = 0  # the first node checks: the set-up may have used the time
         self._slots = 1 << max(1, self.limit.entries.bit_length() - 1)
-        self._compact = (_prod(self._span) << self._hb) < 1 << 63
+        self._compact = sum(self._bits) + self._hb <= 63
 
     def _drops(self, seat: int) -> list[int]:
         ms = self.ms
@@ -377,16 +402,15 @@ class Searcher:
 
     def unpack(self, key: int) -> tuple[int, tuple[int, ...], int, int]:
         """(seat to move, hands, move to beat or -1, passes) of a packed state."""
-        num = key >> self._hb
-        return (key & 3, tuple(self.hand(i, (num // u) % n)
-                               for i, (u, n) in enumerate(zip(self._unit, self._span))),
+        return (key & 3, tuple(self.hand(i, (key >> st.shift) & st.mask)
+                               for i, st in enumerate(self._seats)),
                 ((key >> 3) & self._lmask) - 1, (key >> 2) & 1)
 
     def _hand(self, seat: int, num: int, near: HandInfo | None) -> _Hand:
         """The :class:`_Hand` of ``seat`` with number ``num``; ``near``: the info of a hand of
         the seat that contains it (its moves are a superset: a cheap start), else its hand at
         the start is used."""
-        slots = self._hands[seat]
+        slots = self._seats[seat].hands
         i = num & (self._hsize[seat] - 1)
         got = slots[i]
         if got is None or got.number != num:
@@ -398,8 +422,8 @@ class Searcher:
 
     def _info(self, seat: int, key: int) -> HandInfo:
         """The HandInfo of ``seat``'s hand in the packed state ``key``."""
-        num = ((key >> self._hb) // self._unit[seat]) % self._span[seat]
-        return self._hand(seat, num, None).info
+        st = self._seats[seat]
+        return self._hand(seat, (key >> st.shift) & st.mask, None).info
 
     def release(self) -> None:
         """Drop the transposition tables and caches (memory); the searcher stays usable and
@@ -410,7 +434,8 @@ class Searcher:
 
     def _forget_hands(self) -> None:
         """Empty the search's hand caches (and the ordering hints they hold)."""
-        self._hands = tuple([None] * z for z in self._hsize)
+        for st in self._seats:
+            st.hands = [None] * len(st.hands)
         self._made = 0
 
     @property
@@ -471,7 +496,7 @@ class Searcher:
         """The move that last won for seat ``s`` holding ``hand`` (4 bits per rank) against
         move ``last`` (-1 at a lead) in this search; -1 when none."""
         num = self.number(s, hand)
-        h = self._hands[s][num & (self._hsize[s] - 1)]
+        h = self._seats[s].hands[num & (self._hsize[s] - 1)]
         c = self.ms.canon[last] if last >= 0 else -1
         e = None if h is None or h.number != num else (
             h.lead if c < 0 else h.moves(c + 1))
@@ -497,9 +522,10 @@ class Searcher:
         hand not cached; otherwise the seat's hand at the start is."""
         s = key & 3
         hb = self._hb
-        num = ((key >> hb) // self._unit[s]) % self._span[s]
+        st = self._seats[s]
+        num = (key >> st.shift) & st.mask
         lastp = (key >> 3) & self._lmask  # the move to beat + 1; 0 at a lead
-        hd = self._hands[s][num & (self._hsize[s] - 1)]
+        hd = st.hands[num & st.slot_mask]
         if hd is None or hd.number != num:
             hd = self._hand(s, num, p2 if self.n == 2 else None)
         e = hd.moves(lastp) if lastp else hd.lead
@@ -520,9 +546,9 @@ class Searcher:
             n0 = self.nodes = self.nodes + 1
             if n0 >= self._next_check:
                 self._tick()
-            base = ((key >> hb) << hb) | self._next[s]
+            base = ((key >> hb) << hb) | st.next
             pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
-            return self._win(pkey, hd.info, p1) == self._same[s]
+            return self._win(pkey, hd.info, p1) == st.same
         info = hd.info
         store = info.count > (self._unstored_a if lastp else self._unstored_l)
         table = self._table
@@ -550,9 +576,9 @@ class Searcher:
             self._tick()
         won = bool(e.steps) and self._static_win(key, s, e)
         if not won:
-            same = self._same[s]
-            drop = self._drop[s]
-            base = ((key >> hb) << hb) | self._next[s]  # the hands, the next seat to move
+            same = st.same
+            drop = st.drop
+            base = ((key >> hb) << hb) | st.next  # the hands, the next seat to move
             k = e.killer
             pkey = 0
             if lastp:  # the child after a pass: the trick closes after n - 1 passes
@@ -849,9 +875,12 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     if want not in ("winner", "one", "all", "score"):
         raise ValueError(f"want must be 'winner', 'one', 'all' or 'score', not {want!r}")
     t0 = time.perf_counter()  # the time limit covers the set-up (move set) too
-    require_playable(position.rules)
-    lim = _limit_of(limit, seconds)
+    # the collector paused from the start: a collection the previous search's allocations
+    # made due would otherwise run at this call's first Python frame and walk the hand caches
+    # (measured 2.6 M instructions on DDZ2-05, 6 % of its search)
     with gc_paused():
+        require_playable(position.rules)
+        lim = _limit_of(limit, seconds)
         S = Searcher(position, lim, start=t0)
         s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
         lp0, pp0 = position.landlord_plays, position.peasants_played
