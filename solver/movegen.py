@@ -123,8 +123,7 @@ class HandInfo:
     of tier > 0, weakest first. ``hand``: the hand (4 bits per rank); ``count``: its cards.
     ``max_tier``: the highest tier held (0 without bomb or rocket); ``n_doubling``: an upper
     bound on the plays from this hand that double the multiplier (the bombs and rocket held,
-    see :class:`MoveSet`). ``answers``: (move id to beat + 1) → the ids that beat it, in
-    the search's order (filled by the search); ``ordered``: ``leads`` in the search's order
+    see :class:`MoveSet`). ``ordered``: ``leads`` in the search's order
     (None until the search asks) and ``ordered_plays`` the plays the rest of the hand needs
     after each of them (:meth:`MoveSet.plays`); ``class_order``: comparison class → its ids
     in the search's order and their plays, ``tiered_order`` the same of ``tiered`` (filled
@@ -132,7 +131,7 @@ class HandInfo:
     constructor is native (a dataclass's generated ``__init__`` stays interpreted: measured
     ~9,000 instructions a hand, frame and collector included)."""
 
-    __slots__ = ("answers", "by_class", "class_order", "count", "hand", "leads", "max_tier",
+    __slots__ = ("by_class", "class_order", "count", "hand", "leads", "max_tier",
                  "n_doubling", "ordered", "ordered_plays", "tiered", "tiered_order")
 
     def __init__(self, hand: int, count: int, leads: tuple[int, ...],
@@ -145,7 +144,6 @@ class HandInfo:
         self.tiered = tiered
         self.max_tier = max_tier
         self.n_doubling = n_doubling
-        self.answers: dict[int, tuple[int, ...]] = {}
         self.ordered: tuple[int, ...] | None = None
         self.ordered_plays: tuple[int, ...] = ()
         self.class_order: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}

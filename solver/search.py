@@ -323,6 +323,7 @@ class Searcher:
         self._lb = (ms.n_moves + 1).bit_length()
         self._hb = 3 + self._lb
         self._lmask = (1 << self._lb) - 1
+        self._hmask = -(1 << self._hb)  # the hands' bits of a packed state
         #: per seat: the base of each rank's digit (copies at the start + 1; 1: none held) and
         #: the place value of each rank's digit within the seat's number
         self._base = tuple(tuple(c + 1 for c in h.counts) for h in pos.hands)
@@ -546,7 +547,7 @@ class Searcher:
             n0 = self.nodes = self.nodes + 1
             if n0 >= self._next_check:
                 self._tick()
-            base = ((key >> hb) << hb) | st.next
+            base = (key & self._hmask) | st.next
             pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
             return self._win(pkey, hd.info, p1) == st.same
         info = hd.info
@@ -578,7 +579,7 @@ class Searcher:
         if not won:
             same = st.same
             drop = st.drop
-            base = ((key >> hb) << hb) | st.next  # the hands, the next seat to move
+            base = (key & self._hmask) | st.next  # the hands, the next seat to move
             k = e.killer
             pkey = 0
             if lastp:  # the child after a pass: the trick closes after n - 1 passes
@@ -608,14 +609,7 @@ class Searcher:
         """The :class:`_Moves` of seat ``s`` holding the hand of ``info`` against the move id
         ``lastp - 1`` (``lastp`` 0: a lead)."""
         ms = self.ms
-        cand: tuple[int, ...]
-        if lastp:
-            got = info.answers.get(lastp)
-            if got is None:
-                got = info.answers[lastp] = self._answers(info, lastp - 1)
-            cand = got
-        else:
-            cand = self._leads(info)
+        cand = self._answers(info, lastp - 1) if lastp else self._leads(info)
         # a move that reaches the target ends the deal (leads are sorted largest first;
         # answers are one class, one size, then bombs and rocket of other sizes)
         lim = info.count - self.targets[s]
@@ -631,16 +625,17 @@ class Searcher:
         # where a static win may be: a hand of at most static_plays plays, the moves that
         # leave at most static_plays - 1 (plays are memoised: the ordering computed them)
         k = self._static_k if self.static else 0
-        steps: list[int] = []
-        step_plays: list[int] = []
         if k >= 2 and not out and ms.plays(info.hand, info.leads) <= k:
+            steps: list[int] = []
+            step_plays: list[int] = []
             h, mk, pool = info.hand, ms.mk, info.leads
             for m in cand:
                 p = ms.plays(h - mk[m], pool)
                 if p < k:
                     steps.append(m)
                     step_plays.append(p)
-        return _Moves(info, cand, out, tuple(steps), tuple(step_plays))
+            return _Moves(info, cand, out, tuple(steps), tuple(step_plays))
+        return _Moves(info, cand, out, (), ())
 
     def _answers(self, info: HandInfo, last: int) -> tuple[int, ...]:
         """The moves of the hand of ``info`` that beat move ``last``, in search order: the
