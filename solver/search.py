@@ -196,7 +196,7 @@ class _Hand:
 
     __slots__ = ("beat", "info", "lead", "number", "replies")
 
-    def __init__(self, number: int, info: HandInfo) -> None:
+    def __init__(self, number: i64, info: HandInfo) -> None:
         self.number = number
         self.info = info
         #: at a lead (a third of the nodes are leads)
@@ -222,15 +222,16 @@ class _Hand:
 
 
 class _Seat:
-    """What a node of a search reads of its mover's seat (a native record when compiled: no
-    tuple indexing and unboxing per field): its hand number's ``shift`` in the packed state
-    and ``mask``; ``slot_mask`` of its hands met, ``hands`` (see :meth:`Searcher._hand`); the
-    ``next`` seat; ``same``: whether the next seat is of its side; ``drop``: per move id what a
-    child's key loses when the seat plays it (see :meth:`Searcher._drops`)."""
+    """What a node of a search reads of its mover's seat (a native record of machine words
+    when compiled: no tuple indexing and no unboxing): its hand number's ``shift`` in the
+    hands' number and ``mask``; ``slot_mask`` of its hands met, ``hands`` (see
+    :meth:`Searcher._hand`); the ``next`` seat; ``same``: whether the next seat is of its side;
+    ``drop``: per move id what the hands' number loses when the seat plays it (its number in
+    the seat's field; 0 for a move its start hand cannot make)."""
 
     __slots__ = ("drop", "hands", "mask", "next", "same", "shift", "slot_mask")
 
-    def __init__(self, shift: int, mask: int, slot_mask: int, nxt: int, same: bool,
+    def __init__(self, shift: i64, mask: i64, slot_mask: i64, nxt: i64, same: bool,
                  drop: list[int], hands: list[_Hand | None]) -> None:
         self.shift = shift
         self.mask = mask
@@ -254,8 +255,10 @@ class Searcher:
     "copies of rank ``r`` at the start + 1"), and the seats' numbers sit in bit fields side by
     side (each as wide as the seat's largest number needs). It is the transposition table's
     key: exact (a one-to-one numbering, never a hash), and small: under 2^63 for two seats of
-    up to 20 cards, so a compiled build does its arithmetic on machine words. A child's key is
-    the parent's minus the move's number in the mover's digits, plus the new move and seat.
+    up to 20 cards, so a compiled build does its arithmetic on machine words. The search
+    carries it as two machine words, the hands' number (under 2^63: a whole 3-seat deal of a
+    54-card deck needs at most 52 bits) and the low bits: a child's hands are the parent's
+    minus the move's number in the mover's field, its low bits the new seat and move.
     """
 
     #: try a pass before the answers (ordering only; never changes an answer)
@@ -323,7 +326,6 @@ class Searcher:
         self._lb = (ms.n_moves + 1).bit_length()
         self._hb = 3 + self._lb
         self._lmask = (1 << self._lb) - 1
-        self._hmask = -(1 << self._hb)  # the hands' bits of a packed state
         #: per seat: the base of each rank's digit (copies at the start + 1; 1: none held) and
         #: the place value of each rank's digit within the seat's number
         self._base = tuple(tuple(c + 1 for c in h.counts) for h in pos.hands)
@@ -340,17 +342,13 @@ class Searcher:
         self._opponents = tuple(tuple(j for j in range(self.n) if self.side[j] != self.side[i])
                                 for i in range(self.n))
         self._same = tuple(self.side[(i + 1) % self.n] == self.side[i] for i in range(self.n))
-        #: per seat and move id: what a child's key loses when the seat plays the move (its
-        #: cards in the seat's digits, less the move's id + 1 entering the low bits); 0 for a
-        #: move the seat's start hand cannot make (never played by it)
-        self._drop: tuple[list[int], ...] = tuple(self._drops(i) for i in range(self.n))
         #: per seat: the hands met (:class:`_Hand`), at their number's index modulo a power
         #: of two (a hand may replace another of the same index: a cache)
         self._hsize = tuple(1 << min(_HAND_SLOT_BITS, b) for b in self._bits)
         #: per seat, what a node reads of its mover (:class:`_Seat`)
         self._seats = tuple(
-            _Seat(self._hb + self._unit[i].bit_length() - 1, (1 << self._bits[i]) - 1,
-                  self._hsize[i] - 1, self._next[i], self._same[i], self._drop[i],
+            _Seat(self._unit[i].bit_length() - 1, (1 << self._bits[i]) - 1,
+                  self._hsize[i] - 1, self._next[i], self._same[i], self._drops(i),
                   [None] * self._hsize[i]) for i in range(self.n))
         self._made = 0  # weight of the hands made since the caches were last emptied
         # limits are checked every so many nodes: a node costs ~2-50 us, so 256 nodes keep a
@@ -363,13 +361,20 @@ class Searcher:
         self._next_check = 0  # the first node checks: the set-up may have used the time
         self._slots = 1 << max(1, self.limit.entries.bit_length() - 1)
         self._compact = sum(self._bits) + self._hb <= 63
+        if sum(self._bits) > 63:
+            raise ValueError(
+                f"this position is too large for the solver: its hands have "
+                f"{' x '.join(str(n) for n in self._span)} sub-hands (more than 2^63 states "
+                f"of the hands; a whole 3-seat deal of one 54-card deck needs at most 2^52)")
 
     def _drops(self, seat: int) -> list[int]:
+        """Per move id what the hands' number loses when ``seat`` plays the move (see
+        :class:`_Seat`)."""
         ms = self.ms
-        unit = self._unit[seat] << self._hb
+        unit = self._unit[seat]
         out = [0] * ms.n_moves
         for m in self._origin[seat].leads:  # a move's cards are numbered as a hand is
-            out[m] = self.number(seat, ms.mk[m]) * unit - ((ms.canon[m] + 1) << 3)
+            out[m] = self.number(seat, ms.mk[m]) * unit
         return out
 
     # ------------------------------------------------------------------ states
@@ -403,11 +408,12 @@ class Searcher:
 
     def unpack(self, key: int) -> tuple[int, tuple[int, ...], int, int]:
         """(seat to move, hands, move to beat or -1, passes) of a packed state."""
-        return (key & 3, tuple(self.hand(i, (key >> st.shift) & st.mask)
+        hands = key >> self._hb
+        return (key & 3, tuple(self.hand(i, (hands >> st.shift) & st.mask)
                                for i, st in enumerate(self._seats)),
                 ((key >> 3) & self._lmask) - 1, (key >> 2) & 1)
 
-    def _hand(self, seat: int, num: int, near: HandInfo | None) -> _Hand:
+    def _hand(self, seat: int, num: i64, near: HandInfo | None) -> _Hand:
         """The :class:`_Hand` of ``seat`` with number ``num``; ``near``: the info of a hand of
         the seat that contains it (its moves are a superset: a cheap start), else its hand at
         the start is used."""
@@ -421,10 +427,10 @@ class Searcher:
             self._made += 1 + len(info.leads)
         return got
 
-    def _info(self, seat: int, key: int) -> HandInfo:
-        """The HandInfo of ``seat``'s hand in the packed state ``key``."""
+    def _info(self, seat: int, hands: i64) -> HandInfo:
+        """The HandInfo of ``seat``'s hand in the hands' number ``hands``."""
         st = self._seats[seat]
-        return self._hand(seat, (key >> st.shift) & st.mask, None).info
+        return self._hand(seat, (hands >> st.shift) & st.mask, None).info
 
     def release(self) -> None:
         """Drop the transposition tables and caches (memory); the searcher stays usable and
@@ -514,18 +520,21 @@ class Searcher:
                                  "with)")
         if self._compact and self._table is None:
             self._table = ByteTable(self._slots, _TABLE_START)
-        return self._win(self.pack(s, hands, last, passes), None, None)
+        key = self.pack(s, hands, last, passes)
+        return self._win(key >> self._hb, key & ((1 << self._hb) - 1), None, None)
 
-    def _win(self, key: int, p1: HandInfo | None, p2: HandInfo | None) -> bool:
-        """:meth:`win` of a packed state; ``p1``, ``p2``: the infos of the movers one and two
-        plies up (None: none). With two seats ``p2`` holds the mover's hand of two plies ago,
-        which contains the mover's hand now: its moves are a superset, a cheap start for a
-        hand not cached; otherwise the seat's hand at the start is."""
-        s = key & 3
-        hb = self._hb
+    def _win(self, hands: i64, low: i64, p1: HandInfo | None, p2: HandInfo | None) -> bool:
+        """:meth:`win` of a packed state in two machine words: the hands' number ``hands``
+        and the ``low`` bits (``(hands << hb) | low`` is the state, see the class doc); ``p1``,
+        ``p2``: the infos of the movers one and two plies up (None: none). With two seats
+        ``p2`` holds the mover's hand of two plies ago, which contains the mover's hand now:
+        its moves are a superset, a cheap start for a hand not cached; otherwise the seat's
+        hand at the start is."""
+        s = low & 3
+        hb: i64 = self._hb
         st = self._seats[s]
-        num = (key >> st.shift) & st.mask
-        lastp = (key >> 3) & self._lmask  # the move to beat + 1; 0 at a lead
+        num = (hands >> st.shift) & st.mask
+        lastp = (low >> 3) & self._lmask  # the move to beat + 1; 0 at a lead
         hd = st.hands[num & st.slot_mask]
         if hd is None or hd.number != num:
             hd = self._hand(s, num, p2 if self.n == 2 else None)
@@ -547,62 +556,68 @@ class Searcher:
             n0 = self.nodes = self.nodes + 1
             if n0 >= self._next_check:
                 self._tick()
-            base = (key & self._hmask) | st.next
-            pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
-            return self._win(pkey, hd.info, p1) == st.same
+            forced = st.next if ((low >> 2) & 1) + 1 >= self.close else st.next | (lastp << 3) | 4
+            return self._win(hands, forced, hd.info, p1) == st.same
         info = hd.info
         store = info.count > (self._unstored_a if lastp else self._unstored_l)
         table = self._table
-        # the tables' key: one to one, the hands' bits mixed into the low bits (a dict probes
-        # first by those, which alone are the seat, the passes and the move to beat)
-        tk = key ^ (key >> hb) if store else 0
+        # the tables' key: the state, one to one, the hands' bits mixed into the low bits (a
+        # dict probes first by those, which alone are the seat, the passes and the move to
+        # beat); a machine word in the compact table, else a Python int
+        tk: i64 = 0
+        tb = 0
         if store:
             if table is not None:
+                tk = (hands << hb) | low
+                tk ^= tk >> hb
                 got = table.get(tk)
                 if got >= 0:
                     return got & 1 == 1
             else:
+                tb = (int(hands) << hb) | low
+                tb ^= tb >> hb
                 tt = self.tt
-                r = tt.get(tk)
+                r = tt.get(tb)
                 if r is not None:
                     return r
                 old = self.tt_old
                 if old:
-                    r = old.get(tk)
+                    r = old.get(tb)
                     if r is not None:
-                        tt[tk] = r
+                        tt[tb] = r
                         return r
         n0 = self.nodes = self.nodes + 1
         if n0 >= self._next_check:
             self._tick()
-        won = bool(e.steps) and self._static_win(key, s, e)
+        won = bool(e.steps) and self._static_win(hands, s, e)
         if not won:
             same = st.same
             drop = st.drop
-            base = (key & self._hmask) | st.next  # the hands, the next seat to move
+            clow = self.ms.low
+            nxt = st.next
             k = e.killer
-            pkey = 0
+            plow: i64 = 0
             if lastp:  # the child after a pass: the trick closes after n - 1 passes
-                pkey = base if ((key >> 2) & 1) + 1 >= self.close else base | (lastp << 3) | 4
+                plow = nxt if ((low >> 2) & 1) + 1 >= self.close else nxt | (lastp << 3) | 4
                 if self.pass_first:
-                    won = self._win(pkey, info, p1) == same
+                    won = self._win(hands, plow, info, p1) == same
             if not won and k >= 0:
-                won = self._win(base - drop[k], info, p1) == same
+                won = self._win(hands - drop[k], nxt | clow[k], info, p1) == same
             if not won:
                 for m in e.cand:
-                    if m != k and self._win(base - drop[m], info, p1) == same:
+                    if m != k and self._win(hands - drop[m], nxt | clow[m], info, p1) == same:
                         won = True
                         if self.killers:
                             e.killer = m
                         break
             if not won and lastp and not self.pass_first:
-                won = self._win(pkey, info, p1) == same
+                won = self._win(hands, plow, info, p1) == same
         if store:
             if table is not None:
                 w = (self.nodes - n0).bit_length()
                 table.put(tk, ((w if w < 127 else 127) << 1) | (1 if won else 0))
             else:
-                self.tt[tk] = won
+                self.tt[tb] = won
         return won
 
     def _moves_of(self, s: int, info: HandInfo, lastp: int) -> _Moves:
@@ -697,7 +712,7 @@ class Searcher:
             info.ordered = got
         return got
 
-    def _static_win(self, key: int, s: int, e: _Moves) -> bool:
+    def _static_win(self, hands: i64, s: int, e: _Moves) -> bool:
         """A static win of seat ``s`` (to move in the packed state ``key``, its moves ``e``):
         the hand splits into at most :attr:`static_plays` legal moves (``static_plays_big`` in
         a large position), the first of them one of the candidates here (a lead, or a move that
@@ -706,8 +721,8 @@ class Searcher:
         each (a partner may), and the mover leads the last one and is out. Sound, not
         complete: a split into more moves is not looked for."""
         opps = self._opponents[s]
-        o1 = self._info(opps[0], key)
-        o2 = self._info(opps[1], key) if len(opps) > 1 else o1
+        o1 = self._info(opps[0], hands)
+        o2 = self._info(opps[1], hands) if len(opps) > 1 else o1
         return self._safe_split(e.info, e.steps, e.step_plays, self._static_k, o1, o2)
 
     def _safe_split(self, info: HandInfo, moves: tuple[int, ...], plays: tuple[int, ...],

@@ -72,13 +72,14 @@ def test_pack_and_unpack_are_inverse(hs: tuple[list[list[int]], list[list[int]]]
                               == (S.ms.cls[last], S.ms.strength[last]))
     if len(starts) == 2:  # two seats of at most 20 cards: a machine word
         assert key < 2 ** 63
-    # a child's key is the parent's minus the move's precomputed number
+    # a child's hands are the parent's minus the move's precomputed number, its low bits the
+    # next seat and the move's
     m = next((m for m in S.ms.info(hands[s]).leads), None)
     if m is not None:
         child = tuple(h - S.ms.mk[m] if i == s else h for i, h in enumerate(hands))
         nxt = (s + 1) % len(starts)
-        base = ((key >> S._hb) << S._hb) | nxt
-        assert base - S._drop[s][m] == S.pack(nxt, child, m, 0)
+        got = (((key >> S._hb) - S._seats[s].drop[m]) << S._hb) | nxt | S.ms.low[m]
+        assert got == S.pack(nxt, child, m, 0)
 
 
 def test_release_keeps_the_searcher_usable() -> None:
