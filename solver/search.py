@@ -351,6 +351,8 @@ class Searcher:
                   self._hsize[i] - 1, self._next[i], self._same[i], self._drops(i),
                   [None] * self._hsize[i]) for i in range(self.n))
         self._made = 0  # weight of the hands made since the caches were last emptied
+        #: the moves of a hand that cannot beat the move on the table (the pass only; shared)
+        self._forced = _Moves(self._origin[0], (), False, (), ())
         # limits are checked every so many nodes: a node costs ~2-50 us, so 256 nodes keep a
         # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
         big = sum(h.count for h in self._origin) >= self.unstored_from
@@ -624,6 +626,12 @@ class Searcher:
         """The :class:`_Moves` of seat ``s`` holding the hand of ``info`` against the move id
         ``lastp - 1`` (``lastp`` 0: a lead)."""
         ms = self.ms
+        if lastp:  # nothing beats the move (a quarter to a third of them): one shared answer
+            last = lastp - 1
+            v = info.by_class.get(ms.cls[last])
+            if (v is None or ms.strength[v[-1]] <= ms.strength[last]) and \
+                    info.max_tier <= ms.tier[last]:
+                return self._forced
         cand = self._answers(info, lastp - 1) if lastp else self._leads(info)
         # a move that reaches the target ends the deal (leads are sorted largest first;
         # answers are one class, one size, then bombs and rocket of other sizes)
