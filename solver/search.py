@@ -704,10 +704,25 @@ class Searcher:
         those plays (the ordering off: the moves as they are)."""
         ms = self.ms
         h, mk, pool = info.hand, ms.mk, info.leads
-        keys = [(ms.plays(h - mk[m], pool) << 24) | i for i, m in enumerate(moves)]
-        if self.order_plays:
-            keys.sort()
-        return tuple([moves[k & 0xFFFFFF] for k in keys]), tuple([k >> 24 for k in keys])
+        n = len(moves)
+        if n > 8 or not self.order_plays:  # a hand's leads: one sort of packed keys
+            keys = [(ms.plays(h - mk[m], pool) << 24) | i for i, m in enumerate(moves)]
+            if self.order_plays:
+                keys.sort()
+            return tuple([moves[k & 0xFFFFFF] for k in keys]), tuple([k >> 24 for k in keys])
+        # a class's few moves (two on average): a stable insertion sort, no keys made
+        pls = [ms.plays(h - mk[m], pool) for m in moves]
+        ids = list(moves)
+        for i in range(1, n):
+            p, m = pls[i], ids[i]
+            j = i - 1
+            while j >= 0 and pls[j] > p:
+                pls[j + 1] = pls[j]
+                ids[j + 1] = ids[j]
+                j -= 1
+            pls[j + 1] = p
+            ids[j + 1] = m
+        return tuple(ids), tuple(pls)
 
     def _leads(self, info: HandInfo) -> tuple[int, ...]:
         """The leads of the hand of ``info`` in search order (cached as ``info.ordered``, with
