@@ -49,8 +49,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -935,18 +934,40 @@ def _limit_of(limit: Limit | int | None, seconds: float | None) -> Limit:
     return lim
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a search (restored after, also on an
-    error): the search makes no reference cycles, and the collector's passes over its large
-    tables cost it ~5-10 % of its time."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
+class _GcPause:
+    """The context manager of :func:`gc_paused`: one object for every use (entering it
+    allocates nothing the collector tracks, so a collection the previous search's allocations
+    made due cannot start before the collector is off: measured 1.5 M instructions, 4 % of a
+    DDZ2-05 verdict). Nested uses (a search inside a search, or two threads) count their
+    depth; the last one out restores the collector as the first one in found it."""
+
+    __slots__ = ("depth", "was")
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.was = False
+
+    def __enter__(self) -> None:
+        if self.depth == 0:
+            self.was = gc.isenabled()
+            gc.disable()
+        self.depth += 1
+
+    def __exit__(self, kind: object, value: object, tb: object) -> None:
+        self.depth -= 1
+        if self.depth == 0 and self.was:
             gc.enable()
+
+
+_GC_PAUSE = _GcPause()
+
+
+def gc_paused() -> _GcPause:
+    """Pause Python's cyclic garbage collector for a search, as a context manager (restored
+    after, also on an error; a caller that paused it already keeps it paused): the search
+    makes no reference cycles, and the collector's passes over its large tables cost it
+    ~5-10 % of its time."""
+    return _GC_PAUSE
 
 
 def _solve(S: Searcher, position: Position,
