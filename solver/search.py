@@ -1,11 +1,12 @@
 """The endgame search: boolean negamax with an exact transposition table, and MTD-style score.
 
-State of the search: seat to move, passes since the move on the table, that move (id, -1 at a
-lead) and the hands, numbered in mixed radix (each within the seat's hand at the start) —
-packed in one int (:meth:`Searcher.pack`), so the transposition-table key is exact, no hashing
-tricks, and under 2^63 with two seats (machine words when the module is compiled with mypyc).
-The move to beat is keyed by the first move of its comparison class and strength
-(:attr:`MoveSet.canon`): the moves that beat it, so the answers, depend on nothing else.
+State of the search: seat to move, passes since the move on the table, that move and the
+hands, numbered in mixed radix (each within the seat's hand at the start) — packed in one int
+(:meth:`Searcher.pack`), so the transposition-table key is exact, no hashing tricks, and under
+2^63 for two seats and nearly every 3-seat position (machine words when the module is compiled
+with mypyc). The move to beat is keyed by the first move of its comparison class and strength
+(:attr:`MoveSet.canon`, numbered densely by :attr:`MoveSet.canon_index`): the moves that beat
+it, so the answers, depend on nothing else.
 Sides: the landlord against the peasant(s); two peasants cooperate. A seat wins when, after
 its own move, its cards left ≤ its target. With ``n`` seats ``n - 1`` passes in a row close a
 trick and the last player leads.
@@ -207,7 +208,8 @@ class _Hand:
         self.replies: list[_Moves] = []
 
     def moves(self, lastp: i64) -> _Moves | None:
-        """The :class:`_Moves` against the move to beat ``lastp - 1`` (None: not met yet)."""
+        """The :class:`_Moves` against the canonical move ``lastp - 1`` (its index in
+        :attr:`MoveSet.canons`; None: not met yet)."""
         beat = self.beat
         for i in range(len(beat)):
             if beat[i] == lastp:
@@ -215,7 +217,7 @@ class _Hand:
         return None
 
     def add(self, lastp: i64, e: _Moves) -> None:
-        """Keep ``e``, the :class:`_Moves` against the move to beat ``lastp - 1``."""
+        """Keep ``e``, the :class:`_Moves` against the canonical move ``lastp - 1``."""
         self.beat = append(self.beat, lastp)
         self.replies.append(e)
 
@@ -248,13 +250,15 @@ class Searcher:
     share their transposition tables. Raises :class:`_Aborted` when a limit is hit.
 
     Inside, a state is one int (:meth:`pack`): bits 0-1 the seat to move, bit 2 the passes
-    since the move to beat, then that move's id + 1 (0 at a lead) — together the low ``hb``
-    bits — and above them the hands: a seat's hand is always within its hand at the start, so
-    it is numbered by its count of each rank (a mixed-radix number: digit ``r`` in base
-    "copies of rank ``r`` at the start + 1"), and the seats' numbers sit in bit fields side by
-    side (each as wide as the seat's largest number needs). It is the transposition table's
-    key: exact (a one-to-one numbering, never a hash), and small: under 2^63 for two seats of
-    up to 20 cards, so a compiled build does its arithmetic on machine words. The search
+    since the move to beat, then the index of that move's canonical move + 1 (0 at a lead;
+    :attr:`MoveSet.canon_index`) — together the low ``hb`` bits — and above them the hands: a
+    seat's hand is always within its hand at the start, so it is numbered by its count of each
+    rank (a mixed-radix number: digit ``r`` in base "copies of rank ``r`` at the start + 1"),
+    and the seats' numbers sit in bit fields side by side (each as wide as the seat's largest
+    number needs). It is the transposition table's key: exact (a one-to-one numbering, never a
+    hash), and small: under 2^63 for two seats of up to 20 cards and for 3-seat deals (56-59
+    bits measured for whole 20/17/17 deals), so a compiled build does its arithmetic on machine
+    words and the compact table takes it (a larger state, if any, goes to a dict). The search
     carries it as two machine words, the hands' number (under 2^63: a whole 3-seat deal of a
     54-card deck needs at most 52 bits) and the low bits: a child's hands are the parent's
     minus the move's number in the mover's field, its low bits the new seat and move.
@@ -322,7 +326,7 @@ class Searcher:
         #: each seat's hand at the start (it contains every later hand of the seat)
         self._origin = tuple(ms.info(h) for h in self.hands0)
         # the packed state's layout (see the class doc)
-        self._lb = (ms.n_moves + 1).bit_length()
+        self._lb = (len(ms.canons) + 1).bit_length()
         self._hb = 3 + self._lb
         self._lmask = (1 << self._lb) - 1
         #: per seat: the base of each rank's digit (copies at the start + 1; 1: none held) and
@@ -404,15 +408,17 @@ class Searcher:
         rank, each within the seat's hand at the start), ``last`` the move id to beat (-1 at a
         lead) and the ``passes`` since."""
         num = sum(self.number(i, h) * u for i, (h, u) in enumerate(zip(hands, self._unit)))
-        c = self.ms.canon[last] if last >= 0 else -1
+        c = self.ms.canon_index[last] if last >= 0 else -1
         return (num << self._hb) | s | (passes << 2) | ((c + 1) << 3)
 
     def unpack(self, key: int) -> tuple[int, tuple[int, ...], int, int]:
-        """(seat to move, hands, move to beat or -1, passes) of a packed state."""
+        """(seat to move, hands, move to beat or -1, passes) of a packed state (the move to
+        beat as its canonical move, :attr:`MoveSet.canon`)."""
         hands = key >> self._hb
+        c = ((key >> 3) & self._lmask) - 1
         return (key & 3, tuple(self.hand(i, (hands >> st.shift) & st.mask)
                                for i, st in enumerate(self._seats)),
-                ((key >> 3) & self._lmask) - 1, (key >> 2) & 1)
+                self.ms.canons[c] if c >= 0 else -1, (key >> 2) & 1)
 
     def _hand(self, seat: int, num: i64, near: HandInfo | None) -> _Hand:
         """The :class:`_Hand` of ``seat`` with number ``num``; ``near``: the info of a hand of
@@ -505,7 +511,7 @@ class Searcher:
         move ``last`` (-1 at a lead) in this search; -1 when none."""
         num = self.number(s, hand)
         h = self._seats[s].hands[num & (self._hsize[s] - 1)]
-        c = self.ms.canon[last] if last >= 0 else -1
+        c = self.ms.canon_index[last] if last >= 0 else -1
         e = None if h is None or h.number != num else (
             h.lead if c < 0 else h.moves(c + 1))
         return -1 if e is None else e.killer
@@ -622,16 +628,18 @@ class Searcher:
         return won
 
     def _moves_of(self, s: int, info: HandInfo, lastp: int) -> _Moves:
-        """The :class:`_Moves` of seat ``s`` holding the hand of ``info`` against the move id
-        ``lastp - 1`` (``lastp`` 0: a lead)."""
+        """The :class:`_Moves` of seat ``s`` holding the hand of ``info`` against the canonical
+        move ``lastp - 1`` (:attr:`MoveSet.canon_index`; ``lastp`` 0: a lead)."""
         ms = self.ms
         if lastp:  # nothing beats the move (a quarter to a third of them): one shared answer
-            last = lastp - 1
+            last = ms.canons[lastp - 1]
             v = info.by_class.get(ms.cls[last])
             if (v is None or ms.strength[v[-1]] <= ms.strength[last]) and \
                     info.max_tier <= ms.tier[last]:
                 return self._forced
-        cand = self._answers(info, lastp - 1) if lastp else self._leads(info)
+            cand = self._answers(info, last)
+        else:
+            cand = self._leads(info)
         # a move that reaches the target ends the deal (leads are sorted largest first;
         # answers are one class, one size, then bombs and rocket of other sizes)
         lim = info.count - self.targets[s]

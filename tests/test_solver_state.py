@@ -187,3 +187,26 @@ def test_the_compact_table_is_exact_and_keeps_the_larger_proofs() -> None:
     assert big.get(2 ** 63 - 1) == 7 and big.get(11) == 255
     big.clear()
     assert (big.get(11), big.get(2 ** 63 - 1), big.filled) == (-1, -1, 0)
+
+
+@pytest.mark.parametrize("ident", ["DDZ3-01", "DDZ3-03", "DDZ3-05"])
+def test_the_dict_table_for_states_over_63_bits_gives_the_same_answers(ident: str) -> None:
+    """A state of 64 bits or more (none of one 54-card deck was met: whole 20/17/17 deals take
+    56-59 bits) goes to the dict table of two generations: forced on the shipped 3-seat
+    puzzles, with generations of at most 300 entries, it gives the compact table's winner and
+    every winning move."""
+    from ddzspec.puzzle_play import puzzle_by_id
+    from ddzspec.solver.search import _winning_moves
+
+    pos = puzzle_by_id(ident).position()
+    got = []
+    for compact in (True, False):
+        S = Searcher(pos, Limit(entries=600))
+        S._compact = compact
+        s0, h0, l0, p0 = pos.to_move, S.hands0, S.last0, pos.passes
+        got.append((S.win(s0, h0, l0, p0), _winning_moves(S, s0, h0, l0, p0),
+                    S._table is None, S.nodes))
+    (w1, m1, none1, n1), (w2, m2, none2, n2) = got
+    assert (w1, m1) == (w2, m2) and m1  # a win with its moves, both ways
+    assert (none1, none2) == (False, True)  # the second really used the dict
+    assert n1 > 0 and n2 > 0
