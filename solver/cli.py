@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from ddzspec._io import read_input
 from ddzspec._resources import data_dir
@@ -337,6 +338,20 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
     sys.exit(code)
 
 
+def _check_file_options(file: str, pos: Position, rules: Rules, notation: str) -> None:
+    """Exit 2 when --rules/--without or --notation were given but the position FILE names its
+    own rules or notation (its lines win: the options would be ignored without a word)."""
+    ctx = click.get_current_context()
+    given = {name for name in ("rules_name", "without", "notation")
+             if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT}
+    if given & {"rules_name", "without"} and pos.rules is not rules:
+        fail(f"{file} names its rules on its 'rules' line: --rules/--without do not apply to it "
+             "(drop them, or change that line, e.g. 'rules classic without trio_pair')")
+    if "notation" in given and pos.notation != notation:
+        fail(f"{file} has a 'notation {pos.notation}' line: --notation {notation} does not apply "
+             "to it (drop the option, or change that line)")
+
+
 def _cards_option(option: str, text: str, rules: Rules, notation: str) -> Cards:
     """The cards given to ``option`` (e.g. ``--peasant``); a notation error exits 2 naming
     the option and its value."""
@@ -423,6 +438,7 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
         pos = parse_position(text, source="<stdin>" if file == "-" else file,
                              notation=notation, rules=rules,
                              base=None if file == "-" else Path(file).parent)
+        _check_file_options(file, pos, rules, notation)
     else:
         # an empty value is given, not missing: _cards_option / _seat_option name it
         if landlord is None or not peasants or to_move is None:

@@ -177,8 +177,21 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     ``"robs"``: the number of robs, only under rules that have robs); ``robs`` gives the
     duel handicap (the peasant's target when the rules' win target is ``robs``) and, when the
     rules double on a rob, the multiplier 2^robs unless ``multiplier`` is given.
-    Raises PositionError (impossible positions) or NotationError (bad cards).
+    ``landlord_plays``: the landlord's plays so far (0, 1 or 2: 2 stands for "two or more"),
+    ``peasants_played``: whether a peasant has played (the spring and anti-spring).
+    Raises PositionError (impossible positions, a flag or count of the wrong kind) or
+    NotationError (bad cards).
     """
+    for name, value in (("robs", robs), ("base", base), ("multiplier", multiplier),
+                        ("passes", passes), ("landlord_plays", landlord_plays)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise PositionError(f"{name} must be a whole number, not {value!r}", field=name)
+    if not 0 <= landlord_plays <= 2:
+        raise PositionError(f"landlord_plays must be 0, 1 or 2 (2: two or more), not "
+                            f"{landlord_plays}", field="landlord_plays")
+    if not isinstance(peasants_played, bool):
+        raise PositionError(f"peasants_played must be True or False, not {peasants_played!r}",
+                            field="peasants_played")
     names = tuple(hands)
     seats: tuple[str, ...]
     if len(names) == 2:
@@ -477,10 +490,22 @@ class _Builder:
             raise self.err(f"{key} given twice{where}", st)
         self.seen[key] = st
 
+    def unquote(self, tok: _Word) -> str:
+        """The text of a quoted word (JSON's string syntax); PositionError at the word for a
+        control character or a bad escape in it."""
+        try:
+            text: str = json.loads(tok.text)
+        except json.JSONDecodeError as e:
+            what = "a control character" if "control character" in e.msg else "a bad escape"
+            raise PositionError(f"{what} in the quoted text {tok.text!r} (write it unquoted, "
+                                f"or quote it with JSON's escapes)", tok.line,
+                                (tok.column or 1) + e.pos, self.source) from None
+        return text
+
     def cards(self, tok: _Word, rules: Rules) -> Cards:
         text, offset = tok.text, 0
         if tok.type == "ESCAPED_STRING":
-            text, offset = json.loads(text), 1
+            text, offset = self.unquote(tok), 1
         try:
             return parse_cards(text, self.notation, rules.deck).cards
         except NotationError as e:
@@ -510,7 +535,7 @@ class _Builder:
                 self.once("rules", st)
                 name = st.name.text
                 if name.startswith('"'):
-                    name = json.loads(name)
+                    name = self.unquote(st.name)
                 try:
                     rules = load_rules(name, without=tuple(t.text for t in st.without),
                                        base=self.base)

@@ -61,6 +61,7 @@ from mypy_extensions import i64
 from ddzspec.cards import pack4
 from ddzspec.verdict import require_playable
 
+from .interrupt import checkpoint
 from .movegen import GUARD, ByteTable, HandInfo, MoveSet, move_set
 from .position import Position
 
@@ -138,14 +139,25 @@ class Limit:
     entries (about 80 bytes each) in two generations: when the newer holds half it becomes
     the older and the previous older is dropped. So memory stays bounded whatever the time
     limit (measured figures: README). A cache only: answers never change, whatever the size.
-    ValueError for ``entries`` < 2, a negative ``nodes``, or ``seconds`` not a finite number
-    ≥ 0."""
+    The limits are checked every 256 nodes, so a search may run up to 255 nodes past
+    ``nodes`` (and a search of fewer nodes than that is never stopped by it). TypeError for a
+    ``nodes`` or ``entries`` that is not a whole number, or ``seconds`` not a number (a bool is
+    neither); ValueError for ``entries`` < 2 or > 2^40, a negative ``nodes``, or ``seconds``
+    not a finite number ≥ 0."""
 
     nodes: int | None = None
     seconds: float | None = None
     entries: int = 1 << 22
 
     def __post_init__(self) -> None:
+        for name, value in (("nodes", self.nodes), ("entries", self.entries)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise TypeError(f"Limit.{name} must be a whole number, not {value!r}")
+        if self.seconds is not None and (isinstance(self.seconds, bool)
+                                         or not isinstance(self.seconds, int | float)):
+            raise TypeError(f"Limit.seconds must be a number of seconds, not {self.seconds!r}")
+        if self.entries > 1 << 40:
+            raise ValueError(f"Limit.entries must be at most 2^40, not {self.entries}")
         if self.entries < 2:
             raise ValueError(f"Limit.entries must be at least 2, not {self.entries}")
         if self.nodes is not None and self.nodes < 0:
@@ -461,6 +473,7 @@ class Searcher:
     # ------------------------------------------------------------------ limits
 
     def _tick(self) -> None:
+        checkpoint()  # Ctrl-C and other threads get their turn (compiled, see interrupt.py)
         lim = self.limit
         if lim.nodes is not None and self.nodes > lim.nodes:
             raise _Aborted(f"node limit {lim.nodes} reached")
@@ -910,7 +923,9 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     limit. When a limit is hit the result has ``status="unknown"`` and ``winner=None``.
     ``line``: compute the principal variation. Raises UnplayableRulesError for rules that
     ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played); ValueError
-    for a bad ``want``, a ``seconds`` that is not a finite number ≥ 0, or a negative node limit.
+    for a bad ``want``, a ``seconds`` that is not a finite number ≥ 0, or a negative node limit;
+    TypeError for a ``limit`` that is not a Limit, an int or None. A Ctrl-C raises
+    KeyboardInterrupt within 256 nodes, compiled too (:mod:`ddzspec.solver.interrupt`).
     """
     if want not in ("winner", "one", "all", "score"):
         raise ValueError(f"want must be 'winner', 'one', 'all' or 'score', not {want!r}")
@@ -936,6 +951,9 @@ def _limit_of(limit: Limit | int | None, seconds: float | None) -> Limit:
     if seconds is not None and (isinstance(seconds, bool)
                                 or not isinstance(seconds, int | float)):
         raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
+    if limit is not None and not isinstance(limit, Limit) and (
+            isinstance(limit, bool) or not isinstance(limit, int)):
+        raise TypeError(f"limit must be a Limit, a node limit (int) or None, not {limit!r}")
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
     if seconds is not None:
         lim = Limit(lim.nodes, float(seconds), lim.entries)
@@ -998,7 +1016,7 @@ def _solve(S: Searcher, position: Position,
             value = _score_value(S, ll_wins, s0, h0, l0, p0, lp0, pp0)
             unit = 2 if position.n_seats == 3 else 1
             stake = position.base * position.multiplier
-            ll_points = round(value * stake * unit)
+            ll_points = int(value) * stake * unit  # value is ±2^k: exact, whatever the stake
             score = MappingProxyType({
                 name: ll_points if role == "landlord" else -ll_points // (position.n_seats - 1)
                 for name, role in zip(position.seats, position.roles)})

@@ -195,8 +195,9 @@ def test_the_dict_table_for_states_over_63_bits_gives_the_same_answers(ident: st
     56-59 bits) goes to the dict table of two generations: forced on the shipped 3-seat
     puzzles, with generations of at most 300 entries, it gives the compact table's winner and
     every winning move."""
-    from ddzspec.puzzle_play import puzzle_by_id
     from ddzspec.solver.search import _winning_moves
+
+    from ddzspec.puzzle_play import puzzle_by_id
 
     pos = puzzle_by_id(ident).position()
     got = []

@@ -16,7 +16,8 @@ so ``ddzspec.solver`` is the one import name either way (``solver`` alone is ano
 :data:`COMPILED` says whether the hot modules, ``search`` and ``movegen``, are the extension
 modules mypyc built when the wheel was built (``pip install .``, see ``hatch_build.py``), or
 the pure-Python ones (an editable install, ``DDZSPEC_PURE_PYTHON=1``, or no C compiler at
-install time); the answers are the same, the compiled ones about 1.4× faster.
+install time); the answers are the same, the compiled ones 7-16× faster on the puzzles
+(measured 2026-12-02, README).
 """
 
 from pathlib import Path as _Path
