@@ -182,15 +182,14 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     Raises PositionError (impossible positions, a flag or count of the wrong kind) or
     NotationError (bad cards).
     """
-    for name, value in (("robs", robs), ("base", base), ("multiplier", multiplier),
-                        ("passes", passes), ("landlord_plays", landlord_plays)):
+    for name, value in (("robs", robs), ("passes", passes), ("landlord_plays", landlord_plays)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise PositionError(f"{name} must be a whole number, not {value!r}", field=name)
+            raise PositionError(f"{name} {value!r}: must be a whole number", field=name)
     if not 0 <= landlord_plays <= 2:
-        raise PositionError(f"landlord_plays must be 0, 1 or 2 (2: two or more), not "
-                            f"{landlord_plays}", field="landlord_plays")
+        raise PositionError(f"landlord_plays {landlord_plays}: must be 0, 1 or 2 (2: two or "
+                            "more)", field="landlord_plays")
     if not isinstance(peasants_played, bool):
-        raise PositionError(f"peasants_played must be True or False, not {peasants_played!r}",
+        raise PositionError(f"peasants_played {peasants_played!r}: must be True or False",
                             field="peasants_played")
     names = tuple(hands)
     seats: tuple[str, ...]

@@ -60,7 +60,8 @@ def test_the_wheel_installs_only_ddzspec_names(wheel_file: Path) -> None:
     assert tops == {"ddzspec", f"ddzspec-{ddzspec.__version__}.dist-info"}, tops
     solver = sorted(n for n in names if n.startswith("ddzspec/solver/"))
     assert solver == [f"ddzspec/solver/{m}.py"
-                      for m in ("__init__", "cli", "movegen", "position", "search", "split")]
+                      for m in ("__init__", "cli", "interrupt", "movegen", "position", "search",
+                                "split")]
     for data in ("ddzspec/_data/grammar/position.lark", "ddzspec/_data/rules/classic.rules",
                  "ddzspec/py.typed", "ddzspec/web/static/index.html",
                  "ddzspec/web/static/app.js", "ddzspec/web/static/style.css"):

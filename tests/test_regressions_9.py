@@ -142,12 +142,12 @@ def test_solve_refuses_a_limit_of_the_wrong_kind() -> None:
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    ({"landlord_plays": 5}, "landlord_plays must be 0, 1 or 2"),
-    ({"landlord_plays": -1}, "landlord_plays must be 0, 1 or 2"),
-    ({"landlord_plays": "0"}, "landlord_plays must be a whole number"),
-    ({"peasants_played": "no"}, "peasants_played must be True or False"),
-    ({"robs": True}, "robs must be a whole number"),
-    ({"base": 2.0}, "base must be a whole number"),
+    ({"landlord_plays": 5}, "landlord_plays 5: must be 0, 1 or 2"),
+    ({"landlord_plays": -1}, "landlord_plays -1: must be 0, 1 or 2"),
+    ({"landlord_plays": "0"}, "landlord_plays '0': must be a whole number"),
+    ({"peasants_played": "no"}, "peasants_played 'no': must be True or False"),
+    ({"robs": True}, "robs True: must be a whole number"),
+    ({"base": 2.0}, "base 2.0: must be a whole number"),
 ])
 def test_position_flags_of_the_wrong_kind_are_refused(kwargs: dict[str, object],
                                                        message: str) -> None:
