@@ -131,11 +131,12 @@ class SolveResult:
 class Limit:
     """Search limits: ``nodes`` (positions searched) and ``seconds`` (wall time); None: none.
     ``entries``: the most transposition-table entries kept. A search whose packed states are
-    under 2^63 (two seats; three up to about 15/12/12 cards) keeps them in a compact
+    under 2^63 (two seats; three, whole deals included) keeps them in a compact
     :class:`~ddzspec.solver.movegen.ByteTable` of at most ``entries`` slots rounded down to a
     power of two, 9 bytes each (the default, 2^22: 36 MiB; it starts at 65,536 slots, replaces
     entries, never grows past that and is never emptied).
-    Larger states (a whole 3-seat deal) stay in a dict of at most ``min(entries, 680,000)``
+    Larger states (64 bits or more: none of one 54-card deck was met, whole 3-seat deals
+    take 56-59 bits) would stay in a dict of at most ``min(entries, 680,000)``
     entries (about 80 bytes each) in two generations: when the newer holds half it becomes
     the older and the previous older is dropped. So memory stays bounded whatever the time
     limit (measured figures: README). A cache only: answers never change, whatever the size.
@@ -167,7 +168,7 @@ class Limit:
                              f"not {self.seconds}")
 
 
-#: The most entries of the dict table (states that need over 63 bits: a whole 3-seat deal),
+#: The most entries of the dict table (states that need 64 bits or more, see :class:`Limit`),
 #: whatever ``Limit.entries`` (~80 bytes each; the compact table takes 9 a slot)
 _DICT_ENTRIES = 680_000
 #: The slots a compact table starts with (it grows 4 times at half full: a small position's
@@ -314,11 +315,11 @@ class Searcher:
         self.close = self.n - 1
         self.limit = limit or Limit()
         self.nodes = 0
-        #: the boolean transposition table of states over 2^63 (a whole 3-seat deal): packed
-        #: state → win of the side to move (newer and older generation, see :class:`Limit`)
+        #: the boolean transposition table of states of 64 bits or more (see :class:`Limit`):
+        #: packed state → win of the side to move (newer and older generation)
         self.tt: dict[int, bool] = {}
         self.tt_old: dict[int, bool] = {}
-        #: the table of states under 2^63 (two seats, smaller 3-seat positions): the compact
+        #: the table of states under 2^63 (every position of one 54-card deck met): the compact
         #: :class:`~ddzspec.solver.movegen.ByteTable` (bit 0 of a state's byte: the side to
         #: move wins; above it the bit length of the node count of the subtree that proved it,
         #: so the costliest proofs stay); made by :meth:`win`; None with larger states
