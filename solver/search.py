@@ -360,12 +360,12 @@ class Searcher:
         self._same = tuple(self.side[(i + 1) % self.n] == self.side[i] for i in range(self.n))
         #: per seat: the hands met (:class:`_Hand`), at their number's index modulo a power
         #: of two (a hand may replace another of the same index: a cache)
-        self._hsize = tuple(1 << min(_HAND_SLOT_BITS, b) for b in self._bits)
+        hsize = tuple(1 << min(_HAND_SLOT_BITS, b) for b in self._bits)
         #: per seat, what a node reads of its mover (:class:`_Seat`)
         self._seats = tuple(
             _Seat(self._unit[i].bit_length() - 1, (1 << self._bits[i]) - 1,
-                  self._hsize[i] - 1, self._next[i], self._same[i], self._drops(i),
-                  [None] * self._hsize[i]) for i in range(self.n))
+                  hsize[i] - 1, self._next[i], self._same[i], self._drops(i),
+                  [None] * hsize[i]) for i in range(self.n))
         self._made = 0  # weight of the hands made since the caches were last emptied
         #: the moves of a hand that cannot beat the move on the table (the pass only; shared)
         self._forced = _Moves(self._origin[0], (), False, (), ())
@@ -437,8 +437,9 @@ class Searcher:
         """The :class:`_Hand` of ``seat`` with number ``num``; ``near``: the info of a hand of
         the seat that contains it (its moves are a superset: a cheap start), else its hand at
         the start is used."""
-        slots = self._seats[seat].hands
-        i = num & (self._hsize[seat] - 1)
+        st = self._seats[seat]
+        slots = st.hands
+        i = num & st.slot_mask
         got = slots[i]
         if got is None or got.number != num:
             info = self.ms.info(self.hand(seat, num),
@@ -524,7 +525,8 @@ class Searcher:
         """The move that last won for seat ``s`` holding ``hand`` (4 bits per rank) against
         move ``last`` (-1 at a lead) in this search; -1 when none."""
         num = self.number(s, hand)
-        h = self._seats[s].hands[num & (self._hsize[s] - 1)]
+        st = self._seats[s]
+        h = st.hands[num & st.slot_mask]
         c = self.ms.canon_index[last] if last >= 0 else -1
         e = None if h is None or h.number != num else (
             h.lead if c < 0 else h.moves(c + 1))
