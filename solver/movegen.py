@@ -119,7 +119,9 @@ class ByteTable:
 
 class HandInfo:
     """The moves of one hand (ids): ``leads`` sorted by size, largest first, then weaker
-    bodies first; ``by_class``: comparison class → ids (weakest body first); ``tiered``: ids
+    bodies first; ``by_class``: comparison class → ids (weakest body first); ``top``: per
+    comparison class the strength of the strongest body held (-1: none; a vector of machine
+    words read in one step where a dict's look-up cost ~100 instructions); ``tiered``: ids
     of tier > 0, weakest first. ``hand``: the hand (4 bits per rank); ``count``: its cards.
     ``max_tier``: the highest tier held (0 without bomb or rocket); ``n_doubling``: an upper
     bound on the plays from this hand that double the multiplier (the bombs and rocket held,
@@ -132,15 +134,16 @@ class HandInfo:
     ~9,000 instructions a hand, frame and collector included)."""
 
     __slots__ = ("by_class", "class_order", "count", "hand", "leads", "max_tier",
-                 "n_doubling", "ordered", "ordered_plays", "tiered", "tiered_order")
+                 "n_doubling", "ordered", "ordered_plays", "tiered", "tiered_order", "top")
 
     def __init__(self, hand: int, count: int, leads: tuple[int, ...],
-                 by_class: dict[int, list[int]], tiered: tuple[int, ...], max_tier: int,
-                 n_doubling: int) -> None:
+                 by_class: dict[int, list[int]], top: vec[i64], tiered: tuple[int, ...],
+                 max_tier: int, n_doubling: int) -> None:
         self.hand = hand
         self.count = count
         self.leads = leads
         self.by_class = by_class
+        self.top = top
         self.tiered = tiered
         self.max_tier = max_tier
         self.n_doubling = n_doubling
@@ -217,6 +220,8 @@ class MoveSet:
             self.strength.append(rules.strength[shape.seq[start + run - 1]])
             self.doubles.append(shape.name in dbl)
         self.n_moves = len(self.mk)
+        #: comparison classes (one shape, one size): ``cls`` is below this
+        self.n_classes = len(classes)
         #: move id → the first id of the same comparison class and strength: the moves that
         #: beat a move depend on nothing else, so the search keys a move to beat by it
         first: dict[tuple[int, int], int] = {}
@@ -274,6 +279,7 @@ class MoveSet:
             ids.sort(key=lambda i: (-size[i], strength[i]))
         # within a class (one shape, one size) the leads' order is by strength already
         by_class: dict[int, list[int]] = {}
+        top = vec[i64]([-1] * self.n_classes)
         tiered: list[int] = []
         n_doubling = 0
         max_tier = 0
@@ -284,6 +290,7 @@ class MoveSet:
                 by_class[c] = [i]
             else:
                 lst.append(i)
+            top[c] = max(top[c], strength[i])
             ti = tier[i]
             if ti > 0:
                 tiered.append(i)
@@ -299,7 +306,8 @@ class MoveSet:
             h >>= 4
         if n_doubling and not self.doubling_single_use:
             n_doubling = max(n_doubling, count // self.min_doubling_size)
-        got = HandInfo(hand, count, tuple(ids), by_class, tuple(tiered), max_tier, n_doubling)
+        got = HandInfo(hand, count, tuple(ids), by_class, top, tuple(tiered), max_tier,
+                       n_doubling)
         self.hands[hk] = got
         return got
 

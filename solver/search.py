@@ -649,9 +649,7 @@ class Searcher:
         ms = self.ms
         if lastp:  # nothing beats the move (a quarter to a third of them): one shared answer
             last = ms.canons[lastp - 1]
-            v = info.by_class.get(ms.cls[last])
-            if (v is None or ms.strength[v[-1]] <= ms.strength[last]) and \
-                    info.max_tier <= ms.tier[last]:
+            if info.top[ms.cls[last]] <= ms.strength[last] and info.max_tier <= ms.tier[last]:
                 return self._forced
             cand = self._answers(info, last)
         else:
@@ -803,14 +801,8 @@ class Searcher:
         t = ms.tier[m]
         if o1.max_tier > t or o2.max_tier > t:
             return False
-        c, st, strength = ms.cls[m], ms.strength[m], ms.strength
-        v = o1.by_class.get(c)
-        if v is not None and strength[v[-1]] > st:
-            return False
-        if o2 is o1:  # one opponent
-            return True
-        v = o2.by_class.get(c)
-        return v is None or strength[v[-1]] <= st
+        c, st = ms.cls[m], ms.strength[m]
+        return o1.top[c] <= st and o2.top[c] <= st
 
     # ------------------------------------------------------------------ score core
 
