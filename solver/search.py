@@ -246,7 +246,7 @@ class _Seat:
     __slots__ = ("drop", "hands", "mask", "next", "same", "shift", "slot_mask")
 
     def __init__(self, shift: i64, mask: i64, slot_mask: i64, nxt: i64, same: bool,
-                 drop: list[int], hands: list[_Hand | None]) -> None:
+                 drop: vec[i64], hands: list[_Hand | None]) -> None:
         self.shift = shift
         self.mask = mask
         self.slot_mask = slot_mask
@@ -385,12 +385,12 @@ class Searcher:
                 f"{' x '.join(str(n) for n in self._span)} sub-hands (more than 2^63 states "
                 f"of the hands; a whole 3-seat deal of one 54-card deck needs at most 2^52)")
 
-    def _drops(self, seat: int) -> list[int]:
+    def _drops(self, seat: int) -> vec[i64]:
         """Per move id what the hands' number loses when ``seat`` plays the move (see
         :class:`_Seat`)."""
         ms = self.ms
         unit = self._unit[seat]
-        out = [0] * ms.n_moves
+        out = vec[i64]([0] * ms.n_moves)  # machine words: set up and freed at memory speed
         for m in self._origin[seat].leads:  # a move's cards are numbered as a hand is
             out[m] = self.number(seat, ms.mk[m]) * unit
         return out
