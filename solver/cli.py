@@ -56,9 +56,11 @@ from ddzspec.solver import COMPILED
 
 from .position import (
     Position,
+    PositionError,
     make_position,
     parse_position,
     position_from_puzzle,
+    seat_index,
     side_of_winner,
 )
 from .search import SolveResult
@@ -342,6 +344,7 @@ def _check_file_options(file: str, pos: Position, rules: Rules, notation: str) -
     """Exit 2 when --rules/--without or --notation were given but the position FILE names its
     own rules or notation (its lines win: the options would be ignored without a word)."""
     ctx = click.get_current_context()
+    file = "the position on stdin" if file == "-" else file
     given = {name for name in ("rules_name", "without", "notation")
              if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT}
     if given & {"rules_name", "without"} and pos.rules is not rules:
@@ -362,10 +365,15 @@ def _cards_option(option: str, text: str, rules: Rules, notation: str) -> Cards:
 
 
 def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
-    """A seat given to ``option`` (``--to-move``, ``--played-by``), checked against ``seats``."""
-    if seat not in seats:
-        fail(f"{option} {seat!r}: unknown seat; expected one of {', '.join(seats)}")
-    return seat
+    """A seat given to ``option`` (``--to-move``, ``--played-by``), checked against ``seats``
+    as a position file's seat is (:func:`~ddzspec.solver.position.seat_index`: ``peasant1``
+    names the peasant of two seats); exits 2 naming the option and the seats expected."""
+    try:
+        return seats[seat_index(seat, seats)]
+    except PositionError as e:  # "peasant" of three seats: which one (the rule's message)
+        why = str(e) if seat == "peasant" else (
+            f"unknown seat; expected one of {', '.join(seats)}")
+        fail(f"{option} {seat!r}: {why}")
 
 
 @click.command("solve", epilog=POSITION_FORMAT + "\n\n\b\nFull grammar: "

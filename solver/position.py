@@ -106,7 +106,7 @@ class Position:
     def seat_index(self, name: str) -> int:
         """Index of a seat name; ``peasant`` is accepted for ``peasant1`` and vice versa with
         two seats. Raises PositionError for an unknown seat."""
-        return _seat_index(name, self.seats)
+        return seat_index(name, self.seats)
 
     def format(self) -> str:
         """This position in the text format (parses back to an equal position)."""
@@ -143,7 +143,11 @@ def side_of_winner(word: object, n_seats: int) -> object:
     return "peasants" if word == "peasant" and n_seats == 2 else word
 
 
-def _seat_index(name: str, seats: tuple[str, ...]) -> int:
+def seat_index(name: str, seats: tuple[str, ...]) -> int:
+    """Index of seat ``name`` in ``seats`` (:data:`SEATS_2` or :data:`SEATS_3`), the one
+    rule for every place a seat is named (a position file, :func:`make_position`, the CLI's
+    options): with two seats ``peasant1`` is the peasant; with three, ``peasant`` is refused
+    (which one?). Raises PositionError naming the expected seats."""
     if name in seats:
         return seats.index(name)
     if len(seats) == 2 and name == "peasant1":
@@ -221,11 +225,11 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                                 "Cards or a string of cards", field=f"hand of {s}")
     cards = tuple(h if isinstance(h, Cards) else parse_cards(h, notation, rules.deck).cards
                   for h in (hands[s] for s in seats))
-    tm = _seat_index(to_move, seats)
+    tm = seat_index(to_move, seats)
     table = None if on_table is None else (
         on_table if isinstance(on_table, Cards)
         else parse_cards(on_table, notation, rules.deck).cards)
-    pb = None if played_by is None else _seat_index(played_by, seats)
+    pb = None if played_by is None else seat_index(played_by, seats)
     tg = [0] * len(seats)
     for i in range(len(seats)):
         t = rules.win.landlord if i == 0 else rules.win.peasant
@@ -236,7 +240,7 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         elif isinstance(t, bool) or not isinstance(t, int):
             raise PositionError(f"target {s}: {t!r}: a target is a whole number of cards or "
                                 '"robs"', field=f"target of {s}")
-        tg[_seat_index(s, seats)] = (robs or 0) if t == "robs" else int(t)
+        tg[seat_index(s, seats)] = (robs or 0) if t == "robs" else int(t)
     mult = multiplier
     rob_mult = 2 ** (robs or 0) if "rob" in rules.scoring.double else 1
     if mult is None:
@@ -623,13 +627,13 @@ class _Builder:
         for tok in (to_move, played_by):
             if tok is not None:
                 try:
-                    _seat_index(tok.text, seats)
+                    seat_index(tok.text, seats)
                 except PositionError as e:
                     raise self.err(e.message, tok) from None
         tg: dict[str, int | str] = {}
         for given, t in targets.items():
             try:
-                s = seats[_seat_index(given, seats)]
+                s = seats[seat_index(given, seats)]
             except PositionError as e:
                 raise self.err(e.message, self.seen[f"target of {given}"]) from None
             tg[s] = t
