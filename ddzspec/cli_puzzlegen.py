@@ -14,6 +14,7 @@ import click
 
 from .cli_common import FileName, check_output, fail, force_option, write_output
 from .execute import run_options
+from .puzzlegen import MAX_COUNT
 from .rules import DEFAULT_RULES
 
 
@@ -66,7 +67,7 @@ _limit_option = click.option("--limit-seconds", type=click.FloatRange(min=0, min
               help="Hands in a puzzle.")
 @click.option("--cards", "cards_text", default="10,9", show_default=True, metavar="A,B[,C]",
               help="Hand sizes, the seat to move first (one per seat).")
-@click.option("--count", type=click.IntRange(1), default=10, show_default=True,
+@click.option("--count", type=click.IntRange(1, MAX_COUNT), default=10, show_default=True,
               help="Puzzles to keep.")
 @click.option("--min-difficulty", type=float, default=0.0, show_default=True, metavar="D",
               callback=lambda _c, _p, v: _difficulty(v),

@@ -131,7 +131,8 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
         cmd = raw.strip()
         word = cmd.lower()
         try:
-            if word in ("quit", "q", "exit"):
+            # not "q": a lone queen is a move (cards may be typed in lower case)
+            if word in ("quit", "exit"):
                 return
             if word in ("help", "?", ""):
                 click.echo(HELP)

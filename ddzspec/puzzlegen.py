@@ -169,6 +169,10 @@ def difficulty(pos: Any, res: Any, seconds: float | None = None) -> Difficulty:
 
 #: Candidates per task of :func:`generate` (most are judged in a few hundredths of a second).
 BLOCK = 10
+#: The most candidates one round of :func:`generate` hands to the workers (a multiple of BLOCK)
+MAX_ROUND = 20_000
+#: The most puzzles one :func:`generate` call keeps (``--count``; they are held in memory)
+MAX_COUNT = 100_000
 
 
 def candidate_task(rules: dict[str, Any], sizes: list[int], seed: int, i: int, source: str,
@@ -251,8 +255,9 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     puzzles whatever runs them), with a rating of at least ``min_difficulty``. Candidates run
     in batches on :mod:`ddzspec.execute` (``workers``, ``scheduler``); at most
     ``max_candidates`` (default 50 × count) are tried. Returns (puzzles, candidates tried).
-    Raises ValueError for bad sizes, seats or source; UnplayableRulesError (before any
-    candidate runs) for rules that cannot be played out; ExecuteError from the layer."""
+    Raises ValueError for bad sizes, seats, count (1 to :data:`MAX_COUNT`) or source;
+    UnplayableRulesError (before any candidate runs) for rules that cannot be played out;
+    ExecuteError from the layer."""
     from .execute import Task, rules_ref, run
     from .game.state import accept_rules
     accept_rules(rules)
@@ -264,6 +269,8 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     if any(c < 1 for c in cards) or sum(cards) > sum(rules.deck):
         raise ValueError(f"--cards {','.join(map(str, cards))}: each hand at least 1 card, "
                          f"{sum(rules.deck)} in all at most")
+    if not 1 <= count <= MAX_COUNT:
+        raise ValueError(f"--count {count}: between 1 and {MAX_COUNT:,} puzzles a run")
     if source not in SOURCES:
         raise ValueError(f"source {source!r}: one of {', '.join(SOURCES)}")
     if source == "selfplay" and seats != rules.deal.players:
@@ -273,7 +280,9 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     ref = rules_ref(rules)
     kept: list[dict[str, Any]] = []
     tried = 0
-    batch = BLOCK * max(4, count // 2)
+    # candidates a round: enough for the puzzles asked, and at most MAX_ROUND (its tasks are
+    # built up front: a huge count must not build a huge list)
+    batch = min(BLOCK * max(4, count // 2), MAX_ROUND)
     while len(kept) < count and tried < limit:
         stop = min(limit, tried + batch)
         rows = run([Task.of(f"candidates {i:08d}", candidate_task, rules=ref, sizes=list(cards),

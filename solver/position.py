@@ -172,7 +172,7 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                   passes: int | None = None,
                   targets: Mapping[str, int | str] | None = None,
                   robs: int | None = None, base: int = 1, multiplier: int | None = None,
-                  landlord_plays: int = 2, peasants_played: bool = True,
+                  landlord_plays: int = 2, peasants_played: bool | None = None,
                   notation: str = "en") -> Position:
     """Build and validate a position from seat names (see the module doc) to hands.
 
@@ -182,7 +182,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     duel handicap (the peasant's target when the rules' win target is ``robs``) and, when the
     rules double on a rob, the multiplier 2^robs unless ``multiplier`` is given.
     ``landlord_plays``: the landlord's plays so far (0, 1 or 2: 2 stands for "two or more"),
-    ``peasants_played``: whether a peasant has played (the spring and anti-spring).
+    ``peasants_played``: whether a peasant has played (the spring and anti-spring; None: as
+    the landlord's plays imply, no before the landlord's first lead, else yes).
     Raises PositionError (impossible positions, a flag or count of the wrong kind) or
     NotationError (bad cards).
     """
@@ -192,6 +193,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     if not 0 <= landlord_plays <= 2:
         raise PositionError(f"landlord_plays {landlord_plays}: must be 0, 1 or 2 (2: two or "
                             "more)", field="landlord_plays")
+    if peasants_played is None:
+        peasants_played = landlord_plays > 0
     if not isinstance(peasants_played, bool):
         raise PositionError(f"peasants_played {peasants_played!r}: must be True or False",
                             field="peasants_played")
@@ -294,6 +297,16 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
         raise PositionError("played landlord: none means the landlord has not led yet, so the "
                             "landlord is to move with nothing on the table (the landlord "
                             "leads first)", field="played landlord")
+    if pos.landlord_plays == 0 and pos.peasants_played:
+        raise PositionError("played peasants: yes, but played landlord: none: the landlord "
+                            "leads first, so no peasant has played yet", field="played peasants")
+    peasant_leads = pos.on_table is None and pos.roles[pos.to_move] != "landlord"
+    if not pos.peasants_played and (peasant_leads or (
+            pos.played_by is not None and pos.roles[pos.played_by] != "landlord")):
+        raise PositionError("played peasants: no, but " + (
+            "a peasant is to lead: a peasant leads only after a trick that a peasant's move "
+            "won" if peasant_leads else "the move on the table is a peasant's"),
+            field="played peasants")
     passes = pos.passes
     if pos.on_table is None:
         if pos.played_by is not None:
@@ -453,8 +466,11 @@ def parse_position(text: str, source: str = "<position>", notation: str | None =
     position file's own folder, as a rules file's ``extends`` is resolved from the rules file
     (:func:`ddzspec.rules.load.resolve_path`); None (text not read from a file): the working
     folder. A built-in name (``rules classic``) always means the shipped rules.
-    Raises PositionError with ``source:line:column`` and what was expected.
+    Raises PositionError with ``source:line:column`` and what was expected; TypeError when
+    ``text`` is not a str (e.g. bytes: decode them first).
     """
+    if not isinstance(text, str):
+        raise TypeError(f"a position is text (str), not {type(text).__name__}")
     try:
         tree = parse_located(_parser(), text if text.endswith("\n") else text + "\n",
                              _VOCABULARY)
@@ -554,7 +570,8 @@ class _Builder:
         on_table = None
         numbers: dict[str, int] = {}
         targets: dict[str, int | str] = {}
-        landlord_plays, peasants_played = 2, True
+        landlord_plays: int = 2
+        peasants_played: bool | None = None  # None: as the landlord's plays imply
         for st in stmts:
             if isinstance(st, _Hand):
                 seat = st.seat.text
@@ -599,7 +616,7 @@ class _Builder:
                     if what not in vals:
                         raise self.err(f"played peasants: expected no or yes, not {what!r}",
                                        st.what)
-                    peasants_played = bool(vals[what])
+                    peasants_played = what == "yes"
                 else:
                     raise self.err(f"played: expected landlord or peasants, not {who!r}",
                                    st.who)

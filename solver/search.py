@@ -918,7 +918,8 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     limit. When a limit is hit the result has ``status="unknown"`` and ``winner=None``.
     ``line``: compute the principal variation. Raises UnplayableRulesError for rules that
     ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played); ValueError
-    for a bad ``want``, a ``seconds`` that is not a finite number ≥ 0, or a negative node limit;
+    for a bad ``want``, a ``seconds`` that is not a finite number ≥ 0 (or that differs from
+    the ``limit``'s own seconds), or a negative node limit;
     TypeError for a ``limit`` that is not a Limit, an int or None. A Ctrl-C raises
     KeyboardInterrupt within 256 nodes, compiled too (:mod:`ddzspec.solver.interrupt`).
     """
@@ -951,6 +952,9 @@ def _limit_of(limit: Limit | int | None, seconds: float | None) -> Limit:
         raise TypeError(f"limit must be a Limit, a node limit (int) or None, not {limit!r}")
     lim = Limit(nodes=limit) if isinstance(limit, int) else (limit or Limit())
     if seconds is not None:
+        if lim.seconds is not None and lim.seconds != seconds:
+            raise ValueError(f"two time limits: Limit(seconds={lim.seconds}) and "
+                             f"seconds={seconds} (give one)")
         lim = Limit(lim.nodes, float(seconds), lim.entries)
     return lim
 
@@ -1033,9 +1037,10 @@ def _solve(S: Searcher, position: Position,
 
 
 def _sorted_moves(S: Searcher, ms: list[int]) -> list[str]:
-    """Move ids (−1: pass) as text, smaller moves first, then lower bodies; PASS last."""
-    def key(m: int) -> tuple[int, int, int]:
-        return (1, 0, 0) if m < 0 else (0, S.ms.size[m], S.ms.strength[m])
+    """Move ids (−1: pass) as text, smaller moves first, then lower bodies, then lower cards
+    (kickers: 444+3 before 444+8); PASS last."""
+    def key(m: int) -> tuple[int, int, int, int]:
+        return (1, 0, 0, 0) if m < 0 else (0, S.ms.size[m], S.ms.strength[m], S.ms.mk[m])
     return [_text(S, m) for m in sorted(ms, key=key)]
 
 

@@ -121,11 +121,16 @@ def positions(draw, seats: int, max_cards: int, rules: Rules = CLASSIC,
     robs = draw(st.integers(0, 2)) if rules is DUEL else None
     if robs:
         assume(sizes[1] > robs)
-    # "played landlord: none" only at the very start: the landlord leads first
+    # "played landlord: none" only at the very start: the landlord leads first, so no
+    # peasant has played; a peasant has when it leads or its move is on the table
     fresh = to_move == "landlord" and on_table is None
+    landlord_plays = draw(st.integers(0 if fresh else 1, 2))
+    peasant_moved = (on_table is None and to_move != "landlord") or (
+        played_by is not None and played_by != "landlord")
+    peasants_played = (landlord_plays > 0 and (peasant_moved or draw(st.booleans())))
     return make_position(rules, hands, to_move, on_table=on_table, played_by=played_by,
-                         robs=robs, landlord_plays=draw(st.integers(0 if fresh else 1, 2)),
-                         peasants_played=draw(st.booleans()))
+                         robs=robs, landlord_plays=landlord_plays,
+                         peasants_played=peasants_played)
 
 
 def check(pos: Position) -> None:

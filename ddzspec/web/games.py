@@ -99,6 +99,8 @@ class Offer:
 
     def get(self, name: Any) -> Rules:
         """The rules offered as ``name``; WebError (400) naming what is offered otherwise."""
+        if name is None:
+            raise WebError(f"rules: a name is required (offered: {', '.join(self.rules)})")
         if not isinstance(name, str) or name not in self.rules:
             raise WebError(f"rules {json.dumps(name)} are not offered (offered: "
                            f"{', '.join(self.rules)})")
