@@ -1037,10 +1037,11 @@ def _solve(S: Searcher, position: Position,
 
 
 def _sorted_moves(S: Searcher, ms: list[int]) -> list[str]:
-    """Move ids (−1: pass) as text, smaller moves first, then lower bodies, then lower cards
-    (kickers: 444+3 before 444+8); PASS last."""
-    def key(m: int) -> tuple[int, int, int, int]:
-        return (1, 0, 0, 0) if m < 0 else (0, S.ms.size[m], S.ms.strength[m], S.ms.mk[m])
+    """Move ids (−1: pass) as text, smaller moves first, then lower bodies, then shapes in
+    the rules' order, then lower cards (kickers: 444+3 before 444+8); PASS last."""
+    def key(m: int) -> tuple[int, int, int, int, int]:
+        ms = S.ms
+        return (1, 0, 0, 0, 0) if m < 0 else (0, ms.size[m], ms.strength[m], ms.cls[m], ms.mk[m])
     return [_text(S, m) for m in sorted(ms, key=key)]
 
 
