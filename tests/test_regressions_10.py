@@ -4,7 +4,8 @@ two seats; with three seats ``peasant`` is refused); a position read from stdin 
 in the messages; a lone queen typed in ``puzzles play`` is a move, not "quit"; ``puzzles
 generate --count`` is bounded; spring / anti-spring flags that no deal can reach are refused;
 ``--all`` lists kickers in order; two time limits at once are refused; a position that is not
-text is a TypeError; a new web game without rules says the name is required."""
+text is a TypeError; a new web game without rules says the name is required; a rules path
+that exists but is no regular file (/dev/null) is called so."""
 
 from __future__ import annotations
 
@@ -168,3 +169,11 @@ def test_a_new_web_game_without_rules_says_a_name_is_required(tmp_path: Path) ->
     # before: "rules null are not offered"
     assert r.status_code == 400
     assert r.json()["error"].startswith("rules: a name is required (offered: classic")
+
+
+def test_a_rules_path_that_is_not_a_regular_file_is_called_so() -> None:
+    # before: "no rules file '/dev/null' (tried /dev/null, ...)" though it exists
+    code, out, err = run("check", "/dev/null")
+    assert code == 2 and out == ""
+    assert err == ("ddzspec: error: /dev/null: is not a regular file (a device, a pipe or a "
+                   "socket), not a rules file\n")

@@ -420,6 +420,10 @@ def resolve_path(name_or_path: str, base: Path | None = None, as_path: bool = Fa
             return c
     if p.is_dir():
         raise RulesError("is a folder, not a rules file", name_or_path)
+    for c in candidates:  # exists, but neither a file nor a folder (/dev/null, a pipe)
+        if c.exists():
+            raise RulesError("is not a regular file (a device, a pipe or a socket), not a "
+                             "rules file", str(c))
     tried = ", ".join(dict.fromkeys(str(c.resolve()) for c in candidates))
     names = "" if as_path or not bare else f"; built in: {', '.join(builtin_rules())}"
     raise RulesError(f"no rules file {name_or_path!r} (tried {tried}{names})", name_or_path)
