@@ -405,10 +405,10 @@ class _Engine:
 
 # ----------------------------------------------------------------------------- the game
 
-def _sort_key(engine: _Engine, m: int) -> tuple[int, int, int]:
-    """Smaller moves first, then lower bodies; the pass last."""
-    ms = engine.search.ms
-    return (1, 0, 0) if m < 0 else (0, int(ms.size[m]), int(ms.strength[m]))
+def _sort_key(engine: _Engine, m: int) -> tuple[int, int, int, int, int]:
+    """Moves as listed to the player (the solver's order, :meth:`MoveSet.shown_order`)."""
+    key: tuple[int, int, int, int, int] = engine.search.ms.shown_order(m)
+    return key
 
 
 @dataclass(frozen=True)

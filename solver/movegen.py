@@ -359,6 +359,14 @@ class MoveSet:
         """Canonical notation of move id ``m`` (body then kickers, e.g. ``888+3``)."""
         return self.reading(m).format(notation)
 
+    def shown_order(self, m: int) -> tuple[int, int, int, int, int]:
+        """The key that orders moves where they are listed to a person (winning moves, legal
+        moves, hints): smaller moves first, then lower bodies, then shapes in the rules'
+        order, then lower cards (kickers: 444+3 before 444+8); ``m`` -1 (the pass) last."""
+        if m < 0:
+            return (1, 0, 0, 0, 0)
+        return (0, self.size[m], self.strength[m], self.cls[m], self.mk[m])
+
     def reading(self, m: int) -> Reading:
         """The Reading of move id ``m`` (built on first use and memoised by the table)."""
         got = self.index.table.lookup(self.key3[m])

@@ -1037,12 +1037,8 @@ def _solve(S: Searcher, position: Position,
 
 
 def _sorted_moves(S: Searcher, ms: list[int]) -> list[str]:
-    """Move ids (−1: pass) as text, smaller moves first, then lower bodies, then shapes in
-    the rules' order, then lower cards (kickers: 444+3 before 444+8); PASS last."""
-    def key(m: int) -> tuple[int, int, int, int, int]:
-        ms = S.ms
-        return (1, 0, 0, 0, 0) if m < 0 else (0, ms.size[m], ms.strength[m], ms.cls[m], ms.mk[m])
-    return [_text(S, m) for m in sorted(ms, key=key)]
+    """Move ids (−1: pass) as text, in :meth:`MoveSet.shown_order`; PASS last."""
+    return [_text(S, m) for m in sorted(ms, key=S.ms.shown_order)]
 
 
 def _text(S: Searcher, m: int) -> str:
