@@ -78,3 +78,27 @@ def test_the_console_examples_print_what_the_docs_show(
         got[-1], lines = re.sub(r"[\d.]+ s$", "S s", got[-1]), \
             [*lines[:-1], re.sub(r"[\d.]+ s$", "S s", lines[-1])]
     assert [x.rstrip() for x in got] == [x.rstrip() for x in lines], (page, cmd)
+
+
+def test_every_docs_page_is_in_the_site_and_every_readme_link_reaches_one() -> None:
+    """mkdocs.yml's nav lists every page of docs/ (the README is the home page, index.md);
+    the README's links into docs/ name pages that exist (``mkdocs build --strict`` checks the
+    rest of the links, in .ci/run)."""
+    nav = re.findall(r"^  - [^:]+: (\S+\.md)$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"),
+                     re.M)
+    assert nav[0] == "index.md"
+    assert sorted(nav[1:]) == sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+    links = re.findall(r"\]\(docs/([^)#]+)", (ROOT / "README.md").read_text(encoding="utf-8"))
+    assert links and all((ROOT / "docs" / link).is_file() for link in links)
+
+
+def test_the_readme_is_the_home_page_with_its_links_made_relative() -> None:
+    pytest.importorskip("mkdocs")  # the docs extra
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs_hooks.py")
+    assert spec is not None and spec.loader is not None
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    assert hooks.readme_as_home_page("see [the solver](docs/solver.md) in `docs/`") == \
+        "see [the solver](solver.md) in `docs/`"
