@@ -1,26 +1,15 @@
-"""The wheel's compiled solver core (issue 12): a hatchling build hook that compiles the endgame
-solver's hot modules, ``solver/search.py`` and ``solver/movegen.py``, with mypyc when a standard
-wheel is built (``pip install .``, ``pip wheel``, ``python -m build``), the pure-Python modules
-staying the one source of truth and the fallback.
+"""The wheel's compiled solver core: a hatchling build hook that compiles the endgame solver's
+hot modules, ``solver/search.py`` and ``solver/movegen.py``, with mypyc when a standard wheel is
+built (``pip install .``, ``pip wheel``, ``python -m build``), the pure-Python modules staying
+the one source of truth and the fallback.
 
-- The sources are staged in a temporary folder laid out as the wheel (``ddzspec/`` with the
-  ``solver/`` modules in ``ddzspec/solver/``), mypyc compiles the two modules in a child process
-  (``build_ext --inplace``), and the extension modules go into the wheel beside their ``.py``
-  files (an extension module is imported before a source module of the same name). mypyc's
-  shared library is ``ddzspec.solver._core__mypyc`` (:data:`GROUP`), so the wheel still
-  installs only ``ddzspec*`` names; the wheel is then tagged for this interpreter and platform.
-- mypy reports only on the two compiled modules, with its default checks (the repository's
-  ``mypy --strict`` covers them): the rest of ``ddzspec`` is read for its types but not
-  reported on (``follow_imports = silent``; with ``skip`` its names would be ``Any`` and the
-  compiled code slower), and the runtime dependencies (lark, click...), absent from pip's
-  isolated build environment, are ``Any`` (``ignore_missing_imports``).
-- Editable installs (``pip install -e``) keep the pure modules, so an edit takes effect.
-- Fallback: when mypy/mypyc, setuptools or a C compiler is missing, or the compile fails for any
-  reason, one warning line says what failed and the wheel is the pure-Python one. The
-  environment variable ``DDZSPEC_PURE_PYTHON=1`` forces the pure wheel.
+Entry points: :class:`SolverCoreBuildHook`, which hatchling calls (pyproject.toml:
+``[tool.hatch.build.targets.wheel.hooks.custom]``), and :func:`build_compiled`, with which the
+tests build the same extension modules (tests/test_solver_compiled.py). Editable installs keep
+the pure modules; ``DDZSPEC_PURE_PYTHON=1``, or any failure to compile (one warning line), gives
+the pure-Python wheel. At run time ``ddzspec.solver.COMPILED`` says which one was imported.
 
-At run time ``ddzspec.solver.COMPILED`` says which one was imported. The tests build the same
-extension modules with :func:`build_compiled` (tests/test_solver_compiled.py).
+How the sources are staged and checked: docs/solver.md, "Design notes, module by module".
 """
 
 from __future__ import annotations

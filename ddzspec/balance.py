@@ -1,24 +1,12 @@
 """Variant balance: many computer deals per rules variant, and figures with 95 % intervals.
 
-Deal ``k`` of seed ``s`` is shuffled from the seed ``f"balance:{s}:{k}"`` under every variant,
-and its seats are played by the same levels with the same player seeds: where two variants have
-the same deck and seats, deal ``k`` is the same shuffle in both (duplicate deals), so their
-difference is measured deal by deal (paired) and the luck of the cards cancels; otherwise the
-variants are compared as independent samples (:func:`ddzspec.players.arena.difference`).
-Bidding is played (seeds 000/002/003/004); an all-pass auction redeals the next attempt of the
-same seed.
+Entry point: :func:`balance` (variants, levels per variant, games, seed), a
+:class:`BalanceResult` of :class:`VariantFigures` and :class:`VariantDifference` s, drawn by
+:func:`plot`. Deal ``k`` is the same shuffle under every variant with the same deck and seats
+(duplicate deals), so differences are paired deal by deal; each deal's facts come from its
+record (:func:`deal_facts`), the figures (:data:`FIGURES`) are their means with intervals.
 
-Facts per deal (:func:`deal_facts`, from the finished deal's record replayed): whether the
-landlord won; the landlord's points and a peasant's (the peasants' mean); spring and
-anti-spring; the bombs (tier above the ordinary shapes, but not the rocket) and rockets played;
-the final multiplier; the winning bid (the base) and the robs; the all-pass redeals before the
-deal was played; its length (the card-play actions, plays and passes, of the attempt played).
-
-Figures per variant (:data:`FIGURES`; each an :class:`~ddzspec.players.arena.Estimate`, a mean
-with its 95 % interval: the Wilson score interval for rates and shares, the normal
-approximation for the others; :func:`ddzspec.players.arena.estimate`): the means of these
-facts over the deals, and the share of deals per bid and per number of robs. Differences
-between two variants are B − A per figure, significant when the interval excludes zero.
+The facts, figures and intervals: docs/scaling.md, "Design notes, module by module".
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
-"""How two variants differ, move by move: ``ddzspec diff RULES_A RULES_B`` (issue 3 §4).
+"""How two variants differ, move by move: ``ddzspec diff RULES_A RULES_B``.
 
-Every multiset of cards is a vector of 15 counts whatever the variant
-(:class:`~ddzspec.cards.Cards`), so the compiled move tables of two rules files can be compared
-key by key. A multiset *differs* when it is legal (or ambiguous) under one rules file only, or
-when both have it but read it as different types or bodies (kickers are the remainder of the
-body, so they follow). Moves read the same way that merely compare differently (duel's order
-starts at 5) are not differences.
-
-Directions: ``only_a`` (a reading under A, none under B), ``only_b``, ``changed`` (readings under
-both, different sets of (type, body); an ambiguous multiset has several readings).
-
-Seeds: classic 000/002 (restrictions 1–4), kawu 004 (distinct kicker ranks: 444455 and
-33344455 are classic only), duel 003 (3s and 4s removed: chains 5…A; duel-literal, without
-restriction 4, reads 555666777888 three ways).
+Entry points: :func:`spec_differences` (the rules sections that differ, in rules-language
+words) and :func:`diff_tables` (every multiset whose verdict differs between two compiled move
+tables, counted per direction and type, with examples). What counts as a difference:
+docs/rules-language.md, "Design notes, module by module".
 
 >>> from ddzspec.rules import load_rules
 >>> [d.what for d in spec_differences(load_rules("classic"), load_rules("kawu"))]

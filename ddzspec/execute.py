@@ -1,43 +1,16 @@
 """The execution layer: independent tasks (deals, solves) run on many processes or machines, their
 result rows streamed to a resumable JSONL file.
 
-A :class:`Task` is a top-level importable function (named ``"module:function"``), JSON-able
-keyword arguments and a task id; the function returns a JSON-able dict, the task's *row* (with
-the task id under ``"task"``, first). :func:`stream` yields rows as they complete; :func:`run` does
-the same with a progress bar and returns every row in the order of the tasks.
+A :class:`Task` is a top-level importable function (``"module:function"``), JSON-able keyword
+arguments and a task id; the function returns a JSON-able dict, the task's *row*.
+:func:`stream` yields rows as they complete; :func:`run` does the same with a progress bar and
+returns every row in the order of the tasks. They run in this process (``workers=1``), on a
+local Dask cluster or process pool (``workers`` N), or on a running Dask scheduler
+(``scheduler="tcp://HOST:PORT"``); ``output`` makes a run resumable. The same tasks give the
+same rows whatever the number of workers.
 
-Where the tasks run (:func:`stream`'s ``workers`` / ``scheduler``):
-
-- ``scheduler="tcp://HOST:PORT"``: a running ``dask scheduler`` with ``dask worker`` processes
-  that have ddzspec installed (Dask distributed, the optional extra ``ddzspec[dask]``);
-- else ``workers=1``: in this process, one task after the other;
-- else (``workers`` N, default the number of cores): a Dask ``LocalCluster`` of N single-thread
-  worker processes when Dask is installed, otherwise a ``concurrent.futures`` pool of N
-  processes. Both give the same rows.
-
-Determinism: a task is seeded by its arguments (a deal's seed and number), never by the worker
-or the order it ran in, so the same tasks give the same rows whatever the number of workers;
-callers compute their summaries from the rows in task order (:func:`run` returns them so).
-
-Resuming (``output``): the file is JSONL, a header line ``{"ddzspec_run": HEADER}`` (what the
-rows were computed for; a rerun with another header is refused) then one row per task id, each
-written whole with a single ``write`` and flushed as it completes. A rerun with the same file
-skips the ids already there; a torn last line (a crash while writing) is cut off and redone.
-Nothing is lost or duplicated when a worker dies mid-run: Dask reschedules the tasks of a lost
-worker (and retries a failed task ``retries`` times); the process pool is rebuilt and its
-unfinished tasks resubmitted, up to ``retries`` times per task.
-
-No worker: a Dask run with no worker at all — a ``--scheduler`` none has joined yet (a
-"waiting for workers on …" line is printed on standard error), or every worker gone and not
-restarted — fails with an ExecuteError after :data:`WORKER_TIMEOUT` seconds instead of waiting
-forever.
-
-Ctrl-C: the workers of a local cluster or process pool ignore SIGINT (:func:`dask_setup`,
-the pool's initializer), so a Ctrl-C interrupts only this process, which raises
-KeyboardInterrupt and shuts the workers down; a Ctrl-C while the cluster starts is held back
-until it has started (or failed to: workers interrupted while starting), then raised as
-KeyboardInterrupt; the local cluster's workers write their standard error to the null device
-(no worker tracebacks on the terminal).
+Where tasks run, resuming, a run with no worker, Ctrl-C: docs/scaling.md, "Design notes,
+module by module".
 """
 
 from __future__ import annotations

@@ -1,35 +1,16 @@
-"""Endgame puzzles played against the solver (issue 10, "Play a puzzle").
+"""Endgame puzzles played against the solver: the shipped puzzles and the puzzle game.
 
-The shipped puzzles (:func:`builtin_puzzles`) are the 21 two-seat puzzles of
-``tests/data/puzzles/two_seat.jsonl`` with their public sources, and a few three-seat positions
-constructed for ddzspec (landlord against two peasants, classic rules), whose answers were
-found by the solver and checked by an independent plain minimax (``tests/test_puzzle_play.py``).
-They are package data: ``ddzspec/data/puzzles.jsonl``.
+Entry points: :func:`builtin_puzzles` and :func:`puzzle_by_id` (the package data
+``ddzspec/data/puzzles.jsonl``), and :class:`PuzzleGame`, an immutable game:
+:meth:`PuzzleGame.start`, :meth:`~PuzzleGame.play` (the human's move, judged by a
+:class:`MoveVerdict`), :meth:`~PuzzleGame.reply` (the solver's move: the fastest win, or when
+lost the longest resistance), :meth:`~PuzzleGame.hint`, :meth:`~PuzzleGame.take_back` and
+:meth:`~PuzzleGame.to_json`. Every solver call has a time limit: past it the game says
+"unknown in 10 s" rather than guess. ``ddzspec puzzles play`` and the web table's Puzzle tab
+use it.
 
-A :class:`PuzzleGame` is immutable: :meth:`PuzzleGame.play` (the human's move),
-:meth:`PuzzleGame.reply` (the computer's move) and :meth:`PuzzleGame.take_back` return a new
-game. The human plays one side (with three seats: the landlord, or both peasant seats); the
-solver plays the other side with perfect defence:
-
-- when the computer side wins, it plays a winning move, the fastest one: the fewest plies to the
-  end of the deal when both sides play best;
-- when it is lost, it plays the move that resists longest: the most plies to the end of the
-  deal when the winner then wins as fast as it can and the loser holds out as long as it can.
-
-A *ply* is one move or one pass of one seat; the last ply is the winner's last card(s). These
-distances come from an exact search (iterative deepening over the solver's own win/loss table,
-so the winner only ever considers winning moves). Every solver call has a time limit
-(``seconds``, default 10 s): when the solver cannot decide in time, the game says so in plain
-words ("unknown in 10 s") instead of guessing — :attr:`MoveVerdict.keeps_win` and
-:attr:`PuzzleGame.human_wins_with_best_play` are then None; a computer move chosen without the
-distances (time out) is the first move of the solver's own order, and its :attr:`PuzzleGame.lines`
-say so.
-
-The rules are those of the position: two-seat puzzles are played under the classic
-combinations with two seats, where a single pass closes a trick and the first seat out wins
-(seeds 000/002 for the combinations; the puzzles' own convention for the seats, see
-``tests/data/puzzles/README.md``); three-seat puzzles under classic rules, where two passes
-close a trick and the peasants win together.
+The puzzles, plies and distances, the rules of two- and three-seat puzzles: docs/solver.md,
+"Design notes, module by module".
 
 >>> g = PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord")
 >>> g.hands, g.hint()

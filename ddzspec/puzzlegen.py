@@ -1,28 +1,13 @@
 """Endgame puzzles with one answer: generation (:func:`generate`) and checking (:func:`check`).
 
-A candidate position comes from the generator's seed and its number ``i`` (never from the
-worker or the order it ran in):
+A candidate position comes from the generator's seed and its number (``random``: a shuffled
+deck; ``selfplay``: a level-2 deal cut when few cards are left). It is solved and kept when
+the side to move wins with exactly one first move, not a pass, and rated by its
+:class:`Difficulty` (nodes, forced-line length, only-moves). Candidates run as tasks of
+:mod:`ddzspec.execute`; the records are JSONL in the format of
+``tests/data/puzzles/two_seat.jsonl`` (``ddzspec puzzles generate`` / ``check``).
 
-- ``random``: a deck of the rules shuffled with ``random.Random(f"puzzle:{seed}:{i}")`` and
-  split into hands of the given sizes, the first hand (the landlord's) to lead;
-- ``selfplay``: a deal (seed ``f"puzzle:{seed}:{i}"``) played by level-2 computer players and
-  cut at the first moment the hands hold no more cards than the given sizes together (the
-  landlord's seat first, then the peasants in play order; the trick in progress, the stake and
-  the spring state as they were). Needs as many seats as the rules deal to.
-
-Each candidate is solved (:func:`ddzspec.solver.solve`, every winning move) and kept when the
-side to move wins with exactly one first move and that move is not a pass: the puzzle has one
-answer. Its difficulty (:class:`Difficulty`) comes from the solve: the nodes searched, the
-length of the forced line (plies of the principal variation, passes included) and the
-only-moves along it (the winner's turns, the first included, where a single move wins).
-
-Records (JSONL, one puzzle a line) follow ``tests/data/puzzles/two_seat.jsonl``: two seats as
-``hands`` ``first`` (to move; the landlord's seat) / ``second``, ``to_move`` ``first``,
-``on_table``, ``winner`` ``first`` and ``winning_moves``; three seats as ``{"position": the
-position's text}`` with ``winner`` ``landlord`` or ``peasants`` (what ``solve --batch``
-reads). Every record also has ``id``, ``source``, ``seats``, ``rules`` (the name),
-``without`` (bans), ``seed`` (the generator's), ``candidate`` (``i``), ``line`` and
-``difficulty``.
+Candidates, difficulty and the record's fields: docs/solver.md, "Design notes, module by module".
 """
 
 from __future__ import annotations

@@ -1,23 +1,12 @@
-"""One truth for check, play and solve (issue 8 §3): what ``ddzspec check`` says of a rules file,
-and the one gate that refuses the rules it flags.
+"""One truth for check, play and solve: what ``ddzspec check`` says of a rules file, and the one
+gate that refuses the rules it flags (an ambiguous move, a rank no shape plays as a lone card,
+a shape no move can have), with the same located message in every command and the library.
 
-:func:`check_rules` compiles every legal move once per card count (a multiset's readings all
-have its size, so each size is grouped on its own and then dropped: memory is bounded by the
-largest size class, never the whole table) and keeps only the counts per type and the
-ambiguous multisets. The report is cached on disk beside the move tables, under the same key
-(:func:`ddzspec.table.cache_key`), as a small JSON file that is trusted only when its header
-matches and its SHA-256 over the counts and ambiguous moves (:func:`_payload_digest`) is
-right. :func:`require_playable` refuses, with one located message, rules in which
+Entry points: :func:`check_rules` (the report: counts per type and the ambiguous multisets,
+cached on disk beside the move tables) and :func:`require_playable` (the gate, called when a
+:class:`ddzspec.game.GameState` or a solver position is built).
 
-- some rank of the deck has no one-card shape (a leader could be stuck; seeds 000/002: the
-  leader must play) — static, checked without compiling anything;
-- some multiset has several readings (seeds 000/002: "une pose n'a jamais qu'une seule
-  lecture");
-- some shape can never be played (every candidate ruled out by a restriction or ambiguous).
-
-It is called by :class:`ddzspec.game.GameState` construction and the solver's positions;
-:func:`ddzspec.moves.legal_moves` checks the static part and raises
-:class:`~ddzspec.errors.AmbiguousReadingError` as soon as a hand holds an ambiguous move.
+How the report is compiled and cached: docs/rules-language.md, "Design notes, module by module".
 """
 
 from __future__ import annotations

@@ -1,37 +1,15 @@
 """``ddzspec solve``: the endgame solver on the command line (``ddzspec.solver.cli``, loaded by
 :data:`ddzspec.cli.main` when first called).
 
-- ``ddzspec solve FILE|-`` reads a position (the format of :data:`POSITION_FORMAT`, grammar
-  ``ddzspec/_data/grammar/position.lark`` in a wheel, ``grammar/position.lark`` in the
-  repository) and prints the winner, the winning moves, the line of best play and, with
-  ``--score``, the exact score.
-- Quick use without a file: ``--landlord CARDS --peasant CARDS [--peasant CARDS] --to-move SEAT
-  [--on-table CARDS --played-by SEAT]`` with ``--rules`` / ``--without`` (two seats: landlord,
-  peasant; three: landlord, peasant1 who plays right after the landlord, peasant2).
-- ``--workers N`` (N > 1) with one position: root splitting (:mod:`ddzspec.solver.split`), the
-  children of the position (each move of the seat to move, the pass) solved in N processes —
-  or on a Dask cluster with ``--scheduler tcp://HOST:PORT`` — with the same answer as one
-  search (the line may start with another winning move); ``--limit-seconds`` covers the whole
-  run. Not with ``--score`` (one process; exit 2). ``--workers 1`` (the default): one search.
-- ``--batch FILE.jsonl --workers N``: many positions in parallel processes, a progress bar and a
-  summary table, on :mod:`ddzspec.execute` (``--scheduler tcp://HOST:PORT``: on a Dask cluster;
-  ``--output FILE``: each row written as it completes, a rerun resumes). Each line: a shared
-  puzzle record (``hands`` first/second …) or ``{"id": …, "position": "<text of a position>"}``.
-  Ids must be unique: a line reusing an earlier line's id is an error row (exit 2). A line
-  with an expected answer gets ``expected`` (its ``winner``, as a side — a record's ``first``
-  / ``second`` read as landlord / peasants — and ``winning_moves``) and ``expected_agrees``;
-  the table shows the expected answer beside ``DIFFERS``, in the same words as its winner.
-- ``--json``: ``{"status", "winner", "winning_moves", "line", "score", "best_moves", "nodes",
-  "seconds"}`` (``--batch``: one such object per line, with ``id``).
-- Without ``--all`` (and ``--score``) the search stops at the first winning move it proves:
-  ``winning_moves`` holds that one move (the line starts with it; none when the side to move
-  loses). ``--all``, ``--score`` and ``--batch`` (which checks expected answers) prove every
-  winning move.
+Owns the ``solve`` command: one position (a file, ``-``, or ``--landlord`` / ``--peasant`` /
+``--to-move``), root splitting (``--workers N``, :mod:`ddzspec.solver.split`) and batches
+(``--batch FILE.jsonl``, on :mod:`ddzspec.execute`, each line run by :func:`batch_task`);
+their text and ``--json`` output; the position format its help shows (:data:`POSITION_FORMAT`);
+the exit codes (:func:`batch_exit_code` for a batch): 0 solved, 1 a batch answer differs from
+the expected one, 2 bad input, 3 a limit stopped the search.
 
-The winner is a side, ``landlord`` or ``peasants`` (also when a single peasant plays, as in
-deal records), in the text and the JSON output alike. Exit codes (:func:`batch_exit_code`
-for ``--batch``): 0 solved; 1 (batch) an answer differs from the one the file expects;
-2 bad input, with a located message naming the option or line; 3 a limit stopped the search.
+Every option and output: docs/solver.md ("Options, JSON and batches", and "Design notes,
+module by module").
 """
 
 from __future__ import annotations

@@ -1,48 +1,16 @@
 """The endgame search: boolean negamax with an exact transposition table, and MTD-style score.
 
-State of the search: seat to move, passes since the move on the table, that move and the
-hands, numbered in mixed radix (each within the seat's hand at the start) — packed in one int
-(:meth:`Searcher.pack`), so the transposition-table key is exact, no hashing tricks, and under
-2^63 for two seats and nearly every 3-seat position (machine words when the module is compiled
-with mypyc). The move to beat is keyed by the first move of its comparison class and strength
-(:attr:`MoveSet.canon`, numbered densely by :attr:`MoveSet.canon_index`): the moves that beat
-it, so the answers, depend on nothing else.
-Sides: the landlord against the peasant(s); two peasants cooperate. A seat wins when, after
-its own move, its cards left ≤ its target. With ``n`` seats ``n - 1`` passes in a row close a
-trick and the last player leads.
+Owns the search over packed states (:class:`Searcher`: the state, the transposition table,
+the hand caches, the move ordering) and its answers (:class:`SolveResult`, :class:`Play`,
+:data:`PASS`, :class:`Limit`). Entry point: :func:`solve` — ``want="winner"`` (the winning
+side), ``"one"`` (and one winning move of the seat to move), ``"all"`` (every winning move,
+``PASS`` included) or ``"score"`` (the exact payoff of each seat when both sides maximise their
+own points); every answer carries a principal variation and statistics, and a node or time
+limit gives ``status="unknown"``.
 
-- :func:`solve` — ``want="winner"``: the winning side; ``"one"``: also one winning move of
-  the seat to move (the first proven; none when it loses); ``"all"``: also the complete set of
-  winning moves of the seat to move (``PASS`` included); ``"score"``: also the exact payoff of
-  each seat when both sides maximise their own points. Every answer carries a principal
-  variation and statistics.
-- Boolean core: a move wins for the mover's side iff the child position is a win for the
-  child mover's side when that is the same side, a loss otherwise. Static wins end a node at
-  once: a move that goes out (the move list is sorted largest first, so one comparison
-  decides; such nodes are not stored: the hand cache answers as fast), or a split of the hand
-  into at most :attr:`Searcher.static_plays` moves (``static_plays_big`` in positions of
-  ``unstored_from`` cards or more) of which all but the last are safe (no opponent can beat
-  them; 2: a move no opponent can beat after which the rest of the hand is one move). Measured
-  compiled: splits into 3 cut 14-40 % of the nodes and 3-16 % of the time of ten 17 v 17
-  verdicts but cost 6 % more instructions on the puzzles; into 4, up to 47 % fewer nodes on
-  15 v 15 deals but more time on the puzzles and 13 v 12 leads. A node whose only move is the pass
-  (nothing in the hand beats the move on the table) is not stored either: its child is
-  searched at once. Both are told from the hand's cached moves before the table is probed
-  (measured 16 % less time on larger positions: the table's look-ups are cache misses).
-  Children are ordered by the fewest plays the rest of the mover's hand needs after the move
-  (a decomposition of the hand into its fewest legal moves, cached per hand: on 17-card deals
-  it cut the nodes 3-2,700 times); ties: at a lead larger moves first, weaker bodies first
-  within a size; when answering, weaker bodies first, bombs and rocket after; the pass last;
-  before all of them the move that last won from the same hand against the same move (a
-  killer move). Orderings were
-  chosen by measured node counts (answers no opponent can beat first measured no fewer nodes
-  and cost 10-20 % of the time: dropped); none changes an answer.
-- Score: the landlord's payoff relative to the stake at a node is ``±2^k``. ``G(node, t)`` asks
-  "can the landlord guarantee ≥ t" — a boolean search with a threshold, which a bomb or rocket
-  halves for the child (it doubles everything after it). The exact value is found by a few
-  thresholds (MTD-style): the sign from the boolean core, then the exponent.
-- Limits: ``limit`` nodes and ``seconds``; when exceeded the answer is ``status="unknown"`` and
-  nothing from the aborted search is kept as a win or a loss.
+mypyc compiles this module in a standard wheel (``hatch_build.py``). How the search works —
+the packed state, the static wins, the ordering, the score, and the measurements behind each
+choice: docs/solver.md, "Design notes, module by module".
 """
 
 from __future__ import annotations

@@ -1,47 +1,14 @@
 """Root splitting: one position solved on several processes or machines (``solve --workers``).
 
-:func:`solve_split` splits a position at its root: every child — each legal move of the seat
-to move, the pass included when the seat may pass — is one :class:`ddzspec.execute.Task`
-(:func:`child_task`) that decides, on a worker, whether the mover's side wins after that move.
-The tasks run on :mod:`ddzspec.execute`: in this process (``workers=1``), in a local pool of
-processes, or on a Dask cluster (``scheduler="tcp://HOST:PORT"``). The answer is the one
-:func:`ddzspec.solver.solve` gives, built from the children's:
+Entry point: :func:`solve_split` (``want`` "winner", "one" or "all"; ``workers``,
+``scheduler="tcp://HOST:PORT"``, ``seconds``): every child of the root — each legal move of the
+seat to move, the pass included when the seat may pass — is one
+:class:`ddzspec.execute.Task` (:func:`child_task`) decided on a worker, and the answer is the
+one :func:`ddzspec.solver.solve` gives, built from the children's. The score is not split
+(:func:`solve` computes it in one process).
 
-- the side to move wins iff one of its moves wins (a move that ends the deal — the mover
-  reaches its target — wins at once and needs no task);
-- ``want="winner"`` / ``"one"``: the run stops at the first winning move proven (the tasks
-  not started are cancelled; a local pool's running ones are ended; see *Stopping* below);
-  the tasks go in the search's own move order (:meth:`Searcher.children`), so the moves the
-  search tries first — often the winners — are decided first;
-- ``want="all"``: every child is decided; the winning moves are sorted as
-  :func:`ddzspec.solver.solve` sorts them (smaller moves first, lower bodies, the pass last).
-
-The children are built by the searcher itself (:meth:`Searcher.children`, the one
-definition of a move's successor), on the worker from the parent position: a task names its
-child by its index among the children and the move's text, which the worker checks. A task
-searches with a :class:`Searcher` of the whole position, kept by the worker process for the
-next task of the same position (one position at a time, per thread), so the children solved
-on one worker share its transposition table; a Dask worker keeps it (its memory, bounded by
-``entries``) until a task of another position comes. The winner is the same whatever the
-number of workers (the transposition table is exact: tests/test_solver_split.py compares
-with ``solve`` on the repo's puzzles and random 2- and 3-seat positions). Search
-infrastructure: no rule of the seeds is implemented here.
-
-Limits: ``seconds`` covers the whole call (start-up of the processes included): each task
-gets the time left, counted against a wall-clock deadline (on a cluster, the machines' clocks
-are assumed to agree); a limit shorter than the processes' start-up (~0.5-2 s for a local
-pool) is overrun by it: the tasks then give up as soon as they start. The answer is unknown
-when a needed child is unknown: with ``want="all"`` any child; with ``"winner"`` / ``"one"``
-only when no child is proven a win and some child is unknown.
-
-Stopping: with a local pool the running tasks of an early stop are ended at once; on a Dask
-cluster (local or ``scheduler``) they are released, but Dask cannot interrupt a running task:
-it runs on its worker until it ends or reaches the time limit (give ``seconds``).
-
-Statistics: ``nodes`` is the sum over the tasks (a child's search, its line), ``table_entries``
-the entries the workers' searchers hold at the end (summed over the processes), ``seconds``
-the wall time of the call. The score (``want="score"``) is not split: :func:`solve` computes
-it in one process.
+How the children are built and share tables, limits, stopping and statistics: docs/solver.md,
+"Design notes, module by module".
 """
 
 from __future__ import annotations

@@ -1,28 +1,12 @@
 """A deal as a state machine, driven entirely by the rules file: shuffle and deal, bidding,
 talon, trick play, win and scoring (seeds 000/002 classic, 003 duel, 004 kawu).
 
-:class:`GameState` is an immutable value: :meth:`GameState.apply` validates an :class:`Action`
-and returns the next state, or raises a specific :class:`~ddzspec.errors.GameError` subclass —
-the state it was called on is never changed (it cannot be). :class:`Game` is a small mutable
-holder for front ends (``game.act(action)`` replaces its state only when the action is accepted).
-
-Where things are:
-
-- :mod:`.enums` — :class:`Phase`, :class:`Role`, :class:`Winner`, :class:`ActionKind`
-  (``str`` enums: records and JSON keep their words);
-- :mod:`.actions` — :class:`Action` and its JSON form;
-- :mod:`.dealing` — the reproducible shuffle (:func:`shuffle_deal`), explicit deals, the
-  options a deal was started with (:class:`Start`), turn order (:func:`next_seat`);
-- :mod:`.bidding` — auction (seeds 000/002/004) and call-and-rob (seed 003), all-pass redeals,
-  the talon;
-- :mod:`.play` — tricks, passes, the win at a seat's target (duel: the robs, seed 003);
-- :mod:`.scoring` — :class:`Factor`, :class:`Result`, spring, anti-spring, settlement;
-- :mod:`.views` — :class:`SeatView`: what one seat sees, the unseen-card counter, warnings;
-- :mod:`.state` — :class:`GameState` and :class:`Game`;
-- :mod:`.record` — JSON records: save, resume, replay, transcripts.
-
-The errors (:class:`WrongPhaseError`, …) live in :mod:`ddzspec.errors` and are importable from
-here too.
+Entry points: :class:`GameState`, an immutable value (:meth:`GameState.new`;
+:meth:`GameState.apply` validates an :class:`Action` and returns the next state, or raises a
+specific :class:`~ddzspec.errors.GameError` subclass, importable from here too), and
+:class:`Game`, a small mutable holder for front ends. The submodules — ``enums``, ``actions``,
+``dealing``, ``bidding``, ``play``, ``scoring``, ``views``, ``state``, ``record`` — each have a
+line in docs/architecture.md; docs/game.md, "Design notes, module by module", says what each holds.
 
 >>> from ddzspec.rules import load_rules
 >>> g = GameState.new(load_rules("classic"), seed=7)

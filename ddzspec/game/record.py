@@ -1,45 +1,15 @@
 """Deal records: save, resume (the seed 003 *autosave*), replay and transcripts.
 
-The JSON record (``"format": "ddzspec-record"``, version 2) carries everything needed to
-replay it on another machine, exactly::
+A record (``"format": "ddzspec-record"``, version 2) is JSON carrying the resolved rules text,
+the deal's start options, every action and the result, so that it replays on any machine under
+exactly the rules it carries. Entry points: :func:`save`, :func:`load` and :func:`record_of`
+(a state's :class:`Record`), :func:`replay` (validated action by action, :class:`Replay`),
+:func:`resume` (the same state again), :func:`record_rules`, :func:`transcript` and
+:func:`result_lines`; a record that cannot be read or reproduced raises
+:class:`RecordError`.
 
-    {
-      "format": "ddzspec-record", "version": 2,
-      "rules": {"name": "classic", "without": [],
-                "sha256": "<sha256 of the text below, UTF-8>",
-                "digest": "<ddzspec's digest of the move-relevant spec>",
-                "text": ["rules classic \"…\"", "", "deck {", …]},  # resolved rules, by line
-      "deal": {"seed": 42}                      # a reproducible shuffle (see game.shuffle_deal)
-           or {"seed": 42, "first": 0}          # … with the first speaker forced
-           or {"seed": null, "hands": ["33…", …], "talon": "…", "first": 0},
-      "actions": [{"seat": 0, "bid": 2}, {"seat": 1, "bid": 0}, …,
-                  {"seat": 0, "call": true}, {"seat": 1, "rob": false},
-                  {"seat": 0, "play": "333+4"}, {"seat": 1, "pass": true}, …],
-      "result": null or {"winner": "landlord"|"peasants", "out_seat", "landlord", "base",
-                         "multiplier", "stake", "factors": [{"kind", "times", …}],
-                         "scores": {"0": 8, "1": -4, "2": -4}, "spring", "anti_spring"},
-      "terminal": {"seat": 1, "levels": [2, 2, 2]}   # optional (below)
-    }
-
-``terminal`` (optional, added within version 2; records without it stay readable): written
-by ``play --seat N``, the seat the person plays and the computer level of every seat (the
-person's entry unused), so that ``play --resume FILE`` needs no ``--seat`` and refuses a
-different seat or levels. Replay ignores it.
-
-``rules.text`` is :func:`ddzspec.rules.resolved_text` of the rules played (a self-contained
-rules file: no ``extends``, the shapes dropped by ``without`` left out), one string per line;
-the record's rules are those lines, each followed by a newline. ``deal`` holds every option the
-deal was started with (:class:`~ddzspec.game.Start`). ``actions`` holds every action since the
-first shuffle, including the bids of deals voided by an all-pass auction (each redeal is
-reproducible from the seed). Cards are in canonical English notation; seats are 0 … players−1
-in turn order. A record of an unfinished deal has ``"result": null`` and :func:`resume`
-rebuilds exactly the same state.
-
-Replay never guesses the rules: a record replays under the rules it carries (or the built-in
-file that resolves to exactly the same text), and rules given by the caller must resolve to
-exactly that text, else :class:`RecordError` names the mismatch. Version 1 records (before the
-rules were carried: ``"rules": {"name", "sha256" of the file's bytes, "digest"}``) are read when
-they name a built-in whose file still has that sha256 and digest; any other is refused.
+The format field by field, and how replay finds the rules: docs/game.md, "Design notes,
+module by module".
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """Matches between computer levels on duplicate deals, with 95 % confidence intervals.
 
-Duplicate deals: deal ``k`` (seed ``f"arena:{seed}:{k}"``) is played once per rotation of the
-levels over the seats — with levels ``(A, B, B)`` as ``A,B,B``, ``B,A,B`` and ``B,B,A`` — so each
-level holds every hand equally often and the luck of the cards cancels. Bidding is played too
-(seeds 000/002/003/004): who becomes landlord is part of the game. An all-pass redeal keeps
-the deal's seed (the next attempt of the same shuffle sequence).
+Entry point: :func:`arena` (rules, levels, games, seed), played on :mod:`ddzspec.execute` as one
+task per duplicate deal (:func:`duplicate_deal`: deal ``k`` played once per rotation of the
+levels over the seats, bidding included), summarised as an :class:`ArenaResult`. Owns the
+statistics ``balance`` uses too: :class:`Estimate`, :func:`estimate`, :func:`wilson` (the
+Wilson score interval for rates) and :func:`difference`.
 
-Figures per level and role (landlord, peasant), clustered by duplicate deal: the seat-deals of
-one deal are not independent (two level-1 peasants of one deal share one result; the rotations
-of one deal share the cards), so for each deal in which the level held the role, the mean of
-that level's seat-deals in that role is one value, and the figure is the mean of these per-deal
-values over those deals (``n`` counts deals, not seat-deals): the side's win rate and the
-average points per seat-deal, each with a 95 % interval — the Wilson score interval for rates
-(:func:`wilson`; it neither collapses to zero width at 0 % or 100 % nor leaves 0 … 1), the
-normal approximation (±1.96 standard errors) for points; and for every pair of levels the
-difference per role (the higher level minus the lower), paired by deal as duplicate play
-intends: for each duplicate deal in which both levels held the role, the mean result of the
-higher level in that role minus the lower level's on the same cards; the figure is the mean of
-these per-deal differences with its 95 % interval, over the deals where both held the role
-(``n`` says how many). Pairing removes the luck of the cards from the spread; the
-independent-samples interval of the per-level rows is wider (:func:`difference` still computes
-it).
+Why figures are clustered by duplicate deal and differences paired by deal: docs/game.md,
+"Design notes, module by module".
 """
 
 from __future__ import annotations

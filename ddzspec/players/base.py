@@ -1,27 +1,13 @@
 """The computer-player interface: a :class:`Player` decides from one seat's view only.
 
-A player is handed a :class:`~ddzspec.game.SeatView` — its own hand, the public history of the
-deal (``view.history``: every play and pass; ``view.bids``), the counter of unseen cards
-(``view.unseen``, seed 003), the cards left per seat and the rules — never the
-:class:`~ddzspec.game.GameState`. The hidden hands are therefore out of reach by construction:
-two deals that look the same from a seat give the same decision (``tests/test_players.py``
-reshuffles the hidden hands to check it).
+A player is handed a :class:`~ddzspec.game.SeatView` — its own hand, the public history, the
+unseen-card counter, the cards left per seat and the rules — never the
+:class:`~ddzspec.game.GameState`, so the hidden hands are out of reach by construction.
+Entry points: :func:`player_for` (a level, 1 to 3, and a seed: every level is deterministic
+given its seed), :data:`LEVELS`, and :func:`prepare`, which builds a rules file's move table
+and legal-move index once, before play, so that no decision pays for it.
 
-Levels (seed 003 offers three computer levels):
-
-- 1, beginner (:mod:`.level1`): the smallest legal lead or answer, no plan; bids on a count of
-  high cards.
-- 2, intermediate (:mod:`.level2`): plans the hand into the fewest plays, keeps bombs and the
-  rocket for when they matter, lets a partner's trick stand, chases a side about to go out.
-- 3, expert (:mod:`.level3`): samples hidden hands consistent with the public information and
-  evaluates its candidate moves with level-2 rollouts and the exact endgame solver, within a
-  per-move time budget.
-
-Every level is deterministic given its seed: the same view gives the same decision.
-
-Speed (issue 9: levels 1–2 within 1 ms per decision): :func:`prepare` builds a rules file's
-move table and legal-move index once, before play, so that no decision pays for it; level 2
-memoises its hand plans per hand (:func:`ddzspec.players.level2.plan`).
+The three levels: docs/game.md, "Design notes, module by module".
 
 >>> from ddzspec.rules import load_rules
 >>> from ddzspec.game import GameState

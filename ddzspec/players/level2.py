@@ -1,22 +1,9 @@
 """Level 2, the intermediate player (seed 003's second computer level): a hand-planning
 heuristic. Deterministic: the same view gives the same action (it draws nothing).
 
-- Planning (:func:`plan`): the hand is split into the fewest plays — the rocket and bombs set
-  apart, chains (straights, pair straights, planes: every kickerless chain shape of the rules)
-  searched rank by rank, the rest as singles, pairs, trios and fours; a trio or plane takes
-  singles or pairs as kickers when the rules have such shapes. Cost = plays left, minus the
-  kickers a trio absorbs, plus a little for each low single or pair.
-- Leading: go out at once when one move reaches the target; when only one play is left besides
-  bombs, lead a bomb first (it keeps the lead); otherwise lead the plan's lowest play (a trio
-  with its lowest kicker), longest first; an opponent with one (two) cards to go is not led a
-  single (pair) while something else is left, and is led the highest one when nothing is.
-- Answering: go out if possible; a partner's move is left standing (a peasant does not beat
-  its partner, unless a low answer of whole groups sheds cards for free); an opponent's move is
-  answered by the play that costs the plan least — only if it costs at most one play more
-  (nothing more while nobody is close), and with the highest card when an opponent with one or
-  two cards to go played a single or a pair (chasing a side about to go out); bombs and the
-  rocket are kept for an opponent close to going out or a hand that goes out after them.
-- Bidding: high-card strength (jokers, 2s, aces, fours) plus a plan term (fewer plays, stronger).
+Entry points: :class:`Level2` (the player), :func:`choose_move`, and :func:`plan`, the hand
+split into its fewest plays (memoised per hand), with :func:`hand_strength` for bidding.
+How it plans, leads, answers and bids: docs/game.md, "Design notes, module by module".
 """
 
 from __future__ import annotations

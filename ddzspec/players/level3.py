@@ -1,31 +1,12 @@
 """Level 3, the expert (seed 003's third computer level): search on top of level 2.
 
-For a trick-play decision:
+For a trick-play decision :class:`Level3` samples hidden hands consistent with everything
+public (:func:`sample_deal`), plays each candidate move on every sample — finishing the deal
+with level-2 players (:func:`rollout`), or with the exact endgame solver when few cards are
+left — and plays the best mean, within ``budget`` seconds a decision (default 0.5), counted in
+rollout steps so that the decision depends on the view and the seed alone. Bidding is level 2's.
 
-1. Candidates: when only one action is legal it is played at once, and a move that goes out
-   at once is played (as level 2 does). Otherwise level 2's choice, the pass (when allowed)
-   and the plays that cost level 2's plan least, at most ``width`` in all.
-2. Determinization: hidden hands are sampled uniformly among those consistent with everything
-   public — the cards each seat played (``view.history``), the cards left per seat, the talon
-   shown (the landlord still holds the talon cards it has not played), the counter of unseen
-   cards (duel: the 9 undealt cards are part of it, seed 003). Passes are not used as evidence
-   (a pass may be a choice). Each sample is a full deal: the sampled hands plus the cards each
-   seat played make up its initial hand; the public bids and plays are replayed on it, so the
-   sample agrees with the view by construction.
-3. Evaluation: on each sample, every candidate is played and the deal finished by level-2
-   players (a rollout; value: 1 when this seat's side wins, plus a small share of its points);
-   when the cards left are few (``solve_cards``), the exact endgame solver decides instead
-   (value 1 for the sample's winning moves, 0 for the others). The candidate with the best mean
-   over the samples is played; level 2's choice is kept unless another candidate is better by
-   more than ``margin / √samples`` (few samples are noisy).
-4. Budget: ``budget`` seconds per decision (default 0.5). The work is counted in rollout
-   steps (``steps_per_second`` × budget), so the decision is a function of the view and the
-   seed alone — deterministic, as a replayed record requires; a wall-clock guard stops at 85 %
-   of the budget on a machine too slow for the step count (then the decision depends on
-   timing), so a decision never exceeds the budget by more than 10 %.
-
-Bidding is level 2's; the first bid of a process also builds, once per rules, the move index
-and the solver's move set, so that no trick-play decision pays for them.
+The four steps and the budget's wall-clock guard: docs/game.md, "Design notes, module by module".
 """
 
 from __future__ import annotations

@@ -1,26 +1,14 @@
 """Load a rules file (``grammar/rules.lark``) into :class:`~ddzspec.rules.model.Rules`.
 
-Three steps, each in one place:
+Three steps: *parse* (Lark, then a ``Transformer`` into frozen sections that remember where
+they were written), *merge* the ``extends`` chain (sections replace the parent's; shapes,
+groups and restrictions merge by name) and *validate and build*. Every problem raises
+:class:`~ddzspec.errors.RulesError` with ``file:line:column``. Entry points: :func:`load_rules`
+(a built-in name or a path, kept in memory keyed by the content of every file of the chain),
+:func:`load_rules_text`, :func:`builtin_rules`, :func:`rules_without` and :func:`drop_shape`
+(``without`` and ``--without``, one mechanism).
 
-1. *Parse*: Lark parses one file; :class:`_Sections` (a Lark ``Transformer``) turns the tree
-   into small frozen section objects, each remembering where it was written (:class:`_At`).
-   Syntax errors are located by :mod:`ddzspec.larkerrors`.
-2. *Merge*: ``extends NAME`` (a built-in) or ``extends "path"`` (relative to the file; quoted
-   always means a path, ``extends "classic"`` the file ``classic.rules`` next to it) starts
-   from the parent's sections; this file's sections replace the parent's, except ``shapes``,
-   ``group`` and ``restrictions``, which merge by name (``without NAME`` drops a shape,
-   ``NAME off`` switches a restriction off). Restriction names are checked against the
-   registry of :mod:`ddzspec.restrictions`. Within one file every section is given once
-   (``shapes``, ``restrictions`` and ``without`` too: a second block is an error, never merged),
-   and a file may not both drop and declare a shape. ``without`` and ``--without`` share one
-   mechanism (:func:`drop_shape`): the shape leaves ``precedence`` and ``double`` too.
-3. *Validate and build*: :class:`_Builder` checks every section against the others and builds
-   the frozen rules. An error in a section inherited from a parent, caused by this file, is
-   located at this file's ``extends`` and names the parent's line.
-
-Every problem raises :class:`~ddzspec.errors.RulesError` with ``file:line:column``.
-:func:`load_rules` keeps loaded rules in memory, keyed by the content of every file of the
-``extends`` chain: an edited parent is seen by its child in a long-running process.
+The three steps in detail: docs/rules-language.md, "Design notes, module by module".
 
 >>> load_rules("kawu").parents
 ('classic',)

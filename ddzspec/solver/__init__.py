@@ -8,16 +8,15 @@ under any rules file — the winner, every winning move, the exact score, a line
 >>> r.winner, sorted(r.winning_moves)
 ('landlord', ['QQ', 'TT'])
 
-Depends on the rest of :mod:`ddzspec`, which never imports it. Its modules live in the
-repository's top-level ``solver/`` folder: a wheel installs them here, as ``ddzspec/solver/``;
-in a source tree or an editable install this package's ``__path__`` is extended to that folder,
-so ``ddzspec.solver`` is the one import name either way (``solver`` alone is another project).
-
-:data:`COMPILED` says whether the hot modules, ``search`` and ``movegen``, are the extension
-modules mypyc built when the wheel was built (``pip install .``, see ``hatch_build.py``), or
-the pure-Python ones (an editable install, ``DDZSPEC_PURE_PYTHON=1``, or no C compiler at
-install time); the answers are the same, the compiled ones 7-16× faster on the puzzles
-(measured 2026-12-02, README).
+It sits on the move layer of :mod:`ddzspec` (cards, rules, the move table and index, the
+check verdict) and on the execution layer; of the rest of the library only the endgame player
+of level 3, puzzle play, puzzle generation, the web table's puzzles and the CLI import it
+(docs/architecture.md). Its modules live in the repository's top-level ``solver/`` folder: a
+wheel installs them here, as ``ddzspec/solver/``; in a source tree or an editable install this
+package's ``__path__`` is extended to that folder, so ``ddzspec.solver`` is the one import name
+either way. :data:`COMPILED` says whether ``search`` and ``movegen`` are the extension modules
+mypyc built (``hatch_build.py``) or the pure-Python ones: the answers are the same, the
+compiled ones 7-16× faster on the puzzles (measured 2026-12-02, docs/solver.md).
 """
 
 from pathlib import Path as _Path
