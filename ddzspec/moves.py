@@ -1,20 +1,13 @@
 """Legal moves (the seeds' *Hint*, 003/004): every move a hand can play, fast.
 
-Everything comes from the compiled move table (:mod:`ddzspec.table`); nothing enumerates subsets
-of a hand. Per rules file an index is built once:
-
-- answers: the table's moves grouped by (shape, card count), sorted by comparison key, so that
-  answering a move scans only the candidates of that type and length above its key (a bisect),
-  plus the higher tiers (bombs, rocket); containment in the hand is one integer operation (4-bit
-  packed counts with a guard bit per rank: no borrow means every rank is held);
-- leads: per shape, every body (run start, run length) of the shape; for a hand, only the bodies
-  it holds are extended by the kicker units its remaining rank counts allow, and each candidate is
-  kept only if the table holds it with exactly that reading — so leads agree with the table.
-
-Order (what a hint button cycles through, smallest useful first): by tier (ordinary moves, then
-bombs, then the rocket), then by body height, then shape order of the rules file, card count and
-the kickers' heights. A hand that holds four 7s may still play 777+x: restriction 2 limits what is
-played, not what is held (seeds 000/002).
+Everything comes from the compiled move table (:mod:`ddzspec.table`); nothing enumerates
+subsets of a hand. Entry points: :func:`legal_moves` (a hand's leads, or its answers to a move,
+as :class:`LegalMoves` with ``can_pass``) and :func:`move_index`, the index per rules file that
+it reads and the solver shares. Moves come smallest useful first, the order a hint button
+cycles through: by tier (ordinary moves, then bombs, then the rocket), then by body height. A
+hand that holds four 7s may still play 777+x: restriction 2 limits what is played, not what is
+held (seeds 000/002). How the index answers and leads: docs/game.md, "Design notes, module by
+module".
 
 >>> from ddzspec.rules import load_rules
 >>> rules = load_rules("classic")

@@ -3,19 +3,8 @@ over :mod:`ddzspec.web.games` (deals) and, when present, :mod:`ddzspec.web.extra
 learning). Every error is a JSON ``{"error": message}`` with a 4xx status (500 only when an
 autosave file cannot be written or read).
 
-Routes (``notation`` query parameter: en, fr or de, default en):
-
-- ``GET /`` the page; ``GET /static/...`` its CSS and JS (shipped in the package);
-- ``GET /api/rules`` the rules offered, the levels, the notations;
-- ``GET /api/games`` the saved games; ``POST /api/games`` ``{"rules", "seat", "levels",
-  "seed"?}`` a new deal;
-- ``GET /api/games/{id}`` the person's view; ``POST /api/games/{id}/action`` ``{"kind",
-  "value"?, "cards"?}`` the person's action; ``POST /api/games/{id}/computer`` one computer
-  action (the page calls it again while a computer is on turn, animating each move);
-- ``GET /api/games/{id}/record`` the record (download); ``POST /api/records`` upload one
-  (``?seat=&level=``): replayed and validated, a new game;
-- ``GET /api/games/{id}/replay`` the finished deal move by move, every hand open;
-- ``POST /api/explain`` ``{"move", "rules"}`` why a move reads as it does (explain).
+Entry point: :func:`create_app`, the ASGI app ``ddzspec serve`` runs. Every route, with its
+parameters: docs/web-table.md, "The HTTP API".
 """
 
 from __future__ import annotations

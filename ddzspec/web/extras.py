@@ -2,18 +2,7 @@
 endgame against the solver's perfect defence) and :mod:`ddzspec.learn` (a page per rules file,
 the diff of two variants in words).
 
-Routes (``notation`` query parameter as everywhere):
-
-- ``GET /api/puzzles`` the shipped puzzles, smallest first, each with its sides;
-- ``POST /api/puzzles/start`` ``{"id"}`` or ``{"position": text}``, with ``"side"``: a new
-  puzzle session (the solver's position format; its ``rules`` line must name rules the server
-  offers — a position never names a file; with no ``rules`` line the default rules, classic,
-  as for ``ddzspec solve``);
-- ``GET /api/puzzles/{sid}``; ``POST /api/puzzles/{sid}/move`` ``{"move": cards | null}``
-  (null: pass) — the verdict says at once whether the move throws the win away;
-  ``POST /api/puzzles/{sid}/reply`` the solver's move; ``POST /api/puzzles/{sid}/takeback``;
-  ``GET /api/puzzles/{sid}/hint`` every winning move;
-- ``GET /api/learn/rules/{name}`` a rules file shape by shape; ``GET /api/learn/diff?a=&b=``.
+Every route, with its parameters: docs/web-table.md, "The HTTP API".
 """
 
 from __future__ import annotations
