@@ -1,4 +1,4 @@
-"""Cost grows with what is asked (issue 8 §4): legal moves of one hand cost what that hand can
+"""Cost grows with what is asked: legal moves of one hand cost what that hand can
 play, never the whole table of a rules file; ``check`` of a large table stays in bounded memory.
 
 Prints, per rules file (classic and ``trio_ten``: classic plus the valid rule

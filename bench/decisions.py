@@ -20,7 +20,8 @@ Run: ``DDZSPEC_CACHE_DIR=/tmp/cache python bench/decisions.py [--deals 300] [--d
 ``level L VARIANT: N deals, M decisions, sha256 HEX (wall and CPU seconds)`` and a final
 ``all: HEX`` line (the digest of the digests).
 
-Last run (issue 9 speed work: memoised level-2 plans, a faster move-table index, ``prepare``):
+Last run (after the players' speed work: memoised level-2 plans, a faster move-table index,
+``prepare``):
 identical digests before (commit 5a95d0e) and after, ``--deals 300 --deals3 3``:
 
 - level 1: classic ``e7dac278…``, kawu ``b6785235…``, duel ``d6eb64b2…``

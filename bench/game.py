@@ -1,4 +1,4 @@
-"""Benchmark of the game engine (issue 4 §6). Prints figures; asserts nothing.
+"""Benchmark of the game engine. Prints figures; asserts nothing.
 
 - legal-move generation per second: 1,000 random 20-card hands leading, and 1,000 random 17-card
   hands answering a random move (a random lead of another random hand), bombs and rocket
@@ -11,7 +11,7 @@
   (their rules differ from seeds 000/002 in places: both jokers as kickers, 444555+BR, in DouZero;
   three kickers of one rank, TTTJJJQQQ+888, in rlcard — restriction 4 forbids both).
 
-Goal (issue 4): ddzspec ≥ 3× faster than both. Run:
+Goal: ddzspec ≥ 3× faster than both. Run:
 ``python bench/game.py [--n 1000] [--deals 200] [--compare BENCH_VENV/bin/python]``.
 """
 

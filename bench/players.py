@@ -1,4 +1,5 @@
-"""Benchmark of the computer players (issue 9). Prints figures; asserts nothing.
+"""Benchmark of the computer players: strength and speed per decision. Prints figures; asserts
+nothing.
 
 - Strength: duplicate-deal arenas (:mod:`ddzspec.players.arena`: each deal played once per
   rotation of the levels over the seats; bidding included) for each pairing, by default level 2

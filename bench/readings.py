@@ -1,10 +1,10 @@
-"""Benchmark of readings (issue 2 §8). Prints figures; asserts nothing.
+"""Benchmark of readings. Prints figures; asserts nothing.
 
 - cold ``ddzspec check`` (empty table cache) and warm (cached), as a user runs them;
 - table lookups per second over 100,000 random legal moves (Cards → Reading);
 - CSP reading time per move (python-constraint2), over random legal and random illegal multisets.
 
-Goals (issue 2): warm check < 1 s, >= 1,000,000 lookups/s, cold compile < 20 s, CSP <= 2 ms.
+Goals: warm check < 1 s, >= 1,000,000 lookups/s, cold compile < 20 s, CSP <= 2 ms.
 Run: ``python bench/readings.py [--rules classic]``.
 """
 

@@ -1,4 +1,4 @@
-"""Benchmark of the execution layer (issue 11): throughput with 1 and 2 workers, and through a
+"""Benchmark of the execution layer: throughput with 1 and 2 workers, and through a
 real ``dask scheduler`` with two ``dask worker`` processes on 127.0.0.1.
 
 - balance: ``--deals`` computer deals of classic (levels 2,2,2), deals/s;

@@ -1,4 +1,4 @@
-"""Benchmark of the endgame solver (issues 5 and 12).
+"""Benchmark of the endgame solver: its speed, memory and answers against peers.
 
 Each measurement runs in a fresh process (so its peak RSS is its own) and reports the wall
 time, the CPU time, nodes, nodes per second and the peak RSS:
@@ -10,9 +10,9 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   … 17 v 17), landlord to lead, each under ``--limit-seconds`` (the same deals every run:
   ``--seed``);
 - ``--talon N``: N random open 2-seat deals of 20 v 17 cards (after the talon), the
-  verdict within ``--limit-seconds`` (issue 12's target: >= 75 % within 60 s);
+  verdict within ``--limit-seconds`` (the target: >= 75 % within 60 s);
 - ``--three N``: N random open 3-seat deals of 12/10/10 cards (every winning lead, within
-  10 s each) and N of 15/12/12 (the verdict, within 60 s each), landlord to lead (issue 12's
+  10 s each) and N of 15/12/12 (the verdict, within 60 s each), landlord to lead (the
   3-seat targets; the same deals every run: ``--seed``);
 - ``--big``: a few larger positions (13 v 12 leads, 3-seat team positions, scores);
 - ``--compare DIR``: the same measurements with another copy of the solver's folder (e.g. the
@@ -21,10 +21,10 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   of both must agree (a row says DIFFERS otherwise).
 - ``--peer-bin PATH``: a native peer solver (e.g. a single-threaded build of the C++ solver
   YunyanDeng/doudizhu_endgame, built outside the repo; never part of it) on the same 2-seat
-  positions: the puzzles taking >= 5 ms (and issue 12's four, in their own median), with
-  ``--big`` the 2-seat larger positions, and the deals of ``--sizes`` (``--deals N``, default
-  2), run alternately with this solver in fresh processes, each ``--repeat`` times. The peer's
-  driver builds its table before its clock starts; so that neither side is timed for its
+  positions: the puzzles taking >= 5 ms (and the speed target's four, DDZ2-04 to 07, in their own
+  median), with ``--big`` the 2-seat larger positions, and the deals of ``--sizes`` (``--deals N``,
+  default 2), run alternately with this solver in fresh processes, each ``--repeat`` times. The
+  peer's driver builds its table before its clock starts; so that neither side is timed for its
   process's first touch of memory, ddzspec's process first solves the same position's verdict
   (at most 1 s; then every hand cache is emptied, and each search has its own new table):
   ``--cold`` keeps the trivial warm-up of the other measurements (the header says which). The
@@ -39,7 +39,7 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
 - ``--workers N``: also root splitting (``ddzspec.solver.split.solve_split`` on N processes,
   a pool started by each call) on the puzzles, ``--big`` and ``--deals`` positions, in its own
   table after each group's: wall seconds beside the single search's, the speed-up, solved
-  counts (issue 12: parallel figures reported apart from the single-thread ones).
+  counts (parallel figures are reported apart from the single-thread ones).
 - ``--bench-venv DIR``: also doudizhu-resolver (PyPI, pure Python, never a project
   dependency) on the puzzles of at most 7 v 6 cards.
 
@@ -490,9 +490,9 @@ def _fmt_moves(moves: list[tuple[int, ...]] | None) -> str:
     return ",".join("".join(en[r] for r in m) or "PASS" for m in moves) or "none"
 
 
-#: the puzzles of issue 12's table (and DDZ2-06, added to it): a fixed set, whatever the
-#: times, beside the set chosen by time
-ISSUE_PUZZLES = ("DDZ2-04", "DDZ2-05", "DDZ2-06", "DDZ2-07")
+#: the puzzles on which the solver's speed target compares it with the C++ peer (and DDZ2-06,
+#: added to them): a fixed set, whatever the times, beside the set chosen by time
+TARGET_PUZZLES = ("DDZ2-04", "DDZ2-05", "DDZ2-06", "DDZ2-07")
 
 
 def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
@@ -525,9 +525,9 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
         pw = statistics.median(r["cpu"] for r in theirs)
         pa = statistics.median(r["all_cpu"] for r in theirs)
         # a puzzle both solve in under min_seconds measures the processes, not the search (the
-        # fixed set of issue 12's table is shown and counted in its own median all the same)
+        # speed target's fixed set is shown and counted in its own median all the same)
         short = job.get("group") == "puzzles" and max(wcpu, acpu, pw, pa) < min_seconds
-        if short and job["name"] not in ISSUE_PUZZLES:
+        if short and job["name"] not in TARGET_PUZZLES:
             continue
         my_win = mine[0]["winner"]["winner"] == ("landlord" if job["to_move"] == "landlord"
                                                  else "peasants")
@@ -543,23 +543,23 @@ def peer_compare(peer: Path, jobs: list[dict[str, Any]], repeat: int,
         if my_moves != p_moves:
             row += f" | {_fmt_moves(p_moves)}"
         if short:
-            row += f"  (under {min_seconds * 1e3:g} ms: only in the issue's median)"
+            row += f"  (under {min_seconds * 1e3:g} ms: only in the target's median)"
         print(row, flush=True)
         group = str(job.get("group", "random deals"))
         if not short:
             ratios.setdefault(("win", group), []).append(wcpu / max(pw, 1e-6))
             ratios.setdefault(("all", group), []).append(acpu / max(pa, 1e-6))
-        if job["name"] in ISSUE_PUZZLES:  # the fixed set of issue 12's table
-            ratios.setdefault(("win", "issue"), []).append(wcpu / max(pw, 1e-6))
-            ratios.setdefault(("all", "issue"), []).append(acpu / max(pa, 1e-6))
+        if job["name"] in TARGET_PUZZLES:  # the speed target's fixed set
+            ratios.setdefault(("win", "target"), []).append(wcpu / max(pw, 1e-6))
+            ratios.setdefault(("all", "target"), []).append(acpu / max(pa, 1e-6))
         if not agree:
             disagreements.append((job, my_moves, p_moves))
-    order = ["puzzles", "issue", "larger positions", "random deals"]
+    order = ["puzzles", "target", "larger positions", "random deals"]
     for (key, group), got in sorted(ratios.items(),
                                     key=lambda kv: (order.index(kv[0][1]), kv[0][0] != "win")):
         label = {"win": "verdict", "all": "every winning move"}[key]
         where = {"puzzles": f"puzzles >= {min_seconds * 1e3:g} ms",
-                 "issue": f"puzzles of issue 12's table ({', '.join(ISSUE_PUZZLES)})"}.get(
+                 "target": f"puzzles of the speed target ({', '.join(TARGET_PUZZLES)})"}.get(
                      group, group)
         print(f"{label}: median ddzspec/peer cpu ratio {statistics.median(got):.1f} over "
               f"{len(got)} {where}")

@@ -1,4 +1,4 @@
-"""Benchmark of variants (issue 3 §7). Prints figures; asserts nothing.
+"""Benchmark of variants. Prints figures; asserts nothing.
 
 Per shipped rules file (classic, kawu, duel, duel-literal — seeds 000/002, 004, 003):
 - cold compile: ``ddzspec.table.get_table`` with an empty cache (compile + write the cache);
@@ -8,7 +8,7 @@ Per shipped rules file (classic, kawu, duel, duel-literal — seeds 000/002, 004
 - the number of legal moves (and ambiguous ones).
 Then ``diff classic kawu`` warm, in process and as a whole process.
 
-Goals (issue 3): each cold compile < 20 s, each warm check < 1 s, diff < 2 s warm.
+Goals: each cold compile < 20 s, each warm check < 1 s, diff < 2 s warm.
 Run: ``python bench/variants.py``. Uses a temporary ``DDZSPEC_CACHE_DIR``.
 """
 

@@ -339,7 +339,7 @@ def _grouped(cards: Any, notation: str) -> str:
 
 
 class TerminalSeat:
-    """One person at seat ``seat`` of a deal, in the terminal (issue 10 "Terminal seat");
+    """One person at seat ``seat`` of a deal, in the terminal (``play --seat N``);
     the other seats are computer ``players``. Every action goes through
     :meth:`GameState.apply`; a refused one changes nothing. The record is saved atomically to
     ``path`` after every action (:func:`ddzspec.game.record.save`). ``ask`` reads one line

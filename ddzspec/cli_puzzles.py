@@ -1,7 +1,7 @@
 """``ddzspec puzzles``: the shipped endgame puzzles (``list``) and playing one against the
-solver in the terminal (``play``), loaded lazily by :mod:`ddzspec.cli` (issue 10).
+solver in the terminal (``play``), loaded lazily by :mod:`ddzspec.cli`.
 
-``puzzles`` is a group; ``generate`` and ``check`` (issue 11) join it from :mod:`.cli_puzzlegen`.
+``puzzles`` is a group; ``generate`` and ``check`` join it from :mod:`.cli_puzzlegen`.
 This module imports nothing from :mod:`ddzspec.cli`; the library is
 :mod:`ddzspec.puzzle_play`.
 """
@@ -162,7 +162,7 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
 
 
 def _attach_generation() -> None:
-    """``puzzles generate`` and ``puzzles check`` (issue 11) live in :mod:`.cli_puzzlegen`."""
+    """``puzzles generate`` and ``puzzles check`` live in :mod:`.cli_puzzlegen`."""
     from .cli_puzzlegen import puzzles_check, puzzles_generate
     puzzles.add_command(puzzles_generate)
     puzzles.add_command(puzzles_check)

@@ -1,4 +1,4 @@
-"""``ddzspec diff RULES_A RULES_B``: how two variants differ, move by move (issue 3 §4).
+"""``ddzspec diff RULES_A RULES_B``: how two variants differ, move by move.
 
 :data:`ddzspec.cli.main` loads it when first called. Exit codes follow diff(1): 0 when nothing
 differs, 1 when a multiset or a rules section does, 2 on bad input (a rules file that does not

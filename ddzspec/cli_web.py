@@ -1,4 +1,4 @@
-"""``ddzspec serve``: the local web table (issue 10), loaded lazily by :mod:`ddzspec.cli`."""
+"""``ddzspec serve``: the local web table, loaded lazily by :mod:`ddzspec.cli`."""
 
 from __future__ import annotations
 

@@ -198,11 +198,11 @@ class CacheWarning(DdzWarning):
 
 
 class UnplayableRulesError(RulesError, GameError):
-    """Rules that ``ddzspec check`` flags, refused by legal moves, the game and the solver
-    (issue 8 §3): ambiguous moves, a rank no shape plays as a lone card, or a shape no move can
-    ever have. ``problems``: what is wrong, one line each; the message names the rules file, an
-    example move with its readings and the ``ddzspec check`` command to run. A GameError too:
-    a game cannot be started under such rules."""
+    """Rules that ``ddzspec check`` flags, refused by legal moves, the game and the solver with the
+    same message (one policy everywhere, never a silent choice): ambiguous moves, a rank no shape
+    plays as a lone card, or a shape no move can ever have. ``problems``: what is wrong, one line
+    each; the message names the rules file, an example move with its readings and the
+    ``ddzspec check`` command to run. A GameError too: a game cannot be started under such rules."""
 
     def __init__(self, message: str, path: str = "<rules>",
                  problems: tuple[str, ...] = ()) -> None:

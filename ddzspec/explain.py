@@ -5,7 +5,7 @@
 if restrictions were lifted, each naming the restrictions that rule it out, in plain words.
 
 For a move that matches no shape, :func:`nearest` names the nearest shape and what breaks it
-(issue 10: ``JQKA2`` -> "2 is not a chain rank"; ``3456`` -> "a straight needs at least 5
+(``JQKA2`` -> "2 is not a chain rank"; ``3456`` -> "a straight needs at least 5
 cards"; ``3344`` -> "a pair straight needs at least 3 pairs"; ``333444555777`` -> "the trios
 are not consecutive"), generated from the rules file's shape descriptions
 (``COPIES x RUN [in GROUP] [+ kickers]``): each broken condition is a :class:`Condition`,

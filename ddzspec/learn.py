@@ -1,4 +1,4 @@
-"""Learning a rules file (issue 10 "Learn"): every shape with real example moves, every
+"""Learning a rules file (the web table's Learn tab): every shape with real example moves, every
 restriction with the readings it rules out, bidding and scoring in words
 (:func:`rules_overview`), and the difference between two rules files in plain sentences
 (:func:`diff_words`).
@@ -382,11 +382,11 @@ def _overview(rules: Rules, notation: str) -> RulesOverview:
 
 
 def rules_overview(rules: Rules, notation: str = "en") -> RulesOverview:
-    """A rules file in words (issue 10 "Learn"): every shape with real example moves, every
-    restriction with the readings it rules out (counted over every candidate reading with the
-    restrictions lifted), the deal, bidding, play and scoring in sentences. Cards in
-    ``notation``. Cached per rules and notation (the restriction pass reads every candidate:
-    about 1.5 s for classic). Raises nothing for loaded rules."""
+    """A rules file in words (the Learn tab, ``rules overview``): every shape with real example
+    moves, every restriction with the readings it rules out (counted over every candidate reading
+    with the restrictions lifted), the deal, bidding, play and scoring in sentences. Cards in
+    ``notation``. Cached per rules and notation (the restriction pass reads every candidate: about
+    1.5 s for classic). Raises nothing for loaded rules."""
     return _overview(rules, notation)
 
 

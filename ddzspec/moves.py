@@ -625,7 +625,7 @@ def legal_moves(hand: str | Cards, previous: str | Cards | Reading | None = None
     Raises NotationError on bad notation, IllegalMoveError when ``previous`` is no legal move,
     GameError when the hand has more cards than the largest hand, UnplayableRulesError when
     some rank has no one-card shape, AmbiguousReadingError when the hand holds a move with
-    several readings (both: rules that ``ddzspec check`` flags, issue 8 §3). Costs what the
+    several readings (both: rules that ``ddzspec check`` flags, refused everywhere). Costs what the
     hand can play: the moves are generated from the hand (see :class:`MoveIndex`).
     """
     rules = rules if rules is not None else load_rules("classic")

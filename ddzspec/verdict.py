@@ -246,7 +246,8 @@ def never_played_problem(never: list[str]) -> str:
 
 
 def require_playable(rules: Rules) -> None:
-    """Refuse rules that ``ddzspec check`` flags (the policy of issue 8 §3): a rank without a
+    """Refuse rules that ``ddzspec check`` flags (one policy for every command and the
+    library: refused with the same located message, never resolved silently): a rank without a
     one-card shape, ambiguous moves, a shape no move can have. The check is computed once per
     rules file and code version (cached on disk, see :func:`check_rules`).
 

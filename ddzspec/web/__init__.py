@@ -1,4 +1,4 @@
-"""The local web table (issue 10): play deals against the computer levels in a browser, with
+"""The local web table: play deals against the computer levels in a browser, with
 the hint, the unseen-card counter, the duel handicap, autosave and the itemised result of the
 seeds' sites (seeds 003/004). :func:`create_app` builds the ASGI app (Starlette);
 ``ddzspec serve`` runs it with uvicorn on localhost.
