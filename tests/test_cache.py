@@ -1,4 +1,4 @@
-"""The on-disk move table cache (issue 8 §1): keyed by everything that determines the table,
+"""The on-disk move table cache: keyed by everything that determines the table,
 trusted only when its header matches, never unpickled, recompiled with a warning otherwise."""
 
 from __future__ import annotations

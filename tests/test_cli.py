@@ -1,4 +1,4 @@
-"""The CLI of issue 2 §6: read, beats, explain, check; exit codes and JSON shapes."""
+"""The CLI: read, beats, explain, check; exit codes and JSON shapes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``explain`` for moves that match no shape (issue 10 "Learn"): the nearest shape and what
+"""``explain`` for moves that match no shape (the Learn tab): the nearest shape and what
 breaks it, generated from the rules file's shape descriptions, in every built-in variant.
 
 The expectations are worked by hand from the shapes of rules/*.rules (classic: seeds 000/002;

@@ -486,7 +486,7 @@ def test_not_a_move_and_does_not_beat_always_carry_their_reason() -> None:
         reasons[name] = e.value.reason
     assert reasons["empty"] == "no cards"
     assert reasons["illegal"] == "matches no combination of classic (2 cards)"
-    # an ambiguous move never reaches a deal: its rules are refused up front (issue 8 §3)
+    # an ambiguous move never reaches a deal: its rules are refused up front (one policy)
     with pytest.raises(UnplayableRulesError, match="555666777888: plane 555666777888; "
                        "plane_singles 555666777"):
         explicit(load_rules("duel-literal"), "555666777888 9TJQK", "AA2", first=0)

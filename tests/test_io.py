@@ -1,4 +1,4 @@
-"""Atomic writes (issue 8 §2): a failed write never leaves a truncated or empty record, never
+"""Atomic writes: a failed write never leaves a truncated or empty record, never
 destroys an existing file and leaves no temporary file; ``play --save`` checks its path before
 playing."""
 

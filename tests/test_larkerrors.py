@@ -1,4 +1,4 @@
-"""Syntax errors of both languages go through one helper (ddzspec.larkerrors, issue 8 §7): each
+"""Syntax errors of both languages go through one helper (ddzspec.larkerrors): each
 names what was found and what this place accepts, at file:line:column — end of file, end of
 line, an unexpected character, an unterminated quoted title."""
 

@@ -1,4 +1,4 @@
-"""The "Learn" library (issue 10): rules_overview (shapes with real examples, restrictions with
+"""The "Learn" library (the Learn tab): rules_overview (shapes with real examples, restrictions with
 the readings they rule out, bidding and scoring in words), diff_words, and
 ``ddzspec rules overview``. Expectations are worked from rules/*.rules and cross-checked against
 the move tables compiled independently."""

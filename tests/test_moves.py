@@ -91,8 +91,9 @@ def test_answers_match_brute_force(name: str) -> None:
 
 @pytest.mark.parametrize("name", VARIANTS + ("duel-literal",))
 def test_per_hand_generation_equals_the_table(name: str) -> None:
-    """Issue 8 §4: moves generated from the hand alone (no table) are exactly the table's, in
-    the same hint order, as leads and as answers; a hand holding an ambiguous move raises."""
+    """Cost grows with what is asked: moves generated from the hand alone (no table) are exactly
+    the table's, in the same hint order, as leads and as answers; a hand holding an ambiguous move
+    raises."""
     rules = load_rules(name)
     table = get_table(rules)
     fast = TableIndex(table)
@@ -189,8 +190,9 @@ def test_cli_moves_json() -> None:
 
 def test_a_huge_table_is_never_compiled_for_one_hand(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 8 §4: `trio_ten = 3 x 1 + 10 single` has about 1.9 M legal moves; the moves of one
-    hand are generated from the hand, without compiling (or loading) that table."""
+    """Cost grows with what is asked: `trio_ten = 3 x 1 + 10 single` has about 1.9 M legal moves;
+    the moves of one hand are generated from the hand, without compiling (or loading) that
+    table."""
     from ddzspec import table as table_mod
     from ddzspec.rules import load_rules_text
     monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path))

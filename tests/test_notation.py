@@ -1,4 +1,4 @@
-"""Card notation: English, French, German; suits; errors with columns (issue 2 §1).
+"""Card notation: English, French, German; suits; errors with columns.
 
 Rank letters from seeds 000 (French: V D R, petit/grand joker) and 002 (German: B D K,
 kleiner/großer Joker); English is the default notation.

@@ -1,6 +1,6 @@
 """The grammar and rules files and the solver are found from a wheel installed outside the repo
-and from the editable install (issue 2, Layout); the wheel installs only ``ddzspec*`` names
-(issue 8 §5: ``solver`` alone is another project's name)."""
+and from the editable install; the wheel installs only ``ddzspec*`` names
+(``solver`` alone is another project's name)."""
 
 from __future__ import annotations
 

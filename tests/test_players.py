@@ -1,4 +1,4 @@
-"""Computer players (issue 9, seed 003's three levels): legal decisions in every variant, the
+"""Computer players (seed 003's three levels): legal decisions in every variant, the
 leader never passes, decisions from the seat's view only (hidden hands reshuffled), level 3
 solves a known endgame, arenas reproducible from their seed."""
 
@@ -355,7 +355,7 @@ def test_play_levels_sets_the_players() -> None:
 
 
 def test_paired_difference_by_deal_hand_worked() -> None:
-    """Duplicate deals are compared deal by deal (issue 9): the per-deal difference of the
+    """Duplicate deals are compared deal by deal: the per-deal difference of the
     levels' mean results in a role, then the mean and interval of those differences."""
     from ddzspec.players.arena import SeatDeal, paired_difference
     deal1 = [SeatDeal(3, "landlord", True, 6, True), SeatDeal(2, "peasant", False, -3, True),

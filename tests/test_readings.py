@@ -1,4 +1,4 @@
-"""Readings, restrictions and comparison on the classic rules (issue 2 §3, §5, §7).
+"""Readings, restrictions and comparison on the classic rules.
 
 Every example cites its seed: 000_5eccf9ac81f37dbd (French) / 002_5ed5b7ad384b1c48 (German),
 same text: "Quatre restrictions garantissent qu'une pose n'a jamais qu'une seule lecture."

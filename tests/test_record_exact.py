@@ -1,4 +1,4 @@
-"""A record replays anywhere, exactly (issue 8 §2): it carries the resolved rules with their
+"""A record replays anywhere, exactly: it carries the resolved rules with their
 sha256 and every start option; replay refuses rules it cannot reproduce exactly; version 1
 records are read only when a built-in file checks by hash."""
 

@@ -91,9 +91,10 @@ def test_hand_as_cards_is_checked_against_the_deck() -> None:
 
 
 def test_record_with_null_hash_or_altered_rules_is_refused(tmp_path: Path) -> None:
-    """A record whose rules cannot be checked exactly is refused (exit 2), never replayed with
-    a warning (issue 8 §2). The carried text is the rules: the digest is informational (it is
-    ddzspec's cache key and may change between versions), so a changed digest alone replays."""
+    """A record whose rules cannot be checked exactly is refused (exit 2), never replayed with a
+    warning (a record replays exactly, or not at all). The carried text is the rules: the digest is
+    informational (it is ddzspec's cache key and may change between versions), so a changed digest
+    alone replays."""
     f = tmp_path / "r.json"
     run("play", "--seed", "2", "--save", str(f))
     _, unaltered, _ = run("replay", str(f))
@@ -355,7 +356,7 @@ def test_many_deals_write_nothing_to_a_redirected_stderr() -> None:
     assert code == 0 and err == "" and "3 deals" in out
 
 
-# --------------------------------------------------------------------- tester 2 (issue 8, 9)
+# --------------------------------------------------------------------- tester 2
 
 def test_arena_intervals_are_json_and_stay_within_their_range() -> None:
     """One deal gives no spread: null, not Infinity (invalid JSON); a win rate's interval

@@ -1,4 +1,4 @@
-"""Rules-file errors a designer will make (issue 3 §5): each is a RulesError located as
+"""Rules-file errors a designer will make: each is a RulesError located as
 file:line:column with a message that says what is wrong, and the CLI exits 2 without a traceback.
 
 The files below extend the shipped ones (classic: seeds 000/002; duel: seed 003, whose deck has

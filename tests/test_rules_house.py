@@ -1,4 +1,4 @@
-"""House rules a designer writes as data (issue 8 §6b, §1, §7): ``kicker_not_in`` (ranks or
+"""House rules a designer writes as data: ``kicker_not_in`` (ranks or
 groups barred from kickers), ``ddzspec rules show`` (the resolved rules after ``extends``),
 the restriction registry, and the in-memory rules cache keyed by the whole ``extends`` chain.
 

@@ -76,7 +76,7 @@ def test_the_bench_reads_the_puzzles_of_the_repository() -> None:
     ("3456789TJQKA2", 2),  # the 2 never joins a straight (seed 000): 3…A and 2
 ])
 def test_the_fewest_plays_of_a_hand_worked_by_hand(hand: str, fewest: int) -> None:
-    """MoveSet.plays, the solver's move ordering (issue 12): the fewest classic moves that
+    """MoveSet.plays, the solver's move ordering: the fewest classic moves that
     play the hand out exactly."""
     from ddzspec.solver.movegen import move_set
 

@@ -1,5 +1,5 @@
-"""The compiled solver core gives the pure solver's answers (issue 12: a compiled core keeps one
-source of truth; CI tests both, with identical answers).
+"""The compiled solver core gives the pure solver's answers (a compiled core keeps one
+source of truth, the Python modules; CI tests both, with identical answers).
 
 The suite runs on an editable install (pure modules), so the module fixture builds the mypyc
 extension modules itself with ``hatch_build.build_compiled`` (what ``pip install .`` puts into

@@ -1,7 +1,7 @@
-"""Pinned answers of whole 15 v 15 deals (issue 12: answers never change while the solver gets
+"""Pinned answers of whole 15 v 15 deals (answers never change while the solver gets
 faster). Random open 2-seat deals of the classic deck, landlord to lead (drawn by
-``bench/solver.py``'s ``deal_jobs``, seeds 1515 and 77), each answer computed by the solver of
-the main branch before issue 12 (a per-node tuple-keyed table, emptied at 3 M entries, the
+``bench/solver.py``'s ``deal_jobs``, seeds 1515 and 77), each answer computed by
+an earlier solver (a per-node tuple-keyed table, emptied at 3 M entries, the
 complete winning-move set always) and by this one, which agreed; only the deals that solve in
 about a second are here (the others are in the bench).
 """

@@ -1,4 +1,4 @@
-"""The solver's packed state (issue 12): hands numbered in mixed radix, exact keys, small with
+"""The solver's packed state: hands numbered in mixed radix, exact keys, small with
 two seats; the searcher's caches and the paused garbage collector never change an answer.
 
 Hand-worked numbering: a seat starting with 3 3 4 (two 3s, one 4) has (2+1)·(1+1) = 6 hands,

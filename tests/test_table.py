@@ -1,4 +1,4 @@
-"""The compiled move table against the CSP, and properties of readings (issue 2 §4, §7)."""
+"""The compiled move table against the CSP, and properties of readings."""
 
 from __future__ import annotations
 

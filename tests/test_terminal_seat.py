@@ -1,4 +1,4 @@
-"""The terminal seat (issue 10): ``ddzspec play --seat N`` driven through its prompt with
+"""The terminal seat: ``ddzspec play --seat N`` driven through its prompt with
 pexpect — a full classic deal and a full duel deal (strategy: bid the highest legal bid or
 call/rob, then always type ``hint`` and play the first hint), resume from a saved record, bad
 input at the prompt (the game unchanged), end of input and Ctrl-C (the record intact)."""

@@ -1,4 +1,4 @@
-"""Variants (issue 3): kawu (seed 004), duel (seed 003), duel-literal (seed 003 read literally,
+"""Variants: kawu (seed 004), duel (seed 003), duel-literal (seed 003 read literally,
 without restriction 4), classic (seeds 000/002); check, diff, explain and --without on each.
 
 Expected counts per type are derived here by arithmetic a reader can redo by hand: N ordinary

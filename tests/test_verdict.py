@@ -1,4 +1,4 @@
-"""One truth for check, play and solve (issue 8 §3): rules that `ddzspec check` flags are
+"""One truth for check, play and solve: rules that `ddzspec check` flags are
 refused by legal moves, the game, the solver and the CLI, with one located message — never a
 traceback, never a wrong answer."""
 

@@ -1,4 +1,4 @@
-"""The web table's JSON API (issue 10), through Starlette's TestClient: every route, every bad
+"""The web table's JSON API, through Starlette's TestClient: every route, every bad
 input (unknown game, illegal move, out of turn, malformed cards, oversized body, malformed
 JSON, rules not offered) answered with a 4xx JSON error that changes nothing, autosave after
 every action, and resume after a restart (a new app over the same data folder)."""

@@ -1,4 +1,4 @@
-"""The web table in a real browser (issue 10): headless Chromium from the OS packages, driven
+"""The web table in a real browser: headless Chromium from the OS packages, driven
 by Playwright, against uvicorn serving the app on a free localhost port. Plays a full classic
 deal and a full duel deal by clicking (bidding, Hint, Play, Pass) to the itemised result,
 refuses an illegal selection with the explain text, explains 44445555 in the Learn tab, and

@@ -1,4 +1,4 @@
-"""The web table's Learn routes (issue 10) through Starlette's TestClient: a page per rules
+"""The web table's Learn routes through Starlette's TestClient: a page per rules
 file (shapes with examples, restrictions with the readings they rule out), the diff of two
 variants in words, and explain's diagnosis of moves that match no shape."""
 

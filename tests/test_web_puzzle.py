@@ -1,4 +1,4 @@
-"""The web table's Puzzle routes (issue 10) through Starlette's TestClient: the shipped
+"""The web table's Puzzle routes through Starlette's TestClient: the shipped
 puzzles, a typed position (any notation; its rules line names only offered rules, never a file),
 a winning line, a move that throws the win away flagged at once with the refutation and taken
 back, the 3-seat sides, hints."""
