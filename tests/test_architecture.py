@@ -7,6 +7,7 @@ true (an exception that no longer occurs is removed from both)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -194,3 +195,14 @@ def test_the_solver_is_imported_by_its_users_only() -> None:
         "ddzspec.players.endgame", "ddzspec.puzzle_play", "ddzspec.puzzlegen",
         "ddzspec.web.extras"}
     assert "ddzspec.solver.cli" in users
+
+
+def test_the_module_map_names_every_module() -> None:
+    """docs/architecture.md has a line for every module of ddzspec/ and solver/, and names no
+    module that is gone."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    paths = {p.relative_to(ROOT).as_posix() for p in MODULES.values()}
+    missing = {p for p in paths if f"- `{p}` — " not in doc}
+    assert not missing
+    named = set(re.findall(r"^- `((?:ddzspec|solver)/[\w/]+\.py)` — ", doc, re.M))
+    assert named == paths
