@@ -1,5 +1,8 @@
 """Game commands of the ``ddzspec`` CLI: ``moves`` (the Hint), ``play`` (computer self-play)
-and ``replay`` (validate a record). :data:`ddzspec.cli.main` loads them when first called."""
+and ``replay`` (validate a record). :data:`ddzspec.cli.main` loads them when first called.
+
+``play --seat N`` puts a person at one seat, at a terminal prompt (:class:`TerminalSeat`,
+started by :func:`terminal_seat`), with the record autosaved after every action."""
 
 from __future__ import annotations
 

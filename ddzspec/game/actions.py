@@ -1,4 +1,11 @@
-"""One action of a deal (:class:`Action`) and its JSON form, as a record stores it."""
+"""One action of a deal (:class:`Action`) and its JSON form, as a record stores it.
+
+An action is a frozen value built by its kind: :meth:`Action.bid` (an auction's bid, 0 a
+pass), :meth:`Action.call` and :meth:`Action.rob` (call-and-rob), :meth:`Action.play` (cards)
+and :meth:`Action.pass_`. :meth:`Action.to_json` and :meth:`Action.from_json` give and read
+the record's form (``{"seat": 0, "play": "333+4"}``); :func:`json_text` shows a JSON value in
+one short line for messages.
+"""
 
 from __future__ import annotations
 

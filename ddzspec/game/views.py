@@ -1,5 +1,8 @@
 """What a front end shows one seat: :class:`SeatView`, the unseen-card counter (seed 003's
-*Counter*) and the one/two-cards-left warnings (seed 004)."""
+*Counter*) and the one/two-cards-left warnings (seed 004).
+
+Entry points: :func:`view` (``GameState.view(seat)`` calls it; the computer players decide from
+its result only), :func:`unseen` and :func:`warnings`."""
 
 from __future__ import annotations
 
