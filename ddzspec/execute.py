@@ -134,7 +134,8 @@ def _rules_of(name: str, without: tuple[str, ...], text: str | None) -> Rules:
     from .rules import load_rules, load_rules_text
     if text is None:
         return load_rules(name, without=without)
-    return replace(load_rules_text(text, path=f"<rules {name}>"), name=name, without=without)
+    return replace(load_rules_text(text, path=f"<rules {name}>", resolve=False), name=name,
+                   without=without)
 
 
 # ---------------------------------------------------------------------- the output file

@@ -8,9 +8,12 @@ or body is *ambiguous*. Cached on disk (platformdirs; ``DDZSPEC_CACHE_DIR`` over
 key of everything that determines the table (:func:`cache_key`: the resolved rules, the package
 version and a digest of the compiling code), so neither a changed file nor an upgrade or a local
 edit of the compiler can serve a stale table. The cache file is a small binary format read without
-pickle, trusted only when its header (magic, format version, key) matches and its SHA-256
-trailer matches its bytes (so a body damaged on disk that would still parse is caught too);
-anything else is recompiled with a :class:`~ddzspec.errors.CacheWarning`. Lookup by packed
+pickle, trusted only when its header (magic, format version, key) matches, its size is the one the
+header declares (checked before the body is read), its SHA-256 trailer matches its bytes (so a
+body damaged on disk that would still parse is caught too) and every entry can be read from its
+multiset (:func:`entry_check`); anything else is recompiled with a
+:class:`~ddzspec.errors.CacheWarning`. The checksum is integrity, not authenticity: whoever can
+write the cache folder can forge a table that passes it. Lookup by packed
 multiset is one dict access.
 """
 
@@ -29,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .cards import N_RANKS, Cards
+from .cards import N_RANKS, Cards, pack
 from .errors import CacheWarning
 from .readings import Reading, make_reading
 from .restrictions import holds
@@ -406,9 +409,21 @@ _HEADER = struct.Struct("<H H 24s Q Q Q")  # format, entry width, key, entries, 
 _DIGEST = 32  # the SHA-256 trailer of a table file
 
 
+#: The most characters of a rules name kept in a cache file's name: the key names the table, the
+#: name only helps a person reading the folder, and a rules name may be far longer than the 255
+#: bytes a file name may hold.
+CACHE_NAME_CHARS = 64
+
+
+def cache_file(rules: Rules, suffix: str) -> Path:
+    """The cache file of ``rules`` ending in ``suffix`` (``.table``, ``.check.json``): the rules
+    name cut to :data:`CACHE_NAME_CHARS`, then :func:`cache_key` (so well under 255 bytes)."""
+    return cache_dir() / f"{rules.name[:CACHE_NAME_CHARS]}-{cache_key(rules)}{suffix}"
+
+
 def table_path(rules: Rules) -> Path:
     """Where the compiled table of ``rules`` is cached (named by :func:`cache_key`)."""
-    return cache_dir() / f"{rules.name}-{cache_key(rules)}.table"
+    return cache_file(rules, ".table")
 
 
 def _pack_entry(e: Entry) -> int:
@@ -446,21 +461,83 @@ def write_table(table: MoveTable, path: Path, key: str) -> None:
             tmp.unlink()
 
 
+#: The largest table file read (the header's sizes are compared with the file's before any of
+#: its body is read): the largest shipped rules' table is under 1 MiB.
+MAX_TABLE_BYTES = 1024 * 1024 * 1024
+#: Bit j of every 3-bit field of a packed multiset (:func:`~ddzspec.cards.pack`), j = 0, 1, 2.
+_FIELD_BITS = tuple(sum(1 << (3 * i + j) for i in range(N_RANKS)) for j in range(3))
+#: The lowest bit of every field above the first and the bit past the last: where a subtraction
+#: of packed multisets borrows when a field of the second is larger.
+_BORROWS = sum(1 << (3 * i) for i in range(1, N_RANKS + 1))
+
+
+def _covers(big: int, small: int) -> bool:
+    """Whether every rank count of the packed multiset ``big`` is at least ``small``'s (the
+    subtraction borrows nowhere)."""
+    d = big - small
+    return d >= 0 and (big ^ small ^ d) & _BORROWS == 0
+
+
+def entry_check(rules: Rules) -> Callable[[int, Entry], bool]:
+    """A test of one (packed multiset, entry) pair of a table file of ``rules``, made before
+    the file is trusted: the entry names a shape body of the rules (shape index, start, run
+    within its bounds) and the multiset can be read so: cards of the deck, the body's cards,
+    kickers of the shape's kind (pairs: an even count of a rank) and the shape's number of
+    cards. Restrictions are not checked (a table file is integrity-checked, not proof of
+    authorship: see the module doc)."""
+    deck = pack(rules.deck)
+    bodies: dict[Entry, tuple[int, int, bool] | None] = {}
+
+    def body(e: Entry) -> tuple[int, int, bool] | None:
+        si, start, run = e
+        if si >= len(rules.shapes):
+            return None
+        shape = rules.shapes[si]
+        if not (shape.run_min <= run <= shape.run_max and start + run <= len(shape.seq)):
+            return None
+        counts = [0] * N_RANKS
+        for i in shape.seq[start:start + run]:
+            counts[i] = shape.copies
+        return pack(counts), shape.size(run), shape.kicker_kind == "pair"
+
+    def check(key: int, e: Entry) -> bool:
+        if e not in bodies:
+            bodies[e] = body(e)
+        b = bodies[e]
+        if b is None or not (_covers(deck, key) and _covers(key, b[0])):
+            return False
+        f0, f1, f2 = (key & m for m in _FIELD_BITS)
+        if f0.bit_count() + 2 * f1.bit_count() + 4 * f2.bit_count() != b[1]:
+            return False
+        return not b[2] or (key - b[0]) & _FIELD_BITS[0] == 0
+    return check
+
+
 def read_table(rules: Rules, path: Path, key: str) -> MoveTable:
-    """Read a table written by :func:`write_table`. Raises ValueError when the file is not ours,
-    of another format or key, truncated, damaged (its SHA-256 trailer does not match) or
-    inconsistent (checked before any data is used)."""
-    data = path.read_bytes()
+    """Read a table written by :func:`write_table`, checking before trusting: the header first
+    (magic, format, key), then the file's size against the sizes it declares (a foreign or
+    padded file is never read whole), the SHA-256 trailer (integrity: damage on disk), and
+    every entry (:func:`entry_check`). Raises ValueError when the file is not ours, of another
+    format or key, truncated, padded, damaged or inconsistent; OSError as reading does."""
     head = len(MAGIC) + _HEADER.size
-    if len(data) < head or not data.startswith(MAGIC):
-        raise ValueError("not a ddzspec table file")
-    fmt, width, k, n, na, nae = _HEADER.unpack_from(data, len(MAGIC))
-    if fmt != FORMAT_VERSION or width != 4:
-        raise ValueError(f"format {fmt}, expected {FORMAT_VERSION}")
-    if k != key.encode("ascii"):
-        raise ValueError("written for other rules or code")
-    if len(data) != head + 8 * n + 4 * n + 8 * na + 4 * na + 4 * nae + _DIGEST:
-        raise ValueError("truncated or padded")
+    with path.open("rb") as f:
+        data = f.read(head)
+        if len(data) < head or not data.startswith(MAGIC):
+            raise ValueError("not a ddzspec table file")
+        fmt, width, k, n, na, nae = _HEADER.unpack_from(data, len(MAGIC))
+        if fmt != FORMAT_VERSION or width != 4:
+            raise ValueError(f"format {fmt}, expected {FORMAT_VERSION}")
+        if k != key.encode("ascii"):
+            raise ValueError("written for other rules or code")
+        size = head + 8 * n + 4 * n + 8 * na + 4 * na + 4 * nae + _DIGEST
+        actual = os.fstat(f.fileno()).st_size
+        if actual != size:
+            raise ValueError(f"truncated or padded ({actual} bytes, its header says {size})")
+        if size > MAX_TABLE_BYTES:
+            raise ValueError(f"{size} bytes: larger than any table")
+        data += f.read(size - head + 1)  # one byte more: a file that grew meanwhile
+    if len(data) != size:
+        raise ValueError("truncated or padded while read")
     if hashlib.sha256(data[:-_DIGEST]).digest() != data[-_DIGEST:]:
         raise ValueError("damaged: its checksum does not match its contents")
     off = head
@@ -476,17 +553,19 @@ def read_table(rules: Rules, path: Path, key: str) -> MoveTable:
     keys, ents, akeys, alens, aents = parts
     if sum(alens) != nae:
         raise ValueError("inconsistent ambiguous entries")
-    n_shapes = len(rules.shapes)
     entries = {kk: _unpack_entry(e) for kk, e in zip(keys, ents)}
     ambiguous: dict[int, tuple[Entry, ...]] = {}
     pos = 0
     for kk, ln in zip(akeys, alens):
         ambiguous[kk] = tuple(_unpack_entry(e) for e in aents[pos:pos + ln])
         pos += ln
-    for e in list(entries.values()) + [e for v in ambiguous.values() for e in v]:
-        shape_i, start, run = e
-        if shape_i >= n_shapes or start + run > len(rules.shapes[shape_i].seq) or run < 1:
-            raise ValueError("an entry names no shape body of these rules")
+    if len(entries) != n or len(ambiguous) != na or not entries.keys().isdisjoint(ambiguous):
+        raise ValueError("a multiset listed twice")
+    check = entry_check(rules)
+    if not all(check(kk, e) for kk, e in entries.items()) or not all(
+            len(es) > 1 and all(check(kk, e) for e in es) for kk, es in ambiguous.items()):
+        raise ValueError("an entry names no shape body of these rules, or a multiset that "
+                         "body cannot be read from")
     return MoveTable(rules, entries, ambiguous)
 
 

@@ -28,13 +28,16 @@ from .table import (
     Entry,
     all_bodies,
     body_candidates,
-    cache_dir,
+    cache_file,
     cache_key,
+    entry_check,
     group_candidates,
     loaded_table,
 )
 
 MAGIC = "ddzspec-check"
+#: The largest check report read (an ambiguous rules file's report holds a few MiB at most).
+MAX_REPORT_BYTES = 64 * 1024 * 1024
 FORMAT_VERSION = 2
 
 
@@ -108,7 +111,7 @@ def compile_report(rules: Rules,
 
 def report_path(rules: Rules) -> Path:
     """Where the check report of ``rules`` is cached."""
-    return cache_dir() / f"{rules.name}-{cache_key(rules)}.check.json"
+    return cache_file(rules, ".check.json")
 
 
 def _payload_digest(counts: Any, ambiguous: Any) -> str:
@@ -120,7 +123,8 @@ def _payload_digest(counts: Any, ambiguous: Any) -> str:
 
 
 def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
-    data: Any = json.loads(path.read_text(encoding="utf-8"))
+    from ._io import read_input
+    data: Any = json.loads(read_input(path, MAX_REPORT_BYTES))  # a foreign file: never whole
     if not isinstance(data, dict) or data.get("magic") != MAGIC:
         raise ValueError("not a ddzspec check report")
     if data.get("format") != FORMAT_VERSION or data.get("key") != key:
@@ -133,6 +137,7 @@ def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
             isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counts.values()):
         raise ValueError("bad counts")
     ambiguous: dict[int, tuple[Entry, ...]] = {}
+    check = entry_check(rules)
     for item in data.get("ambiguous", ()):
         k, es = item
         if not isinstance(k, int) or not isinstance(es, list) or len(es) < 2:
@@ -144,6 +149,8 @@ def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
                     start + run > len(rules.shapes[si].seq):
                 raise ValueError("an entry names no shape body of these rules")
             tup.append((si, start, run))
+        if not all(check(k, e) for e in tup):
+            raise ValueError("an ambiguous multiset that its entries cannot be read from")
         ambiguous[k] = tuple(tup)
     return CheckReport(rules, counts, ambiguous)
 

@@ -158,3 +158,108 @@ def test_a_damaged_check_report_is_not_trusted(small: Rules,
     monkeypatch.setattr(verdict, "_REPORTS", {})
     assert json.loads(path.read_text())["counts"]["single"] == 15
     assert verdict.check_rules(small).counts == good.counts
+
+
+def _forge(path: Path, change: str) -> None:
+    """Change a cached table's body as someone able to write the cache folder would, and
+    recompute its SHA-256 trailer (which therefore still matches)."""
+    import hashlib
+    data = bytearray(path.read_bytes())
+    head = len(table_mod.MAGIC) + table_mod._HEADER.size
+    n = table_mod._HEADER.unpack_from(data, len(table_mod.MAGIC))[3]
+    if change == "key":  # the first multiset: four 3s and more, no move of its entry
+        data[head:head + 8] = (0o7777).to_bytes(8, "little")
+    else:  # the first entry: another body of the rules (shape 5, start 0, run 1)
+        data[head + 8 * n:head + 8 * n + 4] = ((5 << 16) | 1).to_bytes(4, "little")
+    body = bytes(data[:-32])
+    path.write_bytes(body + hashlib.sha256(body).digest())
+
+
+@pytest.mark.parametrize("change", ["key", "entry"])
+def test_a_forged_table_whose_checksum_matches_is_rebuilt_not_served(
+        small: Rules, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    good = get_table(small)
+    _forge(table_path(small), change)
+    monkeypatch.setattr(table_mod, "_LOADED", {})
+    calls = _compiles(monkeypatch)
+    with pytest.warns(CacheWarning, match="an entry names no shape body of these rules, or a "
+                      "multiset that body cannot be read from"):
+        again = get_table(small)
+    assert calls == [1] and again.entries == good.entries
+
+
+@pytest.mark.parametrize("change", ["key", "entry"])
+def test_diff_and_check_over_a_forged_table_answer_without_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    from ddzspec.rules import load_rules
+    monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(table_mod, "_LOADED", {})
+    clean = CliRunner().invoke(main, ["diff", "classic", "kawu"])
+    _forge(table_path(load_rules("classic")), change)
+    monkeypatch.setattr(table_mod, "_LOADED", {})
+    for args, out in ((["diff", "classic", "kawu"], clean.output), (["check", "kawu"], None)):
+        r = CliRunner().invoke(main, args)
+        assert r.exception is None or isinstance(r.exception, SystemExit), r.output
+        shown = [x for x in r.output.splitlines(keepends=True) if "warning" not in x]
+        assert r.exit_code in (0, 1) and (out is None or "".join(shown) == out)
+        if out is not None:  # the forged table was ignored, said so, and rebuilt
+            assert "ignored (an entry names no shape body" in r.output
+
+
+def test_a_huge_foreign_file_is_judged_by_its_header_unread(
+        small: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+    import time
+    get_table(small)
+    path = table_path(small)
+    header = path.read_bytes()[:len(table_mod.MAGIC) + table_mod._HEADER.size]
+    for start in (b"foreign", header):  # not ours; ours but padded to 3 GiB (sparse)
+        with path.open("wb") as f:
+            f.write(start)
+            f.truncate(3 * 1024 ** 3)
+        monkeypatch.setattr(table_mod, "_LOADED", {})
+        before, t0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.monotonic()
+        with pytest.warns(CacheWarning) as rec:
+            assert len(get_table(small)) == 370
+        assert time.monotonic() - t0 < 5
+        assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 64 * 1024  # KiB
+        assert ("not a ddzspec table file" if start == b"foreign" else
+                "truncated or padded (3221225472 bytes, its header says") in str(rec[0].message)
+
+
+def test_a_truncated_table_is_rebuilt(small: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = get_table(small)
+    path = table_path(small)
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) // 2])
+    monkeypatch.setattr(table_mod, "_LOADED", {})
+    with pytest.warns(CacheWarning, match=rf"truncated or padded \({len(data) // 2} bytes, its "
+                      rf"header says {len(data)}\)"):
+        assert get_table(small).entries == good.entries
+    assert path.read_bytes() == data  # rewritten whole
+
+
+def test_a_rules_name_longer_than_a_file_name_still_caches(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from ddzspec.cli import main
+    from ddzspec.verdict import report_path
+    monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(table_mod, "_LOADED", {})
+    name = "x" * 240
+    f = tmp_path / "long.rules"
+    f.write_text(SMALL.replace("rules small", f"rules {name}"))
+    r = CliRunner().invoke(main, ["check", str(f)])
+    assert r.exit_code == 0 and r.output.endswith("each with exactly one reading.\n"), r.output
+    rules = load_rules_text(f.read_text())
+    assert report_path(rules).is_file() and len(report_path(rules).name) < 120
+    assert report_path(rules).name.startswith("x" * table_mod.CACHE_NAME_CHARS + "-")
+    get_table(rules)
+    assert table_path(rules).is_file() and len(table_path(rules).name) < 120
+    r = CliRunner().invoke(main, ["check", "--rules", "y" * 300])
+    assert r.exit_code == 2 and "File name too long (a name in a path is at most 255 bytes)" \
+        in r.output

@@ -195,3 +195,59 @@ def test_random_legal_actions_replay(tmp_path: Path) -> None:
         g = g.apply(rng.choice(g.legal_actions()))
     save(g, tmp_path / "r.json")
     assert resume(load(tmp_path / "r.json")) == g
+
+
+def _record_whose_rules_say(first_line: str) -> dict[str, object]:
+    """A classic record whose carried rules text is ``first_line`` alone, its sha256 right (an
+    attacker computes it), so replay gets as far as loading the text."""
+    import hashlib
+    obj = record_of(GameState.new(load_rules("classic"), seed=1)).to_json()
+    obj["rules"]["text"] = [first_line]
+    obj["rules"]["sha256"] = hashlib.sha256((first_line + "\n").encode()).hexdigest()
+    return obj
+
+
+@pytest.mark.parametrize("target", ['"/etc/passwd"', '"{tmp}/secret"', '"{tmp}/missing"',
+                                    '"{tmp}/secret.rules"', "classic"])
+def test_a_record_whose_rules_extend_anything_is_refused_before_any_file_is_read(
+        target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ddzspec.rules import load as load_mod
+    (tmp_path / "secret").write_text("root-token-1234 is the first word\n")
+    (tmp_path / "secret.rules").write_text("root-token-1234 is the first word\n")
+    ext = target.replace("{tmp}", str(tmp_path))
+    obj = _record_whose_rules_say(f"rules classic extends {ext}")
+    read: list[Path] = []
+    real = load_mod._read_bytes
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: read.append(p) or real(p))
+    with pytest.raises(RecordError) as e:
+        replay(Record.from_json(obj))
+    # one answer whether the file exists or not (no oracle), never its content
+    assert str(e.value) == (
+        "the record's rules cannot be loaded: <rules of the record: classic>:1:23: extends "
+        f"{ext}: refused: these rules must stand alone (as a record carries them: resolved, "
+        "with no extends), so no other file is read")
+    assert read == []
+
+
+def test_replay_cli_refuses_a_record_extending_a_file_as_bad_input(tmp_path: Path) -> None:
+    f = tmp_path / "evil.json"
+    f.write_text(json.dumps(_record_whose_rules_say('rules classic extends "/etc/passwd"')))
+    r = CliRunner().invoke(main, ["replay", str(f)])
+    assert r.exit_code == 2
+    assert 'extends "/etc/passwd": refused' in r.output and "root" not in r.output
+
+
+@pytest.mark.parametrize("name", ["../../../../etc/passwd", "/etc/passwd", "classic.rules",
+                                  "./classic", "../rules/classic"])
+def test_a_version_1_record_names_only_a_built_in(name: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from ddzspec.rules import load as load_mod
+    monkeypatch.setattr(load_mod, "resolve_path", lambda *a, **k: pytest.fail("a path looked up"))
+    obj = {"format": "ddzspec-record", "version": 1,
+           "rules": {"name": name, "sha256": "0" * 64, "digest": "x"},
+           "deal": {"seed": 1}, "actions": [], "result": None}
+    with pytest.raises(RecordError) as e:
+        replay(Record.from_json(obj))
+    assert str(e.value) == (f"version 1 record of rules {name!r}: they are not built into "
+                            "ddzspec and the record does not carry them, so it cannot be "
+                            "replayed exactly (records from this ddzspec carry their rules)")

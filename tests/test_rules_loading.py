@@ -153,3 +153,70 @@ def test_resolved_text_loads_back_to_the_same_rules(name: str) -> None:
     back = load_rules_text(text)
     assert replace(back, path=r.path, parents=r.parents, without=r.without) == r
     assert back.digest == r.digest
+
+
+def test_rules_text_that_must_stand_alone_refuses_extends_at_its_place() -> None:
+    from ddzspec.rules import load_rules_text
+    with pytest.raises(RulesError) as e:
+        load_rules_text('# carried\nrules x "t"  extends "/etc/passwd"\n', path="<carried>",
+                        resolve=False)
+    assert (e.value.path, e.value.line, e.value.column) == ("<carried>", 2, 22)
+    assert e.value.message.startswith('extends "/etc/passwd": refused: these rules must stand '
+                                      "alone")
+    assert load_rules_text(resolved_text_of("kawu"), resolve=False).name == "kawu"
+
+
+def resolved_text_of(name: str) -> str:
+    from ddzspec.rules import resolved_text
+    return resolved_text(load_rules(name))
+
+
+@pytest.mark.parametrize("how", ["load", "extends"])
+def test_a_rules_file_over_the_cap_is_refused_unread(tmp_path: Path, how: str) -> None:
+    import resource
+
+    from ddzspec.rules.load import MAX_RULES_BYTES
+    big = tmp_path / "big.rules"
+    with big.open("wb") as f:  # 512 MiB, sparse: its first word is a name, as in a log
+        f.write(b"zqxtoken ")
+        f.truncate(512 * 1024 * 1024)
+    child = tmp_path / "child.rules"
+    child.write_text('rules child extends "big"\n')
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(RulesError) as e:
+        load_rules(str(big if how == "load" else child))
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 64 * 1024  # KiB
+    assert e.value.message == ("larger than 1024 KiB (the most a rules file may hold): not a "
+                               "rules file") and MAX_RULES_BYTES == 1024 * 1024
+    assert e.value.path == str(big) and "zqxtoken" not in str(e.value)
+
+
+def test_rules_text_over_the_cap_is_refused() -> None:
+    from ddzspec.rules import load_rules_text
+    with pytest.raises(RulesError, match="larger than 1024 KiB"):
+        load_rules_text("rules x extends classic\n" + "#" * (1024 * 1024) + "\n")
+
+
+def test_a_long_extends_chain_is_refused_at_the_link_that_passes_the_cap(tmp_path: Path) -> None:
+    from ddzspec.rules.load import MAX_EXTENDS_DEPTH
+    n = 2000
+    (tmp_path / "r0.rules").write_text("rules r0 extends classic\n")
+    for i in range(1, n):
+        (tmp_path / f"r{i}.rules").write_text(f'rules r{i} extends "r{i - 1}"\n')
+    with pytest.raises(RulesError) as e:
+        load_rules(str(tmp_path / f"r{n - 1}.rules"))
+    deepest = tmp_path / f"r{n - MAX_EXTENDS_DEPTH}.rules"
+    assert (e.value.path, e.value.line, e.value.column) == (str(deepest), 1, 21)
+    assert e.value.message == (f'extends "r{n - MAX_EXTENDS_DEPTH - 1}": an extends chain of '
+                               f"more than {MAX_EXTENDS_DEPTH} files (is it generated?)")
+    # a chain at the cap loads (the built-in classic is its last file)
+    top = load_rules(str(tmp_path / f"r{MAX_EXTENDS_DEPTH - 2}.rules"))
+    assert len(top.parents) == MAX_EXTENDS_DEPTH - 1 and top.parents[-1] == "classic"
+
+
+@pytest.mark.parametrize("name", ["b" * 300, "/tmp/" + "b" * 300 + "/x", "b" * 300 + ".rules"])
+def test_a_name_too_long_for_the_system_is_bad_input(name: str) -> None:
+    with pytest.raises(RulesError) as e:
+        load_rules(name)
+    assert str(e.value) == (f"{name[:60]}…: cannot be looked up: File name too long (a name in "
+                            "a path is at most 255 bytes)")

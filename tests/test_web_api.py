@@ -456,3 +456,25 @@ def test_api_details_found_by_the_tester(client: TestClient) -> None:
     assert r.status_code == 400 and "longer than any move" in r.json()["error"]
     saved = client.get("/api/games").json()["games"][0]
     assert saved["seat"] == 0 and saved["title"] and saved["points"] is None
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "{tmp}/missing", "{tmp}/huge"])
+def test_an_uploaded_record_whose_rules_extend_a_file_reads_nothing(
+        client: TestClient, tmp_path: Path, target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from ddzspec.rules import load as load_mod
+    with (tmp_path / "huge").open("wb") as f:  # 512 MiB, sparse
+        f.truncate(512 * 1024 * 1024)
+    ext = json.dumps(target.replace("{tmp}", str(tmp_path)))
+    obj = record_of(GameState.new(load_rules("classic"), seed=1)).to_json()
+    text = f"rules classic extends {ext}"
+    obj["rules"].update(text=[text], sha256=hashlib.sha256((text + "\n").encode()).hexdigest())
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: pytest.fail(f"{p} was read"))
+    r = client.post("/api/records", json=obj)
+    assert r.status_code == 400
+    assert r.json()["error"] == (
+        "the record cannot be replayed: the record's rules cannot be loaded: <rules of the "
+        f"record: classic>:1:23: extends {ext}: refused: these rules must stand alone (as a "
+        "record carries them: resolved, with no extends), so no other file is read")
+    assert client.get("/api/games").json()["games"] == []  # nothing was created

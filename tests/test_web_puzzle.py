@@ -180,3 +180,15 @@ def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
     assert c.get(f"/api/puzzles/{a}").status_code == 200
     assert len(freed) == 5 and min(freed[3:]) > 0  # a's and the third session's
     assert c.get(f"/api/puzzles/{a}/hint").json()["moves"] == ["T", "Q", "TT", "QQ"]
+
+
+@pytest.mark.parametrize("line", ['rules "\\u002fetc\\u002fpasswd"', "  rules:/etc/passwd",
+                                  "rules\t../../../../etc/passwd", 'rules "classic.rules"',
+                                  "rules classic\r\nrules /etc/passwd"])
+def test_a_typed_position_never_names_a_file(client: TestClient, line: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from ddzspec.rules import load as load_mod
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: pytest.fail(f"{p} was read"))
+    r = client.post("/api/puzzles/start", json={"position": BOMB.replace("rules classic", line)})
+    assert r.status_code == 400, r.text
+    assert "are not offered (offered: classic" in r.json()["error"]

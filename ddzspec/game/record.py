@@ -226,7 +226,7 @@ def _check_labels(rec: Record) -> None:
     if rec.rules_text is None:
         return
     try:
-        carried = load_rules_text(rec.rules_text, path="<rules of the record>")
+        carried = load_rules_text(rec.rules_text, path="<rules of the record>", resolve=False)
     except RulesError:
         return
     if carried.name != rec.rules_name:
@@ -358,13 +358,11 @@ def record_rules(record: Record, rules: Rules | None = None) -> Rules:
                           f"({record.rules_sha256[:12] or 'none'}… recorded, {sha[:12]}… for "
                           "the text): the record was altered")
     try:
-        carried = load_rules_text(text, path=f"<rules of the record: {label}>")
+        # resolve=False: an ``extends`` is refused before any file is read (a record carries
+        # its rules resolved, so that nothing outside it is read)
+        carried = load_rules_text(text, path=f"<rules of the record: {label}>", resolve=False)
     except RulesError as e:
         raise RecordError(f"the record's rules cannot be loaded: {e}") from None
-    if carried.parents:
-        raise RecordError(f"the record's rules ({label}) extend {carried.parents[0]}: a record "
-                          "carries its rules resolved, with no extends, so that nothing outside "
-                          "it is read")
     # the text is the rules: two Rules are the same when they are equal field by field (the
     # digest and the resolved text's layout may change between ddzspec versions; rules do not)
     if rules is not None:

@@ -19,7 +19,7 @@ The three steps in detail: docs/rules-language.md, "Design notes, module by modu
 
 from __future__ import annotations
 
-import tempfile
+import errno
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,7 +33,7 @@ from lark.tree import Meta
 from .. import restrictions as registry
 from .._resources import data_dir, grammar_text
 from ..cards import ALL_RANKS, N_RANKS, Rank
-from ..errors import RulesError
+from ..errors import RulesError, shorten
 from ..larkerrors import SyntaxProblem, Vocabulary, parse_located
 from .model import (
     DOUBLE_EVENTS,
@@ -393,6 +393,16 @@ def resolve_path(name_or_path: str, base: Path | None = None, as_path: bool = Fa
     (and the built-in names, for a bare name) when nothing matches."""
     if not name_or_path.strip():
         raise RulesError("empty rules name (give a built-in name or a path)", "<rules>")
+    try:
+        return _find_rules_file(name_or_path, base, as_path)
+    except OSError as e:  # a name the system refuses to look up (ENAMETOOLONG, ELOOP, EACCES)
+        why = " (a name in a path is at most 255 bytes)" if e.errno == errno.ENAMETOOLONG else ""
+        raise RulesError(f"cannot be looked up: {e.strerror}{why}", shorten(name_or_path)) \
+            from None
+
+
+def _find_rules_file(name_or_path: str, base: Path | None, as_path: bool) -> Path:
+    """:func:`resolve_path`'s search; raises OSError as looking a name up does."""
     builtin = data_dir("rules") / f"{name_or_path}.rules"
     bare = "/" not in name_or_path and not name_or_path.endswith(".rules")
     if bare and not as_path and builtin.is_file():
@@ -422,17 +432,35 @@ def builtin_rules() -> list[str]:
     return sorted(x.stem for x in data_dir("rules").glob("*.rules"))
 
 
+#: The largest rules file (or rules text) read, in bytes: the shipped files are under 8 KiB, so
+#: anything near this is no rules file (a device, a log); it is refused before being read whole.
+MAX_RULES_BYTES = 1024 * 1024
+#: The most files an ``extends`` chain may hold (the file itself and its parents): a longer one
+#: is refused at the ``extends`` that passes it, before its parent is read.
+MAX_EXTENDS_DEPTH = 64
+
+
+def _too_large(shown: str) -> RulesError:
+    return RulesError(f"larger than {MAX_RULES_BYTES // 1024} KiB (the most a rules file may "
+                      "hold): not a rules file", shown)
+
+
 def _read_bytes(path: Path) -> bytes:
+    """The bytes of the rules file ``path``, never more than :data:`MAX_RULES_BYTES` read.
+    Raises RulesError naming the file (unreadable, or over the cap)."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as f:
+            data = f.read(MAX_RULES_BYTES + 1)
     except OSError as e:
         raise RulesError(f"cannot read: {e.strerror}", str(path)) from None
+    if len(data) > MAX_RULES_BYTES:
+        raise _too_large(str(path))
+    return data
 
 
-def _read_raw(path: Path, seen: tuple[Path, ...] = (), inline: bool = False) -> _Raw:
-    """The file at ``path`` with its ``extends`` chain merged. ``inline``: a text given by
-    :func:`load_rules_text` (in a temporary file): its own ``extends`` is resolved from the
-    working folder."""
+def _read_raw(path: Path, seen: tuple[Path, ...] = ()) -> _Raw:
+    """The rules file at ``path`` with its ``extends`` chain merged (``seen``: the files of the
+    chain below it, for cycles and :data:`MAX_EXTENDS_DEPTH`)."""
     shown = str(path)
     data = _read_bytes(path)
     try:
@@ -440,17 +468,36 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = (), inline: bool = False) -> 
     except UnicodeDecodeError as e:
         raise RulesError(f"not UTF-8 text (byte {e.start}: {e.object[e.start:e.start + 1]!r})",
                          shown) from None
+    raw = _raw_of_text(text, shown, path.parent, seen + (path.resolve(),))
+    raw.files[str(path.resolve())] = data
+    return raw
+
+
+def _raw_of_text(text: str, shown: str, base: Path | None, chain: tuple[Path, ...],
+                 resolve: bool = True) -> _Raw:
+    """The rules ``text`` (named ``shown`` in errors) with its ``extends`` chain merged: a
+    parent path is resolved from ``base`` (None: the working folder); ``chain``: the files
+    read so far, this one last when it is a file. ``resolve=False``: the text must stand
+    alone; an ``extends`` is refused at its place and no file is read."""
+    if len(text) > MAX_RULES_BYTES or len(text.encode("utf-8")) > MAX_RULES_BYTES:
+        raise _too_large(shown)
     parsed = _parse(text, shown)
     raw = _Raw(path=shown, name=parsed.header.name, title=parsed.header.title or "")
     ext = parsed.header.extends
     if ext is not None:
         loc = (ext.at.line, ext.at.column)
+        if not resolve:
+            raise RulesError(f"extends {ext.text}: refused: these rules must stand alone (as a "
+                             "record carries them: resolved, with no extends), so no other "
+                             "file is read", shown, *loc)
+        if len(chain) >= MAX_EXTENDS_DEPTH:
+            raise RulesError(f"extends {ext.text}: an extends chain of more than "
+                             f"{MAX_EXTENDS_DEPTH} files (is it generated?)", shown, *loc)
         try:
-            parent_path = resolve_path(ext.text.strip('"'), None if inline else path.parent,
+            parent_path = resolve_path(ext.text.strip('"'), base,
                                        as_path=ext.text.startswith('"'))
         except RulesError as e:
             raise RulesError(e.message, shown, *loc) from None
-        chain = seen + (path.resolve(),)
         if parent_path.resolve() in chain:
             names = " -> ".join([p.name for p in chain] + [parent_path.name])
             raise RulesError(f"a cycle of extends: {names}", shown, *loc)
@@ -464,7 +511,6 @@ def _read_raw(path: Path, seen: tuple[Path, ...] = (), inline: bool = False) -> 
         raw.dropped = dict(parent.dropped)
         raw.title = raw.title or parent.title
         raw.files = dict(parent.files)
-    raw.files[str(path.resolve())] = data
     seen_here: set[tuple[str, str]] = set()
 
     def once(kind: str, name: str, message: str, at: _At) -> None:
@@ -924,16 +970,13 @@ def rules_without(rules: Rules, names: tuple[str, ...]) -> Rules:
                              rules.name)
     if not names:
         return rules
-    with tempfile.TemporaryDirectory() as d:
-        f = Path(d) / f"{rules.name}.rules"
-        f.write_text(resolved_text(rules), encoding="utf-8")
-        raw = _read_raw(f)
-        try:
-            for n in dict.fromkeys(names):
-                drop_shape(raw, _Drop(n, _DROP_AT))
-            built = _Builder(raw).build()
-        except RulesError as e:
-            raise RulesError(f"--without {', '.join(names)}: {e.message}", rules.name) from None
+    raw = _raw_of_text(resolved_text(rules), f"{rules.name}.rules", None, (), resolve=False)
+    try:
+        for n in dict.fromkeys(names):
+            drop_shape(raw, _Drop(n, _DROP_AT))
+        built = _Builder(raw).build()
+    except RulesError as e:
+        raise RulesError(f"--without {', '.join(names)}: {e.message}", rules.name) from None
     return replace(built, path=rules.path, parents=rules.parents,
                    without=tuple(sorted(set(rules.without) | set(names))))
 
@@ -947,9 +990,9 @@ def _unchanged(files: dict[str, bytes]) -> bool:
     """Whether every file of a cached chain still holds the bytes it was loaded from."""
     for name, data in files.items():
         try:
-            if Path(name).read_bytes() != data:
+            if _read_bytes(Path(name)) != data:
                 return False
-        except OSError:
+        except RulesError:
             return False
     return True
 
@@ -984,14 +1027,11 @@ def load_rules(name_or_path: str = DEFAULT_RULES, without: Sequence[str] = (),
     return rules.without_shapes(tuple(without))
 
 
-def load_rules_text(text: str, path: str = "<rules>") -> Rules:
-    """Load rules from a string (tests, tools); ``extends`` resolves built-in names and paths
-    relative to the working folder. Errors name ``path``."""
-    with tempfile.TemporaryDirectory() as d:
-        f = Path(d) / "inline.rules"
-        f.write_text(text, encoding="utf-8")
-        try:
-            return _Builder(_read_raw(f, inline=True)).build()
-        except RulesError as e:
-            raise RulesError(e.message, path, e.line, e.column) from None
-
+def load_rules_text(text: str, path: str = "<rules>", *, resolve: bool = True) -> Rules:
+    """Load rules from a string; errors are located in ``path`` (it is never read). The text
+    is parsed as it is, no file written. ``extends`` resolves a built-in name, or a path
+    relative to the working folder; ``resolve=False`` (text from a record, a request or
+    another machine): the text must stand alone, and an ``extends`` is refused (RulesError
+    at it) before any file is touched. Raises RulesError, also for a text over
+    :data:`MAX_RULES_BYTES`."""
+    return _Builder(_raw_of_text(text, path, None, (), resolve=resolve)).build()
