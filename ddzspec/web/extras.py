@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..explain import Explanation
+from .guard import WorkQueue
 
 if TYPE_CHECKING:
     from ..puzzle_play import PuzzleGame
@@ -130,8 +131,8 @@ class Session:
 
 
 def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..., Any],
-                 notation_of: Callable[..., str]) -> list[BaseRoute]:
-    """The Puzzle and Learn routes."""
+                 notation_of: Callable[..., str], solving: WorkQueue) -> list[BaseRoute]:
+    """The Puzzle and Learn routes (the solver's work in ``solving``: 503 when it is full)."""
     from .games import WebError
     sessions: OrderedDict[str, Session] = OrderedDict()
     slock = threading.Lock()
@@ -212,7 +213,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
             game = PuzzleGame.start(position, who, seconds=PUZZLE_SECONDS, notation=n)
             return Session(secrets.token_hex(8), game, puzzle)
 
-        s = await run_in_threadpool(start)
+        s = await solving.run(start)
         dropped = []
         with slock:
             sessions[s.sid] = s
@@ -236,7 +237,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
                 if s.game.over:  # the puzzle ended: its solver memory is freed at once
                     s.game.release()
                 return out
-        return JSONResponse(await run_in_threadpool(act))
+        return JSONResponse(await solving.run(act))
 
     @guarded
     async def puzzle_get(request: Request) -> Response:
@@ -277,7 +278,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
         def hint() -> dict[str, Any]:
             with s.lock:  # the page selects them in its own notation
                 return {"moves": list(s.game.hint(n)), "unknown": s.game.hint_unknown}
-        return JSONResponse(await run_in_threadpool(hint))
+        return JSONResponse(await solving.run(hint))
 
     @guarded
     async def learn_rules(request: Request) -> Response:
