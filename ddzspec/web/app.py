@@ -48,7 +48,7 @@ from .games import (
     new_state,
     seat_of,
 )
-from .guard import LOOPBACK_HOSTS, Busy, Guard, WorkQueue
+from .guard import BODY_SECONDS, LOOPBACK_HOSTS, Busy, Guard, WorkQueue
 
 #: The largest request body accepted, bytes (a deal record is about 10 kB): 413 beyond.
 MAX_BODY = 256 * 1024
@@ -141,13 +141,15 @@ def notation_of(request: Request) -> str:
 
 def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = None,
                offer: Offer | None = None, *, hosts: Sequence[str] | None = LOOPBACK_HOSTS,
-               token: str | None = None, max_games: int = MAX_GAMES) -> Starlette:
+               token: str | None = None, max_games: int = MAX_GAMES,
+               body_seconds: float = BODY_SECONDS) -> Starlette:
     """The ASGI app. ``rules_paths``: rules files offered besides the built-ins (loaded now:
     RulesError when one cannot be); ``data_dir``: where deals are autosaved (default
     ``$DDZSPEC_DATA_DIR`` or the user data folder, see :func:`data_folder`); ``hosts``: the
     host names answered (default the loopback names; None: any); ``token``: asked of every
     request when given (kept in a cookie by the page); ``max_games``: the deals and uploaded
-    records kept in the data folder (the oldest finished go first)."""
+    records kept in the data folder (the oldest finished go first); ``body_seconds``: the
+    time a request body may take to arrive (408 beyond)."""
     offer = offer or Offer.build(rules_paths)
     store = GameStore(data_folder(data_dir), offer, max_games)
     thinking = WorkQueue("level-3 computers", THINKERS, THINK_QUEUE)
@@ -304,7 +306,8 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
                         status_code=status, media_type="text/plain")
 
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found},
-                    middleware=[Middleware(Guard, hosts=hosts, token=token)])
+                    middleware=[Middleware(Guard, hosts=hosts, token=token,
+                                                body_seconds=body_seconds)])
     app.state.store = store
     app.state.offer = offer
     return app
