@@ -276,6 +276,72 @@ def test_a_deal_is_read_while_computers_think_and_a_full_queue_says_busy(
         assert first == [200]
 
 
+def test_puzzle_starts_beyond_the_solver_queue_are_told_busy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """40 concurrent 17 v 17 puzzle starts held the server for 31 s at 1.08 GiB: now the
+    solver's work waits in a bounded queue and beyond it a start is 503 at once."""
+    from ddzspec.puzzle_play import PuzzleGame
+    monkeypatch.setattr(web_app, "SOLVERS", 1)
+    monkeypatch.setattr(web_app, "SOLVE_QUEUE", 1)
+    gate = threading.Event()
+    real = PuzzleGame.start.__func__  # type: ignore[attr-defined]
+
+    def slow(cls: Any, *args: Any, **kw: Any) -> Any:
+        gate.wait(30)
+        return real(cls, *args, **kw)
+    monkeypatch.setattr(PuzzleGame, "start", classmethod(slow))
+    with running(create_app(data_dir=tmp_path)) as url:
+        port = int(url.rsplit(":", 1)[1])
+
+        def start() -> int:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", "/api/puzzles/start", json.dumps({"id": "DDZ2-14"}),
+                         {"Content-Type": "application/json"})
+            r = conn.getresponse()
+            r.read()
+            return r.status
+        out: list[int] = []
+        ths = [threading.Thread(target=lambda: out.append(start())) for _ in range(2)]
+        for th in ths:
+            th.start()
+        time.sleep(0.5)
+        try:
+            t0 = time.perf_counter()
+            assert start() == 503 and time.perf_counter() - t0 < 2.0
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", "/api/games")  # cheap requests are answered meanwhile
+            assert conn.getresponse().status == 200 and not out
+        finally:
+            gate.set()
+            for th in ths:
+                th.join(60)
+        assert out == [201, 201]
+
+
+def test_accept_failures_are_one_line_each() -> None:
+    """1,100 open connections made asyncio log an accept() traceback again and again (37 MB
+    in 10 s): each is now one line."""
+    from ddzspec.web.server import _OneLine
+    try:
+        raise OSError(24, "Too many open files")
+    except OSError:
+        exc = sys.exc_info()
+    rec = logging.LogRecord("asyncio", logging.ERROR, __file__, 1,
+                            "socket.accept() out of system resource\nsocket: <socket fd=7>",
+                            None, exc)
+    one = _OneLine()
+    assert one.filter(rec)
+    assert rec.exc_info is None and "\n" not in rec.getMessage()
+    assert rec.getMessage() == ("socket.accept() out of system resource; socket: <socket fd=7>:"
+                                " [Errno 24] Too many open files")
+    again = logging.LogRecord("asyncio", logging.ERROR, __file__, 1,
+                              "socket.accept() out of system resource", None, exc)
+    assert not one.filter(again)  # the retries within 5 s are counted, not logged
+    other = logging.LogRecord("asyncio", logging.ERROR, __file__, 1, "something else", None,
+                              None)
+    assert one.filter(other) and other.getMessage() == "something else"
+
+
 # ---------------------------------------------------------------- §3 requests that never end
 
 @pytest.fixture()

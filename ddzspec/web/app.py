@@ -191,8 +191,8 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
     @guarded
     async def game_get(request: Request) -> Response:
         n = notation_of(request)
-        g = await run_in_threadpool(store.get, request.path_params["gid"])
-        return JSONResponse(await run_in_threadpool(g.to_json, n))
+        gid = request.path_params["gid"]
+        return JSONResponse(await run_in_threadpool(lambda: store.get(gid).to_json(n)))
 
     @guarded
     async def game_action(request: Request) -> Response:

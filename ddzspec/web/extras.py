@@ -137,7 +137,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
     sessions: OrderedDict[str, Session] = OrderedDict()
     slock = threading.Lock()
 
-    def session(request: Request) -> Session:
+    async def session(request: Request) -> Session:
         sid = request.path_params["sid"]
         with slock:
             s = sessions.get(sid) if SESSION_ID.match(sid) else None
@@ -148,7 +148,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
             raise WebError(f"no puzzle session {json.dumps(sid)} (it may have ended with a "
                            "restart, or been dropped for newer ones: start the puzzle again)",
                            404)
-        sweep()
+        await run_in_threadpool(sweep)
         return s
 
     def sweep() -> None:
@@ -221,7 +221,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
                 dropped.append(sessions.popitem(last=False)[1])
         for old in dropped:  # a request still using one finishes first
             await run_in_threadpool(old.release)
-        sweep()
+        await run_in_threadpool(sweep)
         return JSONResponse(s.to_json(n), status_code=201)
 
     async def step(s: Session, n: str,
@@ -244,13 +244,13 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
         if request.path_params["sid"] == "start":  # the POST-only route, not a session
             raise WebError("method not allowed: GET /api/puzzles/start (POST starts a "
                            "puzzle)", 405)
-        s = session(request)
+        s = await session(request)
         return JSONResponse(await run_in_threadpool(s.to_json, notation_of(request)))
 
     @guarded
     async def puzzle_move(request: Request) -> Response:
         n = notation_of(request)
-        s = session(request)
+        s = await session(request)
         body = await read_json(request)
         if not isinstance(body, dict) or "move" not in body or \
                 not (body["move"] is None or isinstance(body["move"], str)):
@@ -263,16 +263,17 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_reply(request: Request) -> Response:
-        return await step(session(request), notation_of(request), lambda g: (g.reply(), None))
+        return await step(await session(request), notation_of(request),
+                          lambda g: (g.reply(), None))
 
     @guarded
     async def puzzle_takeback(request: Request) -> Response:
-        return await step(session(request), notation_of(request),
+        return await step(await session(request), notation_of(request),
                           lambda g: (g.take_back(), None))
 
     @guarded
     async def puzzle_hint(request: Request) -> Response:
-        s = session(request)
+        s = await session(request)
         n = notation_of(request)
 
         def hint() -> dict[str, Any]:

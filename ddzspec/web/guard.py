@@ -18,7 +18,6 @@ import json
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from http.cookies import SimpleCookie
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -26,7 +25,7 @@ import anyio
 import anyio.to_thread
 from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import ClientDisconnect
+from starlette.requests import ClientDisconnect, cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: The host names a server bound to a loopback address answers to.
@@ -105,6 +104,17 @@ class _BodyTimeout(Exception):
     pass
 
 
+def body_pending(headers: Headers) -> bool:
+    """Whether the request announces a body (a length above 0, or chunks)."""
+    return bool(headers.get("transfer-encoding")) or \
+        headers.get("content-length") not in (None, "0")
+
+
+#: Added to an answer sent before the request's body was read: the connection is closed (its
+#: rest is never waited for).
+CLOSE = [(b"connection", b"close")]
+
+
 class _Gate:
     """The checks after the host name: token, origin, body type, body time (see :class:`Guard`)."""
 
@@ -119,32 +129,33 @@ class _Gate:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        if self.token is not None and not await self.token_ok(scope, headers, send):
+        close = CLOSE if body_pending(headers) else []
+        if self.token is not None and not await self.token_ok(scope, headers, send, close):
             return
         if scope["method"] not in SAFE_METHODS:
             refusal = foreign_request(headers)
             if refusal is not None:
-                await send_json(send, refusal, 403)
+                await send_json(send, refusal, 403, close)
                 return
             refusal = wrong_body_type(headers)
             if refusal is not None:
-                await send_json(send, refusal, 415, [(b"connection", b"close")])
+                await send_json(send, refusal, 415, close)
                 return
         await self.timed(scope, receive, send, headers)
 
-    async def token_ok(self, scope: Scope, headers: Headers, send: Send) -> bool:
-        """Whether the request carries the token (cookie, or ``?token=``); a page opened by
+    async def token_ok(self, scope: Scope, headers: Headers, send: Send,
+                       close: list[tuple[bytes, bytes]]) -> bool:
+        """Whether the request carries the token (cookie, or ``?token=``); the page opened by
         the start URL is sent on to itself without the token in its address, the cookie set.
         Answers 403 when it carries none."""
         assert self.token is not None
-        cookies = SimpleCookie(headers.get("cookie", ""))
-        given = cookies[TOKEN_COOKIE].value if TOKEN_COOKIE in cookies else ""
+        given = cookie_parser(headers.get("cookie", "")).get(TOKEN_COOKIE, "")
         query = parse_qsl(scope.get("query_string", b"").decode("latin-1"))
         in_url = next((v for k, v in query if k == "token"), "")
         if in_url and secrets.compare_digest(in_url.encode(), self.token.encode()):
-            if scope["method"] == "GET" and not scope["path"].startswith("/api/"):
+            if scope["method"] == "GET" and scope["path"] == "/":
                 rest = urlencode([(k, v) for k, v in query if k != "token"])
-                where = scope["path"] + (f"?{rest}" if rest else "")
+                where = "/" + (f"?{rest}" if rest else "")
                 cookie = (f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; "
                           "SameSite=Strict").encode()
                 await send({"type": "http.response.start", "status": 303,
@@ -158,7 +169,7 @@ class _Gate:
         await send_json(send, "this table is served beyond this machine and needs its token: "
                         "open the address `ddzspec serve` printed when it started "
                         "(http://HOST:PORT/?token=...) in this browser; the page keeps the "
-                        "token in a cookie", 403)
+                        "token in a cookie", 403, close)
         return False
 
     async def timed(self, scope: Scope, receive: Receive, send: Send,
@@ -167,8 +178,7 @@ class _Gate:
         it has not arrived in full within ``body_seconds``; one log line, no answer, when the
         client goes away mid-body. An answer sent before the whole body was read closes the
         connection (its rest is never waited for)."""
-        length = headers.get("content-length")
-        pending = bool(headers.get("transfer-encoding")) or (length not in (None, "0"))
+        pending = body_pending(headers)
         deadline = anyio.current_time() + self.body_seconds
         started = False
 
@@ -186,8 +196,7 @@ class _Gate:
             if message["type"] == "http.response.start":
                 started = True
                 if pending:
-                    message = {**message, "headers": [*message.get("headers", []),
-                                                      (b"connection", b"close")]}
+                    message = {**message, "headers": [*message.get("headers", []), *CLOSE]}
             await send(message)
 
         try:
@@ -197,8 +206,7 @@ class _Gate:
                         "(answered 408, connection closed)", _describe(scope), self.body_seconds)
             if not started:
                 await send_json(send, f"the request body did not arrive within "
-                                f"{self.body_seconds:g} seconds", 408,
-                                [(b"connection", b"close")])
+                                f"{self.body_seconds:g} seconds", 408, CLOSE)
         except ClientDisconnect:
             log.warning("ddzspec serve: %s: the client went away before sending the whole "
                         "body", _describe(scope))
@@ -227,10 +235,8 @@ def wrong_body_type(headers: Headers) -> str | None:
     """Why a state-changing request's body is refused (415): a Content-Type other than
     ``application/json``, or a body with none. None when it is acceptable."""
     ctype = headers.get("content-type")
-    length = headers.get("content-length")
-    has_body = bool(headers.get("transfer-encoding")) or length not in (None, "0")
     if ctype is None:
-        if has_body:
+        if body_pending(headers):
             return "a request body must be JSON sent as Content-Type: application/json"
         return None
     if ctype.split(";")[0].strip().lower() != "application/json":
@@ -254,14 +260,12 @@ class _Headers:
         async def send_more(message: Message) -> None:
             if message["type"] == "http.response.start" and not scope.get("ddzspec.host_ok"):
                 scope["ddzspec.swallow"] = True  # the trusted-host refusal: replaced
-                host = Headers(scope=scope).get("host")
-                body = json.dumps({"error": f"refused: the host name {json.dumps(host)} is "
-                                   "not one this table was started for (see `ddzspec serve "
-                                   "--allow-host`)"}).encode("utf-8")
-                await send({"type": "http.response.start", "status": 400, "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS]})
-                await send({"type": "http.response.body", "body": body})
+                headers = Headers(scope=scope)
+                await send_json(send, f"refused: the host name {json.dumps(headers.get('host'))}"
+                                " is not one this table was started for (see `ddzspec serve "
+                                "--allow-host`)", 400, [*SECURITY_HEADERS,
+                                                         *(CLOSE if body_pending(headers)
+                                                           else [])])
                 return
             if scope.get("ddzspec.swallow"):
                 return

@@ -64,13 +64,29 @@ def listen(host: str, port: int) -> socket.socket:
 
 class _OneLine(logging.Filter):
     """asyncio's "socket.accept() out of system resource" (too many open files) as one line
-    without its traceback."""
+    without its traceback, at most one every :data:`QUIET` seconds (asyncio retries the
+    accept many times a second while the files are out)."""
+
+    QUIET = 5.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last = -self.QUIET
+        self.dropped = 0
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if "accept" in str(record.msg) and record.exc_info:
-            record.msg = f"{record.getMessage()}: {record.exc_info[1]}"
-            record.args = None
-            record.exc_info = None
+        if "accept" not in str(record.msg) or not record.exc_info:
+            return True
+        now = time.monotonic()
+        if now - self.last < self.QUIET:
+            self.dropped += 1
+            return False
+        text = "; ".join(record.getMessage().splitlines())
+        more = f" ({self.dropped} more since)" if self.dropped else ""
+        record.msg = f"{text}: {record.exc_info[1]}{more}"
+        record.args = None
+        record.exc_info = None
+        self.last, self.dropped = now, 0
         return True
 
 
