@@ -184,6 +184,8 @@ class _Gate:
 
         async def receive_timed() -> Message:
             nonlocal pending
+            if not pending:  # the body is in: waiting for a disconnect is not timed
+                return await receive()
             with anyio.move_on_after(max(0.0, deadline - anyio.current_time())):
                 message = await receive()
                 if message["type"] == "http.request" and not message.get("more_body"):
