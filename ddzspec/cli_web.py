@@ -9,7 +9,8 @@ from .cli_common import FileName, fail
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind (localhost by default: the table is for this machine).")
+              help="Address to bind (localhost by default: the table is for this machine). "
+                   "Any other address asks for the token printed in the start URL.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port).")
 @click.option("--rules", "rules_paths", multiple=True, type=FileName(), metavar="PATH",
@@ -17,25 +18,37 @@ from .cli_common import FileName, fail
 @click.option("--data-dir", type=FileName(), default=None, metavar="DIR",
               help="Where deals are autosaved (default $DDZSPEC_DATA_DIR or the user data "
                    "folder).")
-def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | None) -> None:
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="A host name the table answers to besides those of --host (repeatable): "
+                   "the name other machines reach it by.")
+@click.option("--max-deals", default=None, type=click.IntRange(1, 1_000_000), metavar="N",
+              help="Deals (new or uploaded) kept in the data folder; the oldest finished go "
+                   "first [default: 1000].")
+def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | None,
+          allow_hosts: tuple[str, ...], max_deals: int | None) -> None:
     """Serve the web table: play deals, puzzles and the rules in a browser.
 
     Prints the address, then serves until interrupted. The browser picks only among the
     built-in rules and the --rules files given here (a file that cannot be loaded stops it
     with one line; rules that cannot be played out are offered in Learn only, with one
     warning line saying why); every deal is autosaved after each
-    action and resumed after a restart.
+    action and resumed after a restart. On localhost it answers only to localhost,
+    127.0.0.1 and [::1]; on any other address every request needs the token printed in the
+    start URL (the page keeps it in a cookie).
     """
-    import socket
+    import secrets
 
     from .errors import DdzError
     try:
         import uvicorn
 
         from .web import create_app
-        from .web.games import Offer
+        from .web.games import MAX_GAMES, Offer
+        from .web.server import allowed_hosts, config, is_loopback, listen
         offer = Offer.build(rules_paths)
-        app = create_app(rules_paths, data_dir, offer)
+        token = None if is_loopback(host) else secrets.token_urlsafe(24)
+        app = create_app(rules_paths, data_dir, offer, hosts=allowed_hosts(host, allow_hosts),
+                         token=token, max_games=max_deals or MAX_GAMES)
         for name in list(offer.rules)[len(offer.rules) - len(rules_paths):]:
             why = offer.refusal(name)  # computed once, kept for the page
             if why is not None:
@@ -51,18 +64,20 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
             fail(f"--data-dir {data_dir}: cannot autosave deals{where}: {e.strerror or e}")
         fail(f"the data folder: cannot autosave deals{where}: {e.strerror or e}; give "
              "--data-dir DIR (or set DDZSPEC_DATA_DIR)")
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((host, port))
-        sock.listen(128)  # connections wait from now on, so the printed address works at once
+        sock = listen(host, port)
     except OSError as e:
-        sock.close()
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
     real_port = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    click.echo(f"ddzspec: the table is at http://{shown}:{real_port}/ (Ctrl-C stops it)")
-    config = uvicorn.Config(app, log_level="warning")
-    server = uvicorn.Server(config)
+    if host in ("0.0.0.0", "::"):
+        import socket
+        shown = socket.gethostname()
+    else:
+        shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{real_port}/" + ("" if token is None else f"?token={token}")
+    click.echo(f"ddzspec: the table is at {url} (Ctrl-C stops it)")
+    if token is not None:
+        click.echo("ddzspec: this address is reachable beyond this machine: open the URL "
+                   "above, token included (it is asked of every browser)")
+    server = uvicorn.Server(config(app))
     server.run(sockets=[sock])

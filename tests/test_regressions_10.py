@@ -164,7 +164,7 @@ def test_a_position_that_is_not_text_is_a_type_error(text: object) -> None:
 
 
 def test_a_new_web_game_without_rules_says_a_name_is_required(tmp_path: Path) -> None:
-    client = TestClient(create_app(data_dir=tmp_path))
+    client = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
     r = client.post("/api/games", json={"seat": 0, "levels": 1})
     # before: "rules null are not offered"
     assert r.status_code == 400

@@ -49,7 +49,7 @@ def test_a_puzzle_on_a_french_page_speaks_french_hint_verdict_and_replies(
     from starlette.testclient import TestClient
 
     from ddzspec.web import create_app
-    c = TestClient(create_app(data_dir=tmp_path))
+    c = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
     r = c.post("/api/puzzles/start?notation=fr", json={"id": "DDZ2-15"})  # TTQQ against 3A
     assert r.status_code == 201, r.text
     s = r.json()
@@ -232,7 +232,7 @@ def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
     assert ("> unknown in 10 s: no hint (the solver could not list the winning moves in time)"
             in out.splitlines())
     assert "you lose" not in out
-    c = TestClient(create_app(data_dir=tmp_path / "data"))
+    c = TestClient(create_app(data_dir=tmp_path / "data"), base_url="http://localhost")
     s = c.post("/api/puzzles/start", json={"position": BIG}).json()
     assert s["game"]["human_wins_with_best_play"] is True
     # the page said "No move wins here against perfect defence."

@@ -19,11 +19,12 @@ from ddzspec.web import create_app
 from ddzspec.web.app import MAX_BODY
 
 ROOT = Path(__file__).resolve().parent.parent
+JSON = {"content-type": "application/json"}
 
 
 @pytest.fixture()
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(data_dir=tmp_path))
+    return TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
 
 
 def new_game(c: TestClient, rules: str = "classic", seat: int = 0, seed: int = 3,
@@ -252,14 +253,14 @@ def test_bad_requests_for_a_new_game(client: TestClient) -> None:
     r = client.post("/api/games", content=b"{\"rules\": ", headers={
         "content-type": "application/json"})
     assert r.status_code == 400 and "not JSON" in r.json()["error"]
-    r = client.post("/api/games", content=b"\xff\xfe")
+    r = client.post("/api/games", content=b"\xff\xfe", headers=JSON)
     assert r.status_code == 400 and "UTF-8" in r.json()["error"]
-    r = client.post("/api/games", content=b"")
+    r = client.post("/api/games", content=b"", headers=JSON)
     assert r.status_code == 400 and "JSON body" in r.json()["error"]
-    r = client.post("/api/games", content=b"[" * 100000 + b"]" * 100000)
+    r = client.post("/api/games", content=b"[" * 100000 + b"]" * 100000, headers=JSON)
     assert r.status_code == 400
     big = b"{\"rules\": \"" + b"x" * (MAX_BODY + 1) + b"\"}"
-    r = client.post("/api/games", content=big)
+    r = client.post("/api/games", content=big, headers=JSON)
     assert r.status_code == 413 and "larger than" in r.json()["error"]
     r = client.get("/api/games?notation=klingon")
     assert r.status_code == 400 and "notation" in r.json()["error"]
@@ -267,7 +268,7 @@ def test_bad_requests_for_a_new_game(client: TestClient) -> None:
 
 
 def test_record_download_upload_and_resume_after_restart(tmp_path: Path) -> None:
-    c1 = TestClient(create_app(data_dir=tmp_path))
+    c1 = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
     g = to_person(c1, new_game(c1, seed=5, levels=[1, 2, 3]))
     g = to_person(c1, c1.post(f"/api/games/{g['id']}/action",
                               json={"kind": "bid", "value": 3}).json())
@@ -283,12 +284,12 @@ def test_record_download_upload_and_resume_after_restart(tmp_path: Path) -> None
     assert rec.rules_name == "classic" and rec.seed == 5 and rec.result is None
     d_content, d_json = (rec.dumps() + "\n").encode(), rec.to_json()
     # restart: a new app over the same folder resumes the same deal, same seats and levels
-    c2 = TestClient(create_app(data_dir=tmp_path))
+    c2 = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
     assert [x["id"] for x in c2.get("/api/games").json()["games"]] == [gid]
     g2 = c2.get(f"/api/games/{gid}").json()
     assert g2["view"] == g["view"] and g2["levels"] == [None, 2, 3] and g2["seat"] == 0
     # upload: replayed and validated; a new game with its own id
-    up = c2.post("/api/records?seat=0&level=1", content=d_content)
+    up = c2.post("/api/records?seat=0&level=1", content=d_content, headers=JSON)
     assert up.status_code == 201 and up.json()["id"] != gid
     assert up.json()["view"]["hand"] == g["view"]["hand"]
     # a tampered record: the first bad action is named
@@ -327,7 +328,8 @@ def test_explain_route(client: TestClient) -> None:
 
 
 def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
-    c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path))
+    c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path),
+                   base_url="http://localhost")
     names = [r["name"] for r in c.get("/api/rules").json()["rules"]]
     assert len(names) == 5 and names[:4] == ["classic", "duel", "duel-literal", "kawu"]
     g = c.post("/api/games", json={"rules": names[4], "seat": 0, "levels": 1, "seed": 1})
@@ -448,10 +450,11 @@ def test_api_details_found_by_the_tester(client: TestClient) -> None:
     assert r.status_code == 405 and "POST" in r.json()["error"]
     r = client.get("/api/learn/diff?a=classic")
     assert r.status_code == 400 and "b is missing" in r.json()["error"]
+    # a move longer than any is refused by its length, before its cards are read (issue 23)
     r = client.post("/api/explain", json={"move": "3" * 300})
-    assert r.status_code == 400 and "more" in r.json()["error"] and "3" in r.json()["error"]
+    assert r.status_code == 400 and r.json()["error"].startswith('"move" is 300 characters')
     r = client.post("/api/explain", json={"move": "3 " * 150})
-    assert r.status_code == 400 and "3" in r.json()["error"]
+    assert r.status_code == 400 and "300 characters" in r.json()["error"]
     r = client.post("/api/explain", json={"move": "3" + " " * 250})
     assert r.status_code == 400 and "longer than any move" in r.json()["error"]
     saved = client.get("/api/games").json()["games"][0]

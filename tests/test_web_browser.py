@@ -9,9 +9,7 @@ Chromium missing is a failure with a clear message, never a skip (.ci/run instal
 from __future__ import annotations
 
 import shutil
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,25 +24,10 @@ COPY = Path("/tmp/web-shots")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     from ddzspec.web import create_app
-    app = create_app(data_dir=tmp_path_factory.mktemp("data"))
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    th = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    th.start()
-    for _ in range(100):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    th.join(5)
-    sock.close()
+    from ddzspec.web.server import running
+    with running(create_app(data_dir=tmp_path_factory.mktemp("data"))) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -801,3 +784,52 @@ def test_a_ten_is_seen_whole_in_every_fan(browser: Any, server: str, shots: Path
     assert len(overlaps) == 12 and max(overlaps) <= 0, overlaps
     page.locator("#tens").screenshot(path=str(shots / f"18-tens-{width}.png"))
     page.close()
+
+
+def test_the_page_works_under_its_security_headers(browser: Any, server: str) -> None:
+    """Issue 23: the page forbids framing and runs under its Content Security Policy (no
+    inline script): it loads, deals and explains with no policy violation and no script
+    error."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    resp = page.goto(f"{server}/")
+    assert resp.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in resp.headers["content-security-policy"]
+    page.wait_for_selector("body[data-ready='1']")
+    start(page, server, "classic")
+    page.click("#tab-learn")
+    page.fill("#learn-move", "333+4")
+    page.click("#learn-go")
+    page.wait_for_selector("#learn-out .verdict")
+    # a page of another origin cannot frame the table
+    page.set_content(f'<iframe id="f" src="{server}/"></iframe>')
+    page.wait_for_timeout(500)
+    frame = page.frame_locator("#f")
+    assert frame.locator("body[data-ready='1']").count() == 0
+    assert not [e for e in errors if "Refused to frame" not in e and
+                "X-Frame-Options" not in e and "frame-ancestors" not in e], errors
+    page.close()
+
+
+def test_the_start_url_token_lets_the_page_in(browser: Any,
+                                              tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Issue 23: a table that asks for a token (beyond localhost) refuses the page without
+    it (403, saying how to get in); the start URL's ?token= sets an HttpOnly SameSite=Strict
+    cookie, drops the token from the address, and the page then plays as usual."""
+    from ddzspec.web import create_app
+    from ddzspec.web.server import running
+    app = create_app(data_dir=tmp_path_factory.mktemp("tokdata"), token="s3cret-token")
+    with running(app) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        r = page.goto(f"{url}/")
+        assert r.status == 403 and "token" in page.inner_text("body")
+        page.goto(f"{url}/?token=s3cret-token")
+        assert page.url == f"{url}/"
+        cookie = next(c for c in page.context.cookies() if c["name"] == "ddzspec_token")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        page.wait_for_selector("body[data-ready='1']")
+        start(page, url, "classic")
+        page.wait_for_function(READY, timeout=30000)
+        page.close()

@@ -12,7 +12,8 @@ from ddzspec.web import create_app
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    return TestClient(create_app(data_dir=tmp_path_factory.mktemp("data")))
+    return TestClient(create_app(data_dir=tmp_path_factory.mktemp("data")),
+                      base_url="http://localhost")
 
 
 def test_learn_rules_page_and_diff(client: TestClient) -> None:

@@ -17,7 +17,8 @@ BOMB = "rules classic\nlandlord: 35\npeasant1: 8888KK\npeasant2: 6\nto_move: pea
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    return TestClient(create_app(data_dir=tmp_path_factory.mktemp("data")))
+    return TestClient(create_app(data_dir=tmp_path_factory.mktemp("data")),
+                      base_url="http://localhost")
 
 
 def start(c: TestClient, body: dict[str, Any], notation: str = "en") -> dict[str, Any]:
@@ -153,7 +154,7 @@ def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
         real(self)
     monkeypatch.setattr(PuzzleGame, "release", spy)
     monkeypatch.setattr(extras, "MAX_SESSIONS", 2)
-    c = TestClient(create_app(data_dir=tmp_path))
+    c = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
     # played to the end: freed at the last move
     s = start(c, {"id": "DDZ2-14"})
     while not s["game"]["over"]:

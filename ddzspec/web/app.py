@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -26,6 +27,7 @@ from ..explain import explain
 from ..rules import DEFAULT_RULES
 from .games import (
     DEFAULT_LEVEL,
+    MAX_GAMES,
     GameStore,
     Offer,
     WebError,
@@ -35,10 +37,16 @@ from .games import (
     new_state,
     seat_of,
 )
+from .guard import BODY_SECONDS, LOOPBACK_HOSTS, Busy, Guard, WorkQueue
 
 #: The largest request body accepted, bytes (a deal record is about 10 kB): 413 beyond.
 MAX_BODY = 256 * 1024
 STATIC = Path(__file__).resolve().parent / "static"
+#: Level-3 computers thinking at once (their own threads: reading a deal never waits on
+#: them), and how many more may wait for a thread before a request is told the table is busy.
+THINKERS, THINK_QUEUE = 4, 60
+#: Puzzle solver work (starts, replies, hints) at once, and how many more may wait.
+SOLVERS, SOLVE_QUEUE = 2, 6
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -75,10 +83,13 @@ async def read_json(request: Request) -> Any:
 
 def guarded(fn: Handler) -> Handler:
     """Turn WebError and every DdzError (the engine's messages) into a JSON error: 4xx, the
-    state unchanged."""
+    state unchanged; Busy (too much thinking queued) into 503 with Retry-After."""
     async def inner(request: Request) -> Response:
         try:
             return await fn(request)
+        except Busy as e:
+            return JSONResponse({"error": str(e)}, status_code=503,
+                                headers={"Retry-After": str(e.retry_after)})
         except WebError as e:
             return error(str(e), e.status)
         except NotationError as e:
@@ -118,12 +129,20 @@ def notation_of(request: Request) -> str:
 
 
 def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = None,
-               offer: Offer | None = None) -> Starlette:
+               offer: Offer | None = None, *, hosts: Sequence[str] | None = LOOPBACK_HOSTS,
+               token: str | None = None, max_games: int = MAX_GAMES,
+               body_seconds: float = BODY_SECONDS) -> Starlette:
     """The ASGI app. ``rules_paths``: rules files offered besides the built-ins (loaded now:
     RulesError when one cannot be); ``data_dir``: where deals are autosaved (default
-    ``$DDZSPEC_DATA_DIR`` or the user data folder, see :func:`data_folder`)."""
+    ``$DDZSPEC_DATA_DIR`` or the user data folder, see :func:`data_folder`); ``hosts``: the
+    host names answered (default the loopback names; None: any); ``token``: asked of every
+    request when given (kept in a cookie by the page); ``max_games``: the deals and uploaded
+    records kept in the data folder (the oldest finished go first); ``body_seconds``: the
+    time a request body may take to arrive (408 beyond)."""
     offer = offer or Offer.build(rules_paths)
-    store = GameStore(data_folder(data_dir), offer)
+    store = GameStore(data_folder(data_dir), offer, max_games)
+    thinking = WorkQueue("level-3 computers", THINKERS, THINK_QUEUE)
+    solving = WorkQueue("puzzle solvers", SOLVERS, SOLVE_QUEUE)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -132,7 +151,8 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
     async def rules_list(request: Request) -> Response:
         """The rules offered, the levels and the notations."""
         from ..cards import SYMBOLS
-        return JSONResponse({"rules": offer.to_json(), "levels": [1, 2, 3],
+        listed = await run_in_threadpool(offer.to_json)
+        return JSONResponse({"rules": listed, "levels": [1, 2, 3],
                              "notations": ["en", "fr", "de"], "symbols": SYMBOLS})
 
     @guarded
@@ -154,14 +174,14 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
         seat = seat_of(body.get("seat", 0), rules.deal.players)
         levels = levels_of(body.get("levels", DEFAULT_LEVEL), rules.deal.players, seat)
         state = await run_in_threadpool(new_state, rules, body.get("seed"))
-        g = store.create(str(body["rules"]), state, seat, levels)
+        g = await run_in_threadpool(store.create, str(body["rules"]), state, seat, levels)
         return JSONResponse(await run_in_threadpool(g.to_json, n), status_code=201)
 
     @guarded
     async def game_get(request: Request) -> Response:
         n = notation_of(request)
-        g = await run_in_threadpool(store.get, request.path_params["gid"])
-        return JSONResponse(await run_in_threadpool(g.to_json, n))
+        gid = request.path_params["gid"]
+        return JSONResponse(await run_in_threadpool(lambda: store.get(gid).to_json(n)))
 
     @guarded
     async def game_action(request: Request) -> Response:
@@ -180,7 +200,8 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
 
     @guarded
     async def game_computer(request: Request) -> Response:
-        """One computer action (in a worker thread: level 3 thinks 0.5 s)."""
+        """One computer action (in a worker thread; level 3 thinks 0.5 s in the thinking
+        queue's threads: 503 when it is full)."""
         n = notation_of(request)
         g = await run_in_threadpool(store.get, request.path_params["gid"])
 
@@ -191,6 +212,9 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
                 out = g.to_json(n)
                 out["acted"] = {"seat": action.seat, "kind": action.kind.value}
                 return out
+        turn = g.state.turn
+        if turn is not None and g.levels[turn] == 3:
+            return JSONResponse(await thinking.run(act))
         return JSONResponse(await run_in_threadpool(act))
 
     @guarded
@@ -203,7 +227,7 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
         if g.state.result is None:
             raise WebError("the record can be downloaded when the deal is over: it holds the "
                            "seed and every hand (the deal is autosaved meanwhile)", 409)
-        text = record_of(g.state).dumps() + "\n"
+        text = await run_in_threadpool(lambda: record_of(g.state).dumps() + "\n")
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="ddzspec-{g.gid}.json"'})
 
@@ -238,12 +262,10 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
         move = body["move"]
         if not move.strip():
             raise WebError("\"move\": one move's cards, in notation (it is empty)")
-        rules = offer.get(body.get("rules", DEFAULT_RULES))
-        if len(move) > 200:  # say what is wrong with the cards first (NotationError)
-            from ..cards import parse_cards
-            parse_cards(move, n, deck=rules.deck)
+        if len(move) > 200:  # refused before any parsing: cheap whatever its length
             raise WebError(f"\"move\" is {len(move)} characters long: longer than any move "
                            "(200 at most)")
+        rules = offer.get(body.get("rules", DEFAULT_RULES))
         from .extras import explanation_json
         ex = await run_in_threadpool(explain, move, rules, n)
         return JSONResponse(explanation_json(ex, n))
@@ -261,7 +283,7 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
         Route("/api/games/{gid}/replay", game_replay),
         Route("/api/records", record_upload, methods=["POST"]),
         Route("/api/explain", explain_move, methods=["POST"]),
-        *extra_routes(offer, read_json, guarded, notation_of),
+        *extra_routes(offer, read_json, guarded, notation_of, solving),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     async def not_found(request: Request, exc: Exception) -> Response:
@@ -272,10 +294,13 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
         return Response("Not Found" if status == 404 else "Method Not Allowed",
                         status_code=status, media_type="text/plain")
 
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found},
+                    middleware=[Middleware(Guard, hosts=hosts, token=token,
+                                                body_seconds=body_seconds)])
     app.state.store = store
     app.state.offer = offer
     return app
 
 
-__all__ = ["MAX_BODY", "create_app", "read_json"]
+__all__ = ["MAX_BODY", "SOLVERS", "SOLVE_QUEUE", "THINKERS", "THINK_QUEUE", "create_app",
+           "read_json"]

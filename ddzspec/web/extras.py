@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..explain import Explanation
+from .guard import WorkQueue
 
 if TYPE_CHECKING:
     from ..puzzle_play import PuzzleGame
@@ -119,13 +120,13 @@ class Session:
 
 
 def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..., Any],
-                 notation_of: Callable[..., str]) -> list[BaseRoute]:
-    """The Puzzle and Learn routes."""
+                 notation_of: Callable[..., str], solving: WorkQueue) -> list[BaseRoute]:
+    """The Puzzle and Learn routes (the solver's work in ``solving``: 503 when it is full)."""
     from .games import WebError
     sessions: OrderedDict[str, Session] = OrderedDict()
     slock = threading.Lock()
 
-    def session(request: Request) -> Session:
+    async def session(request: Request) -> Session:
         sid = request.path_params["sid"]
         with slock:
             s = sessions.get(sid) if SESSION_ID.match(sid) else None
@@ -136,7 +137,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
             raise WebError(f"no puzzle session {json.dumps(sid)} (it may have ended with a "
                            "restart, or been dropped for newer ones: start the puzzle again)",
                            404)
-        sweep()
+        await run_in_threadpool(sweep)
         return s
 
     def sweep() -> None:
@@ -201,7 +202,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
             game = PuzzleGame.start(position, who, seconds=PUZZLE_SECONDS, notation=n)
             return Session(secrets.token_hex(8), game, puzzle)
 
-        s = await run_in_threadpool(start)
+        s = await solving.run(start)
         dropped = []
         with slock:
             sessions[s.sid] = s
@@ -209,7 +210,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
                 dropped.append(sessions.popitem(last=False)[1])
         for old in dropped:  # a request still using one finishes first
             await run_in_threadpool(old.release)
-        sweep()
+        await run_in_threadpool(sweep)
         return JSONResponse(s.to_json(n), status_code=201)
 
     async def step(s: Session, n: str,
@@ -225,20 +226,20 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
                 if s.game.over:  # the puzzle ended: its solver memory is freed at once
                     s.game.release()
                 return out
-        return JSONResponse(await run_in_threadpool(act))
+        return JSONResponse(await solving.run(act))
 
     @guarded
     async def puzzle_get(request: Request) -> Response:
         if request.path_params["sid"] == "start":  # the POST-only route, not a session
             raise WebError("method not allowed: GET /api/puzzles/start (POST starts a "
                            "puzzle)", 405)
-        s = session(request)
+        s = await session(request)
         return JSONResponse(await run_in_threadpool(s.to_json, notation_of(request)))
 
     @guarded
     async def puzzle_move(request: Request) -> Response:
         n = notation_of(request)
-        s = session(request)
+        s = await session(request)
         body = await read_json(request)
         if not isinstance(body, dict) or "move" not in body or \
                 not (body["move"] is None or isinstance(body["move"], str)):
@@ -251,22 +252,23 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_reply(request: Request) -> Response:
-        return await step(session(request), notation_of(request), lambda g: (g.reply(), None))
+        return await step(await session(request), notation_of(request),
+                          lambda g: (g.reply(), None))
 
     @guarded
     async def puzzle_takeback(request: Request) -> Response:
-        return await step(session(request), notation_of(request),
+        return await step(await session(request), notation_of(request),
                           lambda g: (g.take_back(), None))
 
     @guarded
     async def puzzle_hint(request: Request) -> Response:
-        s = session(request)
+        s = await session(request)
         n = notation_of(request)
 
         def hint() -> dict[str, Any]:
             with s.lock:  # the page selects them in its own notation
                 return {"moves": list(s.game.hint(n)), "unknown": s.game.hint_unknown}
-        return JSONResponse(await run_in_threadpool(hint))
+        return JSONResponse(await solving.run(hint))
 
     @guarded
     async def learn_rules(request: Request) -> Response:

@@ -43,6 +43,9 @@ GAME_ID = re.compile(r"^[0-9a-f]{16}$")
 DEFAULT_LEVEL = 2
 #: The file format of an autosaved web deal (the record plus who sits where).
 WEB_FORMAT = "ddzspec-web-game"
+#: The deals (new or uploaded) a data folder keeps: beyond, the oldest finished one is
+#: deleted to make room; when every one is unfinished, a new one is refused (429).
+MAX_GAMES = 1000
 
 
 #: The fields of the person's action per kind (a {"kind": "pass", "cards": …} is refused).
@@ -228,8 +231,10 @@ class WebGame:
         if st.turn != self.seat:
             return {"kind": None, "choices": [], "moves": [], "can_pass": False}
         acts = st.legal_actions()
-        if st.phase is Phase.BIDDING:
-            return {"kind": acts[0].kind.value, "choices": [a.value for a in acts],
+        if st.phase is Phase.BIDDING:  # call and rob: true / false, as an action takes them
+            yes_no = acts[0].kind in (ActionKind.CALL, ActionKind.ROB)
+            return {"kind": acts[0].kind.value,
+                    "choices": [bool(a.value) if yes_no else a.value for a in acts],
                     "moves": [], "can_pass": False}
         moves = [move_text(a.cards, st.rules, notation) for a in acts if a.cards is not None]
         return {"kind": "play", "choices": [], "moves": moves,
@@ -416,13 +421,18 @@ def seat_of(obj: Any, players: int) -> int:
 class GameStore:
     """Every deal of this server, in memory and in ``folder`` (one JSON file per game id,
     written atomically after every accepted action). A game not in memory is resumed from its
-    file by replaying its record (:func:`ddzspec.game.record.replay`)."""
+    file by replaying its record (:func:`ddzspec.game.record.replay`). At most ``max_games``
+    files: the oldest finished deal makes room for a new one."""
 
-    def __init__(self, folder: Path, offer: Offer) -> None:
+    def __init__(self, folder: Path, offer: Offer, max_games: int = MAX_GAMES) -> None:
         self.folder = folder
         self.offer = offer
+        self.max_games = max_games
         self.games: dict[str, WebGame] = {}
         self.lock = threading.Lock()
+        self.create_lock = threading.Lock()
+        #: whether a saved deal is over, by file, as of its modification time (read once)
+        self._over: dict[str, tuple[float, bool]] = {}
 
     def path(self, gid: str) -> Path:
         return self.folder / f"{gid}.json"
@@ -435,12 +445,55 @@ class GameStore:
 
     def create(self, rules_key: str, state: GameState, seat: int,
                levels: tuple[int | None, ...]) -> WebGame:
-        """Store a new game and write its file."""
-        g = WebGame(self.new_id(), rules_key, state, seat, levels)
-        self.save(g, state)
-        with self.lock:
-            self.games[g.gid] = g
+        """Store a new game and write its file, after making room (:meth:`make_room`)."""
+        with self.create_lock:
+            self.make_room()
+            g = WebGame(self.new_id(), rules_key, state, seat, levels)
+            self.save(g, state)
+            with self.lock:
+                self.games[g.gid] = g
         return g
+
+    def make_room(self) -> None:
+        """Delete the oldest finished deals until one more fits under ``max_games``; WebError
+        (429) when every deal kept is unfinished."""
+        files = [p for p in self.folder.glob("*.json") if GAME_ID.match(p.stem)]
+        over = len(files) - self.max_games + 1
+        if over <= 0:
+            return
+        finished = []
+        for p in files:
+            try:
+                mtime = p.stat().st_mtime
+            except OSError:
+                continue
+            if self.is_over(p, mtime):
+                finished.append((mtime, p))
+        if len(finished) < over:
+            raise WebError(f"the table keeps {self.max_games} deals and none of them is "
+                           "finished: finish one (or delete its file) before dealing or "
+                           "uploading another", 429)
+        for _, p in sorted(finished)[:over]:
+            with self.lock:
+                self.games.pop(p.stem, None)
+            self._over.pop(p.stem, None)
+            p.unlink(missing_ok=True)
+
+    def is_over(self, p: Path, mtime: float) -> bool:
+        """Whether the deal saved in ``p`` is over (read once per modification)."""
+        g = self.games.get(p.stem)
+        if g is not None:
+            return g.state.result is not None
+        known = self._over.get(p.stem)
+        if known is not None and known[0] == mtime:
+            return known[1]
+        try:
+            obj = json.loads(p.read_text(encoding="utf-8"))
+            done = bool(obj["record"].get("result"))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            done = False  # not ours to delete
+        self._over[p.stem] = (mtime, done)
+        return done
 
     def save(self, g: WebGame, state: GameState) -> None:
         """Make ``state`` the game's state, after writing its file (atomically). Raises
@@ -570,6 +623,7 @@ def new_state(rules: Rules, seed: Any) -> GameState:
 __all__ = [
     "DATA_ENV",
     "DEFAULT_LEVEL",
+    "MAX_GAMES",
     "NOTATIONS",
     "GameStore",
     "Offer",

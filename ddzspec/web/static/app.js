@@ -32,9 +32,15 @@ async function api(method, path, body) {
     opts.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   let r;
-  try { r = await fetch(path + sep + "notation=" + notation(), opts); } catch (e) {
-    const err = new Error("The server does not answer: is `ddzspec serve` still running? Start it again, then reload the page.");
-    err.status = 0; throw err;
+  // a busy server (503 with Retry-After: too much thinking queued) did nothing: ask again
+  for (let tries = 0; ; tries++) {
+    try { r = await fetch(path + sep + "notation=" + notation(), opts); } catch (e) {
+      const err = new Error("The server does not answer: is `ddzspec serve` still running? Start it again, then reload the page.");
+      err.status = 0; throw err;
+    }
+    const wait = Number(r.headers.get("Retry-After"));
+    if (r.status !== 503 || !wait || tries >= 60) break;
+    await new Promise((res) => setTimeout(res, wait * 1000));
   }
   let data = null;
   try { data = await r.json(); } catch (e) { data = { error: "the server sent no JSON" }; }
