@@ -23,6 +23,10 @@ Resuming (``output``): the file is JSONL, a header line ``{"ddzspec_run": HEADER
 rows were computed for; a rerun with another header is refused) then one row per task id, each
 written whole with a single ``write`` and flushed as it completes. A rerun with the same file
 skips the ids already there; a torn last line (a crash while writing) is cut off and redone.
+One writer at a time: a run holds an exclusive lock on its output (``flock``) from before it
+reads the file until it ends, so a second run on the same file is refused at once with an
+ExecuteError (two writers would duplicate every row, and could each write a header); the
+lock goes with the process however it ends (a kill -9 leaves none behind).
 Nothing is lost or duplicated when a worker dies mid-run: Dask reschedules the tasks of a lost
 worker (and retries a failed task ``retries`` times); the process pool is rebuilt and its
 unfinished tasks resubmitted, up to ``retries`` times per task.
@@ -175,9 +179,7 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
     is not a run's output, was written for another ``header``, or has a bad line before the
     last."""
     p = Path(path)
-    if p.exists() and not p.is_file():  # a device would be read without end (/dev/full)
-        raise ExecuteError(f"{p}: not a regular file (an output file is read back to resume "
-                           "a run): name a file")
+    _check_regular(p)
     try:
         data = p.read_bytes()
     except FileNotFoundError:
@@ -254,15 +256,34 @@ def _header_difference(theirs: Any, ours: Mapping[str, Any]) -> str:
     return "; ".join(parts) or "another header"
 
 
-class _Writer:
-    """Appends whole lines to an output file, one ``write`` per row, flushed to the disk."""
+def _check_regular(p: Path) -> None:
+    """Raise ExecuteError when the output ``p`` exists and is not a regular file."""
+    if p.exists() and not p.is_file():  # a device would be read without end (/dev/full)
+        raise ExecuteError(f"{p}: not a regular file (an output file is read back to resume "
+                           "a run): name a file")
 
-    def __init__(self, path: str | Path, header: Mapping[str, Any] | None) -> None:
+
+class _Writer:
+    """Appends whole lines to an output file, one ``write`` per row, flushed to the disk.
+    Opening it (created when missing, never truncated) takes the file's exclusive lock
+    (module doc): ExecuteError when another run holds it. :meth:`start` writes the header
+    into an empty file."""
+
+    def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        _check_regular(self.path)
         try:
             self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         except OSError as e:
             raise ExecuteError(f"{self.path}: cannot write: {e.strerror}") from None
+        try:
+            _lock(self.fd, self.path)
+        except BaseException:
+            os.close(self.fd)
+            raise
+
+    def start(self, header: Mapping[str, Any] | None) -> None:
+        """Write the header line when the file is empty (a new output)."""
         if os.fstat(self.fd).st_size == 0:
             self.write({HEADER_KEY: dict(header or {})})
 
@@ -278,7 +299,24 @@ class _Writer:
                                "so far are kept (rerun to resume)") from None
 
     def close(self) -> None:
+        """Close the file (its lock goes with it)."""
         os.close(self.fd)
+
+
+def _lock(fd: int, path: Path) -> None:
+    """Take the exclusive lock of the output open as ``fd`` without waiting: ExecuteError when
+    another run holds it. A file system without locks (some network ones) runs unlocked."""
+    if sys.platform == "win32":  # pragma: no cover - no flock; one writer is the user's care
+        return
+    import fcntl
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ExecuteError(f"{path}: another run is writing it (a second run on the same "
+                           "output would duplicate its rows): wait for that run to end, or "
+                           "name another file") from None
+    except OSError:  # pragma: no cover - no locks on this file system (ENOLCK, EOPNOTSUPP)
+        pass
 
 
 # ---------------------------------------------------------------------- backends
@@ -637,9 +675,9 @@ def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str 
     :data:`WORKER_TIMEOUT`); ``pool``: a local run uses the process pool even when Dask is
     installed (it starts in well under a second, a local cluster in ~2 s; closing this
     generator early ends the pool's processes at once). Raises ExecuteError (a duplicate
-    task id, a bad output file, a task failing every time, a scheduler that cannot be
-    reached or that no worker joins in time, every worker gone; with ``scheduler`` and Dask
-    missing)."""
+    task id, a bad output file, an output another run is writing, a task failing every
+    time, a scheduler that cannot be reached or that no worker joins in time, every worker
+    gone; with ``scheduler`` and Dask missing)."""
     t0 = time.perf_counter()
     tasks = list(tasks)
     ids = [t.id for t in tasks]
@@ -651,9 +689,11 @@ def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str 
     backend, n = backend_for(workers, scheduler, pool)
     st = stats if stats is not None else RunStats()
     st.total, st.backend, st.workers = len(tasks), backend, n
-    done = read_output(output, header) if output is not None else {}
-    writer = _Writer(output, header) if output is not None else None
+    writer = _Writer(output) if output is not None else None  # locked before it is read
     try:
+        done = read_output(output, header) if output is not None else {}
+        if writer is not None:
+            writer.start(header)
         todo = []
         for t in tasks:
             if t.id in done:
