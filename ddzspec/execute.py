@@ -26,7 +26,8 @@ skips the ids already there; a torn last line (a crash while writing) is cut off
 One writer at a time: a run holds an exclusive lock on its output (``flock``) from before it
 reads the file until it ends, so a second run on the same file is refused at once with an
 ExecuteError (two writers would duplicate every row, and could each write a header); the
-lock goes with the process however it ends (a kill -9 leaves none behind).
+lock goes with the process however it ends (a kill -9 leaves none behind). A header line
+repeated identically after the first (such a race, before the lock) is skipped on resuming.
 Nothing is lost or duplicated when a worker dies mid-run: Dask reschedules the tasks of a lost
 worker (and retries a failed task ``retries`` times); the process pool is rebuilt and its
 unfinished tasks resubmitted, up to ``retries`` times per task.
@@ -187,6 +188,7 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
     except OSError as e:
         raise ExecuteError(f"{p}: cannot read: {e.strerror}") from None
     rows: dict[str, dict[str, Any]] = {}
+    first: dict[str, Any] = {}  # the header line
     good = 0  # bytes of whole, valid lines
     lines = data.split(b"\n")
     for i, raw in enumerate(lines):
@@ -221,6 +223,12 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
                 raise ExecuteError(f"{p} was written for another run "
                                    f"({_header_difference(obj[HEADER_KEY], ours)}); name a new "
                                    "file or rerun with the same options")
+            first = obj
+        elif HEADER_KEY in obj and ROW_KEY not in obj:  # a header again: two runs raced
+            if obj != first:
+                raise ExecuteError(f"{p}, line {i + 1}: a second header, for another run "
+                                   f"({_header_difference(obj[HEADER_KEY], first[HEADER_KEY])}"
+                                   "); name a new file")
         elif ROW_KEY not in obj:
             raise ExecuteError(f"{p}, line {i + 1}: a row without its {ROW_KEY!r} id")
         else:

@@ -194,6 +194,28 @@ def test_a_killed_writer_leaves_no_lock_behind(tmp_path: Path) -> None:
             pass
 
 
+def test_a_repeated_identical_header_resumes(tmp_path: Path) -> None:
+    """A file with its header written twice (two runs that raced before the output was
+    locked) resumes: the repeat is skipped; a repeat for another run is a located error."""
+    out = tmp_path / "run.jsonl"
+    head = json.dumps({"ddzspec_run": HEADER})
+    rows = [json.dumps({"task": f"{i:03d}", "n": i, "square": i * i}) for i in range(3)]
+    out.write_text("\n".join([head, head, rows[0], rows[1], rows[0], rows[2]]) + "\n")
+    assert sorted(read_output(out, HEADER)) == ["000", "001", "002"]
+    st = RunStats()
+    _exact(run(_tasks(5), workers=1, output=out, header=HEADER, stats=st), 5)
+    assert (st.skipped, st.computed) == (3, 2)
+    assert out.read_text().splitlines()[:6] == [head, head, rows[0], rows[1], rows[0],
+                                                rows[2]]
+    other = tmp_path / "other.jsonl"
+    other.write_text("\n".join([head, json.dumps({"ddzspec_run": {"what": "else"}}),
+                                 rows[0]]) + "\n")
+    with pytest.raises(ExecuteError) as got:
+        read_output(other, HEADER)
+    assert str(got.value) == (f'{other}, line 2: a second header, for another run (what: '
+                              f'"else" in the file, "demo" now); name a new file')
+
+
 def test_a_task_must_be_a_top_level_function() -> None:
     with pytest.raises(ValueError, match="not a top-level function"):
         Task.of("x", lambda: {})
