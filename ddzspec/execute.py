@@ -149,9 +149,7 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
     is not a run's output, was written for another ``header``, or has a bad line before the
     last."""
     p = Path(path)
-    if p.exists() and not p.is_file():  # a device would be read without end (/dev/full)
-        raise ExecuteError(f"{p}: not a regular file (an output file is read back to resume "
-                           "a run): name a file")
+    _check_regular(p)
     try:
         data = p.read_bytes()
     except FileNotFoundError:
@@ -159,6 +157,7 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
     except OSError as e:
         raise ExecuteError(f"{p}: cannot read: {e.strerror}") from None
     rows: dict[str, dict[str, Any]] = {}
+    first: dict[str, Any] = {}  # the header line
     good = 0  # bytes of whole, valid lines
     lines = data.split(b"\n")
     for i, raw in enumerate(lines):
@@ -193,6 +192,12 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
                 raise ExecuteError(f"{p} was written for another run "
                                    f"({_header_difference(obj[HEADER_KEY], ours)}); name a new "
                                    "file or rerun with the same options")
+            first = obj
+        elif HEADER_KEY in obj and ROW_KEY not in obj:  # a header again: two runs raced
+            if obj != first:
+                raise ExecuteError(f"{p}, line {i + 1}: a second header, for another run "
+                                   f"({_header_difference(obj[HEADER_KEY], first[HEADER_KEY])}"
+                                   "); name a new file")
         elif ROW_KEY not in obj:
             raise ExecuteError(f"{p}, line {i + 1}: a row without its {ROW_KEY!r} id")
         else:
@@ -228,15 +233,34 @@ def _header_difference(theirs: Any, ours: Mapping[str, Any]) -> str:
     return "; ".join(parts) or "another header"
 
 
-class _Writer:
-    """Appends whole lines to an output file, one ``write`` per row, flushed to the disk."""
+def _check_regular(p: Path) -> None:
+    """Raise ExecuteError when the output ``p`` exists and is not a regular file."""
+    if p.exists() and not p.is_file():  # a device would be read without end (/dev/full)
+        raise ExecuteError(f"{p}: not a regular file (an output file is read back to resume "
+                           "a run): name a file")
 
-    def __init__(self, path: str | Path, header: Mapping[str, Any] | None) -> None:
+
+class _Writer:
+    """Appends whole lines to an output file, one ``write`` per row, flushed to the disk.
+    Opening it (created when missing, never truncated) takes the file's exclusive lock
+    (module doc): ExecuteError when another run holds it. :meth:`start` writes the header
+    into an empty file."""
+
+    def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        _check_regular(self.path)
         try:
             self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         except OSError as e:
             raise ExecuteError(f"{self.path}: cannot write: {e.strerror}") from None
+        try:
+            _lock(self.fd, self.path)
+        except BaseException:
+            os.close(self.fd)
+            raise
+
+    def start(self, header: Mapping[str, Any] | None) -> None:
+        """Write the header line when the file is empty (a new output)."""
         if os.fstat(self.fd).st_size == 0:
             self.write({HEADER_KEY: dict(header or {})})
 
@@ -252,7 +276,24 @@ class _Writer:
                                "so far are kept (rerun to resume)") from None
 
     def close(self) -> None:
+        """Close the file (its lock goes with it)."""
         os.close(self.fd)
+
+
+def _lock(fd: int, path: Path) -> None:
+    """Take the exclusive lock of the output open as ``fd`` without waiting: ExecuteError when
+    another run holds it. A file system without locks (some network ones) runs unlocked."""
+    if sys.platform == "win32":  # pragma: no cover - no flock; one writer is the user's care
+        return
+    import fcntl
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ExecuteError(f"{path}: another run is writing it (a second run on the same "
+                           "output would duplicate its rows): wait for that run to end, or "
+                           "name another file") from None
+    except OSError:  # pragma: no cover - no locks on this file system (ENOLCK, EOPNOTSUPP)
+        pass
 
 
 # ---------------------------------------------------------------------- backends
@@ -611,9 +652,9 @@ def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str 
     :data:`WORKER_TIMEOUT`); ``pool``: a local run uses the process pool even when Dask is
     installed (it starts in well under a second, a local cluster in ~2 s; closing this
     generator early ends the pool's processes at once). Raises ExecuteError (a duplicate
-    task id, a bad output file, a task failing every time, a scheduler that cannot be
-    reached or that no worker joins in time, every worker gone; with ``scheduler`` and Dask
-    missing)."""
+    task id, a bad output file, an output another run is writing, a task failing every
+    time, a scheduler that cannot be reached or that no worker joins in time, every worker
+    gone; with ``scheduler`` and Dask missing)."""
     t0 = time.perf_counter()
     tasks = list(tasks)
     ids = [t.id for t in tasks]
@@ -625,9 +666,11 @@ def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str 
     backend, n = backend_for(workers, scheduler, pool)
     st = stats if stats is not None else RunStats()
     st.total, st.backend, st.workers = len(tasks), backend, n
-    done = read_output(output, header) if output is not None else {}
-    writer = _Writer(output, header) if output is not None else None
+    writer = _Writer(output) if output is not None else None  # locked before it is read
     try:
+        done = read_output(output, header) if output is not None else {}
+        if writer is not None:
+            writer.start(header)
         todo = []
         for t in tasks:
             if t.id in done:

@@ -884,7 +884,9 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     move) or "score" (also the exact payoff per seat, when both sides maximise their own
     points). ``limit``: a :class:`Limit`, or an int meaning a node limit; ``seconds``: a time
     limit. When a limit is hit the result has ``status="unknown"`` and ``winner=None``.
-    ``line``: compute the principal variation. Raises UnplayableRulesError for rules that
+    ``line``: compute the principal variation. Each call starts from empty hand caches, so
+    a position's figures (``nodes``, the line) do not depend on what the process solved
+    before (the same in any worker of a batch). Raises UnplayableRulesError for rules that
     ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played); ValueError
     for a bad ``want``, a ``seconds`` that is not a finite number ≥ 0 (or that differs from
     the ``limit``'s own seconds), or a negative node limit;
@@ -900,6 +902,11 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     with gc_paused():
         require_playable(position.rules)
         lim = _limit_of(limit, seconds)
+        # every search starts with the rules' hand caches empty, so its figures (nodes, the
+        # line) are those of the position alone, not of what this process solved before: a
+        # cache left by an earlier search is emptied sooner in this one, and its ordering
+        # hints (killer moves) with it (a batch on 1 or N workers gives the same rows)
+        move_set(position.rules).clear()
         S = Searcher(position, lim, start=t0)
         s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
         lp0, pp0 = position.landlord_plays, position.peasants_played

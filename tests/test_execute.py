@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,6 +100,120 @@ def test_an_output_of_another_run_or_foreign_file_is_refused(tmp_path: Path) -> 
         read_output(bad, HEADER)
     with pytest.raises(ExecuteError, match="given twice"):
         run(_tasks(2) + _tasks(1), workers=1)
+
+
+#: A run of ``sys.argv[2]`` demo tasks sleeping ``argv[3]`` s each on ``argv[4]`` workers
+#: (a process pool) into the output ``argv[1]``, in its own process: exit 2 with the error's
+#: message when the layer refuses it.
+_WRITER = """
+import sys
+from ddzspec.execute import ExecuteError, Task, demo_task, stream
+tasks = [Task.of(f"{i:03d}", demo_task, n=i, seconds=float(sys.argv[3]))
+         for i in range(int(sys.argv[2]))]
+try:
+    for _ in stream(tasks, workers=int(sys.argv[4]), pool=True, output=sys.argv[1],
+                    header={"what": "demo"}):
+        pass
+except ExecuteError as e:
+    print(f"ddzspec: error: {e}", file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+def _writer(out: Path, tasks: int, seconds: float, workers: int = 1
+            ) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", _WRITER, str(out), str(tasks),
+                             str(seconds), str(workers)], stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def test_two_runs_started_at_once_on_one_output_one_is_refused(tmp_path: Path) -> None:
+    """Issue 23: two runs on one output duplicated every row (and sometimes wrote two
+    headers); now the output is locked: the second is refused at once (exit 2, one line
+    naming the file), the first writes each row once and the file resumes."""
+    out = tmp_path / "run.jsonl"
+    procs = [_writer(out, 12, 0.25) for _ in range(2)]
+    ends = [(p.wait(60), p.stderr.read() if p.stderr else "") for p in procs]
+    assert sorted(code for code, _ in ends) == [0, 2], ends
+    err = next(e for code, e in ends if code == 2)
+    assert err == (f"ddzspec: error: {out}: another run is writing it (a second run on the "
+                   "same output would duplicate its rows): wait for that run to end, or name "
+                   "another file\n")
+    lines = out.read_text().splitlines()
+    assert len(lines) == 13 and sum('"ddzspec_run"' in x for x in lines) == 1
+    _exact(_file_rows(out), 12)
+    st = RunStats()
+    _exact(run(_tasks(12), workers=1, output=out, header=HEADER, stats=st), 12)
+    assert (st.skipped, st.computed) == (12, 0)
+
+
+def test_a_second_writer_is_refused_by_the_commands_with_exit_2(tmp_path: Path) -> None:
+    """solve --batch and arena on an output another run holds: exit 2, the file named, the
+    file untouched."""
+    import fcntl
+    out = tmp_path / "rows.jsonl"
+    out.write_text(json.dumps({"ddzspec_run": {"command": "solve --batch"}}) + "\n")
+    batch = tmp_path / "b.jsonl"
+    batch.write_text('{"id": "a", "position": "landlord: 3\\npeasant: 4\\nto_move: '
+                     'peasant\\n"}\n')
+    with out.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another run writing it
+        for args in (("solve", "--batch", str(batch)),
+                     ("arena", "--rules", "duel", "--levels", "2,1", "--games", "2")):
+            code, text, err = _cli(*args, "--workers", "1", "--output", str(out))
+            assert (code, text) == (2, "")
+            assert err == (f"ddzspec: error: {out}: another run is writing it (a second run "
+                           "on the same output would duplicate its rows): wait for that run "
+                           "to end, or name another file\n")
+        assert out.read_text() == '{"ddzspec_run": {"command": "solve --batch"}}\n'
+    code, text, _ = _cli("solve", "--batch", str(batch), "--workers", "1", "--json",
+                         "--output", str(tmp_path / "new.jsonl"))
+    assert code == 0 and json.loads(text)["winner"] == "peasants"
+
+
+def test_a_killed_writer_leaves_no_lock_behind(tmp_path: Path) -> None:
+    """A run killed with SIGKILL mid-run (its pool's processes left to end by themselves)
+    holds no lock: the next run resumes at once, each row once."""
+    out = tmp_path / "run.jsonl"
+    p = _writer(out, 20, 0.3, workers=2)
+    try:
+        deadline = time.monotonic() + 60
+        while (not out.exists() or out.read_text().count("\n") < 3) and p.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        os.kill(p.pid, signal.SIGKILL)
+        assert p.wait(10) == -signal.SIGKILL
+        st = RunStats()
+        _exact(run(_tasks(20, 0.3), workers=1, output=out, header=HEADER, stats=st), 20)
+        assert st.skipped >= 2 and st.skipped + st.computed == 20
+        _exact(_file_rows(out), 20)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # the pool's processes, if any are left
+        except ProcessLookupError:
+            pass
+
+
+def test_a_repeated_identical_header_resumes(tmp_path: Path) -> None:
+    """A file with its header written twice (two runs that raced before the output was
+    locked) resumes: the repeat is skipped; a repeat for another run is a located error."""
+    out = tmp_path / "run.jsonl"
+    head = json.dumps({"ddzspec_run": HEADER})
+    rows = [json.dumps({"task": f"{i:03d}", "n": i, "square": i * i}) for i in range(3)]
+    out.write_text("\n".join([head, head, rows[0], rows[1], rows[0], rows[2]]) + "\n")
+    assert sorted(read_output(out, HEADER)) == ["000", "001", "002"]
+    st = RunStats()
+    _exact(run(_tasks(5), workers=1, output=out, header=HEADER, stats=st), 5)
+    assert (st.skipped, st.computed) == (3, 2)
+    assert out.read_text().splitlines()[:6] == [head, head, rows[0], rows[1], rows[0],
+                                                rows[2]]
+    other = tmp_path / "other.jsonl"
+    other.write_text("\n".join([head, json.dumps({"ddzspec_run": {"what": "else"}}),
+                                 rows[0]]) + "\n")
+    with pytest.raises(ExecuteError) as got:
+        read_output(other, HEADER)
+    assert str(got.value) == (f'{other}, line 2: a second header, for another run (what: '
+                              f'"else" in the file, "demo" now); name a new file')
 
 
 def test_a_task_must_be_a_top_level_function() -> None:

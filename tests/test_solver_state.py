@@ -11,6 +11,7 @@ import gc
 import itertools
 
 import pytest
+from ddzspec.solver.movegen import move_set
 from ddzspec.solver.search import Searcher, gc_paused
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -211,3 +212,22 @@ def test_the_dict_table_for_states_over_63_bits_gives_the_same_answers(ident: st
     assert (w1, m1) == (w2, m2) and m1  # a win with its moves, both ways
     assert (none1, none2) == (False, True)  # the second really used the dict
     assert n1 > 0 and n2 > 0
+
+
+def test_a_search_gives_the_same_figures_whatever_was_solved_before() -> None:
+    """Each search starts from empty hand caches: the nodes and the line of a position solved
+    after another one are those of the position solved first in a fresh process (a batch's
+    rows are the same on 1 or N workers). With a hand cache of 1,000 entries, the earlier
+    search's hands used to fill it, so it was emptied sooner, killer moves and all."""
+    limit = Limit(entries=1000)
+    b = make_position(CLASSIC, {"landlord": "B2AK998553", "peasant": "RQQJJT953"}, "landlord")
+    a = make_position(CLASSIC, {"landlord": "TA544TQ6297", "peasant": "8KQ87J5AK46"},
+                      "landlord")
+    move_set(CLASSIC).clear()  # as a fresh process
+    alone = solve(b, want="one", limit=limit)
+    for before in (a, b):
+        solve(before, want="all")
+        after = solve(b, want="one", limit=limit)
+        assert (after.nodes, after.line, after.winning_moves) == (
+            alone.nodes, alone.line, alone.winning_moves)
+    assert alone.winning_moves == ("9",) and alone.line[0].cards == "9"
