@@ -27,7 +27,7 @@ from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from ddzspec.cards import pack4
-from ddzspec.verdict import require_playable
+from ddzspec.check import require_playable
 
 from .interrupt import checkpoint
 from .movegen import GUARD, ByteTable, HandInfo, MoveSet, move_set

@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("restrictions", ("ddzspec.restrictions",)),
     ("readings", ("ddzspec.readings", "ddzspec.explain")),
     ("table", ("ddzspec.table",)),
-    ("check", ("ddzspec.verdict", "ddzspec.diff", "ddzspec.learn")),
+    ("check", ("ddzspec.check", "ddzspec.diff", "ddzspec.learn")),
     ("moves", ("ddzspec.moves",)),
     ("runs", ("ddzspec.execute",)),
     ("solver", ("ddzspec.solver",)),
@@ -139,7 +139,7 @@ def test_every_module_has_a_layer() -> None:
 
 def test_the_layer_of_a_few_modules() -> None:
     names = [LAYERS[layer_of(m)][0] for m in (
-        "ddzspec", "ddzspec.rules.load", "ddzspec.verdict", "ddzspec.solver.search",
+        "ddzspec", "ddzspec.rules.load", "ddzspec.check", "ddzspec.solver.search",
         "ddzspec.solver.cli", "ddzspec.cli_common", "ddzspec.web.app", "ddzspec.game.record")]
     assert names == ["errors, io", "rules", "check", "solver", "cli", "cli", "web", "game"]
 
