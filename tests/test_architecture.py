@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The layers, lowest first; a module belongs to the layer of its longest listed prefix.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("errors, io", ("ddzspec", "ddzspec.errors", "ddzspec._io", "ddzspec._resources",
-                    "ddzspec.larkerrors")),
+                    "ddzspec.larkerrors", "ddzspec.stats")),
     ("cards", ("ddzspec.cards",)),
     ("rules", ("ddzspec.rules",)),
     ("restrictions", ("ddzspec.restrictions",)),
@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("runs", ("ddzspec.execute",)),
     ("solver", ("ddzspec.solver",)),
     ("game", ("ddzspec.game",)),
-    ("players", ("ddzspec.players", "ddzspec.player", "ddzspec.balance")),
+    ("players", ("ddzspec.players", "ddzspec.balance")),
     ("puzzles", ("ddzspec.puzzle_play", "ddzspec.puzzlegen")),
     ("web", ("ddzspec.web",)),
     ("cli", ("ddzspec.cli", "ddzspec.cli_", "ddzspec._entry", "ddzspec.__main__",

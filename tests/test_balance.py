@@ -21,8 +21,9 @@ from ddzspec.balance import (
 )
 from ddzspec.cards import Cards
 from ddzspec.game.enums import ActionKind
-from ddzspec.players.arena import Z95, play_deal
-from ddzspec.players.base import player_for
+from ddzspec.players.arena import play_deal
+from ddzspec.players.levels import player_for
+from ddzspec.stats import Z95
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
