@@ -74,7 +74,7 @@ def deal_facts(state: GameState) -> dict[str, Any]:
             length += 1
         if kind is ActionKind.PLAY and step.state.last is not None:
             reading = step.state.last[1]
-            if reading.shape == "rocket":
+            if reading.tier == state.rules.rocket_tier:
                 rockets += 1
             elif reading.tier > 0:
                 bombs += 1
