@@ -3,7 +3,7 @@
 - legal-move generation per second: 1,000 random 20-card hands leading, and 1,000 random 17-card
   hands answering a random move (a random lead of another random hand), bombs and rocket
   included; ddzspec's per-mask memo caches start cold;
-- full self-play deals per second per variant (heuristic players, ``ddzspec.player``);
+- full self-play deals per second per variant (level-2 players, ``ddzspec.players``);
 - with ``--compare PYTHON``: the same hands through rlcard's and DouZero's generators (PyPI
   packages ``rlcard``, ``douzero``), run by PYTHON — an interpreter of a separate environment
   where they are installed (never ddzspec's own dependencies), e.g. ``BENCH_VENV/bin/python``.
@@ -124,7 +124,7 @@ def main() -> None:
     os.environ.setdefault("DDZSPEC_CACHE_DIR", tempfile.mkdtemp(prefix="ddzspec-bench-"))
     from ddzspec.game import GameState
     from ddzspec.moves import move_index
-    from ddzspec.player import HeuristicPlayer
+    from ddzspec.players import player_for
     from ddzspec.rules import load_rules
 
     rules = load_rules("classic")
@@ -166,13 +166,13 @@ def main() -> None:
     for name in ("classic", "kawu", "duel"):
         r = load_rules(name)
         move_index(r)
-        players = [HeuristicPlayer(s) for s in range(r.deal.players)]
+        level2 = player_for(2)
         t = time.perf_counter()
         actions = 0
         for seed in range(args.deals):
             g = GameState.new(r, seed=seed)
             while not g.over:
-                g = g.apply(players[g.turn].choose(g))  # type: ignore[index]
+                g = g.apply(level2.decide(g.view(g.turn)))
                 actions += 1
         dt = time.perf_counter() - t
         print(f"self-play {name}: {args.deals / dt:,.0f} deals/s "

@@ -20,9 +20,10 @@ from typing import Any
 
 from ._io import write_atomic
 from .game import GameState
-from .players.arena import RATE, Estimate, difference, estimate, play_deal
-from .players.base import player_for
+from .players.arena import play_deal
+from .players.levels import player_for
 from .rules import Rules
+from .stats import RATE, Estimate, difference, estimate
 
 #: The figures of a variant: name → (label, bounds). Rates lie in 0 … 1.
 FIGURES: dict[str, tuple[str, tuple[float, float]]] = {
@@ -73,7 +74,7 @@ def deal_facts(state: GameState) -> dict[str, Any]:
             length += 1
         if kind is ActionKind.PLAY and step.state.last is not None:
             reading = step.state.last[1]
-            if reading.shape == "rocket":
+            if reading.tier == state.rules.rocket_tier:
                 rockets += 1
             elif reading.tier > 0:
                 bombs += 1

@@ -103,7 +103,7 @@ GUARD4 = sum(8 << (4 * i) for i in range(N_RANKS))
 
 def pack4(counts: Sequence[int]) -> int:
     """Pack 15 rank counts (each 0 … 7) four bits per rank: the containment-test form used by
-    move generation and search (see :func:`holds4`)."""
+    move generation and search."""
     key = 0
     for i, c in enumerate(counts):
         key |= c << (4 * i)
@@ -113,12 +113,6 @@ def pack4(counts: Sequence[int]) -> int:
 def unpack4(key: int) -> tuple[int, ...]:
     """Inverse of :func:`pack4`: the 15 rank counts."""
     return tuple((key >> (4 * i)) & 15 for i in range(N_RANKS))
-
-
-def holds4(hand4: int, move4: int) -> bool:
-    """Whether the multiset ``move4`` is contained in ``hand4`` (both :func:`pack4`-packed).
-    One subtraction: no rank borrows iff every guard bit survives."""
-    return ((hand4 | GUARD4) - move4) & GUARD4 == GUARD4
 
 
 @dataclass(frozen=True, slots=True)

@@ -375,7 +375,7 @@ def check(rules_path: str | None, rules: Rules, notation: str,
             fail(f"the rules are given twice: RULES {rules_path!r} and --rules; give one")
         rules = load_rules(rules_path, without=rules.without)
     table = report_with_progress(rules, quiet=as_json)
-    from .verdict import lone_card_problem, never_played_problem
+    from .check import lone_card_problem, never_played_problem
     lone = lone_card_problem(rules)
     n_amb = len(table.ambiguous)
     amb = table.ambiguous_readings(None if as_json else _SHOWN_AMBIGUOUS)

@@ -162,10 +162,10 @@ def _progress(rules: Rules) -> Iterator[Callable[[int, int, str], None]]:
 
 
 def report_with_progress(rules: Rules, quiet: bool = False) -> Any:
-    """The check report of ``rules`` (a :class:`ddzspec.verdict.CheckReport`: counts per type,
+    """The check report of ``rules`` (a :class:`ddzspec.check.CheckReport`: counts per type,
     ambiguous moves, in bounded memory), with a progress bar on standard error while it is
     computed cold; ``quiet``: no bar."""
-    from .verdict import check_rules, report_path
+    from .check import check_rules, report_path
     if quiet or report_path(rules).is_file():
         return check_rules(rules)
     with _progress(rules) as update:

@@ -16,13 +16,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
 
 from .cards import ALL_RANKS, N_RANKS, Cards, pack, parse_cards
 from .errors import NotationError
 from .readings import Reading
 from .restrictions import holds
-from .rules import Rules
+from .rules import Bidding, Deal, Rules, Scoring, Trick, Win
 from .table import Entry, MoveTable, get_table
 
 #: The three directions of a difference, in output order.
@@ -265,10 +264,11 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     return tuple(out)
 
 
-def _fields(x: Any, y: Any) -> tuple[str, str]:
+def _fields(x: Deal | Bidding | Trick | Win | Scoring,
+            y: Deal | Bidding | Trick | Win | Scoring) -> tuple[str, str]:
     """The clauses (rules-language words) of two sections that differ, on each side."""
     cx, cy = x.clauses(), y.clauses()
-    if cx[:1] != cy[:1] and type(x).__name__ == "Bidding":  # another bidding system: all of it
+    if cx[:1] != cy[:1] and isinstance(x, Bidding):  # another bidding system: all of it
         return ", ".join(cx), ", ".join(cy)
     return (", ".join(c for c in cx if c not in cy) or "-",
             ", ".join(c for c in cy if c not in cx) or "-")

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import overload
 
 from .cards import GUARD4, N_RANKS, Cards, pack, pack4, parse_cards
+from .check import ambiguity_problem, refusal, require_lone_cards
 from .errors import AmbiguousReadingError, GameError, IllegalMoveError, NotationError
 from .readings import Reading, make_reading
 from .rules import KIND_SIZE, Rules, load_rules
@@ -42,7 +43,6 @@ from .table import (
     loaded_table,
     shape_bodies,
 )
-from .verdict import ambiguity_problem, refusal, require_lone_cards
 
 _GUARD = GUARD4
 

@@ -77,7 +77,7 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) ->
     ValueError unless ``len(sizes)`` is the rules' number of players."""
     from .game import GameState
     from .game.enums import Phase
-    from .players.base import player_for
+    from .players.levels import player_for
     from .solver.position import make_position
     n = rules.deal.players
     if len(sizes) != n:

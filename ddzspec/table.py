@@ -44,9 +44,9 @@ MAGIC = b"DDZSPEC-TABLE\0"
 #: The modules whose code determines a compiled table (by import name; a package counts with
 #: every module in it). :func:`code_digest` hashes their source bytes, so a changed compiler,
 #: restriction or rules model never serves a stale cached table (nor a stale check report,
-#: :mod:`ddzspec.verdict`, cached under the same key).
+#: :mod:`ddzspec.check`, cached under the same key).
 CODE_MODULES = ("ddzspec.table", "ddzspec.restrictions", "ddzspec.readings", "ddzspec.rules",
-                "ddzspec.cards", "ddzspec.verdict")
+                "ddzspec.cards", "ddzspec.check")
 #: One candidate reading, compactly: (shape index, start, run).
 Entry = tuple[int, int, int]
 

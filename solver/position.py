@@ -34,11 +34,11 @@ from lark.tree import Meta
 
 from ddzspec._resources import grammar_text
 from ddzspec.cards import N_RANKS, Cards, parse_cards
+from ddzspec.check import require_playable
 from ddzspec.errors import DdzError, NotationError, excerpt
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import get_table
-from ddzspec.verdict import require_playable
 
 SEATS_2 = ("landlord", "peasant")
 SEATS_3 = ("landlord", "peasant1", "peasant2")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -27,7 +27,7 @@ from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from ddzspec.cards import pack4
-from ddzspec.verdict import require_playable
+from ddzspec.check import require_playable
 
 from .interrupt import checkpoint
 from .movegen import GUARD, ByteTable, HandInfo, MoveSet, move_set
@@ -1143,19 +1143,6 @@ def _score_line(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: 
     return out
 
 
-def solve_many(positions: list[Position],
-               want: Literal["winner", "one", "all", "score"] = "all",
-               seconds: float | None = None,
-               progress: Callable[[int], None] | None = None) -> list[SolveResult]:
-    """Solve positions one after another (the CLI's --batch runs these in processes)."""
-    out = []
-    for i, p in enumerate(positions):
-        out.append(solve(p, want=want, seconds=seconds))
-        if progress:
-            progress(i + 1)
-    return out
-
-
 __all__ = [
     "PASS",
     "HandInfo",
@@ -1164,5 +1151,4 @@ __all__ = [
     "Searcher",
     "SolveResult",
     "solve",
-    "solve_many",
 ]

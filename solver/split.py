@@ -21,7 +21,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from ddzspec.verdict import require_playable
+from ddzspec.check import require_playable
 
 from .position import Position, parse_position
 from .search import (

@@ -18,18 +18,18 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The layers, lowest first; a module belongs to the layer of its longest listed prefix.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("errors, io", ("ddzspec", "ddzspec.errors", "ddzspec._io", "ddzspec._resources",
-                    "ddzspec.larkerrors")),
+                    "ddzspec.larkerrors", "ddzspec.stats")),
     ("cards", ("ddzspec.cards",)),
     ("rules", ("ddzspec.rules",)),
     ("restrictions", ("ddzspec.restrictions",)),
     ("readings", ("ddzspec.readings", "ddzspec.explain")),
     ("table", ("ddzspec.table",)),
-    ("check", ("ddzspec.verdict", "ddzspec.diff", "ddzspec.learn")),
+    ("check", ("ddzspec.check", "ddzspec.diff", "ddzspec.learn")),
     ("moves", ("ddzspec.moves",)),
     ("runs", ("ddzspec.execute",)),
     ("solver", ("ddzspec.solver",)),
     ("game", ("ddzspec.game",)),
-    ("players", ("ddzspec.players", "ddzspec.player", "ddzspec.balance")),
+    ("players", ("ddzspec.players", "ddzspec.balance")),
     ("puzzles", ("ddzspec.puzzle_play", "ddzspec.puzzlegen")),
     ("web", ("ddzspec.web",)),
     ("cli", ("ddzspec.cli", "ddzspec.cli_", "ddzspec._entry", "ddzspec.__main__",
@@ -139,7 +139,7 @@ def test_every_module_has_a_layer() -> None:
 
 def test_the_layer_of_a_few_modules() -> None:
     names = [LAYERS[layer_of(m)][0] for m in (
-        "ddzspec", "ddzspec.rules.load", "ddzspec.verdict", "ddzspec.solver.search",
+        "ddzspec", "ddzspec.rules.load", "ddzspec.check", "ddzspec.solver.search",
         "ddzspec.solver.cli", "ddzspec.cli_common", "ddzspec.web.app", "ddzspec.game.record")]
     assert names == ["errors, io", "rules", "check", "solver", "cli", "cli", "web", "game"]
 

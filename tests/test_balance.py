@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddzspec import load_rules
+from ddzspec._resources import data_dir
 from ddzspec.balance import (
     FIGURES,
     compare,
@@ -21,8 +22,10 @@ from ddzspec.balance import (
 )
 from ddzspec.cards import Cards
 from ddzspec.game.enums import ActionKind
-from ddzspec.players.arena import Z95, play_deal
-from ddzspec.players.base import player_for
+from ddzspec.players.arena import play_deal
+from ddzspec.players.levels import player_for
+from ddzspec.rules import load_rules_text
+from ddzspec.stats import Z95
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
@@ -53,6 +56,19 @@ def test_deal_facts_agree_with_the_cards_played(k: int) -> None:
     assert facts["landlord_won"] == (facts["landlord_points"] > 0)
     assert facts["bid"] == res.base and facts["redeals"] == st.attempt
     assert play_balance_deal(rules, (2, 2, 2), 9, k) == facts  # the same player seeds
+
+
+@pytest.mark.parametrize("k", [7, 10])
+def test_a_rocket_is_counted_whatever_the_rules_file_calls_it(k: int) -> None:
+    """A rocket is the top tier of the precedence, not a name: classic with its rocket called
+    king_bomb gives the same facts, one rocket in these deals."""
+    text = (data_dir("rules") / "classic.rules").read_text().replace("rocket", "king_bomb")
+    renamed = load_rules_text(text)
+    facts = []
+    for rules in (load_rules("classic"), renamed):
+        players = [player_for(2, f"t:{k}:{s}") for s in range(3)]
+        facts.append(deal_facts(play_deal(rules, players, deal_seed(9, k))))
+    assert facts[0]["rockets"] == 1 and facts[1] == facts[0]
 
 
 def test_a_paired_difference_worked_by_hand() -> None:

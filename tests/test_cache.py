@@ -143,21 +143,21 @@ def test_a_damaged_check_report_is_not_trusted(small: Rules,
     still valid JSON with the right header is recomputed with one warning."""
     import json
 
-    from ddzspec import verdict
-    monkeypatch.setattr(verdict, "_REPORTS", {})
-    good = verdict.check_rules(small)
+    from ddzspec import check
+    monkeypatch.setattr(check, "_REPORTS", {})
+    good = check.check_rules(small)
     assert good.counts["single"] == 15
-    path = verdict.report_path(small)
+    path = check.report_path(small)
     data = json.loads(path.read_text())
     data["counts"]["single"] = 14
     path.write_text(json.dumps(data))
-    monkeypatch.setattr(verdict, "_REPORTS", {})
+    monkeypatch.setattr(check, "_REPORTS", {})
     with pytest.warns(CacheWarning, match="damaged: its checksum does not match") as rec:
-        again = verdict.check_rules(small)
+        again = check.check_rules(small)
     assert len(rec) == 1 and again.counts == good.counts and again.counts["single"] == 15
-    monkeypatch.setattr(verdict, "_REPORTS", {})
+    monkeypatch.setattr(check, "_REPORTS", {})
     assert json.loads(path.read_text())["counts"]["single"] == 15
-    assert verdict.check_rules(small).counts == good.counts
+    assert check.check_rules(small).counts == good.counts
 
 
 def _forge(path: Path, change: str) -> None:
@@ -247,7 +247,7 @@ def test_a_rules_name_longer_than_a_file_name_still_caches(
     from click.testing import CliRunner
 
     from ddzspec.cli import main
-    from ddzspec.verdict import report_path
+    from ddzspec.check import report_path
     monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(table_mod, "_LOADED", {})
     name = "x" * 240

@@ -28,7 +28,7 @@ from ddzspec.game import (
     WrongPhaseError,
     shuffle_deal,
 )
-from ddzspec.player import HeuristicPlayer
+from ddzspec.players import player_for
 from ddzspec.rules import Rules, load_rules
 
 VARIANTS = ("classic", "kawu", "duel")
@@ -352,10 +352,10 @@ def test_unseen_counts_a_played_talon_rank_once() -> None:
 # ----------------------------------------------------------------------------- properties
 
 def play_out(state: GameState, rng: random.Random, smart: bool) -> GameState:
-    players = [HeuristicPlayer(s) for s in range(state.players)]
+    level2 = player_for(2)
     while not state.over:
         if smart:
-            a = players[state.turn].choose(state)  # type: ignore[index]
+            a = level2.decide(state.view(state.turn))
         else:
             a = rng.choice(state.legal_actions())
         state = state.apply(a)
@@ -451,10 +451,11 @@ def test_heuristic_player_beats_random_players(name: str) -> None:
     for seed in range(60):
         smart = seed % n
         rng = random.Random(seed)
-        player = HeuristicPlayer(smart)
+        player = player_for(2)
         g = GameState.new(rules, seed=seed)
         while not g.over:
-            g = g.apply(player.choose(g) if g.turn == smart else rng.choice(g.legal_actions()))
+            g = g.apply(player.decide(g.view(smart)) if g.turn == smart
+                        else rng.choice(g.legal_actions()))
         assert g.result is not None
         total += g.result.scores[smart]
     assert total > 0

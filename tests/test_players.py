@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 from ddzspec.cards import N_RANKS, Cards
 from ddzspec.game import Action, GameState
 from ddzspec.players import Player, player_for
-from ddzspec.players.arena import arena, estimate, parse_levels
+from ddzspec.players.arena import arena, parse_levels
 from ddzspec.players.level2 import plan
 from ddzspec.players.level3 import Level3
 from ddzspec.rules import Rules, load_rules
+from ddzspec.stats import estimate
 
 #: every built-in variant a deal can be played under (duel-literal is refused: ambiguous moves)
 VARIANTS = ["classic", "kawu", "duel"]

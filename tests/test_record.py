@@ -24,7 +24,7 @@ from ddzspec.game.record import (
     save,
     transcript,
 )
-from ddzspec.player import HeuristicPlayer
+from ddzspec.players import player_for
 from ddzspec.rules import load_rules
 
 VARIANTS = ("classic", "kawu", "duel")
@@ -32,11 +32,11 @@ VARIANTS = ("classic", "kawu", "duel")
 
 def self_play(name: str, seed: int, stop: int | None = None) -> GameState:
     rules = load_rules(name)
-    players = [HeuristicPlayer(s) for s in range(rules.deal.players)]
+    level2 = player_for(2)
     g = GameState.new(rules, seed=seed)
     k = 0
     while not g.over and (stop is None or k < stop):
-        g = g.apply(players[g.turn].choose(g))  # type: ignore[index]
+        g = g.apply(level2.decide(g.view(g.turn)))
         k += 1
     return g
 
@@ -131,10 +131,10 @@ def test_bad_records() -> None:
 def test_transcript_has_every_part() -> None:
     rules = load_rules("classic")
     g0 = GameState.new(rules, seed=2)
-    players = [HeuristicPlayer(s) for s in range(3)]
+    level2 = player_for(2)
     g, steps = g0, []
     while not g.over:
-        a = players[g.turn].choose(g)  # type: ignore[index]
+        a = level2.decide(g.view(g.turn))
         g = g.apply(a)
         steps.append((a, g))
     text = "\n".join(transcript(g0, steps))

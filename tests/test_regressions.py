@@ -361,7 +361,7 @@ def test_many_deals_write_nothing_to_a_redirected_stderr() -> None:
 def test_arena_intervals_are_json_and_stay_within_their_range() -> None:
     """One deal gives no spread: null, not Infinity (invalid JSON); a win rate's interval
     stays within 0 … 1 (it went to 132 %)."""
-    from ddzspec.players.arena import RATE, estimate
+    from ddzspec.stats import RATE, estimate
     code, out, _ = run("arena", "--levels", "1,2", "--games", "1", "--json")
     assert code == 0
     res = json.loads(out, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
@@ -450,7 +450,7 @@ def test_rates_get_the_wilson_interval_never_a_zero_width() -> None:
     """Hand-worked: z = 1.95996, z²/n = 0.12805 for n = 30. 0 of 30: centre 0.0640/1.12805 =
     0.05675, half 1.73745·√(z²/4n²) = 0.05676 → [0, 11.35 %]. 27 of 30: centre 0.96403/1.12805
     = 0.85460, half 1.73745·√(0.003 + 0.0010671) = 0.11080 → [74.38 %, 96.54 %]."""
-    from ddzspec.players.arena import RATE, estimate, wilson
+    from ddzspec.stats import RATE, estimate, wilson
     e = estimate([0.0] * 30, RATE)
     assert e.mean == 0 and e.low == 0 and e.high == pytest.approx(0.11351, abs=5e-5)
     e = estimate([1.0] * 27 + [0.0] * 3, RATE)
@@ -461,7 +461,7 @@ def test_rates_get_the_wilson_interval_never_a_zero_width() -> None:
 
 def test_balance_rates_at_zero_keep_a_width() -> None:
     from ddzspec.balance import _fmt
-    from ddzspec.players.arena import RATE, estimate
+    from ddzspec.stats import RATE, estimate
     assert _fmt("spring_rate", estimate([0.0] * 30, RATE)) == "0.0% [0.0, 11.4]"
 
 
@@ -470,7 +470,8 @@ def test_arena_level_role_figures_are_clustered_by_duplicate_deal() -> None:
     landlord once (won, +4) and peasant once (won, +2). Deal B: level 2 is landlord in both
     rotations (won +2, lost −4): one value for the deal, win 0.5, points −1. So level 2 as
     landlord: n = 2 deals (not 3 seat-deals), win rate (1 + 0.5)/2, points (4 − 1)/2."""
-    from ddzspec.players.arena import RATE, SeatDeal, estimate, summarize, wilson
+    from ddzspec.players.arena import SeatDeal, summarize
+    from ddzspec.stats import RATE, estimate, wilson
     a = [SeatDeal(2, "landlord", True, 4, True), SeatDeal(1, "peasant", False, -4, True),
          SeatDeal(1, "landlord", False, -2, False), SeatDeal(2, "peasant", True, 2, False)]
     b = [SeatDeal(2, "landlord", True, 2, True), SeatDeal(1, "peasant", False, -2, True),

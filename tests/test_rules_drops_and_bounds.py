@@ -144,7 +144,7 @@ def test_a_parent_drop_may_be_undone_by_a_child(tmp_path: Path) -> None:
 
 
 def test_builtin_check_counts_are_unchanged() -> None:
-    from ddzspec.verdict import check_rules
+    from ddzspec.check import check_rules
     counts = {name: len(check_rules(load_rules(name))) for name in ("classic", "kawu", "duel")}
     assert counts == {"classic": 24639, "kawu": 12654, "duel": 8798}
 

@@ -424,3 +424,14 @@ def test_diff_moves_from_stdin() -> None:
     assert res.exit_code == 1
     doc = json.loads(res.output)
     assert doc["compared"] == 2 and [x["cards"] for x in doc["differences"]] == ["444455"]
+
+
+def test_only_another_bidding_system_is_listed_whole() -> None:
+    """Another bidding system differs in every clause (shared ones too); another section whose
+    first clause differs (the deal's players) lists only the clauses that differ."""
+    got = {s.what: (s.a, s.b) for s in spec_differences(load_rules("classic"),
+                                                        load_rules("duel"))}
+    assert got["bidding"] == (
+        "auction, first_speaker random, bids 1 2 3, ends_at 3, all_pass redeal first_bidder "
+        "random", "call_rob, first_speaker random, max_robs 4, no_call landlord first_speaker")
+    assert got["deal"] == ("players 3, undealt 0", "players 2, undealt 9")

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from ddzspec.check import check_rules, report_path, require_playable
 from ddzspec.cli import main
 from ddzspec.errors import AmbiguousReadingError, UnplayableRulesError
 from ddzspec.game import GameState
 from ddzspec.moves import legal_moves
 from ddzspec.rules import Rules, load_rules
 from ddzspec.solver import make_position, solve
-from ddzspec.verdict import check_rules, report_path, require_playable
 
 LONE = 'rules lone extends classic\nshapes { lone = 1 x 1 }\n'
 TYPO = 'rules typo extends classic\nshapes { pair = 1 x 1 }\n'
@@ -114,17 +114,17 @@ def test_never_played_shape_is_refused(tmp_path: Path) -> None:
 def test_check_report_cache_is_trusted_only_with_its_header(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
-    from ddzspec import verdict
+    from ddzspec import check
     from ddzspec.errors import CacheWarning
     monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(verdict, "_REPORTS", {})
+    monkeypatch.setattr(check, "_REPORTS", {})
     _, rules = _rules(tmp_path, LONE)
     first = check_rules(rules)
     data = json.loads(report_path(rules).read_text())
     assert data["magic"] == "ddzspec-check" and len(data["ambiguous"]) == 15
     data["key"] = "0" * 24
     report_path(rules).write_text(json.dumps(data))
-    monkeypatch.setattr(verdict, "_REPORTS", {})
+    monkeypatch.setattr(check, "_REPORTS", {})
     with pytest.warns(CacheWarning):
         again = check_rules(rules)
     assert again.counts == first.counts and again.ambiguous == first.ambiguous

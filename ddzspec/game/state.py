@@ -9,11 +9,11 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ..cards import EMPTY, Cards
+from ..check import require_playable
 from ..errors import GameError, InvalidBidError, OutOfTurnError, WrongPhaseError
 from ..moves import legal_moves
 from ..readings import Reading
 from ..rules import Rules
-from ..verdict import require_playable
 from . import bidding, play, views
 from .actions import Action
 from .dealing import Setup, Start, check_seat, check_seed, explicit_deal, shuffle_deal
@@ -24,7 +24,7 @@ from .scoring import Factor, Result, multiplier_of
 def accept_rules(rules: Rules) -> Rules:
     """The one place where a deal accepts its rules: ``rules`` if a deal can be played under
     them to the end with every move read one way, else :class:`UnplayableRulesError` (a
-    GameError and a RulesError) saying why, from :func:`ddzspec.verdict.require_playable`:
+    GameError and a RulesError) saying why, from :func:`ddzspec.check.require_playable`:
     a rank no shape plays as a lone card (a leader could be stuck — seeds 000/002: the leader
     must play), ambiguous moves, or a shape no move can have."""
     require_playable(rules)

@@ -3,19 +3,10 @@
 A player is handed a :class:`~ddzspec.game.SeatView` — its own hand, the public history, the
 unseen-card counter, the cards left per seat and the rules — never the
 :class:`~ddzspec.game.GameState`, so the hidden hands are out of reach by construction.
-Entry points: :func:`player_for` (a level, 1 to 3, and a seed: every level is deterministic
-given its seed), :data:`LEVELS`, and :func:`prepare`, which builds a rules file's move table
-and legal-move index once, before play, so that no decision pays for it.
-
-The three levels: docs/game.md, "Design notes, module by module".
-
->>> from ddzspec.rules import load_rules
->>> from ddzspec.game import GameState
->>> g = GameState.new(load_rules("classic"), seed=7)
->>> p = player_for(2, seed=0)
->>> a = p.decide(g.view(g.turn))
->>> str(a.kind), a in g.legal_actions()
-('bid', True)
+Entry points: :class:`Player`, :func:`prepare`, which builds a rules file's move table and
+legal-move index once, before play, so that no decision pays for it, and the helpers every
+level shares (:func:`check_view`, :func:`dispatch`, …). The levels are built by
+:func:`ddzspec.players.levels.player_for`.
 """
 
 from __future__ import annotations
@@ -26,8 +17,6 @@ from typing import Protocol, runtime_checkable
 from ..cards import EMPTY, N_RANKS, Cards
 from ..game import Action, GameState, SeatView
 from ..rules import Rules
-
-LEVELS = (1, 2, 3)
 
 
 @runtime_checkable
@@ -170,31 +159,3 @@ def prepare(rules: Rules, *, endgame: bool = False) -> None:
     if endgame:
         from .endgame import warm_up
         warm_up(rules)
-
-
-#: The longest time per move level 3 accepts, seconds (an hour: NaN and infinity are refused).
-MAX_BUDGET = 3600.0
-
-
-def player_for(level: int, seed: int | str = 0, *, budget: float | None = None) -> Player:
-    """The computer player of ``level`` (1, 2 or 3), deterministic given ``seed``.
-
-    ``budget``: level 3's time per move in seconds (default 0.5; ignored by levels 1–2).
-    Raises ValueError for another level or a budget that is not a number in 0 < b ≤ 3600."""
-    if isinstance(level, bool) or level not in LEVELS:
-        raise ValueError(f"level {level!r}: the levels are 1 (beginner), 2 (intermediate) and "
-                         "3 (expert)")
-    if level == 1:
-        from .level1 import Level1
-        return Level1(seed)
-    if level == 2:
-        from .level2 import Level2
-        return Level2(seed)
-    from .level3 import Level3
-    if budget is None:
-        return Level3(seed)
-    if not isinstance(budget, (int, float)) or isinstance(budget, bool) \
-            or not 0 < budget <= MAX_BUDGET:
-        raise ValueError(f"budget {budget!r}: a time per move in seconds, > 0 and at most "
-                         f"{MAX_BUDGET:g}")
-    return Level3(seed, budget=float(budget))

@@ -245,6 +245,14 @@ class Rules:
         return not ranks
 
     @property
+    def rocket_tier(self) -> int | None:
+        """The rocket's tier: the top of a precedence of two tiers or more, the one move that
+        beats every bomb (classic's ``rocket > bomb > others``: 2), whatever the rules file
+        calls it; None when the precedence has fewer tiers."""
+        top = max((s.tier for s in self.shapes), default=0)
+        return top if top >= 2 else None
+
+    @property
     def label(self) -> str:
         """The name plus any shapes dropped on the fly: ``classic without trio_pair``."""
         return self.name + (f" without {', '.join(self.without)}" if self.without else "")

@@ -111,12 +111,12 @@ class Offer:
 
     def refusal(self, name: str) -> str | None:
         """Why the rules offered as ``name`` cannot be dealt (the message of
-        :func:`ddzspec.verdict.require_playable`: ambiguous moves, a rank no shape plays
+        :func:`ddzspec.check.require_playable`: ambiguous moves, a rank no shape plays
         alone), or None when they can. Computed once per name (the check itself is cached
         on disk)."""
         if name not in self._refusals:
+            from ..check import require_playable
             from ..errors import UnplayableRulesError
-            from ..verdict import require_playable
             try:
                 require_playable(self.rules[name])
                 self._refusals[name] = None
