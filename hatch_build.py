@@ -20,7 +20,7 @@ staying the one source of truth and the fallback.
   environment variable ``DDZSPEC_PURE_PYTHON=1`` forces the pure wheel.
 
 At run time ``ddzspec.solver.COMPILED`` says which one was imported. The tests build the same
-extension modules with :func:`build_compiled` (tests/test_solver_compiled.py).
+extension modules with :func:`build_compiled` (tests/solver/test_compiled.py).
 """
 
 from __future__ import annotations

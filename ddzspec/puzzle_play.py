@@ -3,7 +3,7 @@
 The shipped puzzles (:func:`builtin_puzzles`) are the 21 two-seat puzzles of
 ``tests/data/puzzles/two_seat.jsonl`` with their public sources, and a few three-seat positions
 constructed for ddzspec (landlord against two peasants, classic rules), whose answers were
-found by the solver and checked by an independent plain minimax (``tests/test_puzzle_play.py``).
+found by the solver and checked by an independent plain minimax (``tests/puzzles/test_play.py``).
 They are package data: ``ddzspec/data/puzzles.jsonl``.
 
 A :class:`PuzzleGame` is immutable: :meth:`PuzzleGame.play` (the human's move),

@@ -23,7 +23,7 @@ searches with a :class:`Searcher` of the whole position, kept by the worker proc
 next task of the same position (one position at a time, per thread), so the children solved
 on one worker share its transposition table; a Dask worker keeps it (its memory, bounded by
 ``entries``) until a task of another position comes. The winner is the same whatever the
-number of workers (the transposition table is exact: tests/test_solver_split.py compares
+number of workers (the transposition table is exact: tests/solver/test_split.py compares
 with ``solve`` on the repo's puzzles and random 2- and 3-seat positions). Search
 infrastructure: no rule of the seeds is implemented here.
 

@@ -4,7 +4,7 @@ A player is handed a :class:`~ddzspec.game.SeatView` — its own hand, the publi
 deal (``view.history``: every play and pass; ``view.bids``), the counter of unseen cards
 (``view.unseen``, seed 003), the cards left per seat and the rules — never the
 :class:`~ddzspec.game.GameState`. The hidden hands are therefore out of reach by construction:
-two deals that look the same from a seat give the same decision (``tests/test_players.py``
+two deals that look the same from a seat give the same decision (``tests/players/test_levels.py``
 reshuffles the hidden hands to check it).
 
 Levels (seed 003 offers three computer levels):

@@ -182,7 +182,7 @@ def test_an_oserror_escaping_a_command_is_one_line_naming_the_file(
     assert capsys.readouterr().err == "ddzspec: error: out/rec.json: No space left on device\n"
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_readme_examples_ship_in_examples(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -28,7 +28,7 @@ from ddzspec.game.record import (
 from ddzspec.rules import Rules, load_rules, resolved_text
 
 #: Every built-in variant a deal can be played under (duel-literal has ambiguous moves, so its
-#: deals are refused up front: tests/test_verdict.py).
+#: deals are refused up front: tests/rules/test_flagged_rules_refused.py).
 VARIANTS = ("classic", "kawu", "duel")
 
 HOUSE = ('rules house "house rules" extends classic\n'

@@ -1,7 +1,7 @@
 """The plane counts derived independently: pure combinatorics, nothing imported from ddzspec.
 
-The figures pinned here are the ones the compiled tables give (tests/test_table.py,
-tests/test_variants.py); this file enumerates the moves by brute force straight from the
+The figures pinned here are the ones the compiled tables give (tests/moves/test_table.py,
+tests/rules/test_variants.py); this file enumerates the moves by brute force straight from the
 seeds' words, so a compiler bug cannot also hide in the expected value.
 
 Rules as the seeds state them:

@@ -44,7 +44,7 @@ def test_round_trip_without_recompiling(small: Rules, monkeypatch: pytest.Monkey
     again = get_table(small)
     assert calls == [] and again.entries == first.entries and again.ambiguous == first.ambiguous
     # single 15 + pair 13 + trio 13 + trio_single 182 + straight 36 + pair_straight 52
-    # + plane 45 + bomb 13 + rocket 1 (see tests/test_table.py)
+    # + plane 45 + bomb 13 + rocket 1 (see tests/moves/test_table.py)
     assert len(again) == 15 + 13 + 13 + 182 + 36 + 52 + 45 + 13 + 1
 
 

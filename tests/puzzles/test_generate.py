@@ -14,7 +14,7 @@ from ddzspec.cli_puzzlegen import puzzles_check, puzzles_generate
 from ddzspec.puzzlegen import Difficulty, after, position_of
 from ddzspec.solver import solve
 
-DATA = Path(__file__).parent / "data" / "puzzles" / "two_seat.jsonl"
+DATA = Path(__file__).parents[1] / "data" / "puzzles" / "two_seat.jsonl"
 
 
 def _gen(tmp_path: Path, *args: str) -> list[dict]:

@@ -33,7 +33,7 @@ from ddzspec.readings import beats
 from ddzspec.solver import Position, parse_position, position_from_puzzle, solve
 from ddzspec.table import get_table
 
-TWO_SEAT = Path(__file__).resolve().parent / "data" / "puzzles" / "two_seat.jsonl"
+TWO_SEAT = Path(__file__).resolve().parents[1] / "data" / "puzzles" / "two_seat.jsonl"
 PUZZLES = builtin_puzzles()
 BY_ID = {p.id: p for p in PUZZLES}
 THREE = [p for p in PUZZLES if p.seats == 3]

@@ -324,7 +324,7 @@ def test_arena_on_two_workers_and_resumed_gives_the_library_figures(tmp_path: Pa
 
 
 def test_solve_batch_output_resumes_with_the_same_rows(tmp_path: Path) -> None:
-    src = Path(__file__).parent / "data" / "puzzles" / "two_seat.jsonl"
+    src = Path(__file__).parents[1] / "data" / "puzzles" / "two_seat.jsonl"
     batch = tmp_path / "b.jsonl"
     batch.write_text("".join(src.read_text().splitlines(keepends=True)[:2]))
     out = tmp_path / "rows.jsonl"

@@ -8,7 +8,7 @@ solves the same positions twice, each in a fresh interpreter: once pure, once wi
 ``ddzspec.solver.search``/``movegen`` (and mypyc's shared library) imported first through a
 meta-path finder; the two answer lists must be equal, nodes included. The positions: every
 puzzle of tests/data/puzzles/two_seat.jsonl (``want="all"``, and ``"score"`` on a few), the
-pinned 15 v 15 deals of tests/test_solver_deals.py (three also with small tables: the compact
+pinned 15 v 15 deals of tests/solver/test_deals_pinned.py (three also with small tables: the compact
 table replacing entries), the 3-seat puzzles shipped with ddzspec,
 and a puzzle played through :class:`ddzspec.puzzle_play.PuzzleGame` (the ``Searcher``/
 ``_Aborted`` use). No skip: without a C compiler the test fails and says so (``.ci/run``
@@ -29,7 +29,7 @@ import pytest
 
 from ddzspec.cards import parse_cards
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "tests" / "data" / "puzzles" / "two_seat.jsonl"
 #: two-seat puzzles also solved for the exact score
 SCORED = ("DDZ2-01", "DDZ2-02", "DDZ2-05", "DDZ2-15")
@@ -131,7 +131,7 @@ def test_the_answers_are_the_published_ones(
         got = compiled["two_seat"][rec["id"]]
         assert {"landlord": "first", "peasants": "second"}[got["winner"]] == rec["winner"]
         assert multisets(got["winning_moves"]) == multisets(rec["winning_moves"])
-    deals = _load(ROOT / "tests" / "test_solver_deals.py")
+    deals = _load(ROOT / "tests" / "solver" / "test_deals_pinned.py")
     n = len(deals.DEALS)
     assert [(d["winner"], tuple(d["winning_moves"])) for d in compiled["deals"][:n]] \
         == [(winner, moves) for _, _, winner, moves in deals.DEALS]
@@ -276,8 +276,8 @@ def main(files: list[str]) -> None:
     import ddzspec.solver
     from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
     from ddzspec.solver import make_position, position_from_puzzle, solve, solve_split
-    sys.path.insert(0, str(ROOT / "tests"))
-    from test_solver_deals import CLASSIC, DEALS, VERDICTS
+    sys.path.insert(0, str(ROOT / "tests" / "solver"))
+    from test_deals_pinned import CLASSIC, DEALS, VERDICTS
 
     answers: dict[str, Any] = {"COMPILED": ddzspec.solver.COMPILED, "files": {
         name: getattr(sys.modules.get(name), "__file__", None)

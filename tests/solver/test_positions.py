@@ -142,7 +142,7 @@ def test_passes_are_inferred_and_checked() -> None:
 
 
 def test_format_round_trip() -> None:
-    # (not trio_pair: tests/test_table.py expects that variant's table not to be loaded yet)
+    # (not trio_pair: tests/moves/test_table.py expects that variant's table not to be loaded yet)
     p = parse_position("""rules classic without four_two_pairs, plane_pairs
 landlord: 2QQTT77553
 peasant: AA9

@@ -23,7 +23,7 @@ from ddzspec.puzzle_play import builtin_puzzles
 from ddzspec.rules import load_rules
 from ddzspec.solver import Position, make_position, position_from_puzzle, solve, solve_split
 
-PUZZLES = Path(__file__).parent / "data" / "puzzles"
+PUZZLES = Path(__file__).parents[1] / "data" / "puzzles"
 
 
 def _puzzles() -> list[tuple[str, Position]]:
@@ -224,7 +224,7 @@ def test_cli_refuses_score_split_and_output_without_batch(args: list[str],
 def test_rules_files_bans_and_notation_travel_to_the_tasks() -> None:
     # the tasks rebuild the position from its text and the rules from rules_ref: a rules file
     # (its resolved text), a ban and the French notation reach them
-    house = load_rules(str(Path(__file__).parent.parent / "examples" / "house.rules"))
+    house = load_rules(str(Path(__file__).parents[2] / "examples" / "house.rules"))
     banned = load_rules("classic", without=("trio_pair",))
     for rules, hands, notation in (
             (house, {"landlord": "33344", "peasant": "7789T"}, "en"),

@@ -13,7 +13,7 @@ import pytest
 from ddzspec.cards import parse_cards
 from ddzspec.solver import position_from_puzzle, solve
 
-PUZZLES = Path(__file__).resolve().parent / "data" / "puzzles" / "two_seat.jsonl"
+PUZZLES = Path(__file__).resolve().parents[1] / "data" / "puzzles" / "two_seat.jsonl"
 
 
 def _records() -> list[dict]:

@@ -18,7 +18,7 @@ from ddzspec.rules import load_rules
 from ddzspec.web import create_app
 from ddzspec.web.app import MAX_BODY
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture()
