@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -17,16 +18,11 @@ from ddzspec.moves import legal_moves
 from ddzspec.rules import load_rules
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(main, list(args))
-    return res.exit_code, res.stdout, res.stderr
-
-
-def test_diff_sees_a_scoring_only_change(tmp_path: Path) -> None:
+def test_diff_sees_a_scoring_only_change(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "nospring.rules"
     f.write_text('rules nospring "no spring" extends classic\n'
                  "scoring { base bid  double bomb rocket  settle per_peasant }\n")
-    code, out, _ = run("diff", "classic", str(f))
+    code, out, _ = cli("diff", "classic", str(f))
     assert code == 1
     assert out.splitlines()[0].startswith("diff classic nospring:")
     assert "nospring: double bomb rocket" in out and "No multiset differs" in out
@@ -42,10 +38,10 @@ def test_tables_are_shared_but_bound_to_the_asking_rules(tmp_path: Path) -> None
     assert get_table(other).entries is get_table(classic).entries
 
 
-def test_rules_without_single_cannot_be_played() -> None:
+def test_rules_without_single_cannot_be_played(cli: Any) -> None:
     with pytest.raises(GameError, match="cannot be played"):
         GameState.new(load_rules("classic", without=("single",)), seed=1)
-    code, _, err = run("play", "--without", "single", "--seed", "1")
+    code, _, err = cli("play", "--without", "single", "--seed", "1")
     assert code == 2 and "no shape plays a lone card" in err
 
 
@@ -53,17 +49,17 @@ def test_rules_without_single_cannot_be_played() -> None:
     (b"\xff\xfe\x00\x01", "not a UTF-8 text file"),
     (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
 ])
-def test_unreadable_records(tmp_path: Path, content: bytes, message: str) -> None:
+def test_unreadable_records(tmp_path: Path, content: bytes, message: str, cli: Any) -> None:
     f = tmp_path / "r.json"
     f.write_bytes(content)
-    code, _, err = run("replay", str(f))
+    code, _, err = cli("replay", str(f))
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_play_save_to_a_bad_path(tmp_path: Path) -> None:
-    code, _, err = run("play", "--save", str(tmp_path / "no" / "x.json"))
+def test_play_save_to_a_bad_path(tmp_path: Path, cli: Any) -> None:
+    code, _, err = cli("play", "--save", str(tmp_path / "no" / "x.json"))
     assert code == 2 and "cannot write" in err
-    code, _, err = run("play", "--save", str(tmp_path))
+    code, _, err = cli("play", "--save", str(tmp_path))
     assert code == 2 and "cannot write" in err
 
 
@@ -74,8 +70,8 @@ def test_a_bid_is_a_whole_number(value: object) -> None:
         s.apply(Action("bid", s.turn, value))  # type: ignore[arg-type]
 
 
-def test_beat_an_ambiguous_move_lists_its_readings() -> None:
-    code, _, err = run("moves", "--rules", "duel-literal", "--beat", "555666777888",
+def test_beat_an_ambiguous_move_lists_its_readings(cli: Any) -> None:
+    code, _, err = cli("moves", "--rules", "duel-literal", "--beat", "555666777888",
                        "666777888999")
     assert code == 2
     assert "plane_singles 555666777+8+8+8" in err and "defect of the rules file" in err
@@ -90,99 +86,101 @@ def test_hand_as_cards_is_checked_against_the_deck() -> None:
         legal_moves("3456789", previous="33334")
 
 
-def test_record_with_null_hash_or_altered_rules_is_refused(tmp_path: Path) -> None:
+def test_record_with_null_hash_or_altered_rules_is_refused(tmp_path: Path, cli: Any) -> None:
     """A record whose rules cannot be checked exactly is refused (exit 2), never replayed with
     a warning (issue 8 §2). The carried text is the rules: the digest is informational (it is
     ddzspec's cache key and may change between versions), so a changed digest alone replays."""
     f = tmp_path / "r.json"
-    run("play", "--seed", "2", "--save", str(f))
-    _, unaltered, _ = run("replay", str(f))
+    cli("play", "--seed", "2", "--save", str(f))
+    _, unaltered, _ = cli("replay", str(f))
     rec = json.loads(f.read_text())
     rec["rules"]["digest"] = "0" * 20
     f.write_text(json.dumps(rec))
-    code, out, _ = run("replay", str(f))
+    code, out, _ = cli("replay", str(f))
     assert code == 0 and out == unaltered and "\npoints: seat 0 " in out
     text = rec["rules"]["text"]
     rec["rules"]["text"] = [line.replace("bids 1 2 3", "bids 1 2") for line in text]
     f.write_text(json.dumps(rec))
-    code, _, err = run("replay", str(f))
+    code, _, err = cli("replay", str(f))
     assert code == 2 and "do not match their sha256" in err and "the record was altered" in err
     rec["rules"]["sha256"] = None
     f.write_text(json.dumps(rec))
-    code, _, err = run("replay", str(f))
+    code, _, err = cli("replay", str(f))
     assert code == 2 and \
         '"rules" needs "sha256" (a string), not null' in err and "None" not in err
 
 
-def test_score_line_speaks_the_notation() -> None:
-    code, out, _ = run("play", "--rules", "kawu", "--seed", "3", "--notation", "fr")
+def test_score_line_speaks_the_notation(cli: Any) -> None:
+    code, out, _ = cli("play", "--rules", "kawu", "--seed", "3", "--notation", "fr")
     assert code == 0 and "×2 rocket PJ GJ" in out and "rocket BR" not in out
 
 
-def test_replay_reads_stdin(tmp_path: Path) -> None:
+def test_replay_reads_stdin(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "r.json"
-    run("play", "--seed", "4", "--save", str(f))
+    cli("play", "--seed", "4", "--save", str(f))
     res = CliRunner().invoke(main, ["replay", "-"], input=f.read_text())
     assert res.exit_code == 0 and res.stdout.splitlines()[-1].startswith("points:")
 
 
-def test_explain_oversized_move_reads_as_a_sentence() -> None:
-    _, out, _ = run("explain", "333444555666777888999T")
+def test_explain_oversized_move_reads_as_a_sentence(cli: Any) -> None:
+    _, out, _ = cli("explain", "333444555666777888999T")
     assert "22 cards: more than the largest hand (20); no restriction is involved." in out
 
 
-def test_beats_names_the_empty_argument() -> None:
-    code, _, err = run("beats", "3", "")
+def test_beats_names_the_empty_argument(cli: Any) -> None:
+    code, _, err = cli("beats", "3", "")
     assert code == 2 and "PREVIOUS: no cards given" in err
 
 
-def test_solver_batch_uses_the_rules_option_and_survives_odd_fields(tmp_path: Path) -> None:
+def test_solver_batch_uses_the_rules_option_and_survives_odd_fields(tmp_path: Path,
+                                                                    cli: Any) -> None:
     f = tmp_path / "c.jsonl"
     f.write_text('{"id":"f","hands":{"first":"KK","second":5},"to_move":"first"}\n'
                  '{"id":"g","hands":{"first":"KK","second":"5"},"winner":"first",'
                  '"winning_moves":[5]}\n'
                  '{"id":"d","position":"landlord: 33\\npeasant: 5\\nto_move: landlord\\n"}\n')
-    code, out, _ = run("solve", "--batch", str(f))
+    code, out, _ = cli("solve", "--batch", str(f))
     assert code == 2 and "Traceback" not in out  # a bad line: bad input
     assert "error in f: malformed puzzle record: each hand must be a card string" in out
     assert ('error in g: expected answer: "winning_moves" must be a list of card strings'
             in out)  # a badly typed expectation is an error row, never silently ignored
     assert "solved 1/3" in out
-    code, out, _ = run("solve", "--batch", str(f), "--rules", "duel")
+    code, out, _ = cli("solve", "--batch", str(f), "--rules", "duel")
     assert "error in d: position d:1:11: the deck has no 3" in out
 
 
-def test_solver_refuses_nan_limits_binary_files_and_unplayable_rules(tmp_path: Path) -> None:
-    code, _, err = run("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+def test_solver_refuses_nan_limits_binary_files_and_unplayable_rules(tmp_path: Path,
+                                                                     cli: Any) -> None:
+    code, _, err = cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
                        "--limit-seconds", "nan")
     assert code == 2 and "not a number" in err
     f = tmp_path / "bin.pos"
     f.write_bytes(b"\xff\xfe\x00")
-    code, _, err = run("solve", str(f))
+    code, _, err = cli("solve", str(f))
     assert code == 2 and "not a UTF-8 text file" in err
-    code, _, err = run("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+    code, _, err = cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
                        "--without", "single")
     assert code == 2 and "cannot be played out" in err
 
 
 # ----------------------------------------------------------------------------- tester 1
 
-def _saved_record(tmp_path: Path, seed: int = 5) -> tuple[Path, dict[str, object]]:
+def _saved_record(cli: Any, tmp_path: Path, seed: int = 5) -> tuple[Path, dict[str, object]]:
     f = tmp_path / "m.json"
-    code, _, _ = run("play", "--seed", str(seed), "--save", str(f))
+    code, _, _ = cli("play", "--seed", str(seed), "--save", str(f))
     assert code == 0
     return f, json.loads(f.read_text())
 
 
-def test_a_record_number_too_long_for_python_is_a_one_line_error(tmp_path: Path) -> None:
+def test_a_record_number_too_long_for_python_is_a_one_line_error(tmp_path: Path, cli: Any) -> None:
     """Tester 1 §2: a 5000-digit seed made json.loads raise a bare ValueError."""
-    f, _ = _saved_record(tmp_path)
+    f, _ = _saved_record(cli, tmp_path)
     text = f.read_text()
     head, tail = text.split('"seed": 5', 1)
     f.write_text(head + '"seed": ' + "9" * 5000 + tail)
     line = head.count("\n") + 1
     col = len(head) - head.rfind("\n") + len('"seed": ')
-    code, out, err = run("replay", str(f))
+    code, out, err = cli("replay", str(f))
     assert code == 2 and out == ""
     assert err == (f"ddzspec: error: {f}: line {line} column {col}: a number of 5000 digits "
                    "(more than the 4300 digits Python reads): no deal record holds one\n")
@@ -217,26 +215,27 @@ def test_a_record_number_too_long_for_python_is_a_one_line_error(tmp_path: Path)
     (lambda o: o["rules"]["text"].__setitem__(3, 5),
      '"rules": "text" must be a list of strings, not'),
 ])
-def test_every_record_field_is_checked(tmp_path: Path, edit: object, message: str) -> None:
+def test_every_record_field_is_checked(tmp_path: Path, edit: object, message: str,
+                                       cli: Any) -> None:
     """Tester 1 §5/§9: hand-edited records replayed with exit 0 (a bad "without", a "name"
     that is not the text's, version 2.0) or with a misleading message ("deal": [5] → "deal is
     missing"). Every field is type-checked, the labels checked against the text."""
-    f, obj = _saved_record(tmp_path)
+    f, obj = _saved_record(cli, tmp_path)
     edit(obj)  # type: ignore[operator]
     f.write_text(json.dumps(obj))
-    code, out, err = run("replay", str(f))
+    code, out, err = cli("replay", str(f))
     assert code == 2 and out == ""
     assert err.startswith(f"ddzspec: error: {message}") and err.count("\n") == 1, err
 
 
-def test_replay_without_agrees_once_the_record_is_consistent(tmp_path: Path) -> None:
+def test_replay_without_agrees_once_the_record_is_consistent(tmp_path: Path, cli: Any) -> None:
     """Tester 1 §5 follow-on: a record played without a shape replays with the same --without
     (the self-contradictory refusal came from a record whose "without" contradicted its text,
     now refused when read)."""
     f = tmp_path / "nb.json"
-    assert run("play", "--seed", "5", "--without", "trio_pair", "--save", str(f))[0] == 0
+    assert cli("play", "--seed", "5", "--without", "trio_pair", "--save", str(f))[0] == 0
     assert json.loads(f.read_text())["rules"]["without"] == ["trio_pair"]
-    code, out, _ = run("replay", str(f), "--without", "trio_pair")
+    code, out, _ = cli("replay", str(f), "--without", "trio_pair")
     assert code == 0 and out.splitlines()[-1].startswith("points:")
 
 
@@ -248,12 +247,13 @@ def test_replay_without_agrees_once_the_record_is_consistent(tmp_path: Path) -> 
     ({"seat": 0, "call": None}, '"call" is true or false, not null'),
     ([0, "bid"], 'an action is a JSON object, not [0, "bid"]'),
 ])
-def test_record_action_errors_quote_json(tmp_path: Path, action: object, reason: str) -> None:
+def test_record_action_errors_quote_json(tmp_path: Path, action: object, reason: str,
+                                         cli: Any) -> None:
     """Tester 1 §9: a bad record action was quoted again as a Python repr."""
-    f, obj = _saved_record(tmp_path)
+    f, obj = _saved_record(cli, tmp_path)
     obj["actions"][0] = action  # type: ignore[index]
     f.write_text(json.dumps(obj))
-    code, out, _ = run("replay", str(f))
+    code, out, _ = cli("replay", str(f))
     assert code == 1
     assert out.splitlines()[-1] == f"invalid action 0: {json.dumps(action)}: {reason}"
 
@@ -310,11 +310,11 @@ def test_resume_under_a_house_rules_file_is_the_same_state(tmp_path: Path) -> No
                                "x>=1 (see 'ddzspec play --help')"),
     (("play", "--bogus"), "play: No such option '--bogus' (see 'ddzspec play --help')"),
 ])
-def test_bad_command_lines_are_one_line_errors(args: tuple[str, ...], error: str) -> None:
+def test_bad_command_lines_are_one_line_errors(args: tuple[str, ...], error: str, cli: Any) -> None:
     """Tester 1 §5/§9: an empty --save, check "" and check RULES --rules were accepted (exit
     0); replay "" read the working folder; --beat was not named; click's usage errors took
     3-4 lines. Each is now one line, exit 2, nothing on standard output."""
-    code, out, err = run(*args)
+    code, out, err = cli(*args)
     assert (code, out, err) == (2, "", f"ddzspec: error: {error}\n")
 
 
@@ -325,7 +325,7 @@ def test_no_arguments_still_shows_the_help() -> None:
 
 
 def test_a_folder_that_takes_no_new_file_is_refused_before_playing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """Tester 1 §9: saving to /proc/version said "No such file or directory" (the temporary
     file could not be created in /proc). The folder is probed before playing and named."""
     import errno
@@ -341,27 +341,27 @@ def test_a_folder_that_takes_no_new_file_is_refused_before_playing(
     monkeypatch.setattr(_io.os, "open", refuse)
     target = tmp_path / "version"
     target.write_text("kept\n")
-    code, out, err = run("play", "--seed", "1", "--save", str(target), "--force")
+    code, out, err = cli("play", "--seed", "1", "--save", str(target), "--force")
     assert (code, out) == (2, "")
     assert err == (f"ddzspec: error: {target}: cannot write: no file can be created in folder "
                    f"'{tmp_path}' (No such file or directory)\n")
     assert target.read_text() == "kept\n"
 
 
-def test_many_deals_write_nothing_to_a_redirected_stderr() -> None:
+def test_many_deals_write_nothing_to_a_redirected_stderr(cli: Any) -> None:
     """Tester 1 §9: a stray blank line went to standard error (the progress bar of --games,
     not a terminal)."""
-    code, out, err = run("play", "--games", "3")
+    code, out, err = cli("play", "--games", "3")
     assert code == 0 and err == "" and "3 deals" in out
 
 
 # --------------------------------------------------------------------- tester 2 (issue 8, 9)
 
-def test_arena_intervals_are_json_and_stay_within_their_range() -> None:
+def test_arena_intervals_are_json_and_stay_within_their_range(cli: Any) -> None:
     """One deal gives no spread: null, not Infinity (invalid JSON); a win rate's interval
     stays within 0 … 1 (it went to 132 %)."""
     from ddzspec.players.arena import RATE, estimate
-    code, out, _ = run("arena", "--levels", "1,2", "--games", "1", "--json")
+    code, out, _ = cli("arena", "--levels", "1,2", "--games", "1", "--json")
     assert code == 0
     res = json.loads(out, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
     assert all(r["points"]["low"] is None for r in res["by_level_role"] if r["points"]["n"] == 1)
@@ -372,8 +372,8 @@ def test_arena_intervals_are_json_and_stay_within_their_range() -> None:
 
 
 @pytest.mark.parametrize("budget", ["nan", "inf", "1e308", "0"])
-def test_arena_budget_must_be_a_finite_number_of_seconds(budget: str) -> None:
-    code, out, err = run("arena", "--levels", "3,1", "--games", "1", "--budget", budget)
+def test_arena_budget_must_be_a_finite_number_of_seconds(budget: str, cli: Any) -> None:
+    code, out, err = cli("arena", "--levels", "3,1", "--games", "1", "--budget", budget)
     assert code == 2 and out == "" and err.startswith("ddzspec: error: arena: Invalid value for "
                                                       "'--budget'") and len(err.splitlines()) == 1
 
@@ -385,23 +385,23 @@ def test_player_for_refuses_an_infinite_budget() -> None:
             player_for(3, budget=bad)
 
 
-def test_empty_levels_are_an_error_not_the_default() -> None:
-    code, _, err = run("play", "--levels", "", "--seed", "1")
+def test_empty_levels_are_an_error_not_the_default(cli: Any) -> None:
+    code, _, err = cli("play", "--levels", "", "--seed", "1")
     assert code == 2 and err == "ddzspec: error: --levels: levels '': '' is not a level (1, 2 " \
                                 "or 3)\n"
 
 
-def test_check_flags_a_shape_no_move_can_have_as_play_refuses_it(tmp_path: Path) -> None:
+def test_check_flags_a_shape_no_move_can_have_as_play_refuses_it(tmp_path: Path, cli: Any) -> None:
     """check said OK (exit 0) for rules that play and solve refuse: one verdict for all."""
     f = tmp_path / "kni2.rules"
     f.write_text('rules kni2 "no kickers at all" extends classic\n'
                  "restrictions { kicker_not_in 3 4 5 6 7 8 9 10 J Q K A 2 B R }\n")
-    code, out, _ = run("check", str(f))
+    code, out, _ = cli("check", str(f))
     problem = ("no legal move has type trio_single, trio_pair, plane_singles, plane_pairs, "
                "four_two_singles, four_two_pairs (the restrictions or ambiguity rule out every "
                "candidate)")
     assert code == 1 and problem in out and "OK:" not in out
-    code, _, err = run("play", "--rules", str(f), "--seed", "3")
+    code, _, err = cli("play", "--rules", str(f), "--seed", "3")
     assert code == 2 and problem in err
 
 
@@ -434,10 +434,10 @@ def test_ctrl_c_is_one_line_and_exit_130() -> None:
     assert p.returncode == 130 and err.strip() == "ddzspec: interrupted"
 
 
-def test_a_refused_builtin_is_named_as_the_user_names_it() -> None:
+def test_a_refused_builtin_is_named_as_the_user_names_it(cli: Any) -> None:
     """The refusal names a built-in by its name (the command it suggests must work as typed),
     not by the path of the file inside the package."""
-    code, _, err = run("play", "--rules", "duel-literal", "--seed", "1")
+    code, _, err = cli("play", "--rules", "duel-literal", "--seed", "1")
     assert code == 2 and err.startswith("ddzspec: error: duel-literal: these rules cannot be "
                                         "played out: 180 moves have several readings")
     assert err.rstrip().endswith("run `ddzspec check --rules duel-literal` for the full report")
@@ -485,11 +485,11 @@ def test_arena_level_role_figures_are_clustered_by_duplicate_deal() -> None:
     assert "level 2 as landlord (     2 deals)" in "\n".join(res.lines())
 
 
-def test_output_never_overwrites_a_file_that_is_not_ddzspec_s(tmp_path: Path) -> None:
+def test_output_never_overwrites_a_file_that_is_not_ddzspec_s(tmp_path: Path, cli: Any) -> None:
     for text in ("x\n", "x", '{"a": 1}', "first\nsecond\n"):
         f = tmp_path / "one.txt"
         f.write_text(text)
-        code, _, err = run("arena", "--levels", "2,1", "--games", "1", "--workers", "1",
+        code, _, err = cli("arena", "--levels", "2,1", "--games", "1", "--workers", "1",
                            "--output", str(f))
         assert code == 2 and err.count("\n") == 1 and str(f) in err, err
         assert "not the output of a ddzspec run" in err
@@ -497,8 +497,8 @@ def test_output_never_overwrites_a_file_that_is_not_ddzspec_s(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1"])
-def test_min_difficulty_must_be_finite_and_not_negative(value: str) -> None:
-    code, _, err = run("puzzles", "generate", f"--min-difficulty={value}", "--count", "1")
+def test_min_difficulty_must_be_finite_and_not_negative(value: str, cli: Any) -> None:
+    code, _, err = cli("puzzles", "generate", f"--min-difficulty={value}", "--count", "1")
     assert code == 2 and "--min-difficulty" in err and err.count("\n") == 1
 
 
@@ -518,12 +518,12 @@ def test_a_closed_pipe_exits_141_without_a_message(args: tuple[str, ...]) -> Non
 
 
 def test_a_scheduler_without_workers_says_so_and_gives_up(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     from ddzspec import execute
     monkeypatch.setattr(execute, "WORKER_TIMEOUT", 1.5)
     with (tmp_path / "dask.log").open("wb") as log, \
             execute.dask_processes(0, log=log, timeout=60) as (address, _):
-        code, _, err = run("arena", "--levels", "2,1", "--games", "1", "--scheduler", address)
+        code, _, err = cli("arena", "--levels", "2,1", "--games", "1", "--scheduler", address)
     lines = err.splitlines()
     assert code == 2 and len(lines) == 2
     assert lines[0] == f"ddzspec: waiting for workers on {address} (at most 1.5 s)"
@@ -568,23 +568,23 @@ def test_ctrl_c_while_the_cluster_starts_is_one_line_and_130() -> None:
     assert p.returncode == 130 and err.strip() == "ddzspec: interrupted", err
 
 
-def test_balance_plays_each_variant_with_the_first_levels_for_its_seats() -> None:
-    code, out, err = run("balance", "classic", "duel", "--levels", "3,2,1", "--games", "1",
+def test_balance_plays_each_variant_with_the_first_levels_for_its_seats(cli: Any) -> None:
+    code, out, err = cli("balance", "classic", "duel", "--levels", "3,2,1", "--games", "1",
                          "--workers", "1", "--budget", "0.01")
     assert code == 0, err
     assert "classic: 1 deals, levels 3,2,1" in out and "duel: 1 deals, levels 3,2," in out
 
 
-def test_puzzles_check_shows_a_record_without_answer_as_information() -> None:
-    code, out, _ = run("puzzles", "check", "examples/puzzles.jsonl")
+def test_puzzles_check_shows_a_record_without_answer_as_information(cli: Any) -> None:
+    code, out, _ = cli("puzzles", "check", "examples/puzzles.jsonl")
     lines = out.splitlines()
     assert code == 0 and lines[-1] == "3 puzzles checked, 0 with a problem"
     assert lines[0].startswith("line 3 (bomb): no expected answer: solved as peasants wins, "
                                "winning moves 8, K, 88,")
 
 
-def test_puzzles_check_wants_the_exact_set_of_several_winning_moves() -> None:
-    code, out, _ = run("puzzles", "check", "tests/data/puzzles/two_seat.jsonl",
+def test_puzzles_check_wants_the_exact_set_of_several_winning_moves(cli: Any) -> None:
+    code, out, _ = cli("puzzles", "check", "tests/data/puzzles/two_seat.jsonl",
                        "--limit-seconds", "30")
     assert (code, out) == (0, "21 puzzles checked, 0 with a problem\n")
 
@@ -624,28 +624,28 @@ def test_a_terminal_deal_records_its_seat_and_levels_and_resume_holds_to_them(
 
 
 def test_an_unwritable_data_folder_is_a_located_one_line_error(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", "/proc/nope")
-    code, _, err = run("play", "--seat", "0")
+    code, _, err = cli("play", "--seat", "0")
     assert code == 2 and err.count("\n") == 1
     assert err.startswith("ddzspec: error: /proc/nope/ddzspec/games: cannot create the folder "
                           "where deals are saved:")
     assert "--save FILE" in err and "XDG_DATA_HOME" in err and "Errno" not in err
 
 
-def test_a_scheduler_that_is_no_address_names_the_option() -> None:
-    code, _, err = run("arena", "--levels", "2,1", "--games", "1", "--scheduler", "notaurl")
+def test_a_scheduler_that_is_no_address_names_the_option(cli: Any) -> None:
+    code, _, err = cli("arena", "--levels", "2,1", "--games", "1", "--scheduler", "notaurl")
     assert code == 2 and err.startswith("ddzspec: error: --scheduler notaurl: not a scheduler "
                                         "address (tcp://HOST:PORT)")
 
 
-def test_batch_shows_the_expected_answer_and_flags_a_repeated_id(tmp_path: Path) -> None:
+def test_batch_shows_the_expected_answer_and_flags_a_repeated_id(tmp_path: Path, cli: Any) -> None:
     lines = Path("examples/puzzles.jsonl").read_text().splitlines()
     wrong = lines[0].replace('"DDZ2-01"', '"X"').replace('"winner": "first"',
                                                           '"winner": "second"')
     f = tmp_path / "b.jsonl"
     f.write_text("\n".join([lines[0], wrong, lines[0]]) + "\n")
-    code, out, _ = run("solve", "--batch", str(f), "--json")
+    code, out, _ = cli("solve", "--batch", str(f), "--json")
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 2
     # tester F13: the expected winner in the rows' own words (a record's second: peasants)
@@ -655,35 +655,35 @@ def test_batch_shows_the_expected_answer_and_flags_a_repeated_id(tmp_path: Path)
     assert rows[2] == {"id": "DDZ2-01", "status": "error", "error": "line 3: duplicate id "
                        "'DDZ2-01' (first on line 1); ids must be unique"}
     f.write_text("\n".join([lines[0], wrong]) + "\n")
-    code, out, _ = run("solve", "--batch", str(f))
+    code, out, _ = cli("solve", "--batch", str(f))
     assert code == 1 and "DIFFERS: expected peasants, 4, 5" in out and "second," not in out
 
 
-def test_a_misspelt_seat_is_named_with_the_seats(tmp_path: Path) -> None:
+def test_a_misspelt_seat_is_named_with_the_seats(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "p.txt"
     f.write_text("landlord: 3455\npeasant1: 66\npeasant3: 77\nto_move: landlord\n")
-    code, _, err = run("solve", str(f))
+    code, _, err = cli("solve", str(f))
     assert code == 2 and err == (f"ddzspec: error: {f}:3:1: unknown seat 'peasant3' (seats: "
                                  "landlord, peasant with two seats; landlord, peasant1, "
                                  "peasant2 with three)\n")
 
 
 def test_puzzles_play_takes_rules_for_a_file_without_and_names_a_folder(
-        tmp_path: Path) -> None:
+        tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "p.txt"
     f.write_text("landlord: 3455\npeasant1: 66\npeasant2: 77\nto_move: landlord\n")
     res = CliRunner().invoke(main, ["puzzles", "play", str(f)], input="quit\n")
     assert res.exit_code == 0 and "landlord to move (you lose with best play)." in res.stdout
     res = CliRunner().invoke(main, ["puzzles", "play", str(f), "--rules", "duel"])
     assert res.exit_code == 2 and "the deck has no 3" in res.stderr  # read under duel
-    code, _, err = run("puzzles", "play", str(tmp_path))
+    code, _, err = cli("puzzles", "play", str(tmp_path))
     assert (code, err) == (2, f"ddzspec: error: {tmp_path}: is a folder, not a position file\n")
 
 
-def test_the_printed_winning_move_is_the_first_move_of_the_printed_line() -> None:
+def test_the_printed_winning_move_is_the_first_move_of_the_printed_line(cli: Any) -> None:
     """With --score the line is the best-score line: it starts with 33, which the answer
     must print first (it printed 3, the first of the winning moves)."""
-    code, out, _ = run("solve", "--landlord", "3399KK", "--peasant", "4455", "--to-move",
+    code, out, _ = cli("solve", "--landlord", "3399KK", "--peasant", "4455", "--to-move",
                        "landlord", "--score")
     lines = out.splitlines()
     move = next(x for x in lines if x.startswith("winning move: ")).removeprefix(
@@ -697,15 +697,15 @@ def test_the_printed_winning_move_is_the_first_move_of_the_printed_line() -> Non
 @pytest.mark.parametrize("args", [("solve", "/dev/zero"), ("solve", "--batch", "/dev/zero"),
                                   ("puzzles", "check", "/dev/zero"),
                                   ("puzzles", "play", "/dev/zero"), ("replay", "/dev/zero")])
-def test_an_endless_input_is_one_line_not_all_memory(args: tuple[str, ...]) -> None:
-    code, _, err = run(*args)
+def test_an_endless_input_is_one_line_not_all_memory(args: tuple[str, ...], cli: Any) -> None:
+    code, _, err = cli(*args)
     assert code == 2 and err.count("\n") == 1
     assert "/dev/zero" in err and "larger than 64 MiB: not an input file" in err
 
 
-def test_a_device_is_no_output_file() -> None:
+def test_a_device_is_no_output_file(cli: Any) -> None:
     batch = str(Path(__file__).parents[1] / "examples" / "puzzles.jsonl")
-    code, _, err = run("solve", "--batch", batch, "--output", "/dev/full")
+    code, _, err = cli("solve", "--batch", batch, "--output", "/dev/full")
     assert (code, err) == (2, "ddzspec: error: /dev/full: not a regular file (an output file "
                               "is read back to resume a run): name a file\n")
 
@@ -729,24 +729,24 @@ def test_read_input_caps_files_and_standard_input(tmp_path: Path,
     assert read_input("-", limit=11) == "peasant: 4\n"
 
 
-def test_the_shipped_puzzles_pass_their_own_checkers() -> None:
+def test_the_shipped_puzzles_pass_their_own_checkers(cli: Any) -> None:
     """DDZ2-03 and DDZ2-09 say "winner": "peasant" (a two-seat position's seat name, as
     ``puzzles list`` shows it): the checkers read it as the peasants' side."""
     from importlib import resources
     path = str(resources.files("ddzspec").joinpath("data", "puzzles.jsonl"))
-    code, out, _ = run("puzzles", "check", path)
+    code, out, _ = cli("puzzles", "check", path)
     assert code == 0 and out.endswith("26 puzzles checked, 0 with a problem\n")
-    code, out, _ = run("solve", "--batch", path, "--json")
+    code, out, _ = cli("solve", "--batch", path, "--json")
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(rows) == 26 and all(r["expected_agrees"] for r in rows)
 
 
-def test_batch_ids_must_be_strings(tmp_path: Path) -> None:
+def test_batch_ids_must_be_strings(tmp_path: Path, cli: Any) -> None:
     pos = "landlord: 3\\npeasant: 4\\nto_move: landlord\\n"
     f = tmp_path / "b.jsonl"
     f.write_text(f'{{"id": {{"x": 1}}, "position": "{pos}"}}\n{{"id": null, "position": "{pos}"}}\n'
                  f'{{"id": "ok", "position": "{pos}"}}\n')
-    code, out, _ = run("solve", "--batch", str(f), "--rules", "classic", "--json")
+    code, out, _ = cli("solve", "--batch", str(f), "--rules", "classic", "--json")
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 2 and [r["status"] for r in rows] == ["error", "error", "solved"]
     assert rows[0]["error"] == 'line 1: "id" must be a string (or a whole number), not {"x": 1}'
@@ -794,24 +794,24 @@ def test_ctrl_c_while_the_cli_is_imported_is_one_line(
 
 # ----------------------------------------------------------------------------- tester 6
 
-def test_a_byte_order_mark_is_read_as_the_rules_files_read_it(tmp_path: Path) -> None:
+def test_a_byte_order_mark_is_read_as_the_rules_files_read_it(tmp_path: Path, cli: Any) -> None:
     """Tester 6: a UTF-8 byte-order mark (Windows Notepad writes one) was accepted in rules
     files but refused in positions, batch files and records."""
     bom = "\ufeff"
     pos = tmp_path / "bom.pos"
     pos.write_text(bom + "rules classic\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
                    encoding="utf-8")
-    code, out, err = run("solve", str(pos), "--json")
+    code, out, err = cli("solve", str(pos), "--json")
     assert code == 0 and json.loads(out)["winning_moves"] == ["33"], err
     batch = tmp_path / "bom.jsonl"
     batch.write_text(bom + json.dumps({"id": "b", "position": pos.read_text(
         encoding="utf-8-sig")}) + "\n", encoding="utf-8")
-    code, out, err = run("solve", "--batch", str(batch), "--workers", "1", "--json")
+    code, out, err = cli("solve", "--batch", str(batch), "--workers", "1", "--json")
     assert code == 0 and '"winning_moves": ["33"]' in out, err
     rec = tmp_path / "rec.json"
-    code, _, err = run("play", "--rules", "duel", "--seed", "3", "--levels", "1,1",
+    code, _, err = cli("play", "--rules", "duel", "--seed", "3", "--levels", "1,1",
                        "--save", str(rec))
     assert code == 0, err
     rec.write_text(bom + rec.read_text(encoding="utf-8"), encoding="utf-8")
-    code, out, err = run("replay", str(rec))
+    code, out, err = cli("replay", str(rec))
     assert code == 0, err

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from starlette.testclient import TestClient
 
-from ddzspec.cli import main
 from ddzspec.puzzlegen import MAX_COUNT, generate
 from ddzspec.rules import load_rules
 from ddzspec.solver import Limit, PositionError, make_position, parse_position, solve
@@ -25,26 +24,21 @@ from ddzspec.web import create_app
 CLASSIC = load_rules("classic")
 
 
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    res = CliRunner().invoke(main, list(args), input=input)
-    return res.exit_code, res.stdout, res.stderr
-
-
-def test_peasant1_names_the_peasant_of_two_seats_on_the_command_line_as_in_a_file() -> None:
+def test_peasant1_names_the_peasant_of_two_seats_on_the_command_line_as_in_a_file(cli: Any) -> None:
     # before: --to-move peasant1 was refused with two seats while a file's to_move: peasant1
     # was accepted. Peasant to move holds 5 against the landlord's 34: the 5 goes out.
     text = "rules classic\nlandlord: 34\npeasant: 5\nto_move: peasant1\n"
-    code, out, err = run("solve", "-", "--all", "--json", input=text)
+    code, out, err = cli("solve", "-", "--all", "--json", input=text)
     assert code == 0, err
     from_file = json.loads(out)
-    code, out, err = run("solve", "--landlord", "34", "--peasant", "5", "--to-move",
+    code, out, err = cli("solve", "--landlord", "34", "--peasant", "5", "--to-move",
                          "peasant1", "--all", "--json")
     assert code == 0, err
     from_options = json.loads(out)
     assert from_options["winner"] == from_file["winner"] == "peasants"
     assert from_options["winning_moves"] == from_file["winning_moves"] == ["5"]
     # mid-trick, played by peasant1 (the peasant): the landlord beats the 5 with nothing
-    code, out, err = run("solve", "--landlord", "34", "--peasant", "56", "--to-move",
+    code, out, err = cli("solve", "--landlord", "34", "--peasant", "56", "--to-move",
                          "landlord", "--on-table", "5", "--played-by", "peasant1", "--json")
     assert code == 0, err
     assert json.loads(out)["winner"] == "peasants"
@@ -60,41 +54,41 @@ def test_peasant1_names_the_peasant_of_two_seats_on_the_command_line_as_in_a_fil
      "--played-by 'nobody': unknown seat; expected one of landlord, peasant"),
 ])
 def test_a_seat_option_that_names_no_seat_is_refused_with_the_seats_expected(
-        args: tuple[str, ...], message: str) -> None:
-    code, out, err = run("solve", "--landlord", "34", *args)
+        args: tuple[str, ...], message: str, cli: Any) -> None:
+    code, out, err = cli("solve", "--landlord", "34", *args)
     assert code == 2 and out == ""
     assert err == f"ddzspec: error: {message}\n"
 
 
-def test_a_position_on_stdin_with_its_own_rules_line_is_named_so() -> None:
+def test_a_position_on_stdin_with_its_own_rules_line_is_named_so(cli: Any) -> None:
     text = "rules classic\nlandlord: 34\npeasant: 5\nto_move: landlord\n"
-    code, out, err = run("solve", "-", "--rules", "kawu", input=text)
+    code, out, err = cli("solve", "-", "--rules", "kawu", input=text)
     # before: "- names its rules on its 'rules' line"
     assert code == 2 and out == ""
     assert err.startswith("ddzspec: error: the position on stdin names its rules on its "
                           "'rules' line: --rules/--without do not apply to it")
-    code, out, err = run("solve", "-", "--notation", "fr",
+    code, out, err = cli("solve", "-", "--notation", "fr",
                          input=text.replace("\n", "\nnotation en\n", 1))
     assert code == 2
     assert err.startswith("ddzspec: error: the position on stdin has a 'notation en' line")
 
 
-def test_a_lone_queen_in_puzzles_play_is_a_move_not_quit() -> None:
+def test_a_lone_queen_in_puzzles_play_is_a_move_not_quit(cli: Any) -> None:
     # DDZ2-15: after TT (keeps the win) a lone Q loses to the peasant's A. Before: "Q" (and
     # "q", cards being accepted in lower case) ended the game without a word, exit 0.
     for queen in ("Q", "q"):
-        code, out, err = run("puzzles", "play", "DDZ2-15", input=f"TT\n{queen}\n")
+        code, out, err = cli("puzzles", "play", "DDZ2-15", input=f"TT\n{queen}\n")
         assert code == 0, err
         assert "this loses: after Q the peasant wins with A" in out
         assert "peasant plays A" in out
-    code, out, _ = run("puzzles", "play", "DDZ2-15", input="quit\nTT\n")
+    code, out, _ = cli("puzzles", "play", "DDZ2-15", input="quit\nTT\n")
     assert code == 0 and "keeps the win" not in out  # quit still quits
 
 
-def test_puzzles_generate_count_is_bounded() -> None:
+def test_puzzles_generate_count_is_bounded(cli: Any) -> None:
     # before: --count 99999999999999999999 built every task up front (killed by the OOM
     # killer; a MemoryError traceback under a memory limit)
-    code, out, err = run("puzzles", "generate", "--count", "99999999999999999999",
+    code, out, err = cli("puzzles", "generate", "--count", "99999999999999999999",
                          "--cards", "3,3", "--workers", "1")
     assert code == 2 and out == ""
     assert f"is not in the range 1<=x<={MAX_COUNT}" in err
@@ -142,9 +136,9 @@ def test_three_seat_spring_flags_and_the_inferred_default() -> None:
                          "landlord").peasants_played is True
 
 
-def test_winning_moves_with_kickers_are_listed_lowest_kicker_first() -> None:
+def test_winning_moves_with_kickers_are_listed_lowest_kicker_first(cli: Any) -> None:
     # before: "444+8, 444+7, 444+3" (the search's order)
-    code, out, err = run("solve", "--landlord", "444378", "--peasant", "5", "--to-move",
+    code, out, err = cli("solve", "--landlord", "444378", "--peasant", "5", "--to-move",
                          "landlord", "--all")
     assert code == 0, err
     assert "winning moves: 7, 8, 444, 444+3, 444+7, 444+8\n" in out
@@ -171,9 +165,9 @@ def test_a_new_web_game_without_rules_says_a_name_is_required(tmp_path: Path) ->
     assert r.json()["error"].startswith("rules: a name is required (offered: classic")
 
 
-def test_a_rules_path_that_is_not_a_regular_file_is_called_so() -> None:
+def test_a_rules_path_that_is_not_a_regular_file_is_called_so(cli: Any) -> None:
     # before: "no rules file '/dev/null' (tried /dev/null, ...)" though it exists
-    code, out, err = run("check", "/dev/null")
+    code, out, err = cli("check", "/dev/null")
     assert code == 2 and out == ""
     assert err == ("ddzspec: error: /dev/null: is not a regular file (a device, a pipe or a "
                    "socket), not a rules file\n")

@@ -7,16 +7,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
-
-from ddzspec.cli import main
-
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    res = CliRunner().invoke(main, list(args), input=input)
-    return res.exit_code, res.stdout, res.stderr
 
 
 @pytest.mark.parametrize("terminal,error", [
@@ -28,9 +21,9 @@ def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
      '"terminal" "seat" is 9, not a seat of the record\'s rules (0 to 2)'),
 ])
 def test_resume_refuses_a_terminal_field_that_does_not_fit_the_variant(
-        tmp_path: Path, terminal: dict[str, object], error: str) -> None:
+        tmp_path: Path, terminal: dict[str, object], error: str, cli: Any) -> None:
     f = tmp_path / "g.json"
-    code, _, err = run("play", "--seat", "0", "--seed", "5", "--save", str(f), input="quit\n")
+    code, _, err = cli("play", "--seat", "0", "--seed", "5", "--save", str(f), input="quit\n")
     assert code == 0, err
     obj = json.loads(f.read_text())
     obj["terminal"] = terminal
@@ -38,7 +31,7 @@ def test_resume_refuses_a_terminal_field_that_does_not_fit_the_variant(
     before = f.read_bytes()
     # before: an IndexError traceback once a computer seat had to move (or "--seat: 9 is not
     # a seat", naming an option that was never given)
-    code, out, err = run("play", "--resume", str(f), input="pass\npass\nquit\n")
+    code, out, err = cli("play", "--resume", str(f), input="pass\npass\nquit\n")
     assert (code, out) == (2, "")
     assert err == f"ddzspec: error: {f}: {error}: the record was altered\n"
     assert f.read_bytes() == before
@@ -85,7 +78,7 @@ NO_TALON = ('rules nt "classic without a talon" extends classic\n'
 
 
 def test_an_explicit_deal_of_a_variant_without_a_talon_replays_and_resumes(
-        tmp_path: Path) -> None:
+        tmp_path: Path, cli: Any) -> None:
     from ddzspec.game import GameState
     from ddzspec.game.record import load, replay, resume, save
     from ddzspec.rules import load_rules
@@ -101,7 +94,7 @@ def test_an_explicit_deal_of_a_variant_without_a_talon_replays_and_resumes(
     assert json.loads(rec.read_text())["deal"]["talon"] == ""
     assert resume(load(rec)).hands == dealt.hands  # the record ddzspec wrote reads back
     assert replay(load(rec)).ok
-    code, out, err = run("replay", str(rec))
+    code, out, err = cli("replay", str(rec))
     assert code == 0 and out.startswith("classic without a talon"), err
 
 
@@ -115,57 +108,57 @@ def test_an_explicit_deal_of_a_variant_without_a_talon_replays_and_resumes(
      "bad deal: the talon must have 3 cards"),
 ])
 def test_a_bad_explicit_deal_in_a_record_names_the_hand_or_talon_on_one_line(
-        tmp_path: Path, hands: list[str], talon: str, error: str) -> None:
-    code, out, _ = run("play", "--seed", "5", "--json")
+        tmp_path: Path, hands: list[str], talon: str, error: str, cli: Any) -> None:
+    code, out, _ = cli("play", "--seed", "5", "--json")
     obj = json.loads(out)
     obj["deal"] = {"seed": None, "hands": hands, "talon": talon, "first": 2}
     f = tmp_path / "r.json"
     f.write_text(json.dumps(obj))
-    code, out, err = run("replay", str(f))
+    code, out, err = cli("replay", str(f))
     # was "bad deal: column 17: …" and a caret under a hand it did not name; "no cards given"
     assert (code, out, err) == (2, "", f"ddzspec: error: {error}\n")
 
 
-def test_a_variant_without_a_talon_says_so_in_the_transcripts(tmp_path: Path) -> None:
+def test_a_variant_without_a_talon_says_so_in_the_transcripts(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "nt.rules"
     f.write_text(NO_TALON)
-    code, out, err = run("play", "--rules", str(f), "--seed", "1")
+    code, out, err = cli("play", "--rules", str(f), "--seed", "1")
     assert code == 0, err
     lines = out.splitlines()
     # was "  talon (face down): " and "…; talon  shown and taken (18 cards)"
     assert lines[4] == "  talon: none"
     assert "landlord: seat 1 (base 1); no talon (18 cards)" in lines
-    code, out, err = run("play", "--rules", str(f), "--seed", "1", "--seat", "2", "--save",
+    code, out, err = cli("play", "--rules", str(f), "--seed", "1", "--seat", "2", "--save",
                          str(tmp_path / "g.json"), input="pass\nquit\n")
     assert code == 0, err
     assert "seat 1 is the landlord (base 1); there is no talon" in out.splitlines()
     assert not [ln for ln in out.splitlines() if ln.startswith("talon")]  # was "talon: -"
-    code, out, err = run("rules", "overview", str(f))
+    code, out, err = cli("rules", "overview", str(f))
     assert code == 0, err
     # was "0 cards are the talon, which goes to the landlord"
     assert ("Deal: 3 players, 18 cards each from a deck of 54; there is no talon; play turns "
             "counterclockwise.") in out.splitlines()
 
 
-def test_arena_refuses_unplayable_rules_in_the_words_of_play() -> None:
-    _, _, want = run("play", "--rules", "duel-literal")
+def test_arena_refuses_unplayable_rules_in_the_words_of_play(cli: Any) -> None:
+    _, _, want = cli("play", "--rules", "duel-literal")
     assert want.startswith("ddzspec: error: duel-literal: these rules cannot be played out: ")
-    code, out, err = run("arena", "--rules", "duel-literal", "--levels", "1,2", "--games", "2",
+    code, out, err = cli("arena", "--rules", "duel-literal", "--levels", "1,2", "--games", "2",
                          "--workers", "2")
     # was "task deal 00000001 failed: UnplayableRulesError: duel-literal: …" (from a worker)
     assert (code, out, err) == (2, "", want)
 
 
-def test_puzzles_generate_refuses_unplayable_rules_in_the_words_of_play() -> None:
-    _, _, want = run("play", "--rules", "duel-literal")
-    code, out, err = run("puzzles", "generate", "--rules", "duel-literal", "--count", "1",
+def test_puzzles_generate_refuses_unplayable_rules_in_the_words_of_play(cli: Any) -> None:
+    _, _, want = cli("play", "--rules", "duel-literal")
+    code, out, err = cli("puzzles", "generate", "--rules", "duel-literal", "--count", "1",
                          "--workers", "2")
     # was "task candidates 00000000 failed: UnplayableRulesError: duel-literal: …"
     assert (code, out, err) == (2, "", want)
 
 
 def test_a_relative_rules_path_is_found_only_next_to_the_file_naming_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """A position file's rules line and a rules file's extends are relative to the file
     saying them (README); a file of that name in the working folder was taken instead when
     none lay next to it: the answer depended on where the command was run."""
@@ -180,7 +173,7 @@ def test_a_relative_rules_path_is_found_only_next_to_the_file_naming_it(
                                "to_move: landlord\n")
     (sub / "child.rules").write_text('rules child "x" extends "only"\n')
     monkeypatch.chdir(work)
-    code, out, err = run("solve", str(sub / "y.pos"), "--all")
+    code, out, err = cli("solve", str(sub / "y.pos"), "--all")
     # was solved under work/only.rules (3333 not a bomb): winning moves 33, 333
     assert (code, out) == (2, "")
     assert err == (f"ddzspec: error: {sub / 'y.pos'}:1:7: only.rules: no rules file "
@@ -191,7 +184,8 @@ def test_a_relative_rules_path_is_found_only_next_to_the_file_naming_it(
     assert "bomb" not in [x.name for x in load_rules("only").shapes]
     assert "bomb" not in [x.name for x in load_rules_text('rules t extends "only"\n').shapes]
     (sub / "only.rules").write_text('rules only "next to it" extends classic\n')
-    assert load_rules(str(sub / "child.rules")).parents == ("only", "classic")  # type: ignore[attr-defined]
+    assert load_rules(str(sub / "child.rules")).parents == ("only",
+                      "classic")  # type: ignore[attr-defined]
 
 
 BIG = ("rules classic\nlandlord: 3456789TJQKA2BR\npeasant: 33445566778899\n"
@@ -213,7 +207,7 @@ def few_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
-        tmp_path: Path, few_nodes: None) -> None:
+        tmp_path: Path, few_nodes: None, cli: Any) -> None:
     from starlette.testclient import TestClient
 
     from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
@@ -225,7 +219,7 @@ def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
     assert not PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord").hint_unknown
     f = tmp_path / "big.pos"
     f.write_text(BIG)
-    code, out, err = run("puzzles", "play", str(f), input="hint\nquit\n")
+    code, out, err = cli("puzzles", "play", str(f), input="hint\nquit\n")
     assert code == 0, err
     # was "no winning move: you lose with best play" under "landlord to move (you win …)"
     assert "landlord to move (you win with best play)." in out.splitlines()
@@ -239,16 +233,16 @@ def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
     assert c.get(f"/api/puzzles/{s['sid']}/hint").json() == {"moves": [], "unknown": True}
 
 
-def test_serve_names_the_data_folder_it_cannot_use(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_names_the_data_folder_it_cannot_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   cli: Any) -> None:
     f = tmp_path / "a-file"
     f.write_text("x")
-    code, _, err = run("serve", "--data-dir", str(f), "--port", "0")
+    code, _, err = cli("serve", "--data-dir", str(f), "--port", "0")
     # was "ddzspec: error: --data-dir: Not a directory"
     assert (code, err) == (2, f"ddzspec: error: --data-dir {f}: cannot autosave deals in "
                               f"{f}/web-games: Not a directory\n")
     monkeypatch.setenv("DDZSPEC_DATA_DIR", str(f))
-    code, _, err = run("serve", "--port", "0")
+    code, _, err = cli("serve", "--port", "0")
     assert (code, err) == (2, f"ddzspec: error: the data folder: cannot autosave deals in "
                               f"{f}/web-games: Not a directory; give --data-dir DIR (or set "
                               "DDZSPEC_DATA_DIR)\n")
@@ -257,14 +251,14 @@ def test_serve_names_the_data_folder_it_cannot_use(tmp_path: Path,
 DUEL_ROB = "rules duel\nlandlord: 5566\npeasant: 78\nto_move: landlord\nrobs 1\n"
 
 
-def test_a_puzzle_won_at_a_target_says_so_not_out(tmp_path: Path) -> None:
+def test_a_puzzle_won_at_a_target_says_so_not_out(tmp_path: Path, cli: Any) -> None:
     """Duel, one rob: the peasant wins at 1 card left. Its winning 7 was "(out)" with a card
     still in hand, and the puzzle never showed the handicap."""
     from ddzspec.puzzle_play import PuzzleGame
     from ddzspec.solver import parse_position
     f = tmp_path / "rob.pos"
     f.write_text(DUEL_ROB)
-    code, out, err = run("puzzles", "play", str(f), input="5\n")
+    code, out, err = cli("puzzles", "play", str(f), input="5\n")
     assert code == 0, err
     lines = out.splitlines()
     assert "  peasant wins at 1 card left (its target)" in lines

@@ -9,20 +9,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from ddzspec.cli import main
 from ddzspec.rules import load_rules
 from ddzspec.solver import Limit, PositionError, make_position, parse_position, solve
 
 CLASSIC = load_rules("classic")
-
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    res = CliRunner().invoke(main, list(args), input=input)
-    return res.exit_code, res.stdout, res.stderr
 
 
 @pytest.mark.parametrize("quoted,what,column", [
@@ -45,32 +39,34 @@ def test_a_bad_escape_in_a_quoted_rules_name_is_located() -> None:
     assert (e.value.line, e.value.column) == (1, 11)
 
 
-def test_a_files_rules_line_and_rules_options_together_are_refused(tmp_path: Path) -> None:
+def test_a_files_rules_line_and_rules_options_together_are_refused(tmp_path: Path,
+                                                                   cli: Any) -> None:
     f = tmp_path / "p.pos"
     f.write_text("rules classic\nlandlord: KKQ\npeasant: JJ\nto_move: landlord\n")
     # before: --without pair was ignored and KK listed
-    code, out, err = run("solve", str(f), "--all", "--without", "pair")
+    code, out, err = cli("solve", str(f), "--all", "--without", "pair")
     assert code == 2 and out == ""
     assert "names its rules on its 'rules' line: --rules/--without do not apply to it" in err
-    code, out, _ = run("solve", str(f), "--all", "--rules", "kawu")
+    code, out, _ = cli("solve", str(f), "--all", "--rules", "kawu")
     assert code == 2
-    code, out, err = run("solve", str(f), "--all")
+    code, out, err = cli("solve", str(f), "--all")
     assert code == 0 and "winning moves: Q, K, KK" in out, err
     # without a rules line the options are the position's rules
     g = tmp_path / "q.pos"
     g.write_text("landlord: KKQ\npeasant: JJ\nto_move: landlord\n")
-    code, out, err = run("solve", str(g), "--all", "--without", "pair")
+    code, out, err = cli("solve", str(g), "--all", "--without", "pair")
     assert code == 0 and "winning moves: Q, K\n" in out, err
 
 
-def test_a_files_notation_line_and_another_notation_option_are_refused(tmp_path: Path) -> None:
+def test_a_files_notation_line_and_another_notation_option_are_refused(tmp_path: Path,
+                                                                       cli: Any) -> None:
     f = tmp_path / "p.pos"
     f.write_text("notation fr\nrules classic\nlandlord: RRD\npeasant: VV\nto_move: landlord\n")
     # before: the French cards were printed under --notation en (R: the king in French, the
     # red joker in English)
-    code, out, err = run("solve", str(f), "--notation", "en")
+    code, out, err = cli("solve", str(f), "--notation", "en")
     assert code == 2 and "has a 'notation fr' line: --notation en does not apply" in err
-    code, out, err = run("solve", str(f), "--notation", "fr")
+    code, out, err = cli("solve", str(f), "--notation", "fr")
     assert code == 0 and "winning move: RR" in out, err
 
 

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -14,13 +15,8 @@ from click.testing import CliRunner
 from ddzspec.cli import main
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(main, list(args))
-    return res.exit_code, res.stdout, res.stderr
-
-
-def test_read_lines() -> None:
-    code, out, _ = run("read", "444455", "44445555", "3 3 3 4 4 4 + 5 7")
+def test_read_lines(cli: Any) -> None:
+    code, out, _ = cli("read", "444455", "44445555", "3 3 3 4 4 4 + 5 7")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split()[:2] == ["4444+55", "four_two_singles"]
@@ -28,8 +24,8 @@ def test_read_lines() -> None:
     assert lines[2].split()[:2] == ["333444+57", "plane_singles"]
 
 
-def test_read_json_shape() -> None:
-    code, out, _ = run("read", "--json", "KKK+3", "33334")
+def test_read_json_shape(cli: Any) -> None:
+    code, out, _ = cli("read", "--json", "KKK+3", "33334")
     assert code == 0
     a, b = json.loads(out)
     assert a == {"cards": "KKK+3", "legal": True, "type": "trio_single", "body": "KKK",
@@ -38,85 +34,85 @@ def test_read_json_shape() -> None:
     assert "matches no combination" in b["reason"]
 
 
-def test_read_french_notation() -> None:
-    _, out, _ = run("read", "--json", "--notation", "fr", "DDD+grand joker")
+def test_read_french_notation(cli: Any) -> None:
+    _, out, _ = cli("read", "--json", "--notation", "fr", "DDD+grand joker")
     assert json.loads(out)[0]["cards"] == "DDD+GJ"
 
 
-def test_notation_error_exits_2_with_located_message() -> None:
-    code, out, err = run("read", "33X")
+def test_notation_error_exits_2_with_located_message(cli: Any) -> None:
+    code, out, err = cli("read", "33X")
     assert code == 2
     assert "column 3: unknown symbol 'X'" in err and "Traceback" not in err + out
 
 
-def test_too_many_copies_exit_2() -> None:
-    code, _, err = run("read", "22222")
+def test_too_many_copies_exit_2(cli: Any) -> None:
+    code, _, err = cli("read", "22222")
     assert code == 2 and "more copies of '2'" in err
 
 
-def test_beats_yes_no_and_json() -> None:
-    code, out, _ = run("beats", "KKK+3", "QQQ+R")
+def test_beats_yes_no_and_json(cli: Any) -> None:
+    code, out, _ = cli("beats", "KKK+3", "QQQ+R")
     assert code == 0 and out.startswith("yes:")
-    code, out, _ = run("beats", "--json", "34567", "33344")
+    code, out, _ = cli("beats", "--json", "34567", "33344")
     assert json.loads(out)["beats"] is False
     assert "different types" in json.loads(out)["reason"]
-    code, out, _ = run("beats", "--json", "--notation", "fr", "RRR+3", "DDD+grand joker")
+    code, out, _ = cli("beats", "--json", "--notation", "fr", "RRR+3", "DDD+grand joker")
     assert json.loads(out)["beats"] is True
 
 
-def test_beats_with_an_illegal_move_says_so() -> None:
-    code, out, _ = run("beats", "44445555", "33")
+def test_beats_with_an_illegal_move_says_so(cli: Any) -> None:
+    code, out, _ = cli("beats", "44445555", "33")
     assert code == 0 and out.startswith("no:") and "not a legal move" in out
     # an illegal PREVIOUS cannot have been played: an input error
-    code, _, err = run("beats", "3", "44445555")
+    code, _, err = cli("beats", "3", "44445555")
     assert code == 2 and "PREVIOUS 44445555 is not a legal move" in err
 
 
-def test_read_reports_which_argument_is_bad_and_reads_the_others() -> None:
-    code, out, err = run("read", "--notation", "fr", "VVV", "JJJ", "444455")
+def test_read_reports_which_argument_is_bad_and_reads_the_others(cli: Any) -> None:
+    code, out, err = cli("read", "--notation", "fr", "VVV", "JJJ", "444455")
     assert code == 2
     assert [line.split()[0] for line in out.splitlines()] == ["VVV", "4444+55"]
     assert "move 2 ('JJJ'): column 1: unknown symbol 'J' in French notation" in err
 
 
-def test_json_kickers_keep_the_units() -> None:
-    _, out, _ = run("read", "--json", "444455", "333444+55", "33344455+66")
+def test_json_kickers_keep_the_units(cli: Any) -> None:
+    _, out, _ = cli("read", "--json", "444455", "333444+55", "33344455+66")
     a, b, c = json.loads(out)
     assert a["kickers"] == "5+5" and b["kickers"] == "5+5"
     assert c["type"] == "plane_pairs" and c["kickers"] == "55+66"
 
 
-def test_without_is_named_in_the_output() -> None:
-    _, out, _ = run("explain", "--without", "four_two_singles", "444455")
+def test_without_is_named_in_the_output(cli: Any) -> None:
+    _, out, _ = cli("explain", "--without", "four_two_singles", "444455")
     assert "under classic without four_two_singles: illegal" in out
     assert "Under classic it would be four_two_singles 4444+5+5." in out
-    _, out, _ = run("check", "--without", "trio_pair", "--json")
+    _, out, _ = cli("check", "--without", "trio_pair", "--json")
     d = json.loads(out)
     assert d["without"] == ["trio_pair"] and "trio_pair" not in d["by_type"]
     assert d["moves"] == 24639 - 156
 
 
-def test_explain_text() -> None:
-    code, out, _ = run("explain", "44445555")
+def test_explain_text(cli: Any) -> None:
+    code, out, _ = cli("explain", "44445555")
     assert code == 0
     assert "illegal" in out and "four_two_pairs 4444+55+55: ruled out by quad_block" in out
     assert "plane_singles 444555+4+5: ruled out by quad_block, kicker_not_body_rank" in out
 
 
-def test_check_classic_json() -> None:
-    code, out, _ = run("check", "--json")
+def test_check_classic_json(cli: Any) -> None:
+    code, out, _ = cli("check", "--json")
     assert code == 0
     d = json.loads(out)
     assert d["moves"] == 24639 and d["ambiguous"] == [] and d["by_type"]["bomb"] == 13
 
 
-def test_check_human_output() -> None:
-    code, out, _ = run("check")
+def test_check_human_output(cli: Any) -> None:
+    code, out, _ = cli("check")
     assert code == 0 and "24639" in out and "exactly one reading" in out
 
 
-def test_unknown_rules_name() -> None:
-    code, _, err = run("check", "--rules", "nope")
+def test_unknown_rules_name(cli: Any) -> None:
+    code, _, err = cli("check", "--rules", "nope")
     assert code == 2 and "no rules file 'nope'" in err and "classic" in err
 
 
@@ -126,8 +122,8 @@ def test_python_dash_m() -> None:
     assert "rocket" in out
 
 
-def test_help_lists_what_every_command_is_for() -> None:
-    code, out, _ = run("--help")
+def test_help_lists_what_every_command_is_for(cli: Any) -> None:
+    code, out, _ = cli("--help")
     assert code == 0
     lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")
              and len(line.split()) > 2}
@@ -185,34 +181,34 @@ def test_an_oserror_escaping_a_command_is_one_line_naming_the_file(
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_readme_examples_ship_in_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_readme_examples_ship_in_examples(monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     monkeypatch.chdir(ROOT)
-    code, _, err = run("check", "examples/broken.rules")
+    code, _, err = cli("check", "examples/broken.rules")
     assert code == 2 and err == ("ddzspec: error: examples/broken.rules:3:20: shape straight: "
                                  "run bound 12 is longer than group chain (10 ranks)\n")
-    code, out, _ = run("replay", "examples/bad.json")
+    code, out, _ = cli("replay", "examples/bad.json")
     assert code == 1 and out.splitlines()[-1] == (
         'invalid action 4: {"seat": 1, "play": "AA"}: seat 1 does not hold these cards: '
         "it needs 2 x A (holds 0) (hand 7889JQ222B)")
     # the house file drops two shapes from classic: its moves are classic's minus theirs
-    _, out, _ = run("check", "--json")
+    _, out, _ = cli("check", "--json")
     classic = json.loads(out)
-    code, out, _ = run("check", "examples/house.rules", "--json")
+    code, out, _ = cli("check", "examples/house.rules", "--json")
     house = json.loads(out)
     assert code == 0 and house["by_type"] == {
         k: v for k, v in classic["by_type"].items() if k not in ("trio_pair", "four_two_pairs")}
     assert house["moves"] == (classic["moves"] - classic["by_type"]["trio_pair"]
                               - classic["by_type"]["four_two_pairs"])
     # the README's nokick example (tester 6: it showed another file's output)
-    code, out, _ = run("check", "examples/nokick.rules", "--json")
+    code, out, _ = cli("check", "examples/nokick.rules", "--json")
     assert code == 0 and json.loads(out)["moves"] == 10_724
-    code, out, _ = run("rules", "show", "examples/nokick.rules")
+    code, out, _ = cli("rules", "show", "examples/nokick.rules")
     assert code == 0 and "    kicker_not_in 2 B R\n}" in out
-    code, out, _ = run("solve", "examples/bomb.pos", "--score", "--all", "--json")
+    code, out, _ = cli("solve", "examples/bomb.pos", "--score", "--all", "--json")
     res = json.loads(out)
     assert code == 0 and res["winner"] == "peasants" and res["best_moves"] == ["K", "KK", "8888"]
     assert res["score"] == {"landlord": -8, "peasant1": 4, "peasant2": 4}
-    code, out, _ = run("solve", "--batch", "examples/puzzles.jsonl", "--json")
+    code, out, _ = cli("solve", "--batch", "examples/puzzles.jsonl", "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [r["status"] for r in rows] == ["solved"] * 3
     assert [r.get("expected_agrees") for r in rows] == [True, True, None]

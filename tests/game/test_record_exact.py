@@ -8,14 +8,13 @@ import hashlib
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddzspec.cards import N_RANKS, Cards
-from ddzspec.cli import main
 from ddzspec.game import Action, GameState
 from ddzspec.game.record import (
     Record,
@@ -40,11 +39,6 @@ OTHER_HOUSE = ('rules house "another house" extends classic\n'
 def roundtrip(g: GameState) -> Record:
     """Through the JSON text a file would hold."""
     return Record.from_json(json.loads(record_of(g).dumps()))
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(main, list(args))
-    return res.exit_code, res.stdout, res.stderr
 
 
 # ----------------------------------------------------------------------------- start options
@@ -150,7 +144,7 @@ def test_record_carries_the_resolved_rules_with_their_sha256() -> None:
 
 
 def test_house_rules_replay_on_another_machine(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+                                               monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """The issue's example: ``play --rules house.rules --save rec.json && replay rec.json``
     failed (``no rules file 'house'``); from a folder holding another ``house.rules``, replay
     used that file with a mere warning. Now the record replays under its own rules, and the
@@ -160,34 +154,34 @@ def test_house_rules_replay_on_another_machine(tmp_path: Path,
     there.mkdir()
     (here / "house.rules").write_text(HOUSE)
     monkeypatch.chdir(here)
-    code, played, _ = run("play", "--rules", "house.rules", "--seed", "3", "--save", "rec.json")
+    code, played, _ = cli("play", "--rules", "house.rules", "--seed", "3", "--save", "rec.json")
     assert code == 0
     (here / "house.rules").unlink()  # "another machine": the file is gone
-    code, out, err = run("replay", "rec.json")
+    code, out, err = cli("replay", "rec.json")
     assert code == 0 and err == ""
     assert out.splitlines()[-3:] == played.splitlines()[-3:]  # same result and score lines
     (there / "house.rules").write_text(OTHER_HOUSE)
     (there / "rec.json").write_text((here / "rec.json").read_text())
     monkeypatch.chdir(there)
-    code, out2, err = run("replay", "rec.json")
+    code, out2, err = cli("replay", "rec.json")
     assert code == 0 and out2 == out and err == ""  # the other house.rules is never consulted
-    code, _, err = run("replay", "rec.json", "--rules", "house.rules")
+    code, _, err = cli("replay", "rec.json", "--rules", "house.rules")
     assert code == 2
     assert "are not the rules the record was played under" in err
     assert "first difference at line 1" in err and "another house" in err
     (there / "same.rules").write_text(HOUSE)
-    code, out3, _ = run("replay", "rec.json", "--rules", "same.rules")
+    code, out3, _ = cli("replay", "rec.json", "--rules", "same.rules")
     assert code == 0 and out3 == out
 
 
-def test_altered_rules_text_is_refused(tmp_path: Path) -> None:
+def test_altered_rules_text_is_refused(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "r.json"
-    run("play", "--rules", "duel", "--seed", "2", "--save", str(f))
+    cli("play", "--rules", "duel", "--seed", "2", "--save", str(f))
     rec = json.loads(f.read_text())
     i = rec["rules"]["text"].index("    base 1")
     rec["rules"]["text"][i] = "    base 2"
     f.write_text(json.dumps(rec))
-    code, _, err = run("replay", str(f))
+    code, _, err = cli("replay", str(f))
     assert code == 2 and "do not match their sha256" in err and "altered" in err
     # a consistent forgery (text and sha256 changed together) replays under its own rules,
     # never under the built-in duel: the built-in's text differs
@@ -201,17 +195,17 @@ def test_altered_rules_text_is_refused(tmp_path: Path) -> None:
         record_rules(forged, load_rules("duel"))
 
 
-def test_replay_rules_options_must_agree_with_a_builtin_record(tmp_path: Path) -> None:
+def test_replay_rules_options_must_agree_with_a_builtin_record(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "r.json"
-    run("play", "--rules", "kawu", "--without", "trio_pair", "--seed", "4", "--save", str(f))
-    assert run("replay", str(f))[0] == 0
-    assert run("replay", str(f), "--without", "trio_pair")[0] == 0
-    assert run("replay", str(f), "--rules", "kawu", "--without", "trio_pair")[0] == 0
+    cli("play", "--rules", "kawu", "--without", "trio_pair", "--seed", "4", "--save", str(f))
+    assert cli("replay", str(f))[0] == 0
+    assert cli("replay", str(f), "--without", "trio_pair")[0] == 0
+    assert cli("replay", str(f), "--rules", "kawu", "--without", "trio_pair")[0] == 0
     for args in (["--rules", "kawu"], ["--rules", "classic", "--without", "trio_pair"],
                  ["--without", "bomb"]):
-        code, _, err = run("replay", str(f), *args)
+        code, _, err = cli("replay", str(f), *args)
         assert code == 2 and "are not the rules the record was played under" in err, args
-    code, _, err = run("replay", str(f), "--without", "dance")
+    code, _, err = cli("replay", str(f), "--without", "dance")
     assert code == 2 and "--without dance: no such shape" in err
 
 
@@ -229,7 +223,8 @@ def _v1(g: GameState, name: str | None = None, sha: str | None = None) -> dict[s
     return obj
 
 
-def test_version_1_records_of_a_builtin_are_read_when_the_hash_checks(tmp_path: Path) -> None:
+def test_version_1_records_of_a_builtin_are_read_when_the_hash_checks(tmp_path: Path,
+                                                                      cli: Any) -> None:
     g = GameState.new(load_rules("duel"), seed=6)
     rng = random.Random(6)
     while not g.over:
@@ -238,7 +233,7 @@ def test_version_1_records_of_a_builtin_are_read_when_the_hash_checks(tmp_path: 
     assert rep.ok and rep.state == g and "version 1 record" in rep.warnings[0]
     f = tmp_path / "v1.json"
     f.write_text(json.dumps(_v1(g)))
-    code, _, err = run("replay", str(f))
+    code, _, err = cli("replay", str(f))
     assert code == 0 and "version 1 record" in err
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -314,17 +315,9 @@ def test_estimate_and_levels_parsing() -> None:
 
 # ----------------------------------------------------------------------------- command line
 
-def _cli(*args: str) -> tuple[int, str, str]:
-    from click.testing import CliRunner
-
-    from ddzspec.cli import main
-    res = CliRunner().invoke(main, list(args))
-    return res.exit_code, res.stdout, res.stderr
-
-
-def test_arena_command_json_matches_the_library() -> None:
+def test_arena_command_json_matches_the_library(cli: Any) -> None:
     import json
-    code, out, _ = _cli("arena", "--rules", "duel", "--levels", "2,1", "--games", "2",
+    code, out, _ = cli("arena", "--rules", "duel", "--levels", "2,1", "--games", "2",
                         "--seed", "3", "--json")
     assert code == 0
     got = json.loads(out)
@@ -334,23 +327,23 @@ def test_arena_command_json_matches_the_library() -> None:
     assert got == want
 
 
-def test_arena_and_play_refuse_bad_levels() -> None:
-    code, _, err = _cli("arena", "--levels", "2,5", "--games", "1")
+def test_arena_and_play_refuse_bad_levels(cli: Any) -> None:
+    code, _, err = cli("arena", "--levels", "2,5", "--games", "1")
     assert code == 2 and "'5' is not a level" in err
-    code, _, err = _cli("play", "--rules", "duel", "--levels", "1,2,3")
+    code, _, err = cli("play", "--rules", "duel", "--levels", "1,2,3")
     assert code == 2 and "3 levels for 2 seats" in err
 
 
-def test_play_levels_sets_the_players() -> None:
+def test_play_levels_sets_the_players(cli: Any) -> None:
     """``play --levels 1,1,1`` is level-1 self-play: the same record as the library's."""
     import json
-    code, out, _ = _cli("play", "--seed", "4", "--levels", "1,1,1", "--json")
+    code, out, _ = cli("play", "--seed", "4", "--levels", "1,1,1", "--json")
     assert code == 0
     rec = json.loads(out)
     g = GameState.new(load_rules("classic"), seed=4)
     final = _play(g, [player_for(1)] * 3)
     assert rec["actions"] == [a.to_json() for a in final.log]
-    code2, out2, _ = _cli("play", "--seed", "4", "--json")
+    code2, out2, _ = cli("play", "--seed", "4", "--json")
     assert code2 == 0 and json.loads(out2) != rec  # level 2 plays another deal
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -35,12 +36,6 @@ def rules() -> dict[str, Rules]:
 @pytest.fixture(scope="module")
 def tables(rules: dict[str, Rules]) -> dict[str, MoveTable]:
     return {n: get_table(r) for n, r in rules.items()}
-
-
-def run(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(main, list(args))
-    assert "Traceback" not in res.output
-    return res.exit_code, res.output
 
 
 def rules_path(name: str) -> str:
@@ -183,18 +178,18 @@ def test_duel_literal_counts(tables: dict[str, MoveTable]) -> None:
 # --------------------------------------------------------------------------- check
 
 @pytest.mark.parametrize("name", ["kawu", "duel", "classic"])
-def test_check_variant_exit_0(name: str) -> None:
-    code, out = run("check", rules_path(name), "--json")
+def test_check_variant_exit_0(name: str, cli: Any) -> None:
+    code, out = cli("check", rules_path(name), "--json").shown
     assert code == 0
     doc = json.loads(out)
     assert doc["rules"] == name and doc["ambiguous"] == []
     assert doc["moves"] == sum(doc["by_type"].values())
-    code, out = run("check", rules_path(name))
+    code, out = cli("check", rules_path(name)).shown
     assert code == 0 and "OK" in out
 
 
-def test_check_duel_literal_exit_1_with_the_three_readings() -> None:
-    code, out = run("check", rules_path("duel-literal"), "--json")
+def test_check_duel_literal_exit_1_with_the_three_readings(cli: Any) -> None:
+    code, out = cli("check", rules_path("duel-literal"), "--json").shown
     assert code == 1
     doc = json.loads(out)
     amb = {a["cards"]: a["readings"] for a in doc["ambiguous"]}
@@ -202,24 +197,25 @@ def test_check_duel_literal_exit_1_with_the_three_readings() -> None:
                                    "plane_singles 666777888+5+5+5"]
     assert len(amb) == len(doc["ambiguous"]) == 180
     assert all(len(r) >= 2 for r in amb.values())
-    code, out = run("check", rules_path("duel-literal"))
+    code, out = cli("check", rules_path("duel-literal")).shown
     assert code == 1 and "180 ambiguous moves" in out and "555666777888" in out
     # every ambiguous move is listed, one per line, with all its readings
     assert sum(1 for line in out.splitlines() if line.startswith("  ")) == 180
 
 
-def test_check_lists_the_first_ambiguous_moves_and_counts_the_rest(tmp_path: Path) -> None:
+def test_check_lists_the_first_ambiguous_moves_and_counts_the_rest(tmp_path: Path,
+                                                                   cli: Any) -> None:
     # a kicker-heavy shape: every one of its moves has several readings (tester1 item 4); the
     # text lists the smallest 200 (Readings built only for those), --json every one
     f = tmp_path / "k.rules"
     f.write_text("rules k extends classic\nshapes { k = 1 x 1 + 3 single }\n")
-    code, out = run("check", str(f))
+    code, out = cli("check", str(f)).shown
     lines = out.splitlines()
     n = int(next(x for x in lines if "ambiguous moves" in x).split()[0])
     assert code == 1 and n > 200
     assert sum(1 for x in lines if x.startswith("  ") and not x.startswith("  ...")) == 200
     assert f"  ... and {n - 200} more (--json lists them all)" in lines
-    code, js = run("check", str(f), "--json")
+    code, js = cli("check", str(f), "--json").shown
     assert len(json.loads(js)["ambiguous"]) == n
 
 
@@ -246,8 +242,8 @@ def test_diff_classic_kawu(rules: dict[str, Rules]) -> None:
         assert x.why == "ruled out by distinct_kicker_ranks in kawu"
 
 
-def test_diff_classic_kawu_cli_shows_444455_and_33344455() -> None:
-    code, out = run("diff", "classic", "kawu")
+def test_diff_classic_kawu_cli_shows_444455_and_33344455(cli: Any) -> None:
+    code, out = cli("diff", "classic", "kawu").shown
     assert code == 1
     assert "readings only in classic: 11985" in out
     assert "four_two_singles 4444+5+5  (ruled out by distinct_kicker_ranks in kawu)" in out
@@ -274,8 +270,8 @@ def test_diff_classic_duel_removed_ranks_and_shorter_chains(rules: dict[str, Rul
     assert spec["shape straight"] == ("1 x 5..12 in chain", "1 x 5..10 in chain")
 
 
-def test_diff_classic_duel_cli_json() -> None:
-    code, out = run("diff", "classic", "duel", "--json")
+def test_diff_classic_duel_cli_json(cli: Any) -> None:
+    code, out = cli("diff", "classic", "duel", "--json").shown
     assert code == 1
     doc = json.loads(out)
     assert doc["a"] == "classic" and doc["b"] == "duel"
@@ -283,7 +279,7 @@ def test_diff_classic_duel_cli_json() -> None:
     straights = [x for x in doc["differences"] if x["type"] == "straight"]
     assert len(straights) == 5                                  # a few per type by default
     assert any("not 12" in x["why"] for x in straights)        # the longest: too long for duel
-    code, out = run("diff", "classic", "duel", "--json", "--all")
+    code, out = cli("diff", "classic", "duel", "--json", "--all").shown
     doc = json.loads(out)
     assert len(doc["differences"]) == 24639 - 8798
 
@@ -302,35 +298,35 @@ def test_diff_duel_duel_literal_extra_readings(rules: dict[str, Rules]) -> None:
     assert d.counts["only_b"]["ambiguous(plane_singles)"] == 173
 
 
-def test_diff_moves_file(tmp_path: Path) -> None:
+def test_diff_moves_file(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "moves.txt"
     f.write_text("# seed 004 examples\n444455\n33344455\n3 3 3 4 4 4 + 5 7\n\n555666777888\nBR\n")
-    code, out = run("diff", "classic", "kawu", "--moves", str(f), "--json")
+    code, out = cli("diff", "classic", "kawu", "--moves", str(f), "--json").shown
     assert code == 1
     doc = json.loads(out)
     assert doc["compared"] == 5
     assert [x["cards"] for x in doc["differences"]] == ["444455", "33344455"]
     h = tmp_path / "duel.txt"                     # duel's deck: no 3s or 4s (seed 003)
     h.write_text("555666777888\n55566678\n")
-    code, out = run("diff", "duel", "duel-literal", "--moves", str(h))
+    code, out = cli("diff", "duel", "duel-literal", "--moves", str(h)).shown
     assert code == 1 and "555666777888: duel: plane 555666777888; duel-literal:" in out
     g = tmp_path / "same.txt"
     g.write_text("3 3 3 4 4 4 + 5 7\nBR\n")
-    code, out = run("diff", "classic", "kawu", "--moves", str(g))
+    code, out = cli("diff", "classic", "kawu", "--moves", str(g)).shown
     # the moves agree, but the rules sections (restrictions, bidding) still differ: exit 1
     assert code == 1 and "No multiset differs" in out and "Rules that differ" in out
-    code, out = run("diff", "classic", "classic", "--moves", str(g))
+    code, out = cli("diff", "classic", "classic", "--moves", str(g)).shown
     assert code == 0 and "No multiset differs" in out
 
 
-def test_diff_moves_file_errors(tmp_path: Path) -> None:
+def test_diff_moves_file_errors(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "bad.txt"
     f.write_text("444455\n  33X\n")
-    code, out = run("diff", "classic", "kawu", "--moves", str(f))
+    code, out = cli("diff", "classic", "kawu", "--moves", str(f)).shown
     assert code == 2 and f"{f}:2:5: unknown symbol 'X'" in out
-    code, out = run("diff", "classic", "kawu", "--moves", str(tmp_path / "none.txt"))
+    code, out = cli("diff", "classic", "kawu", "--moves", str(tmp_path / "none.txt")).shown
     assert code == 2 and "cannot read" in out
-    code, out = run("diff", "classic", "nope")
+    code, out = cli("diff", "classic", "nope").shown
     assert code == 2 and "no rules file 'nope'" in out
     with pytest.raises(Exception, match=r"m\.txt:1:2"):
         read_moves_file("4X\n", "m.txt")
@@ -349,26 +345,26 @@ def test_diff_identical(rules: dict[str, Rules]) -> None:
 
 # --------------------------------------------------------------------------- --without
 
-def test_without_on_every_command() -> None:
-    code, out = run("read", "--without", "trio_pair", "--json", "33344")
+def test_without_on_every_command(cli: Any) -> None:
+    code, out = cli("read", "--without", "trio_pair", "--json", "33344").shown
     assert code == 0 and json.loads(out)[0]["legal"] is False
-    code, out = run("beats", "--without", "trio_pair", "44455", "33344")
+    code, out = cli("beats", "--without", "trio_pair", "44455", "33344").shown
     assert code != 0 or out.startswith("no: ")
     assert "is not a legal move" in out
-    code, out = run("beats", "--without", "trio_pair", "444", "333")
+    code, out = cli("beats", "--without", "trio_pair", "444", "333").shown
     assert code == 0 and out.startswith("yes: ")
-    code, out = run("explain", "--without", "four_two_singles", "444455")
+    code, out = cli("explain", "--without", "four_two_singles", "444455").shown
     assert code == 0 and "illegal" in out
-    code, out = run("check", "--without", "trio_pair", "--json")
+    code, out = cli("check", "--without", "trio_pair", "--json").shown
     doc = json.loads(out)
     assert "trio_pair" not in doc["by_type"] and doc["moves"] == 24639 - 156
-    code, out = run("check", rules_path("kawu"), "--without", "trio_pair", "--json")
+    code, out = cli("check", rules_path("kawu"), "--without", "trio_pair", "--json").shown
     assert json.loads(out)["moves"] == 12654 - 156
-    code, out = run("diff", "classic", "kawu", "--without", "four_two_singles", "--json")
+    code, out = cli("diff", "classic", "kawu", "--without", "four_two_singles", "--json").shown
     assert json.loads(out)["counts"]["only_a"] == {"plane_singles": 11829}
     for cmd in (["read", "333"], ["check"], ["diff", "classic", "kawu"], ["explain", "333"],
                 ["beats", "444", "333"]):
-        code, out = run(*cmd, "--without", "trio_triple")
+        code, out = cli(*cmd, "--without", "trio_triple").shown
         assert code == 2 and "trio_triple" in out
 
 
@@ -382,14 +378,14 @@ def test_without_in_a_file_is_the_same_as_the_option(rules: dict[str, Rules]) ->
 
 # --------------------------------------------------------------------------- explain
 
-def test_explain_kawu_444455(rules: dict[str, Rules]) -> None:
+def test_explain_kawu_444455(rules: dict[str, Rules], cli: Any) -> None:
     # seed 004: "Le carré avec deux prend deux cartes seules de rangs différents"
     ex = explain("444455", rules["kawu"])
     assert not ex.verdict.legal
     assert ex.lines[0] == "444455 under kawu: illegal."
     assert "  four_two_singles 4444+5+5: ruled out by distinct_kicker_ranks" in ex.lines
     assert ex.lines[-1] == "Under classic it would be four_two_singles 4444+5+5."
-    code, out = run("explain", "--rules", "kawu", "444455")
+    code, out = cli("explain", "--rules", "kawu", "444455").shown
     assert code == 0
     assert "distinct_kicker_ranks" in out and "Under classic it would be four_two_singles" in out
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ddzspec import load_rules
 from ddzspec.balance import (
@@ -23,12 +23,6 @@ from ddzspec.cards import Cards
 from ddzspec.game.enums import ActionKind
 from ddzspec.players.arena import Z95, play_deal
 from ddzspec.players.base import player_for
-
-
-def _cli(*args: str) -> tuple[int, str, str]:
-    from ddzspec.cli import main
-    res = CliRunner().invoke(main, list(args))
-    return res.exit_code, res.stdout, res.stderr
 
 
 @pytest.mark.parametrize("k", range(6))
@@ -76,9 +70,9 @@ def test_same_deals_follows_the_deck() -> None:
     assert same_deals(classic, kawu) and not same_deals(classic, duel)
 
 
-def test_classic_vs_kawu_gives_every_figure_with_its_interval(tmp_path: Path) -> None:
+def test_classic_vs_kawu_gives_every_figure_with_its_interval(tmp_path: Path, cli: Any) -> None:
     png, svg = tmp_path / "b.png", tmp_path / "b.svg"
-    code, out, err = _cli("balance", "classic", "kawu", "--games", "6", "--workers", "1",
+    code, out, err = cli("balance", "classic", "kawu", "--games", "6", "--workers", "1",
                           "--json", "--plot", str(png))
     assert code == 0, err
     got = json.loads(out)
@@ -96,7 +90,7 @@ def test_classic_vs_kawu_gives_every_figure_with_its_interval(tmp_path: Path) ->
     assert set(diff["figures"]) == set(FIGURES)
     assert all(isinstance(e["significant"], bool) for e in diff["figures"].values())
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    code, text, _ = _cli("balance", "classic", "duel", "--games", "3", "--workers", "1",
+    code, text, _ = cli("balance", "classic", "duel", "--games", "3", "--workers", "1",
                          "--plot", str(svg))
     assert code == 0 and "<svg" in svg.read_text()
     for label, _ in FIGURES.values():
@@ -104,10 +98,10 @@ def test_classic_vs_kawu_gives_every_figure_with_its_interval(tmp_path: Path) ->
     assert "duel - classic (independent samples):" in text
 
 
-def test_balance_refuses_bad_input(tmp_path: Path) -> None:
-    code, _, err = _cli("balance", "classic", "--games", "2", "--plot", str(tmp_path / "x.pdf"))
+def test_balance_refuses_bad_input(tmp_path: Path, cli: Any) -> None:
+    code, _, err = cli("balance", "classic", "--games", "2", "--plot", str(tmp_path / "x.pdf"))
     assert code == 2 and "a .png or .svg file" in err
-    code, _, err = _cli("balance", "classic", "nope", "--games", "2")
+    code, _, err = cli("balance", "classic", "nope", "--games", "2")
     assert code == 2 and "no rules file 'nope'" in err
-    code, _, err = _cli("balance", "classic", "--levels", "4", "--games", "2")
+    code, _, err = cli("balance", "classic", "--levels", "4", "--games", "2")
     assert code == 2 and "--levels" in err

@@ -11,6 +11,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import distributed  # noqa: F401  (the test extra installs Dask: a missing Dask fails here)
 import psutil
@@ -286,15 +287,8 @@ def test_a_scheduler_port_out_of_range_is_refused_at_once(port: str) -> None:
                               "(1 to 65535)")
 
 
-def _cli(*args: str) -> tuple[int, str, str]:
-    from click.testing import CliRunner
-
-    from ddzspec.cli import main
-    res = CliRunner().invoke(main, list(args))
-    return res.exit_code, res.stdout, res.stderr
-
-
-def test_arena_on_two_workers_and_resumed_gives_the_library_figures(tmp_path: Path) -> None:
+def test_arena_on_two_workers_and_resumed_gives_the_library_figures(tmp_path: Path,
+                                                                    cli: Any) -> None:
     from ddzspec import load_rules
     from ddzspec.players.arena import arena
     want = arena(load_rules("duel"), (2, 1), 4, seed=5).to_json()
@@ -302,7 +296,7 @@ def test_arena_on_two_workers_and_resumed_gives_the_library_figures(tmp_path: Pa
     out = tmp_path / "arena.jsonl"
     args = ("arena", "--rules", "duel", "--levels", "2,1", "--games", "4", "--seed", "5",
             "--json", "--output", str(out))
-    code, text, _ = _cli(*args, "--workers", "2")
+    code, text, _ = cli(*args, "--workers", "2")
     got = json.loads(text)
     got.pop("seconds")
     assert code == 0 and got == want
@@ -313,31 +307,31 @@ def test_arena_on_two_workers_and_resumed_gives_the_library_figures(tmp_path: Pa
     assert all(len(r["seat_deals"]) == 4 for r in rows)  # 2 seats x 2 rotations
     # interrupted after two deals, the third torn: the rerun plays the rest only
     out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
-    code, text, _ = _cli(*args, "--workers", "1")
+    code, text, _ = cli(*args, "--workers", "1")
     got = json.loads(text)
     got.pop("seconds")
     assert code == 0 and got == want
     assert len(out.read_text().splitlines()) == 5
-    code, _, err = _cli("arena", "--rules", "duel", "--levels", "3,1", "--games", "4",
+    code, _, err = cli("arena", "--rules", "duel", "--levels", "3,1", "--games", "4",
                         "--seed", "5", "--output", str(out))
     assert code == 2 and "written for another run" in err
 
 
-def test_solve_batch_output_resumes_with_the_same_rows(tmp_path: Path) -> None:
+def test_solve_batch_output_resumes_with_the_same_rows(tmp_path: Path, cli: Any) -> None:
     src = Path(__file__).parents[1] / "data" / "puzzles" / "two_seat.jsonl"
     batch = tmp_path / "b.jsonl"
     batch.write_text("".join(src.read_text().splitlines(keepends=True)[:2]))
     out = tmp_path / "rows.jsonl"
-    code, first, _ = _cli("solve", "--batch", str(batch), "--json", "--output", str(out))
+    code, first, _ = cli("solve", "--batch", str(batch), "--json", "--output", str(out))
     assert code == 0
     lines = out.read_text().splitlines()
     out.write_text("\n".join(lines[:2]) + "\n")  # stopped after one row
-    code, again, _ = _cli("solve", "--batch", str(batch), "--json", "--output", str(out))
+    code, again, _ = cli("solve", "--batch", str(batch), "--json", "--output", str(out))
     strip = [[{k: v for k, v in json.loads(x).items() if k != "seconds"}
               for x in t.splitlines()] for t in (first, again)]
     assert code == 0 and strip[0] == strip[1]
     assert [r["id"] for r in strip[0]] == ["DDZ2-01", "DDZ2-02"]
     assert len(out.read_text().splitlines()) == 3
-    code, _, err = _cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+    code, _, err = cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
                         "--output", str(out))
     assert code == 2 and "go with --batch" in err

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -13,12 +14,9 @@ from click.testing import CliRunner
 from ddzspec.cli import main
 
 
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(main, ["solve", *args], input=stdin)
-
-
-def test_quick_use_all_and_score() -> None:
-    r = run("--landlord", "KK5543", "--peasant", "225543", "--to-move", "landlord", "--all",
+def test_quick_use_all_and_score(cli: Any) -> None:
+    r = cli("solve", "--landlord", "KK5543", "--peasant", "225543", "--to-move", "landlord",
+            "--all",
             "--score")
     assert r.exit_code == 0, r.output
     assert "winner: landlord" in r.output
@@ -27,9 +25,9 @@ def test_quick_use_all_and_score() -> None:
     assert "line: landlord" in r.output
 
 
-def test_json_from_stdin_three_seats() -> None:
+def test_json_from_stdin_three_seats(cli: Any) -> None:
     text = "rules classic\nlandlord: 35\npeasant1: 8888KK\npeasant2: 6\nto_move: peasant1\n"
-    r = run("-", "--score", "--json", stdin=text)
+    r = cli("solve", "-", "--score", "--json", input=text)
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["status"] == "solved" and out["winner"] == "peasants"
@@ -39,18 +37,18 @@ def test_json_from_stdin_three_seats() -> None:
     assert isinstance(out["nodes"], int) and isinstance(out["seconds"], float)
 
 
-def test_mid_trick_quick_use_with_ban(tmp_path: Path) -> None:
-    r = run("--without", "plane_pairs", "--landlord", "AA9", "--peasant", "2QQTT7755",
+def test_mid_trick_quick_use_with_ban(tmp_path: Path, cli: Any) -> None:
+    r = cli("solve", "--without", "plane_pairs", "--landlord", "AA9", "--peasant", "2QQTT7755",
             "--to-move", "landlord", "--on-table", "3", "--played-by", "peasant", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["winner"] == "landlord" and out["winning_moves"] == ["PASS"]
 
 
-def test_file_and_unknown(tmp_path: Path) -> None:
+def test_file_and_unknown(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "p.pos"
     f.write_text("rules classic\nlandlord: B2AK998553\npeasant: RQQJJT953\nto_move: landlord\n")
-    r = run(str(f), "--limit-seconds", "0.0001", "--json")
+    r = cli("solve", str(f), "--limit-seconds", "0.0001", "--json")
     assert r.exit_code == 3, r.output  # unknown: a limit stopped the search
     out = json.loads(r.output)
     assert out["status"] == "unknown" and out["winner"] is None
@@ -64,25 +62,25 @@ def test_file_and_unknown(tmp_path: Path) -> None:
     (["--landlord", "2", "--peasant", "45", "--to-move", "peasant", "--robs", "1"],
      "classic has no robs"),
 ])
-def test_impossible_options(args: list[str], message: str) -> None:
-    r = run(*args)
+def test_impossible_options(args: list[str], message: str, cli: Any) -> None:
+    r = cli("solve", *args)
     assert r.exit_code == 2 and message in r.output
 
 
-def test_notation_after_cards_is_an_error(tmp_path: Path) -> None:
+def test_notation_after_cards_is_an_error(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "n.pos"
     f.write_text("rules classic\nlandlord: KK\npeasant: 55\nto_move: landlord\nnotation fr\n")
-    r = run(str(f))
+    r = cli("solve", str(f))
     assert r.exit_code == 2 and "5:1: notation must come before any cards" in r.output
 
 
-def test_batch_lines_in_error_are_reported_per_line(tmp_path: Path) -> None:
+def test_batch_lines_in_error_are_reported_per_line(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "b.jsonl"
     f.write_text('{"id": 5, "position": 7}\n[1,2,3]\nnot json\n# a comment\n'
                  '{"id": "ok", "position": "landlord: 33\\npeasant: 4\\nto_move: landlord\\n"}\n'
                  '{"id": "three", "seats": 3, "hands": {"first": "3", "second": "4", '
                  '"third": "5"}}\n')
-    r = run("--batch", str(f))
+    r = cli("solve", "--batch", str(f))
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "solved 1/5" in r.output and "4 line(s) in error" in r.output
     assert 'error in 5: "position" must be the text of a position' in r.output
@@ -90,18 +88,18 @@ def test_batch_lines_in_error_are_reported_per_line(tmp_path: Path) -> None:
     assert "error in three: a puzzle record has two seats" in r.output
 
 
-def test_errors_exit_2() -> None:
-    r = run("-", stdin="rules classic\nlandlord: 3X\n")
+def test_errors_exit_2(cli: Any) -> None:
+    r = cli("solve", "-", input="rules classic\nlandlord: 3X\n")
     assert r.exit_code == 2 and "<stdin>:2:12" in r.output
-    r = run("--landlord", "2222", "--peasant", "2", "--to-move", "landlord")
+    r = cli("solve", "--landlord", "2222", "--peasant", "2", "--to-move", "landlord")
     assert r.exit_code == 2 and "deck holds 4" in r.output
-    r = run("--landlord", "33", "--peasant", "44", "--to-move", "banker")
+    r = cli("solve", "--landlord", "33", "--peasant", "44", "--to-move", "banker")
     assert r.exit_code == 2 and "unknown seat" in r.output
-    r = run()
+    r = cli("solve", )
     assert r.exit_code == 2
 
 
-def test_batch(tmp_path: Path) -> None:
+def test_batch(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "b.jsonl"
     lines = [
         {"id": "a", "hands": {"first": "QQTT", "second": "A3"}, "to_move": "first",
@@ -110,40 +108,41 @@ def test_batch(tmp_path: Path) -> None:
         {"id": "c", "position": "rules classic\nlandlord: 3X\n"},
     ]
     f.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    r = run("--batch", str(f), "--workers", "2", "--json")
+    r = cli("solve", "--batch", str(f), "--workers", "2", "--json")
     assert r.exit_code == 2, r.output  # a line in error: bad input
 
     outs = {o["id"]: o for o in map(json.loads, filter(None, r.stdout.splitlines()))}
     assert outs["a"]["expected_agrees"] is True
     assert outs["b"]["winner"] == "peasants"
     assert outs["c"]["status"] == "error" and "2:12" in outs["c"]["error"]
-    r = run("--batch", str(f))
+    r = cli("solve", "--batch", str(f))
     assert r.exit_code == 2 and "solved 2/3" in r.output and "1 line(s) in error" in r.output
     assert "error in c: position c:2:12: unknown symbol 'X'" in r.output
 
 
-def test_french_notation() -> None:
-    r = run("--notation", "fr", "--landlord", "DDTT", "--peasant", "A3", "--to-move",
+def test_french_notation(cli: Any) -> None:
+    r = cli("solve", "--notation", "fr", "--landlord", "DDTT", "--peasant", "A3", "--to-move",
             "landlord", "--json", "--all")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["winning_moves"] == ["TT", "DD"]
 
 
-def test_without_all_one_winning_move_and_its_line() -> None:
+def test_without_all_one_winning_move_and_its_line(cli: Any) -> None:
     # QQTT v A3, landlord to lead: TT and QQ win (the peasant beats neither pair), singles
     # lose (the peasant answers and goes out with the other card)
     args = ("--landlord", "QQTT", "--peasant", "A3", "--to-move", "landlord")
-    r = run(*args, "--json")
+    r = cli("solve", *args, "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert out["winner"] == "landlord" and out["winning_moves"] in (["TT"], ["QQ"])
     assert out["line"][0] == {"seat": "landlord", "cards": out["winning_moves"][0]}
-    r = run(*args)
+    r = cli("solve", *args)
     assert f"winning move: {out['winning_moves'][0]}\n  (--all lists every one)" in r.output
     # the peasant to lead loses (the landlord's 2 beats either single and goes out): no
     # winning move, in both modes
     for extra in ((), ("--all",)):
-        r = run("--landlord", "2", "--peasant", "45", "--to-move", "peasant", "--json", *extra)
+        r = cli("solve", "--landlord", "2", "--peasant", "45", "--to-move", "peasant", "--json",
+                *extra)
         out = json.loads(r.stdout)
         assert r.exit_code == 0 and out["winner"] == "landlord" and out["winning_moves"] == []
 
@@ -158,11 +157,11 @@ def test_solver_cli_imports_first_and_is_loaded_lazily() -> None:
     assert p.stdout.split() == ["False", "False", "True"], p.stderr
 
 
-def test_the_winner_is_a_side_in_text_and_json_alike() -> None:
+def test_the_winner_is_a_side_in_text_and_json_alike(cli: Any) -> None:
     # 2 seats, the peasant wins: "peasants" in both outputs, as in deal records
     args = ("--landlord", "3", "--peasant", "4", "--to-move", "peasant")
-    assert run(*args).output.splitlines()[0] == "winner: peasants (peasant, to move, wins)"
-    assert json.loads(run(*args, "--json").stdout)["winner"] == "peasants"
+    assert cli("solve", *args).output.splitlines()[0] == "winner: peasants (peasant, to move, wins)"
+    assert json.loads(cli("solve", *args, "--json").stdout)["winner"] == "peasants"
 
 
 @pytest.mark.parametrize("args, named", [
@@ -177,8 +176,8 @@ def test_the_winner_is_a_side_in_text_and_json_alike() -> None:
     (["--rules", "duel", "--landlord", "55", "--peasant", "3", "--to-move", "landlord"],
      "--peasant '3': column 1"),
 ])
-def test_a_bad_option_value_is_named(args: list[str], named: str) -> None:
-    r = run(*args)
+def test_a_bad_option_value_is_named(args: list[str], named: str, cli: Any) -> None:
+    r = cli("solve", *args)
     assert r.exit_code == 2 and r.stderr.startswith(f"ddzspec: error: {named}"), r.stderr
 
 
@@ -198,11 +197,12 @@ BAD = {"id": "bad", "position": "landlord: 3X\n"}
     ([HARD, WRONG], 1),            # differing is worse than unknown
     ([WRONG, HARD, BAD], 2),       # a bad line is worst
 ])
-def test_batch_exits_with_the_worst_row(tmp_path: Path, rows: list[dict], code: int) -> None:
+def test_batch_exits_with_the_worst_row(tmp_path: Path, rows: list[dict], code: int,
+                                        cli: Any) -> None:
     f = tmp_path / "b.jsonl"
     f.write_text("".join(json.dumps(x) + "\n" for x in rows))
-    assert run("--batch", str(f), "--limit-seconds", "0.05", "--json").exit_code == code
-    r = run("--batch", str(f), "--limit-seconds", "0.05")
+    assert cli("solve", "--batch", str(f), "--limit-seconds", "0.05", "--json").exit_code == code
+    r = cli("solve", "--batch", str(f), "--limit-seconds", "0.05")
     assert r.exit_code == code, r.output
     assert ("1 differ from the expected answer" in r.output) == (WRONG in rows)
     assert ("1 unknown (limit reached)" in r.output) == (HARD in rows)
@@ -238,10 +238,10 @@ _WORDS_FS = 'expected answer: "winner" must be ' + "'first' or 'second', not "
      'e.g. ["33", "PASS"]'),
 ])
 def test_batch_expectations_use_the_line_kind_words_and_are_checked(
-        tmp_path: Path, line: dict[str, object], column: str) -> None:
+        tmp_path: Path, line: dict[str, object], column: str, cli: Any) -> None:
     f = tmp_path / "e.jsonl"
     f.write_text(json.dumps({"id": "x", **line}) + "\n")
-    r = run("--batch", str(f), "--json")
+    r = cli("solve", "--batch", str(f), "--json")
     out = json.loads(r.stdout)
     if column in ("agrees", "DIFFERS"):
         assert out["expected_agrees"] is (column == "agrees")
@@ -262,8 +262,8 @@ def test_batch_expectations_use_the_line_kind_words_and_are_checked(
      "ddzspec: error: robs 2: classic has no robs (neither a target nor the multiplier "
      "depends on them)"),
 ])
-def test_empty_option_values_are_named(args: list[str], message: str) -> None:
-    r = run(*args)
+def test_empty_option_values_are_named(args: list[str], message: str, cli: Any) -> None:
+    r = cli("solve", *args)
     assert r.exit_code == 2 and r.stderr.strip() == message, r.stderr
 
 
@@ -284,33 +284,33 @@ def _house(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_relative_rules_path_is_found_from_the_position_files_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """Tester 7: ``rules nokick.rules`` in house/p.pos was looked for in the working folder;
     it is found next to the position file, as a rules file's ``extends`` is."""
     house = _house(tmp_path, monkeypatch)
     (house / "p.pos").write_text("rules nokick.rules\n" + TRIO_TWO)
-    r = run(str(house / "p.pos"), "--all", "--json")
+    r = cli("solve", str(house / "p.pos"), "--all", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["winning_moves"] == ["2", "33", "333"]  # no 333+2: nokick
     # a built-in name is the shipped file, whatever lies in the position's folder
     (house / "classic.rules").write_text("not a rules file\n")
     (house / "c.pos").write_text("rules classic\n" + TRIO_TWO)
-    r = run(str(house / "c.pos"), "--all", "--json")
+    r = cli("solve", str(house / "c.pos"), "--all", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["winning_moves"] == ["2", "33", "333", "333+2"]
     # a path missing there is an error naming the file tried in the position's folder
     (house / "m.pos").write_text("rules missing.rules\n" + TRIO_TWO)
-    r = run(str(house / "m.pos"))
+    r = cli("solve", str(house / "m.pos"))
     assert r.exit_code == 2 and "m.pos:1:7: " in r.output
     assert str((house / "missing.rules").resolve()) in r.output
 
 
 def test_a_batch_files_positions_find_rules_from_the_batch_files_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     house = _house(tmp_path, monkeypatch)
     line = {"id": "n", "position": "rules nokick.rules\n" + TRIO_TWO}
     (house / "b.jsonl").write_text(json.dumps(line) + "\n")
-    r = run("--batch", str(house / "b.jsonl"), "--workers", "1", "--json")
+    r = cli("solve", "--batch", str(house / "b.jsonl"), "--workers", "1", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["winning_moves"] == ["2", "33", "333"]
 
@@ -333,7 +333,8 @@ def test_puzzles_play_and_check_find_rules_from_the_files_folder(
     assert r.exit_code == 0 and "1 puzzles checked, 0 with a problem" in r.output, r.output
 
 
-def test_an_output_file_of_another_run_is_refused_in_one_clear_line(tmp_path: Path) -> None:
+def test_an_output_file_of_another_run_is_refused_in_one_clear_line(tmp_path: Path,
+                                                                    cli: Any) -> None:
     """Tester 7: the refusal quoted the file's header cut at 200 characters, mid-JSON; it now
     says what differs: the command that wrote the file, or the options (both values when
     short)."""
@@ -343,14 +344,14 @@ def test_an_output_file_of_another_run_is_refused_in_one_clear_line(tmp_path: Pa
     for f, cards in ((b1, "3"), (b2, "5")):
         f.write_text(json.dumps({"id": "a", "position": f"landlord: {cards}\npeasant: 4\n"
                                  "to_move: landlord\n"}) + "\n")
-    assert run("--batch", str(b1), "--workers", "1", "--output", str(out)).exit_code == 0
+    assert cli("solve", "--batch", str(b1), "--workers", "1", "--output", str(out)).exit_code == 0
     before = out.read_bytes()
     tail = "; name a new file or rerun with the same options\n"
-    r = run("--batch", str(b1), "--workers", "1", "--output", str(out), "--score")
+    r = cli("solve", "--batch", str(b1), "--workers", "1", "--output", str(out), "--score")
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == (f'ddzspec: error: {out} was written for another run (want: "all" in '
                         f'the file, "score" now){tail}')
-    r = run("--batch", str(b2), "--workers", "1", "--output", str(out), "--rules", "kawu")
+    r = cli("solve", "--batch", str(b2), "--workers", "1", "--output", str(out), "--rules", "kawu")
     assert r.stderr == (f"ddzspec: error: {out} was written for another run (other sha256 "
                         f"(of the input's text); other rules){tail}")
     with pytest.raises(ExecuteError) as e:

@@ -10,14 +10,13 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from ddzspec.solver.split import child_task
 from distributed import LocalCluster
 
 from ddzspec.cards import N_RANKS, Cards
-from ddzspec.cli import main
 from ddzspec.execute import Task, demo_task, stream
 from ddzspec.puzzle_play import builtin_puzzles
 from ddzspec.rules import load_rules
@@ -194,16 +193,11 @@ def test_a_task_checks_its_child() -> None:
         child_task(text, {"name": "classic", "without": []}, 0, "4", None, 1000, "win")
 
 
-def _cli(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(main, ["solve", *args])
-    return r.exit_code, r.stdout, r.stderr
-
-
-def test_cli_workers_splits_one_position_with_the_same_answer() -> None:
+def test_cli_workers_splits_one_position_with_the_same_answer(cli: Any) -> None:
     quick = ("--landlord", "KK5543", "--peasant", "225543", "--to-move", "landlord", "--all",
              "--json")
-    code1, out1, _ = _cli(*quick)
-    code2, out2, _ = _cli(*quick, "--workers", "2")
+    code1, out1, _ = cli("solve", *quick)
+    code2, out2, _ = cli("solve", *quick, "--workers", "2")
     assert code1 == code2 == 0
     a, b = json.loads(out1), json.loads(out2)
     assert a["winner"] == b["winner"] == "landlord"
@@ -215,8 +209,9 @@ def test_cli_workers_splits_one_position_with_the_same_answer() -> None:
     (["--output", "x.jsonl"], "ddzspec: error: --output can only go with --batch"),
 ])
 def test_cli_refuses_score_split_and_output_without_batch(args: list[str],
-                                                          message: str) -> None:
-    code, out, err = _cli("--landlord", "3", "--peasant", "4", "--to-move", "landlord", *args)
+                                                          message: str, cli: Any) -> None:
+    code, out, err = cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+                         *args)
     assert code == 2 and out == ""
     assert err.startswith(message) and err.count("\n") == 1
 
