@@ -255,3 +255,42 @@ def test_the_readme_console_examples_print_what_the_readme_shows(
         got[-1], lines = re.sub(r"[\d.]+ s$", "S s", got[-1]), \
             [*lines[:-1], re.sub(r"[\d.]+ s$", "S s", lines[-1])]
     assert [x.rstrip() for x in got] == [x.rstrip() for x in lines], cmd
+
+
+# found by a fresh tester
+def test_beats_names_the_empty_argument(cli: Any) -> None:
+    code, _, err = cli("beats", "3", "")
+    assert code == 2 and "PREVIOUS: no cards given" in err
+
+
+# found by tester 1
+@pytest.mark.parametrize("args,error", [
+    (("play", "--seed", "1", "--save", ""),
+     "play: Invalid value for '--save': an empty file name (see 'ddzspec play --help')"),
+    (("replay", ""),
+     "replay: Invalid value for 'FILE': an empty file name (see 'ddzspec replay --help')"),
+    (("check", ""), "<rules>: empty rules name (give a built-in name or a path)"),
+    (("check", "classic", "--rules", "kawu"),
+     "the rules are given twice: RULES 'classic' and --rules; give one"),
+    (("moves", "33", "--beat", "33334"),
+     "--beat: 33334: illegal: matches no combination of classic (5 cards)"),
+    (("rules", "show"),
+     "rules show: Missing argument 'FILE_OR_NAME' (see 'ddzspec rules show --help')"),
+    (("nosuch",), "No such command 'nosuch' (see 'ddzspec --help')"),
+    (("play", "--games", "0"), "play: Invalid value for '--games': 0 is not in the range "
+                               "x>=1 (see 'ddzspec play --help')"),
+    (("play", "--bogus"), "play: No such option '--bogus' (see 'ddzspec play --help')"),
+])
+def test_bad_command_lines_are_one_line_errors(args: tuple[str, ...], error: str, cli: Any) -> None:
+    """Tester 1 §5/§9: an empty --save, check "" and check RULES --rules were accepted (exit
+    0); replay "" read the working folder; --beat was not named; click's usage errors took
+    3-4 lines. Each is now one line, exit 2, nothing on standard output."""
+    code, out, err = cli(*args)
+    assert (code, out, err) == (2, "", f"ddzspec: error: {error}\n")
+
+
+# found by tester 1
+def test_no_arguments_still_shows_the_help() -> None:
+    res = CliRunner().invoke(main, [])
+    assert res.exit_code == 2 and "Moves commands:" in res.output
+    assert res.output.startswith("Usage: ") and "ddzspec: error" not in res.output

@@ -10,10 +10,13 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
+from click.testing import CliRunner
 
+from ddzspec.cli import main
 from ddzspec.game.record import load, resume
 from ddzspec.rules import load_rules
 
@@ -249,3 +252,49 @@ def test_resume_under_other_rules_is_refused(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert "are not the rules the record was played under (classic" in res.stderr
     assert save.read_text() == before
+
+
+# found by tester 3
+def test_a_terminal_deal_records_its_seat_and_levels_and_resume_holds_to_them(
+        tmp_path: Path) -> None:
+    from ddzspec.game.record import load
+    f = tmp_path / "g.json"
+
+    def play(*args: str) -> tuple[int, str, str]:
+        res = CliRunner().invoke(main, ["play", *args], input="quit\n")
+        return res.exit_code, res.stdout, res.stderr
+    code, out, err = play("--seat", "1", "--levels", "1,3", "--seed", "4", "--save", str(f))
+    assert code == 0, err
+    rec = load(f)
+    assert (rec.terminal_seat, rec.terminal_levels) == (1, (1, 3, 3))
+    assert json.loads(f.read_text())["terminal"] == {"seat": 1, "levels": [1, 3, 3]}
+    code, out, err = play("--resume", str(f))  # no --seat needed
+    assert code == 0 and "you are seat 1" in out, err
+    for args, error in [
+            (("--seat", "2"), "--seat 2: the deal in {f} was started with --seat 1"),
+            (("--seed", "5"), "--seed 5: the deal in {f} was dealt from seed 4"),
+            (("--levels", "2"), "--levels 2: the deal in {f} was started with --levels 1,3,3"),
+            (("--without", "bomb"), "{f}: the rules given (classic without bomb")]:
+        code, _, err = play("--resume", str(f), *args)
+        assert code == 2 and err.startswith(f"ddzspec: error: {error.format(f=f)}"), err
+    assert load(f).terminal_seat == 1
+    # a record without the field (older ddzspec) still reads, and needs --seat
+    obj = json.loads(f.read_text())
+    del obj["terminal"]
+    f.write_text(json.dumps(obj))
+    assert load(f).terminal_seat is None
+    code, _, err = play("--resume", str(f))
+    assert code == 2 and "does not say which seat is yours" in err and "--seat N" in err
+    code, out, _ = play("--resume", str(f), "--seat", "1", "--levels", "2")
+    assert code == 0 and load(f).terminal_levels == (2, 2, 2)
+
+
+# found by tester 3
+def test_an_unwritable_data_folder_is_a_located_one_line_error(
+        monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", "/proc/nope")
+    code, _, err = cli("play", "--seat", "0")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("ddzspec: error: /proc/nope/ddzspec/games: cannot create the folder "
+                          "where deals are saved:")
+    assert "--save FILE" in err and "XDG_DATA_HOME" in err and "Errno" not in err

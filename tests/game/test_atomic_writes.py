@@ -284,3 +284,44 @@ def test_a_fifo_socket_or_device_is_refused(tmp_path: Path) -> None:
         res = CliRunner().invoke(main, args)
         assert (res.exit_code, res.stderr) == (2, f"ddzspec: error: {args[-1]}: cannot write: "
                                                   "is a FIFO, not a regular file\n"), args
+
+
+# found by a fresh tester
+def test_play_save_to_a_bad_path(tmp_path: Path, cli: Any) -> None:
+    code, _, err = cli("play", "--save", str(tmp_path / "no" / "x.json"))
+    assert code == 2 and "cannot write" in err
+    code, _, err = cli("play", "--save", str(tmp_path))
+    assert code == 2 and "cannot write" in err
+
+
+# found by tester 1
+def test_a_folder_that_takes_no_new_file_is_refused_before_playing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
+    """Tester 1 §9: saving to /proc/version said "No such file or directory" (the temporary
+    file could not be created in /proc). The folder is probed before playing and named."""
+    import errno
+    import os
+
+    from ddzspec import _io
+    real_open = os.open
+
+    def refuse(path: object, *a: object, **kw: object) -> int:
+        if str(path).endswith(".tmp"):
+            raise OSError(errno.ENOENT, "No such file or directory", str(path))
+        return real_open(path, *a, **kw)  # type: ignore[arg-type]
+    monkeypatch.setattr(_io.os, "open", refuse)
+    target = tmp_path / "version"
+    target.write_text("kept\n")
+    code, out, err = cli("play", "--seed", "1", "--save", str(target), "--force")
+    assert (code, out) == (2, "")
+    assert err == (f"ddzspec: error: {target}: cannot write: no file can be created in folder "
+                   f"'{tmp_path}' (No such file or directory)\n")
+    assert target.read_text() == "kept\n"
+
+
+# found by tester 5
+def test_a_device_is_no_output_file(cli: Any) -> None:
+    batch = str(Path(__file__).parents[2] / "examples" / "puzzles.jsonl")
+    code, _, err = cli("solve", "--batch", batch, "--output", "/dev/full")
+    assert (code, err) == (2, "ddzspec: error: /dev/full: not a regular file (an output file "
+                              "is read back to resume a run): name a file\n")

@@ -555,3 +555,28 @@ def test_refusals_write_cards_in_the_chosen_notation() -> None:
                                      "(holds 1) (hand 344568899TVDDDRAA)")
     assert held.value.text("de") == ("seat 0 does not hold these cards: it needs 2 x K "
                                      "(holds 1) (hand 344568899TBDDDKAA)")
+
+
+# found by a fresh tester
+@pytest.mark.parametrize("value", [True, "1", 1.0])
+def test_a_bid_is_a_whole_number(value: object) -> None:
+    s = GameState.new(load_rules("classic"), seed=3)
+    with pytest.raises(InvalidBidError, match="a bid is a whole number"):
+        s.apply(Action("bid", s.turn, value))  # type: ignore[arg-type]
+
+
+# found by tester 1
+def test_actions_with_wrong_types_are_game_errors() -> None:
+    """Tester 1 §7: wrong argument types raised TypeError from inside apply."""
+    from ddzspec.game import Game
+    g = Game.new(load_rules("classic"), seed=1)
+    before = g.state
+    with pytest.raises(GameError, match=r"an action's cards are Cards, not 5 "):
+        g.act(Action.play(0, 5))  # type: ignore[arg-type]
+    with pytest.raises(GameError, match=r"an action's cards are Cards, not \"3\" "):
+        g.act(Action("play", 0, 0, "3"))  # type: ignore[arg-type]
+    with pytest.raises(GameError, match='call is true or false, not "yes"'):
+        g.act(Action.call(0, "yes"))  # type: ignore[arg-type]
+    with pytest.raises(GameError, match="rob is true or false, not 2"):
+        g.act(Action.rob(0, 2))
+    assert g.state is before

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -195,3 +196,250 @@ def test_random_legal_actions_replay(tmp_path: Path) -> None:
         g = g.apply(rng.choice(g.legal_actions()))
     save(g, tmp_path / "r.json")
     assert resume(load(tmp_path / "r.json")) == g
+
+
+def _saved_record(cli: Any, tmp_path: Path, seed: int = 5) -> tuple[Path, dict[str, object]]:
+    f = tmp_path / "m.json"
+    code, _, _ = cli("play", "--seed", str(seed), "--save", str(f))
+    assert code == 0
+    return f, json.loads(f.read_text())
+
+
+NO_TALON = ('rules nt "classic without a talon" extends classic\n'
+            "deal { players 3  hand 18  talon 0  undealt 0  turn counterclockwise }\n")
+
+
+# found by a fresh tester
+@pytest.mark.parametrize("content,message", [
+    (b"\xff\xfe\x00\x01", "not a UTF-8 text file"),
+    (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+])
+def test_unreadable_records(tmp_path: Path, content: bytes, message: str, cli: Any) -> None:
+    f = tmp_path / "r.json"
+    f.write_bytes(content)
+    code, _, err = cli("replay", str(f))
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+# found by a fresh tester
+def test_score_line_speaks_the_notation(cli: Any) -> None:
+    code, out, _ = cli("play", "--rules", "kawu", "--seed", "3", "--notation", "fr")
+    assert code == 0 and "×2 rocket PJ GJ" in out and "rocket BR" not in out
+
+
+# found by a fresh tester
+def test_replay_reads_stdin(tmp_path: Path, cli: Any) -> None:
+    f = tmp_path / "r.json"
+    cli("play", "--seed", "4", "--save", str(f))
+    res = CliRunner().invoke(main, ["replay", "-"], input=f.read_text())
+    assert res.exit_code == 0 and res.stdout.splitlines()[-1].startswith("points:")
+
+
+# found by tester 1
+def test_a_record_number_too_long_for_python_is_a_one_line_error(tmp_path: Path, cli: Any) -> None:
+    """Tester 1 §2: a 5000-digit seed made json.loads raise a bare ValueError."""
+    f, _ = _saved_record(cli, tmp_path)
+    text = f.read_text()
+    head, tail = text.split('"seed": 5', 1)
+    f.write_text(head + '"seed": ' + "9" * 5000 + tail)
+    line = head.count("\n") + 1
+    col = len(head) - head.rfind("\n") + len('"seed": ')
+    code, out, err = cli("replay", str(f))
+    assert code == 2 and out == ""
+    assert err == (f"ddzspec: error: {f}: line {line} column {col}: a number of 5000 digits "
+                   "(more than the 4300 digits Python reads): no deal record holds one\n")
+
+
+# found by tester 1
+@pytest.mark.parametrize("edit,message", [
+    (lambda o: o["rules"].__setitem__("without", ["nosuch"]),
+     '"rules" "without" drops "nosuch", which is no shape of the built-in classic'),
+    (lambda o: o["rules"].__setitem__("without", ["bomb"]),
+     '"rules" "without" drops "bomb", but the rules text still has that shape: the record was '
+     "altered"),
+    (lambda o: o["rules"].__setitem__("name", "kawu"),
+     '"rules" "name" is "kawu" but its text is the rules "classic": the record was altered'),
+    (lambda o: o.__setitem__("version", 2.0),
+     "unsupported record version 2.0 (this ddzspec reads versions 1, 2)"),
+    (lambda o: o.__setitem__("deal", [5]),
+     'the record: "deal" must be an object, not [5]'),
+    (lambda o: o["rules"].__setitem__("digest", 7),
+     '"rules": "digest" must be a string, not 7'),
+    (lambda o: o.__setitem__("acitons", []),
+     'the record: unknown field "acitons" (fields: format, version, rules, deal, actions, '
+     "result, terminal)"),
+    (lambda o: o.__setitem__("terminal", {"seat": 0, "levels": [4]}),
+     '"terminal" "levels" must be levels 1 to 3, not [4]'),
+    (lambda o: o.__setitem__("terminal", {"seat": "0", "levels": [2]}),
+     '"terminal": "seat" must be an integer, not "0"'),
+    (lambda o: o.pop("actions"), 'the record needs "actions" (a list)'),
+    (lambda o: o.__setitem__("result", [1]),
+     'the record: "result" must be an object or null, not [1]'),
+    (lambda o: o["deal"].__setitem__("seed", 1.5),
+     '"deal": "seed" must be an integer or a string or null, not 1.5'),
+    (lambda o: o["rules"]["text"].__setitem__(3, 5),
+     '"rules": "text" must be a list of strings, not'),
+])
+def test_every_record_field_is_checked(tmp_path: Path, edit: object, message: str,
+                                       cli: Any) -> None:
+    """Tester 1 §5/§9: hand-edited records replayed with exit 0 (a bad "without", a "name"
+    that is not the text's, version 2.0) or with a misleading message ("deal": [5] → "deal is
+    missing"). Every field is type-checked, the labels checked against the text."""
+    f, obj = _saved_record(cli, tmp_path)
+    edit(obj)  # type: ignore[operator]
+    f.write_text(json.dumps(obj))
+    code, out, err = cli("replay", str(f))
+    assert code == 2 and out == ""
+    assert err.startswith(f"ddzspec: error: {message}") and err.count("\n") == 1, err
+
+
+# found by tester 1
+def test_replay_without_agrees_once_the_record_is_consistent(tmp_path: Path, cli: Any) -> None:
+    """Tester 1 §5 follow-on: a record played without a shape replays with the same --without
+    (the self-contradictory refusal came from a record whose "without" contradicted its text,
+    now refused when read)."""
+    f = tmp_path / "nb.json"
+    assert cli("play", "--seed", "5", "--without", "trio_pair", "--save", str(f))[0] == 0
+    assert json.loads(f.read_text())["rules"]["without"] == ["trio_pair"]
+    code, out, _ = cli("replay", str(f), "--without", "trio_pair")
+    assert code == 0 and out.splitlines()[-1].startswith("points:")
+
+
+# found by tester 1
+@pytest.mark.parametrize("action,reason", [
+    ({"seat": 1, "pass": "yes"}, '"pass" is true, not "yes"'),
+    ({"seat": "2", "bid": 0}, 'an action needs an integer "seat", not "2"'),
+    ({"seat": 0, "bid": 1.5}, '"bid" is an integer (0: pass), not 1.5'),
+    ({"seat": 0, "play": 33}, '"play" takes cards in notation (a string), not 33'),
+    ({"seat": 0, "call": None}, '"call" is true or false, not null'),
+    ([0, "bid"], 'an action is a JSON object, not [0, "bid"]'),
+])
+def test_record_action_errors_quote_json(tmp_path: Path, action: object, reason: str,
+                                         cli: Any) -> None:
+    """Tester 1 §9: a bad record action was quoted again as a Python repr."""
+    f, obj = _saved_record(cli, tmp_path)
+    obj["actions"][0] = action  # type: ignore[index]
+    f.write_text(json.dumps(obj))
+    code, out, _ = cli("replay", str(f))
+    assert code == 1
+    assert out.splitlines()[-1] == f"invalid action 0: {json.dumps(action)}: {reason}"
+
+
+# found by tester 1
+def test_resume_under_a_house_rules_file_is_the_same_state(tmp_path: Path) -> None:
+    """Tester 1 §7: resume of a deal played under a house rules file was not == the state
+    saved (the rebuilt rules have no file path). States compare their rules by content."""
+    from ddzspec.game.record import load, resume, save
+    from ddzspec.game.state import same_rules
+    house = tmp_path / "top.rules"
+    house.write_text('rules top "no trio_pair" extends classic\nwithout trio_pair\n')
+    rules = load_rules(str(house))
+    g = GameState.new(rules, seed=7)
+    for _ in range(4):
+        g = g.apply(g.legal_actions()[-1])
+    f = tmp_path / "r.json"
+    save(g, f)
+    back = resume(load(f))
+    assert back == g and hash(back) == hash(g)
+    assert back.rules.path != g.rules.path and same_rules(back.rules, g.rules)
+    assert back != GameState.new(load_rules("classic"), seed=7)
+
+
+# found by tester 1
+def test_many_deals_write_nothing_to_a_redirected_stderr(cli: Any) -> None:
+    """Tester 1 §9: a stray blank line went to standard error (the progress bar of --games,
+    not a terminal)."""
+    code, out, err = cli("play", "--games", "3")
+    assert code == 0 and err == "" and "3 deals" in out
+
+
+# found by tester 8
+@pytest.mark.parametrize("terminal,error", [
+    ({"seat": 0, "levels": []}, '"terminal" "levels" holds 0 level(s), not one per seat (3)'),
+    ({"seat": 0, "levels": [2]}, '"terminal" "levels" holds 1 level(s), not one per seat (3)'),
+    ({"seat": 0, "levels": [2, 2, 2, 2]},
+     '"terminal" "levels" holds 4 level(s), not one per seat (3)'),
+    ({"seat": 9, "levels": [2, 2, 2]},
+     '"terminal" "seat" is 9, not a seat of the record\'s rules (0 to 2)'),
+])
+def test_resume_refuses_a_terminal_field_that_does_not_fit_the_variant(
+        tmp_path: Path, terminal: dict[str, object], error: str, cli: Any) -> None:
+    f = tmp_path / "g.json"
+    code, _, err = cli("play", "--seat", "0", "--seed", "5", "--save", str(f), input="quit\n")
+    assert code == 0, err
+    obj = json.loads(f.read_text())
+    obj["terminal"] = terminal
+    f.write_text(json.dumps(obj))
+    before = f.read_bytes()
+    # before: an IndexError traceback once a computer seat had to move (or "--seat: 9 is not
+    # a seat", naming an option that was never given)
+    code, out, err = cli("play", "--resume", str(f), input="pass\npass\nquit\n")
+    assert (code, out) == (2, "")
+    assert err == f"ddzspec: error: {f}: {error}: the record was altered\n"
+    assert f.read_bytes() == before
+
+
+# found by tester 8
+def test_an_explicit_deal_of_a_variant_without_a_talon_replays_and_resumes(
+        tmp_path: Path, cli: Any) -> None:
+    from ddzspec.game import GameState
+    from ddzspec.game.record import load, replay, resume, save
+    from ddzspec.rules import load_rules
+    f = tmp_path / "nt.rules"
+    f.write_text(NO_TALON)
+    rules = load_rules(str(f))
+    dealt = GameState.new(rules, seed=1)
+    hands = [h.format("en") for h in dealt.hands]
+    g = GameState.new(rules, hands=hands, talon="")  # was NotationError: no cards given
+    assert g.hands == dealt.hands and len(g.talon) == 0
+    rec = tmp_path / "g.json"
+    save(GameState.new(rules, hands=hands, talon=dealt.talon), rec)
+    assert json.loads(rec.read_text())["deal"]["talon"] == ""
+    assert resume(load(rec)).hands == dealt.hands  # the record ddzspec wrote reads back
+    assert replay(load(rec)).ok
+    code, out, err = cli("replay", str(rec))
+    assert code == 0 and out.startswith("classic without a talon"), err
+
+
+# found by tester 8
+@pytest.mark.parametrize("hands,talon,error", [
+    (["45789TJJQKKAAA22R", "334456666789JKA2B", "33455778899TJQQKX"], "TTQ",
+     "bad deal: hand 2: column 17: unknown symbol 'X' in English notation "
+     "(in '33455778899TJQQKX')"),
+    (["45789TJJQKKAAA22R", "334456666789JKA2B", "33455778899TJQQK2"], "TTX",
+     "bad deal: the talon: column 3: unknown symbol 'X' in English notation (in 'TTX')"),
+    (["45789TJJQKKAAA22R", "334456666789JKA2B", "33455778899TJQQK2"], "",
+     "bad deal: the talon must have 3 cards"),
+])
+def test_a_bad_explicit_deal_in_a_record_names_the_hand_or_talon_on_one_line(
+        tmp_path: Path, hands: list[str], talon: str, error: str, cli: Any) -> None:
+    code, out, _ = cli("play", "--seed", "5", "--json")
+    obj = json.loads(out)
+    obj["deal"] = {"seed": None, "hands": hands, "talon": talon, "first": 2}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(obj))
+    code, out, err = cli("replay", str(f))
+    # was "bad deal: column 17: …" and a caret under a hand it did not name; "no cards given"
+    assert (code, out, err) == (2, "", f"ddzspec: error: {error}\n")
+
+
+# found by tester 8
+def test_a_variant_without_a_talon_says_so_in_the_transcripts(tmp_path: Path, cli: Any) -> None:
+    f = tmp_path / "nt.rules"
+    f.write_text(NO_TALON)
+    code, out, err = cli("play", "--rules", str(f), "--seed", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    # was "  talon (face down): " and "…; talon  shown and taken (18 cards)"
+    assert lines[4] == "  talon: none"
+    assert "landlord: seat 1 (base 1); no talon (18 cards)" in lines
+    code, out, err = cli("play", "--rules", str(f), "--seed", "1", "--seat", "2", "--save",
+                         str(tmp_path / "g.json"), input="pass\nquit\n")
+    assert code == 0, err
+    assert "seat 1 is the landlord (base 1); there is no talon" in out.splitlines()
+    assert not [ln for ln in out.splitlines() if ln.startswith("talon")]  # was "talon: -"
+    code, out, err = cli("rules", "overview", str(f))
+    assert code == 0, err
+    # was "0 cards are the talon, which goes to the landlord"
+    assert ("Deal: 3 players, 18 cards each from a deck of 54; there is no talon; play turns "
+            "counterclockwise.") in out.splitlines()

@@ -277,3 +277,28 @@ def test_recorded_rules_never_reach_outside_the_record(tmp_path: Path,
                         sha256=hashlib.sha256(text.encode()).hexdigest())
     with pytest.raises(RecordError, match=r"extend .*house.* nothing outside it is read"):
         replay(Record.from_json(obj))
+
+
+# found by a fresh tester
+def test_record_with_null_hash_or_altered_rules_is_refused(tmp_path: Path, cli: Any) -> None:
+    """A record whose rules cannot be checked exactly is refused (exit 2), never replayed with
+    a warning (issue 8 §2). The carried text is the rules: the digest is informational (it is
+    ddzspec's cache key and may change between versions), so a changed digest alone replays."""
+    f = tmp_path / "r.json"
+    cli("play", "--seed", "2", "--save", str(f))
+    _, unaltered, _ = cli("replay", str(f))
+    rec = json.loads(f.read_text())
+    rec["rules"]["digest"] = "0" * 20
+    f.write_text(json.dumps(rec))
+    code, out, _ = cli("replay", str(f))
+    assert code == 0 and out == unaltered and "\npoints: seat 0 " in out
+    text = rec["rules"]["text"]
+    rec["rules"]["text"] = [line.replace("bids 1 2 3", "bids 1 2") for line in text]
+    f.write_text(json.dumps(rec))
+    code, _, err = cli("replay", str(f))
+    assert code == 2 and "do not match their sha256" in err and "the record was altered" in err
+    rec["rules"]["sha256"] = None
+    f.write_text(json.dumps(rec))
+    code, _, err = cli("replay", str(f))
+    assert code == 2 and \
+        '"rules" needs "sha256" (a string), not null' in err and "None" not in err

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -291,3 +292,9 @@ def test_distance_is_minimal_against_the_table(rules: dict[str, Rules]) -> None:
 
 def test_rank_symbols_cover_the_deck() -> None:
     assert len(ALL_RANKS) == N_RANKS
+
+
+# found by a fresh tester
+def test_explain_oversized_move_reads_as_a_sentence(cli: Any) -> None:
+    _, out, _ = cli("explain", "333444555666777888999T")
+    assert "22 cards: more than the largest hand (20); no restriction is involved." in out

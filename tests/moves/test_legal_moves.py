@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -226,3 +227,21 @@ def test_fast_path_refuses_a_hand_holding_an_ambiguous_move() -> None:
     got = legal_moves("55566677788", rules=rules)
     assert "555666+77" in [m.format() for m in got]
     assert list(got) == MoveIndex(rules).hand_moves(Cards.parse("55566677788").counts)
+
+
+# found by a fresh tester
+def test_beat_an_ambiguous_move_lists_its_readings(cli: Any) -> None:
+    code, _, err = cli("moves", "--rules", "duel-literal", "--beat", "555666777888",
+                       "666777888999")
+    assert code == 2
+    assert "plane_singles 555666777+8+8+8" in err and "defect of the rules file" in err
+
+
+# found by a fresh tester
+def test_hand_as_cards_is_checked_against_the_deck() -> None:
+    with pytest.raises(NotationError, match="the deck has no 3"):
+        legal_moves(Cards.parse("33345"), rules=load_rules("duel"))
+    with pytest.raises(NotationError, match="more copies of 3"):
+        legal_moves(Cards((5,) + (0,) * 14))
+    with pytest.raises(IllegalMoveError):
+        legal_moves("3456789", previous="33334")

@@ -177,3 +177,14 @@ def test_without_drops_a_shape(classic: Rules) -> None:
     r = classic.without_shapes(["trio_pair"])
     assert "trio_pair" not in [s.name for s in r.shapes]
     assert solve_readings(Cards.parse("33344").counts, r) == []
+
+
+# found by a fresh tester
+def test_tables_are_shared_but_bound_to_the_asking_rules(tmp_path: Path) -> None:
+    from ddzspec.rules import load_rules_text
+    from ddzspec.table import get_table
+    other = load_rules_text('rules other extends classic\ntrick { close_after 2 passes }\n')
+    classic = load_rules("classic")
+    assert other.digest == classic.digest
+    assert get_table(other).rules is other and get_table(classic).rules is classic
+    assert get_table(other).entries is get_table(classic).entries

@@ -158,3 +158,17 @@ def test_a_damaged_check_report_is_not_trusted(small: Rules,
     monkeypatch.setattr(verdict, "_REPORTS", {})
     assert json.loads(path.read_text())["counts"]["single"] == 15
     assert verdict.check_rules(small).counts == good.counts
+
+
+# found by tester 2
+def test_a_cache_warning_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+    monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path))
+    cmd = [sys.executable, "-m", "ddzspec", "check", "--rules", "kawu"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    for f in tmp_path.iterdir():
+        f.write_text("garbage")
+    res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    assert res.stderr.startswith("ddzspec: warning: cached ") and "recomputing" in res.stderr
+    assert len(res.stderr.splitlines()) == 1 and ".py:" not in res.stderr

@@ -369,3 +369,18 @@ def test_paired_difference_by_deal_hand_worked() -> None:
     p = paired_difference([deal1, deal2], 3, 2, "peasant", "points")
     assert p.n == 2 and p.mean == 1.125
     assert abs(p.half - 1.959963984540054 * (2.25 / 2 ** 0.5) / 2 ** 0.5) < 1e-12
+
+
+# found by tester 2
+def test_player_for_refuses_an_infinite_budget() -> None:
+    from ddzspec.players import player_for
+    for bad in (float("inf"), float("nan"), 0, -1):
+        with pytest.raises(ValueError, match="a time per move in seconds"):
+            player_for(3, budget=bad)
+
+
+# found by tester 2
+def test_empty_levels_are_an_error_not_the_default(cli: Any) -> None:
+    code, _, err = cli("play", "--levels", "", "--seed", "1")
+    assert code == 2 and err == "ddzspec: error: --levels: levels '': '' is not a level (1, 2 " \
+                                "or 3)\n"

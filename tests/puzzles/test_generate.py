@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from ddzspec import load_rules
 from ddzspec.cli_puzzlegen import puzzles_check, puzzles_generate
-from ddzspec.puzzlegen import Difficulty, after, position_of
+from ddzspec.puzzlegen import MAX_COUNT, Difficulty, after, generate, position_of
 from ddzspec.solver import solve
 
 DATA = Path(__file__).parents[1] / "data" / "puzzles" / "two_seat.jsonl"
@@ -144,3 +145,66 @@ def test_the_same_puzzles_whatever_the_number_of_workers(
     two, tried2 = generate(rules, seats=3, cards=(5, 4, 4), count=2, seed=1,
                            max_candidates=400, workers=2)
     assert one == two and tried1 == tried2 and len(one) == 2
+
+
+CLASSIC = load_rules("classic")
+
+
+# found by tester 3
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_min_difficulty_must_be_finite_and_not_negative(value: str, cli: Any) -> None:
+    code, _, err = cli("puzzles", "generate", f"--min-difficulty={value}", "--count", "1")
+    assert code == 2 and "--min-difficulty" in err and err.count("\n") == 1
+
+
+# found by tester 3
+def test_puzzles_check_shows_a_record_without_answer_as_information(cli: Any) -> None:
+    code, out, _ = cli("puzzles", "check", "examples/puzzles.jsonl")
+    lines = out.splitlines()
+    assert code == 0 and lines[-1] == "3 puzzles checked, 0 with a problem"
+    assert lines[0].startswith("line 3 (bomb): no expected answer: solved as peasants wins, "
+                               "winning moves 8, K, 88,")
+
+
+# found by tester 3
+def test_puzzles_check_wants_the_exact_set_of_several_winning_moves(cli: Any) -> None:
+    code, out, _ = cli("puzzles", "check", "tests/data/puzzles/two_seat.jsonl",
+                       "--limit-seconds", "30")
+    assert (code, out) == (0, "21 puzzles checked, 0 with a problem\n")
+
+
+# found by tester 5
+def test_the_shipped_puzzles_pass_their_own_checkers(cli: Any) -> None:
+    """DDZ2-03 and DDZ2-09 say "winner": "peasant" (a two-seat position's seat name, as
+    ``puzzles list`` shows it): the checkers read it as the peasants' side."""
+    from importlib import resources
+    path = str(resources.files("ddzspec").joinpath("data", "puzzles.jsonl"))
+    code, out, _ = cli("puzzles", "check", path)
+    assert code == 0 and out.endswith("26 puzzles checked, 0 with a problem\n")
+    code, out, _ = cli("solve", "--batch", path, "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(rows) == 26 and all(r["expected_agrees"] for r in rows)
+
+
+# found by tester 8
+def test_puzzles_generate_refuses_unplayable_rules_in_the_words_of_play(cli: Any) -> None:
+    _, _, want = cli("play", "--rules", "duel-literal")
+    code, out, err = cli("puzzles", "generate", "--rules", "duel-literal", "--count", "1",
+                         "--workers", "2")
+    # was "task candidates 00000000 failed: UnplayableRulesError: duel-literal: …"
+    assert (code, out, err) == (2, "", want)
+
+
+# found by tester 10
+def test_puzzles_generate_count_is_bounded(cli: Any) -> None:
+    # before: --count 99999999999999999999 built every task up front (killed by the OOM
+    # killer; a MemoryError traceback under a memory limit)
+    code, out, err = cli("puzzles", "generate", "--count", "99999999999999999999",
+                         "--cards", "3,3", "--workers", "1")
+    assert code == 2 and out == ""
+    assert f"is not in the range 1<=x<={MAX_COUNT}" in err
+    with pytest.raises(ValueError, match=f"--count {MAX_COUNT + 1}: between 1 and"):
+        generate(CLASSIC, cards=(3, 3), count=MAX_COUNT + 1)
+    # a large count still runs in bounded rounds: the first puzzles are the same as asked alone
+    few, _ = generate(CLASSIC, cards=(3, 3), count=2, workers=1, quiet=True)
+    assert [p["id"] for p in few] == ["classic-0-6", "classic-0-16"]

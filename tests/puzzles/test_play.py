@@ -13,6 +13,7 @@ import itertools
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -477,3 +478,113 @@ def test_cli_play() -> None:
 def test_cli_bad_input(args, message) -> None:
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 2 and message in res.output
+
+
+@pytest.fixture
+def few_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every puzzle game searches at most 100 nodes a solver call: enough for BIG's verdict
+    (the landlord wins), not for the list of its winning moves (deterministic, unlike a time
+    limit)."""
+    from ddzspec.puzzle_play import PuzzleGame
+    start = PuzzleGame.start.__func__  # type: ignore[attr-defined]
+
+    def limited(cls: type, *args: object, **kw: object) -> PuzzleGame:
+        kw["nodes"] = 100
+        return start(cls, *args, **kw)  # type: ignore[no-any-return]
+    monkeypatch.setattr(PuzzleGame, "start", classmethod(limited))
+
+
+BIG = ("rules classic\nlandlord: 3456789TJQKA2BR\npeasant: 33445566778899\n"
+       "to_move: landlord\n")
+
+
+DUEL_ROB = "rules duel\nlandlord: 5566\npeasant: 78\nto_move: landlord\nrobs 1\n"
+
+
+# found by tester 3
+def test_puzzles_play_takes_rules_for_a_file_without_and_names_a_folder(
+        tmp_path: Path, cli: Any) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text("landlord: 3455\npeasant1: 66\npeasant2: 77\nto_move: landlord\n")
+    res = CliRunner().invoke(main, ["puzzles", "play", str(f)], input="quit\n")
+    assert res.exit_code == 0 and "landlord to move (you lose with best play)." in res.stdout
+    res = CliRunner().invoke(main, ["puzzles", "play", str(f), "--rules", "duel"])
+    assert res.exit_code == 2 and "the deck has no 3" in res.stderr  # read under duel
+    code, _, err = cli("puzzles", "play", str(tmp_path))
+    assert (code, err) == (2, f"ddzspec: error: {tmp_path}: is a folder, not a position file\n")
+
+
+# found by tester 8
+def test_puzzle_game_hint_in_a_notation() -> None:
+    from ddzspec.puzzle_play import PuzzleError, PuzzleGame, puzzle_by_id
+    g = PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord")
+    assert (g.hint(), g.hint("fr"), g.hint("de")) == (("TT", "QQ"), ("TT", "DD"), ("TT", "DD"))
+    with pytest.raises(PuzzleError, match="unknown notation 'xx'"):
+        g.hint("xx")
+
+
+# found by tester 8
+def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
+        tmp_path: Path, few_nodes: None, cli: Any) -> None:
+    from starlette.testclient import TestClient
+
+    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
+    from ddzspec.solver import parse_position
+    from ddzspec.web import create_app
+    g = PuzzleGame.start(parse_position(BIG), "landlord")
+    assert g.human_wins_with_best_play is True and g.hint() == () and g.hint_unknown
+    assert g.to_json()["hint_unknown"] is True
+    assert not PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord").hint_unknown
+    f = tmp_path / "big.pos"
+    f.write_text(BIG)
+    code, out, err = cli("puzzles", "play", str(f), input="hint\nquit\n")
+    assert code == 0, err
+    # was "no winning move: you lose with best play" under "landlord to move (you win …)"
+    assert "landlord to move (you win with best play)." in out.splitlines()
+    assert ("> unknown in 10 s: no hint (the solver could not list the winning moves in time)"
+            in out.splitlines())
+    assert "you lose" not in out
+    c = TestClient(create_app(data_dir=tmp_path / "data"))
+    s = c.post("/api/puzzles/start", json={"position": BIG}).json()
+    assert s["game"]["human_wins_with_best_play"] is True
+    # the page said "No move wins here against perfect defence."
+    assert c.get(f"/api/puzzles/{s['sid']}/hint").json() == {"moves": [], "unknown": True}
+
+
+# found by tester 8
+def test_a_puzzle_won_at_a_target_says_so_not_out(tmp_path: Path, cli: Any) -> None:
+    """Duel, one rob: the peasant wins at 1 card left. Its winning 7 was "(out)" with a card
+    still in hand, and the puzzle never showed the handicap."""
+    from ddzspec.puzzle_play import PuzzleGame
+    from ddzspec.solver import parse_position
+    f = tmp_path / "rob.pos"
+    f.write_text(DUEL_ROB)
+    code, out, err = cli("puzzles", "play", str(f), input="5\n")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "  peasant wins at 1 card left (its target)" in lines
+    assert "peasant plays 7 (target reached, 1 card left)" in lines  # was "(out)"
+    assert lines[-1] == "Game over: peasant won."
+    # the human reaching a target: the peasant side of the same duel
+    g = PuzzleGame.start(parse_position(DUEL_ROB.replace("landlord\nrobs", "peasant\nrobs")),
+                         "peasant")
+    assert g.targets() == {"peasant": 1}
+    g2, v = g.play("7")
+    assert v.lines == ("7: target reached, 1 card left, you win.",)  # was "7: out, you win."
+    assert g2.over and g2.lines == ("peasant plays 7 (target reached, 1 card left).",)
+    g3, v = PuzzleGame.start(parse_position("rules classic\nlandlord: 3\npeasant: 4\n"
+                                            "to_move: landlord\n"), "landlord").play("3")
+    assert v.lines == ("3: out, you win.",) and g3.lines == ("landlord plays 3 and is out.",)
+
+
+# found by tester 10
+def test_a_lone_queen_in_puzzles_play_is_a_move_not_quit(cli: Any) -> None:
+    # DDZ2-15: after TT (keeps the win) a lone Q loses to the peasant's A. Before: "Q" (and
+    # "q", cards being accepted in lower case) ended the game without a word, exit 0.
+    for queen in ("Q", "q"):
+        code, out, err = cli("puzzles", "play", "DDZ2-15", input=f"TT\n{queen}\n")
+        assert code == 0, err
+        assert "this loses: after Q the peasant wins with A" in out
+        assert "peasant plays A" in out
+    code, out, _ = cli("puzzles", "play", "DDZ2-15", input="quit\nTT\n")
+    assert code == 0 and "keeps the win" not in out  # quit still quits

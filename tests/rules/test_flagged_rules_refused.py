@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from ddzspec.cli import main
-from ddzspec.errors import AmbiguousReadingError, UnplayableRulesError
+from ddzspec.errors import AmbiguousReadingError, GameError, UnplayableRulesError
 from ddzspec.game import GameState
 from ddzspec.moves import legal_moves
 from ddzspec.rules import Rules, load_rules
@@ -174,3 +175,36 @@ def test_serve_says_which_rules_files_cannot_be_played(tmp_path: Path,
         "not play; run "
         f"`ddzspec check --rules {f}` for the full report (offered in Learn only, not for "
         "play)\n")
+
+
+# found by a fresh tester
+def test_rules_without_single_cannot_be_played(cli: Any) -> None:
+    with pytest.raises(GameError, match="cannot be played"):
+        GameState.new(load_rules("classic", without=("single",)), seed=1)
+    code, _, err = cli("play", "--without", "single", "--seed", "1")
+    assert code == 2 and "no shape plays a lone card" in err
+
+
+# found by tester 2
+def test_check_flags_a_shape_no_move_can_have_as_play_refuses_it(tmp_path: Path, cli: Any) -> None:
+    """check said OK (exit 0) for rules that play and solve refuse: one verdict for all."""
+    f = tmp_path / "kni2.rules"
+    f.write_text('rules kni2 "no kickers at all" extends classic\n'
+                 "restrictions { kicker_not_in 3 4 5 6 7 8 9 10 J Q K A 2 B R }\n")
+    code, out, _ = cli("check", str(f))
+    problem = ("no legal move has type trio_single, trio_pair, plane_singles, plane_pairs, "
+               "four_two_singles, four_two_pairs (the restrictions or ambiguity rule out every "
+               "candidate)")
+    assert code == 1 and problem in out and "OK:" not in out
+    code, _, err = cli("play", "--rules", str(f), "--seed", "3")
+    assert code == 2 and problem in err
+
+
+# found by tester 2
+def test_a_refused_builtin_is_named_as_the_user_names_it(cli: Any) -> None:
+    """The refusal names a built-in by its name (the command it suggests must work as typed),
+    not by the path of the file inside the package."""
+    code, _, err = cli("play", "--rules", "duel-literal", "--seed", "1")
+    assert code == 2 and err.startswith("ddzspec: error: duel-literal: these rules cannot be "
+                                        "played out: 180 moves have several readings")
+    assert err.rstrip().endswith("run `ddzspec check --rules duel-literal` for the full report")

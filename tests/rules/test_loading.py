@@ -4,6 +4,7 @@ encodings. Cases found by a fresh tester (kept as regressions)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -153,3 +154,44 @@ def test_resolved_text_loads_back_to_the_same_rules(name: str) -> None:
     back = load_rules_text(text)
     assert replace(back, path=r.path, parents=r.parents, without=r.without) == r
     assert back.digest == r.digest
+
+
+# found by tester 8
+def test_a_relative_rules_path_is_found_only_next_to_the_file_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
+    """A position file's rules line and a rules file's extends are relative to the file
+    saying them (README); a file of that name in the working folder was taken instead when
+    none lay next to it: the answer depended on where the command was run."""
+    from ddzspec.errors import RulesError
+    from ddzspec.rules import load_rules, load_rules_text
+    work, sub = tmp_path / "work", tmp_path / "sub"
+    work.mkdir()
+    sub.mkdir()
+    (work / "only.rules").write_text('rules only "no bombs" extends classic\n'
+                                     "shapes { without bomb }\n")
+    (sub / "y.pos").write_text("rules only.rules\nlandlord: 3333\npeasant: 4\n"
+                               "to_move: landlord\n")
+    (sub / "child.rules").write_text('rules child "x" extends "only"\n')
+    monkeypatch.chdir(work)
+    code, out, err = cli("solve", str(sub / "y.pos"), "--all")
+    # was solved under work/only.rules (3333 not a bomb): winning moves 33, 333
+    assert (code, out) == (2, "")
+    assert err == (f"ddzspec: error: {sub / 'y.pos'}:1:7: only.rules: no rules file "
+                   f"'only.rules' (tried {sub.resolve()}/only.rules)\n")
+    with pytest.raises(RulesError, match=r"no rules file 'only' \(tried .*/sub/only, "):
+        load_rules(str(sub / "child.rules"))  # was the working folder's only.rules
+    # from the working folder itself, and for a rules text, the working folder is the base
+    assert "bomb" not in [x.name for x in load_rules("only").shapes]
+    assert "bomb" not in [x.name for x in load_rules_text('rules t extends "only"\n').shapes]
+    (sub / "only.rules").write_text('rules only "next to it" extends classic\n')
+    assert load_rules(str(sub / "child.rules")).parents == ("only",
+                      "classic")  # type: ignore[attr-defined]
+
+
+# found by tester 10
+def test_a_rules_path_that_is_not_a_regular_file_is_called_so(cli: Any) -> None:
+    # before: "no rules file '/dev/null' (tried /dev/null, ...)" though it exists
+    code, out, err = cli("check", "/dev/null")
+    assert code == 2 and out == ""
+    assert err == ("ddzspec: error: /dev/null: is not a regular file (a device, a pipe or a "
+                   "socket), not a rules file\n")

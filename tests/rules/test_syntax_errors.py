@@ -64,3 +64,10 @@ def test_the_helper_words_keywords_punctuation_and_the_end() -> None:
         assert e.value.message == message, text
         if where is not None:
             assert (e.value.line, e.value.column) == where
+
+
+# found by tester 9
+def test_a_bad_escape_in_a_quoted_rules_name_is_located() -> None:
+    with pytest.raises(PositionError, match="a bad escape") as e:
+        parse_position('rules "cla\\ssic"\nlandlord: 3\npeasant: 4\nto_move: landlord\n')
+    assert (e.value.line, e.value.column) == (1, 11)

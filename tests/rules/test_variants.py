@@ -420,3 +420,14 @@ def test_diff_moves_from_stdin() -> None:
     assert res.exit_code == 1
     doc = json.loads(res.output)
     assert doc["compared"] == 2 and [x["cards"] for x in doc["differences"]] == ["444455"]
+
+
+# found by a fresh tester
+def test_diff_sees_a_scoring_only_change(tmp_path: Path, cli: Any) -> None:
+    f = tmp_path / "nospring.rules"
+    f.write_text('rules nospring "no spring" extends classic\n'
+                 "scoring { base bid  double bomb rocket  settle per_peasant }\n")
+    code, out, _ = cli("diff", "classic", str(f))
+    assert code == 1
+    assert out.splitlines()[0].startswith("diff classic nospring:")
+    assert "nospring: double bomb rocket" in out and "No multiset differs" in out

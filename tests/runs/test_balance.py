@@ -105,3 +105,18 @@ def test_balance_refuses_bad_input(tmp_path: Path, cli: Any) -> None:
     assert code == 2 and "no rules file 'nope'" in err
     code, _, err = cli("balance", "classic", "--levels", "4", "--games", "2")
     assert code == 2 and "--levels" in err
+
+
+# found by tester 3
+def test_balance_rates_at_zero_keep_a_width() -> None:
+    from ddzspec.balance import _fmt
+    from ddzspec.players.arena import RATE, estimate
+    assert _fmt("spring_rate", estimate([0.0] * 30, RATE)) == "0.0% [0.0, 11.4]"
+
+
+# found by tester 3
+def test_balance_plays_each_variant_with_the_first_levels_for_its_seats(cli: Any) -> None:
+    code, out, err = cli("balance", "classic", "duel", "--levels", "3,2,1", "--games", "1",
+                         "--workers", "1", "--budget", "0.01")
+    assert code == 0, err
+    assert "classic: 1 deals, levels 3,2,1" in out and "duel: 1 deals, levels 3,2," in out

@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -335,3 +336,113 @@ def test_solve_batch_output_resumes_with_the_same_rows(tmp_path: Path, cli: Any)
     code, _, err = cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
                         "--output", str(out))
     assert code == 2 and "go with --batch" in err
+
+
+_ORPHAN = """
+import os, sys, time
+from ddzspec.execute import _exit_with_parent
+parent = os.getpid()
+child = os.fork()
+if child == 0:
+    _exit_with_parent(0.1, parent)
+    time.sleep(30)
+    os._exit(0)
+print(child, flush=True)
+os._exit(0)  # the parent dies at once, as a killed one does
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+# found by tester 3
+def test_output_never_overwrites_a_file_that_is_not_ddzspec_s(tmp_path: Path, cli: Any) -> None:
+    for text in ("x\n", "x", '{"a": 1}', "first\nsecond\n"):
+        f = tmp_path / "one.txt"
+        f.write_text(text)
+        code, _, err = cli("arena", "--levels", "2,1", "--games", "1", "--workers", "1",
+                           "--output", str(f))
+        assert code == 2 and err.count("\n") == 1 and str(f) in err, err
+        assert "not the output of a ddzspec run" in err
+        assert f.read_text() == text
+
+
+# found by tester 3
+def test_a_scheduler_without_workers_says_so_and_gives_up(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
+    from ddzspec import execute
+    monkeypatch.setattr(execute, "WORKER_TIMEOUT", 1.5)
+    with (tmp_path / "dask.log").open("wb") as log, \
+            execute.dask_processes(0, log=log, timeout=60) as (address, _):
+        code, _, err = cli("arena", "--levels", "2,1", "--games", "1", "--scheduler", address)
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 2
+    assert lines[0] == f"ddzspec: waiting for workers on {address} (at most 1.5 s)"
+    assert lines[1] == (f"ddzspec: error: --scheduler {address}: no worker joined within "
+                        f"1.5 s (start one with `dask worker {address}`)")
+
+
+# found by tester 3
+def test_a_run_whose_workers_are_all_gone_fails_instead_of_waiting(tmp_path: Path) -> None:
+    from ddzspec import execute
+    from ddzspec.execute import ExecuteError, Task, demo_task
+    tasks = [Task.of(f"{i}", demo_task, n=i, seconds=0.3) for i in range(6)]
+    rows: list[dict[str, object]] = []
+    with (tmp_path / "dask.log").open("wb") as log, \
+            execute.dask_processes(1, nanny=False, log=log, timeout=60) as (address, workers), \
+            pytest.raises(ExecuteError, match=r"every worker is gone .* for 1\.5 s"):
+        for row in execute.stream(tasks, scheduler=address, worker_timeout=1.5,
+                                  output=tmp_path / "run.jsonl", header={}):
+            rows.append(row)
+            workers[0].kill()  # the only worker dies, and nothing restarts it
+    assert rows and len(rows) < 6  # what was done is kept in the output
+    assert len((tmp_path / "run.jsonl").read_text().splitlines()) == 1 + len(rows)
+
+
+# found by tester 3
+def test_ctrl_c_while_the_cluster_starts_is_one_line_and_130() -> None:
+    """A terminal's Ctrl-C reaches the whole process group, workers included, while they
+    start: one line, exit 130, no worker traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def own_group() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgrp()
+    p = subprocess.Popen([sys.executable, "-m", "ddzspec", "arena", "--levels", "3,3",
+                          "--games", "50", "--workers", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, preexec_fn=own_group)  # noqa: PLW1509
+    time.sleep(1.6)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err.strip() == "ddzspec: interrupted", err
+
+
+# found by tester 3
+def test_a_scheduler_that_is_no_address_names_the_option(cli: Any) -> None:
+    code, _, err = cli("arena", "--levels", "2,1", "--games", "1", "--scheduler", "notaurl")
+    assert code == 2 and err.startswith("ddzspec: error: --scheduler notaurl: not a scheduler "
+                                        "address (tcp://HOST:PORT)")
+
+
+# found by tester 9
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads Linux's /proc")
+def test_a_pool_worker_ends_when_its_parent_dies() -> None:
+    """Before: a parent killed by SIGKILL or SIGTERM left its two workers (145 MiB each) and
+    the resource tracker alive for good. Each worker now watches its parent."""
+    out = subprocess.run([sys.executable, "-c", _ORPHAN], capture_output=True, text=True,
+                         check=True, timeout=60)
+    child = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)

@@ -360,3 +360,177 @@ def test_an_output_file_of_another_run_is_refused_in_one_clear_line(tmp_path: Pa
     assert str(e.value) == (f"{out} was written for another run (the file is from solve "
                             f"--batch, this run is balance){tail.strip()}")
     assert out.read_bytes() == before  # refused: nothing changed
+
+
+# found by a fresh tester
+def test_solver_batch_uses_the_rules_option_and_survives_odd_fields(tmp_path: Path,
+                                                                    cli: Any) -> None:
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"id":"f","hands":{"first":"KK","second":5},"to_move":"first"}\n'
+                 '{"id":"g","hands":{"first":"KK","second":"5"},"winner":"first",'
+                 '"winning_moves":[5]}\n'
+                 '{"id":"d","position":"landlord: 33\\npeasant: 5\\nto_move: landlord\\n"}\n')
+    code, out, _ = cli("solve", "--batch", str(f))
+    assert code == 2 and "Traceback" not in out  # a bad line: bad input
+    assert "error in f: malformed puzzle record: each hand must be a card string" in out
+    assert ('error in g: expected answer: "winning_moves" must be a list of card strings'
+            in out)  # a badly typed expectation is an error row, never silently ignored
+    assert "solved 1/3" in out
+    code, out, _ = cli("solve", "--batch", str(f), "--rules", "duel")
+    assert "error in d: position d:1:11: the deck has no 3" in out
+
+
+# found by a fresh tester
+def test_solver_refuses_nan_limits_binary_files_and_unplayable_rules(tmp_path: Path,
+                                                                     cli: Any) -> None:
+    code, _, err = cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+                       "--limit-seconds", "nan")
+    assert code == 2 and "not a number" in err
+    f = tmp_path / "bin.pos"
+    f.write_bytes(b"\xff\xfe\x00")
+    code, _, err = cli("solve", str(f))
+    assert code == 2 and "not a UTF-8 text file" in err
+    code, _, err = cli("solve", "--landlord", "3", "--peasant", "4", "--to-move", "landlord",
+                       "--without", "single")
+    assert code == 2 and "cannot be played out" in err
+
+
+# found by tester 3
+def test_batch_shows_the_expected_answer_and_flags_a_repeated_id(tmp_path: Path, cli: Any) -> None:
+    lines = Path("examples/puzzles.jsonl").read_text().splitlines()
+    wrong = lines[0].replace('"DDZ2-01"', '"X"').replace('"winner": "first"',
+                                                          '"winner": "second"')
+    f = tmp_path / "b.jsonl"
+    f.write_text("\n".join([lines[0], wrong, lines[0]]) + "\n")
+    code, out, _ = cli("solve", "--batch", str(f), "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 2
+    # tester F13: the expected winner in the rows' own words (a record's second: peasants)
+    assert rows[1]["winner"] == "landlord"
+    assert rows[1]["expected"] == {"winner": "peasants", "winning_moves": ["4", "5"]}
+    assert rows[1]["expected_agrees"] is False
+    assert rows[2] == {"id": "DDZ2-01", "status": "error", "error": "line 3: duplicate id "
+                       "'DDZ2-01' (first on line 1); ids must be unique"}
+    f.write_text("\n".join([lines[0], wrong]) + "\n")
+    code, out, _ = cli("solve", "--batch", str(f))
+    assert code == 1 and "DIFFERS: expected peasants, 4, 5" in out and "second," not in out
+
+
+# found by tester 3
+def test_the_printed_winning_move_is_the_first_move_of_the_printed_line(cli: Any) -> None:
+    """With --score the line is the best-score line: it starts with 33, which the answer
+    must print first (it printed 3, the first of the winning moves)."""
+    code, out, _ = cli("solve", "--landlord", "3399KK", "--peasant", "4455", "--to-move",
+                       "landlord", "--score")
+    lines = out.splitlines()
+    move = next(x for x in lines if x.startswith("winning move: ")).removeprefix(
+        "winning move: ")
+    line = next(x for x in lines if x.startswith("line: "))
+    assert code == 0 and line.startswith(f"line: landlord {move} ·") and move == "33"
+
+
+# found by tester 5
+def test_batch_ids_must_be_strings(tmp_path: Path, cli: Any) -> None:
+    pos = "landlord: 3\\npeasant: 4\\nto_move: landlord\\n"
+    f = tmp_path / "b.jsonl"
+    f.write_text(f'{{"id": {{"x": 1}}, "position": "{pos}"}}\n{{"id": null, "position": "{pos}"}}\n'
+                 f'{{"id": "ok", "position": "{pos}"}}\n')
+    code, out, _ = cli("solve", "--batch", str(f), "--rules", "classic", "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and [r["status"] for r in rows] == ["error", "error", "solved"]
+    assert rows[0]["error"] == 'line 1: "id" must be a string (or a whole number), not {"x": 1}'
+    assert rows[1]["error"] == 'line 2: "id" must be a string (or a whole number), not null'
+
+
+# found by tester 9
+def test_a_files_rules_line_and_rules_options_together_are_refused(tmp_path: Path,
+                                                                   cli: Any) -> None:
+    f = tmp_path / "p.pos"
+    f.write_text("rules classic\nlandlord: KKQ\npeasant: JJ\nto_move: landlord\n")
+    # before: --without pair was ignored and KK listed
+    code, out, err = cli("solve", str(f), "--all", "--without", "pair")
+    assert code == 2 and out == ""
+    assert "names its rules on its 'rules' line: --rules/--without do not apply to it" in err
+    code, out, _ = cli("solve", str(f), "--all", "--rules", "kawu")
+    assert code == 2
+    code, out, err = cli("solve", str(f), "--all")
+    assert code == 0 and "winning moves: Q, K, KK" in out, err
+    # without a rules line the options are the position's rules
+    g = tmp_path / "q.pos"
+    g.write_text("landlord: KKQ\npeasant: JJ\nto_move: landlord\n")
+    code, out, err = cli("solve", str(g), "--all", "--without", "pair")
+    assert code == 0 and "winning moves: Q, K\n" in out, err
+
+
+# found by tester 9
+def test_a_files_notation_line_and_another_notation_option_are_refused(tmp_path: Path,
+                                                                       cli: Any) -> None:
+    f = tmp_path / "p.pos"
+    f.write_text("notation fr\nrules classic\nlandlord: RRD\npeasant: VV\nto_move: landlord\n")
+    # before: the French cards were printed under --notation en (R: the king in French, the
+    # red joker in English)
+    code, out, err = cli("solve", str(f), "--notation", "en")
+    assert code == 2 and "has a 'notation fr' line: --notation en does not apply" in err
+    code, out, err = cli("solve", str(f), "--notation", "fr")
+    assert code == 0 and "winning move: RR" in out, err
+
+
+# found by tester 10
+def test_peasant1_names_the_peasant_of_two_seats_on_the_command_line_as_in_a_file(cli: Any) -> None:
+    # before: --to-move peasant1 was refused with two seats while a file's to_move: peasant1
+    # was accepted. Peasant to move holds 5 against the landlord's 34: the 5 goes out.
+    text = "rules classic\nlandlord: 34\npeasant: 5\nto_move: peasant1\n"
+    code, out, err = cli("solve", "-", "--all", "--json", input=text)
+    assert code == 0, err
+    from_file = json.loads(out)
+    code, out, err = cli("solve", "--landlord", "34", "--peasant", "5", "--to-move",
+                         "peasant1", "--all", "--json")
+    assert code == 0, err
+    from_options = json.loads(out)
+    assert from_options["winner"] == from_file["winner"] == "peasants"
+    assert from_options["winning_moves"] == from_file["winning_moves"] == ["5"]
+    # mid-trick, played by peasant1 (the peasant): the landlord beats the 5 with nothing
+    code, out, err = cli("solve", "--landlord", "34", "--peasant", "56", "--to-move",
+                         "landlord", "--on-table", "5", "--played-by", "peasant1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["winner"] == "peasants"
+
+
+# found by tester 10
+@pytest.mark.parametrize("args,message", [
+    (("--peasant", "5", "--to-move", "peasant2"),
+     "--to-move 'peasant2': unknown seat; expected one of landlord, peasant"),
+    (("--peasant", "5", "--peasant", "6", "--to-move", "peasant"),
+     "--to-move 'peasant': with three seats say peasant1 (plays right after the landlord) "
+     "or peasant2"),
+    (("--peasant", "5", "--to-move", "landlord", "--on-table", "3", "--played-by", "nobody"),
+     "--played-by 'nobody': unknown seat; expected one of landlord, peasant"),
+])
+def test_a_seat_option_that_names_no_seat_is_refused_with_the_seats_expected(
+        args: tuple[str, ...], message: str, cli: Any) -> None:
+    code, out, err = cli("solve", "--landlord", "34", *args)
+    assert code == 2 and out == ""
+    assert err == f"ddzspec: error: {message}\n"
+
+
+# found by tester 10
+def test_a_position_on_stdin_with_its_own_rules_line_is_named_so(cli: Any) -> None:
+    text = "rules classic\nlandlord: 34\npeasant: 5\nto_move: landlord\n"
+    code, out, err = cli("solve", "-", "--rules", "kawu", input=text)
+    # before: "- names its rules on its 'rules' line"
+    assert code == 2 and out == ""
+    assert err.startswith("ddzspec: error: the position on stdin names its rules on its "
+                          "'rules' line: --rules/--without do not apply to it")
+    code, out, err = cli("solve", "-", "--notation", "fr",
+                         input=text.replace("\n", "\nnotation en\n", 1))
+    assert code == 2
+    assert err.startswith("ddzspec: error: the position on stdin has a 'notation en' line")
+
+
+# found by tester 10
+def test_winning_moves_with_kickers_are_listed_lowest_kicker_first(cli: Any) -> None:
+    # before: "444+8, 444+7, 444+3" (the search's order)
+    code, out, err = cli("solve", "--landlord", "444378", "--peasant", "5", "--to-move",
+                         "landlord", "--all")
+    assert code == 0, err
+    assert "winning moves: 7, 8, 444, 444+3, 444+7, 444+8\n" in out

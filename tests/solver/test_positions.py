@@ -3,6 +3,9 @@ bombs and springs in the score; the position text format and its located errors.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from ddzspec.cards import parse_cards
@@ -213,3 +216,105 @@ def test_duel_target_robs_line() -> None:
     # the multiplier so far includes the robs: 2 robs make it a multiple of 4
     with pytest.raises(PositionError, match="with 2 robs it is a multiple of 4"):
         parse_position(text.replace("multiplier 4", "multiplier 2"))
+
+
+CLASSIC = load_rules("classic")
+
+
+POS = "rules classic\nlandlord: 3\npeasant: 44\n"
+
+
+# found by tester 3
+def test_a_misspelt_seat_is_named_with_the_seats(tmp_path: Path, cli: Any) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text("landlord: 3455\npeasant1: 66\npeasant3: 77\nto_move: landlord\n")
+    code, _, err = cli("solve", str(f))
+    assert code == 2 and err == (f"ddzspec: error: {f}:3:1: unknown seat 'peasant3' (seats: "
+                                 "landlord, peasant with two seats; landlord, peasant1, "
+                                 "peasant2 with three)\n")
+
+
+# found by tester 9
+@pytest.mark.parametrize("quoted,what,column", [
+    ('"3\t5"', "a control character", 13),  # the tab, 3 characters into the quoted word
+    ('"\\x"', "a bad escape", 12),
+])
+def test_quoted_cards_with_a_control_character_or_a_bad_escape_are_located(
+        quoted: str, what: str, column: int) -> None:
+    text = f"rules classic\nlandlord: {quoted}\npeasant: 44\nto_move: landlord\n"
+    # before: a json.decoder.JSONDecodeError traceback (exit 1)
+    with pytest.raises(PositionError) as e:
+        parse_position(text, source="t.pos")
+    assert (e.value.line, e.value.column) == (2, column)
+    assert what in str(e.value) and str(e.value).startswith(f"t.pos:2:{column}:")
+
+
+# found by tester 9
+def test_a_score_past_2_53_is_exact() -> None:
+    base, multiplier = 999_999_999, 1_099_511_627_775
+    pos = make_position(CLASSIC, {"landlord": "35", "peasant": "44"}, "landlord",
+                        base=base, multiplier=multiplier)
+    res = solve(pos, want="score")
+    # the landlord leads 5 (the peasant cannot beat it), then 3: a plain win, 1 stake; before,
+    # the points went through a float: 1099511626675488423936
+    assert res.score is not None
+    assert dict(res.score) == {"landlord": base * multiplier, "peasant": -base * multiplier}
+
+
+# found by tester 9
+@pytest.mark.parametrize("kwargs,message", [
+    ({"landlord_plays": 5}, "landlord_plays 5: must be 0, 1 or 2"),
+    ({"landlord_plays": -1}, "landlord_plays -1: must be 0, 1 or 2"),
+    ({"landlord_plays": "0"}, "landlord_plays '0': must be a whole number"),
+    ({"peasants_played": "no"}, "peasants_played 'no': must be True or False"),
+    ({"robs": True}, "robs True: must be a whole number"),
+    ({"base": 2.0}, "base 2.0: must be a whole number"),
+])
+def test_position_flags_of_the_wrong_kind_are_refused(kwargs: dict[str, object],
+                                                       message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        make_position(CLASSIC, {"landlord": "35", "peasant": "44"}, "landlord",
+                      **kwargs)  # type: ignore[arg-type]
+
+
+# found by tester 10
+@pytest.mark.parametrize("lines,message", [
+    ("to_move: peasant\nplayed landlord: lead\nplayed peasants: no\n",
+     "6:1: played peasants: no, but a peasant is to lead"),
+    ("to_move: landlord\nplayed landlord: none\nplayed peasants: yes\n",
+     "6:1: played peasants: yes, but played landlord: none: the landlord leads first"),
+    ("to_move: landlord\non_table: 9 by peasant\nplayed peasants: no\n",
+     "6:1: played peasants: no, but the move on the table is a peasant's"),
+])
+def test_spring_flags_no_deal_can_reach_are_refused(lines: str, message: str) -> None:
+    # before: accepted, and the first one scored an anti-spring (landlord -2 for -1)
+    with pytest.raises(PositionError) as e:
+        parse_position(POS + lines, source="p.pos")
+    assert str(e.value).startswith(f"p.pos:{message}")
+
+
+# found by tester 10
+def test_three_seat_spring_flags_and_the_inferred_default() -> None:
+    text = ("rules classic\nlandlord: 3\npeasant1: 44\npeasant2: 55\nto_move: peasant1\n"
+            "played landlord: lead\nplayed peasants: no\n")
+    with pytest.raises(PositionError, match="a peasant is to lead"):
+        parse_position(text)
+    with pytest.raises(PositionError, match="the landlord leads first"):
+        make_position(CLASSIC, {"landlord": "3", "peasant": "44"}, "landlord",
+                      landlord_plays=0, peasants_played=True)
+    # "played landlord: none" alone: no peasant has played yet (inferred), a spring is possible
+    fresh = parse_position(POS + "to_move: landlord\nplayed landlord: none\n")
+    assert fresh.peasants_played is False
+    res = solve(fresh, want="score")
+    assert res.score == {"landlord": 2, "peasant": -2}  # the 3 goes out: a spring doubles
+    assert make_position(CLASSIC, {"landlord": "3", "peasant": "44"}, "landlord",
+                         landlord_plays=0).peasants_played is False
+    assert make_position(CLASSIC, {"landlord": "3", "peasant": "44"},
+                         "landlord").peasants_played is True
+
+
+# found by tester 10
+@pytest.mark.parametrize("text", [None, b"rules classic\nlandlord: 3\n"])
+def test_a_position_that_is_not_text_is_a_type_error(text: object) -> None:
+    with pytest.raises(TypeError, match="a position is text"):
+        parse_position(text)  # type: ignore[arg-type]

@@ -377,7 +377,7 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
     assert "serve" in r.stdout and "web table" in r.stdout
 
 
-# ------------------------------------------------------------------ the tester's findings
+# --------------------------------------------- handicaps, move text, unplayable rules, details
 
 
 def first_choice_deal(rules: str, seed: int) -> GameState:
@@ -437,7 +437,8 @@ def test_unplayable_rules_are_offered_for_learning_only(client: TestClient) -> N
     assert client.get("/api/learn/rules/duel-literal").status_code == 200  # still in Learn
 
 
-def test_api_details_found_by_the_tester(client: TestClient) -> None:
+# found by the web table's tester
+def test_api_defaults_unknown_fields_methods_and_oversized_moves(client: TestClient) -> None:
     g = client.post("/api/games", json={"rules": "classic", "seed": 1})
     assert g.status_code == 201 and g.json()["levels"] == [None, 2, 2]   # as the CLI
     r = client.post("/api/games", json={"rules": "classic", "seet": 1})
@@ -456,3 +457,28 @@ def test_api_details_found_by_the_tester(client: TestClient) -> None:
     assert r.status_code == 400 and "longer than any move" in r.json()["error"]
     saved = client.get("/api/games").json()["games"][0]
     assert saved["seat"] == 0 and saved["title"] and saved["points"] is None
+
+
+# found by tester 8
+def test_serve_names_the_data_folder_it_cannot_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   cli: Any) -> None:
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    code, _, err = cli("serve", "--data-dir", str(f), "--port", "0")
+    # was "ddzspec: error: --data-dir: Not a directory"
+    assert (code, err) == (2, f"ddzspec: error: --data-dir {f}: cannot autosave deals in "
+                              f"{f}/web-games: Not a directory\n")
+    monkeypatch.setenv("DDZSPEC_DATA_DIR", str(f))
+    code, _, err = cli("serve", "--port", "0")
+    assert (code, err) == (2, f"ddzspec: error: the data folder: cannot autosave deals in "
+                              f"{f}/web-games: Not a directory; give --data-dir DIR (or set "
+                              "DDZSPEC_DATA_DIR)\n")
+
+
+# found by tester 10
+def test_a_new_web_game_without_rules_says_a_name_is_required(tmp_path: Path) -> None:
+    client = TestClient(create_app(data_dir=tmp_path))
+    r = client.post("/api/games", json={"seat": 0, "levels": 1})
+    # before: "rules null are not offered"
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("rules: a name is required (offered: classic")

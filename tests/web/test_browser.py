@@ -563,8 +563,9 @@ def test_learn_rules_page_and_diff(browser: Any, server: str, shots: Path) -> No
     page.close()
 
 
-def test_the_testers_findings_in_the_page(browser: Any, server: str, shots: Path,
-                                          tmp_path: Path) -> None:
+# found by the web table's tester
+def test_the_page_says_why_resyncs_a_stale_tab_and_goes_back(browser: Any, server: str,
+                                                             shots: Path, tmp_path: Path) -> None:
     """Failed uploads and starts say why; rules that cannot be dealt are not offered in Play;
     a stale tab resyncs after a refused action; Back returns to the setup; the puzzle
     buttons wait for a puzzle; a failed position clears the board; the counter says 10."""

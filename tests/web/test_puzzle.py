@@ -5,6 +5,7 @@ back, the 3-seat sides, hints."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -180,3 +181,32 @@ def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
     assert c.get(f"/api/puzzles/{a}").status_code == 200
     assert len(freed) == 5 and min(freed[3:]) > 0  # a's and the third session's
     assert c.get(f"/api/puzzles/{a}/hint").json()["moves"] == ["T", "Q", "TT", "QQ"]
+
+
+# found by tester 8
+def test_a_puzzle_on_a_french_page_speaks_french_hint_verdict_and_replies(
+        tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from ddzspec.web import create_app
+    c = TestClient(create_app(data_dir=tmp_path))
+    r = c.post("/api/puzzles/start?notation=fr", json={"id": "DDZ2-15"})  # TTQQ against 3A
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["game"]["hands"] == {"landlord": "TTDD", "peasant": "3A"}
+    assert s["legal"] == ["T", "D", "TT", "DD"]  # was canonical English: T, Q, TT, QQ
+    sid = s["sid"]
+    # the page selects the hint's cards by their French symbols: "QQ" selected nothing
+    assert c.get(f"/api/puzzles/{sid}/hint?notation=fr").json()["moves"] == ["TT", "DD"]
+    assert c.get(f"/api/puzzles/{sid}/hint?notation=de").json()["moves"] == ["TT", "DD"]
+    assert c.get(f"/api/puzzles/{sid}/hint").json()["moves"] == ["TT", "QQ"]
+    r = c.post(f"/api/puzzles/{sid}/move?notation=fr", json={"move": "D"})
+    assert r.status_code == 200, r.text
+    v = r.json()["verdict"]
+    assert v["move"] == "Q" and v["keeps_win"] is False  # the field stays canonical
+    assert v["lines"][0] == "this loses: after D the peasant wins with A"  # was "after Q"
+    # the page switched to German meanwhile: the take-back is in German
+    r = c.post(f"/api/puzzles/{sid}/takeback?notation=de")
+    assert r.json()["game"]["lines"] == ["took back landlord's D"]
+    r = c.post(f"/api/puzzles/{sid}/move?notation=en", json={"move": "Q"})
+    assert r.json()["verdict"]["lines"][0] == "this loses: after Q the peasant wins with A"
