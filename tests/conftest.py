@@ -1,12 +1,17 @@
 """Shared fixtures: a private table cache per test session, loaded rules files, the command line
-run in this process (``cli``)."""
+run in this process (``cli``); and, before any test runs, what the selected tests need from the
+machine beyond pip's packages (tests/preflight.py: Chromium, a C compiler, the Python headers)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
+import sys
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +26,40 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import MoveTable, get_table
+
+
+def _load_preflight() -> Any:
+    """tests/preflight.py as the module ``ddzspec_tests_preflight`` (the suite imports in
+    importlib mode: tests/ is not on sys.path); tests/test_preflight.py takes it from there."""
+    spec = importlib.util.spec_from_file_location("ddzspec_tests_preflight",
+                                                  Path(__file__).with_name("preflight.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # where its dataclass looks itself up
+    spec.loader.exec_module(module)
+    return module
+
+
+preflight = _load_preflight()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "needs(*what): the tests need these from the machine "
+                            "(chromium, cc, python-headers): tests/preflight.py")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Bring what the selected tests need (or stop in one line) before the first test runs."""
+    if session.config.option.collectonly or not session.items:
+        return
+    needed = [n for item in session.items for m in item.iter_markers("needs") for n in m.args]
+    if not needed:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    say = reporter.write_line if reporter is not None else print
+    stop = preflight.preflight(needed, say=say)
+    if stop is not None:
+        pytest.exit(stop, returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,8 @@ import pytest
 from ddzspec.cards import parse_cards
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the tests that build the compiled core (tests/preflight.py brings these before they run)
+NEEDS_COMPILER = pytest.mark.needs("cc", "python-headers")
 PUZZLES = ROOT / "tests" / "data" / "puzzles" / "two_seat.jsonl"
 #: two-seat puzzles also solved for the exact score
 SCORED = ("DDZ2-01", "DDZ2-02", "DDZ2-05", "DDZ2-15")
@@ -80,10 +82,12 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict
         pure.kill()
         pure.communicate()
         pytest.fail(f"the compiled solver core could not be built: {e} (the test needs mypy, "
-                    "setuptools and a C compiler: .ci/run installs gcc when cc is missing)")
+                    "setuptools and a C compiler: the test session installs gcc when cc is "
+                    "missing)")
     return _answers(pure), _answers(_worker(built)), built
 
 
+@NEEDS_COMPILER
 def test_the_compiled_modules_are_the_ones_imported(
         both: tuple[dict[str, Any], dict[str, Any], list[Path]]) -> None:
     pure, compiled, built = both
@@ -100,6 +104,7 @@ def test_the_compiled_modules_are_the_ones_imported(
     assert pure["help"] == "Solver core: pure Python"
 
 
+@NEEDS_COMPILER
 @pytest.mark.parametrize("part", ["two_seat", "scored", "deals", "three_seat", "played",
                                   "split"])
 def test_compiled_and_pure_answers_are_identical(
@@ -109,6 +114,7 @@ def test_compiled_and_pure_answers_are_identical(
     assert compiled[part] == pure[part]
 
 
+@NEEDS_COMPILER
 def test_both_cores_answer_ctrl_c_and_share_the_interpreter_during_a_search(
         both: tuple[dict[str, Any], dict[str, Any], list[Path]]) -> None:
     """Compiled, the search runs no interpreter loop, where Python handles Ctrl-C and hands
@@ -121,6 +127,7 @@ def test_both_cores_answer_ctrl_c_and_share_the_interpreter_during_a_search(
         assert got["longest gap"] < 1.0, got
 
 
+@NEEDS_COMPILER
 def test_the_answers_are_the_published_ones(
         both: tuple[dict[str, Any], dict[str, Any], list[Path]]) -> None:
     # the compiled answers are also the pinned ones, not merely the pure solver's
@@ -225,6 +232,7 @@ def test_the_hook_falls_back_to_the_pure_wheel_without_a_compiler_or_on_any_erro
                          "solver")]
 
 
+@NEEDS_COMPILER
 def test_the_hook_puts_the_built_modules_into_the_wheel(
         both: tuple[dict[str, Any], dict[str, Any], list[Path]],
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,8 @@ deal and a full duel deal by clicking (bidding, Hint, Play, Pass) to the itemise
 refuses an illegal selection with the explain text, explains 44445555 in the Learn tab, and
 saves screenshots (pytest's tmp folder, and a copy in /tmp/web-shots to look at).
 
-Chromium missing is a failure with a clear message, never a skip (.ci/run installs it)."""
+Chromium missing is a failure with a clear message, never a skip (the test session installs it
+first where the machine allows it: tests/preflight.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.needs("chromium")  # tests/preflight.py brings it before they run
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 COPY = Path("/tmp/web-shots")
@@ -50,9 +52,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} is missing: install the OS packages chromium and "
-                    "chromium-driver (apt-get install -y chromium chromium-driver); .ci/run "
-                    "does it when it is missing")
+        pytest.fail(f"{CHROMIUM} is missing: install the OS package chromium (apt-get install "
+                    "-y chromium); the test session does it when it can")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
