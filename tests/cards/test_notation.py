@@ -7,6 +7,7 @@ kleiner/großer Joker); English is the default notation.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -196,15 +197,12 @@ def test_a_long_bad_input_is_quoted_cut_around_the_error() -> None:
     assert str(end.value).splitlines()[1:] == ["  …" + "3" * 59 + "X", "  " + " " * 60 + "^"]
 
 
-def test_a_long_position_line_is_quoted_cut(tmp_path: Path) -> None:
+def test_a_long_position_line_is_quoted_cut(tmp_path: Path, cli: Any) -> None:
     """Tester F14, a position file: the line in error is quoted cut around the fault."""
-    from click.testing import CliRunner
-
-    from ddzspec.cli import main
     f = tmp_path / "long.pos"
     f.write_text(f"rules classic\nlandlord: {'3' * 300}X{'4' * 300}\npeasant: 3\n"
                  "to_move: landlord\n")
-    res = CliRunner().invoke(main, ["solve", str(f)])
+    res = cli("solve", str(f))
     assert res.exit_code == 2
     assert res.stderr == (f"ddzspec: error: {f}:2:311: unknown symbol 'X' in English notation "
                           f"(in '…{'3' * 30}X{'4' * 29}…')\n")

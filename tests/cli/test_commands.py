@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-
-from ddzspec.cli import main
 
 
 def test_read_lines(cli: Any) -> None:
@@ -243,13 +240,13 @@ def _readme_examples() -> list[tuple[str, list[str]]]:
 
 @pytest.mark.parametrize(("cmd", "lines"), _readme_examples(), ids=lambda x: str(x)[:40])
 def test_the_readme_console_examples_print_what_the_readme_shows(
-        cmd: str, lines: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        cmd: str, lines: list[str], monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """Tester F18: a README example was out of date (explain had gained a line, replay's
     refusal had new words, the solver's node counts had changed). Each example runs as
     written; the solver's time on its last line is the one thing that varies."""
     import shlex
     monkeypatch.chdir(ROOT)
-    res = CliRunner().invoke(main, shlex.split(cmd)[1:])
+    res = cli(*shlex.split(cmd)[1:])
     got = res.output.rstrip("\n").split("\n")
     if cmd.startswith("ddzspec solve"):
         got[-1], lines = re.sub(r"[\d.]+ s$", "S s", got[-1]), \
@@ -290,7 +287,7 @@ def test_bad_command_lines_are_one_line_errors(args: tuple[str, ...], error: str
 
 
 # found by tester 1
-def test_no_arguments_still_shows_the_help() -> None:
-    res = CliRunner().invoke(main, [])
+def test_no_arguments_still_shows_the_help(cli: Any) -> None:
+    res = cli()
     assert res.exit_code == 2 and "Moves commands:" in res.output
     assert res.output.startswith("Usage: ") and "ddzspec: error" not in res.output

@@ -14,9 +14,7 @@ from typing import Any
 
 import pexpect
 import pytest
-from click.testing import CliRunner
 
-from ddzspec.cli import main
 from ddzspec.game.record import load, resume
 from ddzspec.rules import load_rules
 
@@ -193,27 +191,22 @@ def test_default_save_file_in_the_data_folder(tmp_path: Path) -> None:
     (["--resume", "x.json"], "x.json: cannot read: No such file or directory"),
     (["--seat", "0", "--resume", "nope.json"], "nope.json: cannot read"),
 ])
-def test_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
-    from click.testing import CliRunner
-
-    from ddzspec.cli import main
-    res = CliRunner().invoke(main, ["play", *args])
+def test_bad_options(tmp_path: Path, args: list[str], message: str, cli: Any) -> None:
+    res = cli("play", *args)
     assert res.exit_code == 2 and message in res.stderr, res.stderr
 
 
 def test_resume_without_seat_says_what_is_missing(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  cli: Any) -> None:
     """Tester F9: ``play --resume FILE`` without --seat said "give --seat N too (FILE does not
     say which seat you played)" for a file that does not exist, is not a record, or holds a
     finished deal. Each case now says what is wrong; a record not saved by ``play --seat``
     asks for the seat, and resumes with it."""
-    from click.testing import CliRunner
-
-    from ddzspec.cli import main
     from ddzspec.game import GameState
     from ddzspec.game.record import save as save_record
     monkeypatch.chdir(tmp_path)
-    assert CliRunner().invoke(main, ["play", "--seed", "3", "--save", "over.json"]).exit_code == 0
+    assert cli("play", "--seed", "3", "--save", "over.json").exit_code == 0
     (tmp_path / "notes.txt").write_text("hello\n")
     save_record(GameState.new(load_rules("classic"), seed=5), tmp_path / "fresh.json")
     for file, message in (
@@ -224,31 +217,28 @@ def test_resume_without_seat_says_what_is_missing(tmp_path: Path,
                            "to take a seat in it"),
             ("notes.txt", "notes.txt: not JSON: line 1 column 1: Expecting value"),
             ("gone.json", "gone.json: cannot read: No such file or directory")):
-        res = CliRunner().invoke(main, ["play", "--resume", file])
+        res = cli("play", "--resume", file)
         assert (res.exit_code, res.stdout) == (2, ""), (file, res.output)
         assert res.stderr == f"ddzspec: error: {message}\n", file
     assert load(tmp_path / "over.json").terminal_seat is None  # left as it was
-    res = CliRunner().invoke(main, ["play", "--seat", "1", "--resume", "fresh.json"],
-                             input="quit\n")
+    res = cli("play", "--seat", "1", "--resume", "fresh.json",
+              input="quit\n")
     assert res.exit_code == 0, res.output
     assert "stopped; the deal is saved: ddzspec play --seat 1 --resume fresh.json" in res.output
     assert load(tmp_path / "fresh.json").terminal_seat == 1
-    res = CliRunner().invoke(main, ["play", "--resume", "fresh.json"], input="quit\n")
+    res = cli("play", "--resume", "fresh.json", input="quit\n")
     assert res.exit_code == 0 and "you are seat 1" in res.output, res.output
 
 
-def test_resume_under_other_rules_is_refused(tmp_path: Path) -> None:
-    from click.testing import CliRunner
-
-    from ddzspec.cli import main
+def test_resume_under_other_rules_is_refused(tmp_path: Path, cli: Any) -> None:
     save = tmp_path / "k.json"
     child = spawn(tmp_path, "--seat", "0", "--seed", "2", "--levels", "1", "--save", str(save))
     child.expect([BID, TURN])
     child.sendline("quit")
     assert finish(child) == 0
     before = save.read_text()
-    res = CliRunner().invoke(main, ["play", "--seat", "0", "--resume", str(save),
-                                    "--rules", "kawu"])
+    res = cli("play", "--seat", "0", "--resume", str(save),
+              "--rules", "kawu")
     assert res.exit_code == 2
     assert "are not the rules the record was played under (classic" in res.stderr
     assert save.read_text() == before
@@ -256,12 +246,12 @@ def test_resume_under_other_rules_is_refused(tmp_path: Path) -> None:
 
 # found by tester 3
 def test_a_terminal_deal_records_its_seat_and_levels_and_resume_holds_to_them(
-        tmp_path: Path) -> None:
+        tmp_path: Path, cli: Any) -> None:
     from ddzspec.game.record import load
     f = tmp_path / "g.json"
 
     def play(*args: str) -> tuple[int, str, str]:
-        res = CliRunner().invoke(main, ["play", *args], input="quit\n")
+        res = cli("play", *args, input="quit\n")
         return res.exit_code, res.stdout, res.stderr
     code, out, err = play("--seat", "1", "--levels", "1,3", "--seed", "4", "--save", str(f))
     assert code == 0, err

@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ddzspec._io import write_atomic, write_problem
-from ddzspec.cli import main
 from ddzspec.game import GameState
 from ddzspec.game.record import RecordError, load, save
 from ddzspec.rules import load_rules
@@ -123,7 +121,8 @@ def test_save_failing_mid_write_keeps_the_previous_record(tmp_path: Path,
 
 @pytest.mark.parametrize("bad", ["no/x.json", ".", "file/x.json"])
 def test_play_games_checks_the_save_path_before_playing(tmp_path: Path, bad: str,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        cli: Any) -> None:
     (tmp_path / "file").write_text("")
     monkeypatch.chdir(tmp_path)
     from ddzspec import cli_game
@@ -132,7 +131,7 @@ def test_play_games_checks_the_save_path_before_playing(tmp_path: Path, bad: str
         raise AssertionError("a deal was played before the path was checked")
     monkeypatch.setattr(cli_game, "self_play", no_deal)
     for games in ("1", "1000"):
-        res = CliRunner().invoke(main, ["play", "--games", games, "--save", bad])
+        res = cli("play", "--games", games, "--save", bad)
         assert res.exit_code == 2, res.output
         assert res.stderr.startswith(f"ddzspec: error: {bad}: cannot write: ")
         assert res.stdout == ""
@@ -164,7 +163,7 @@ def test_write_atomic_may_refuse_an_existing_file(tmp_path: Path,
 
 
 def test_commands_refuse_to_overwrite_a_file_without_force(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """Tester 7: ``play --save FILE`` replaced an existing FILE without a word. Every command
     writing a file (play --save, also with --seat; puzzles generate --output; balance --plot)
     refuses an existing one in one line, exit 2, before any work; --force overwrites it."""
@@ -182,22 +181,22 @@ def test_commands_refuse_to_overwrite_a_file_without_force(
                      ["play", "--seat", "0", "--save", "r.json"],
                      ["puzzles", "generate", "--output", "p.jsonl"],
                      ["balance", "classic", "--plot", "b.png"]):
-            res = CliRunner().invoke(main, args, input="quit\n")
+            res = cli(*args, input="quit\n")
             file = args[-1]
             assert (res.exit_code, res.stdout) == (2, ""), (args, res.output)
             assert res.stderr == (f"ddzspec: error: {file}: cannot write: the file exists; "
                                   "give --force to overwrite it\n"), args
     assert all((tmp_path / n).read_text() == "mine\n" for n in ("r.json", "p.jsonl", "b.png"))
-    res = CliRunner().invoke(main, ["play", "--seed", "1", "--save", "r.json", "--force"])
+    res = cli("play", "--seed", "1", "--save", "r.json", "--force")
     assert res.exit_code == 0, res.output
     assert load(tmp_path / "r.json").seed == 1
-    res = CliRunner().invoke(main, ["play", "--seat", "0", "--seed", "2", "--save", "r.json",
-                                    "--force"], input="quit\n")
+    res = cli("play", "--seat", "0", "--seed", "2", "--save", "r.json",
+              "--force", input="quit\n")
     assert res.exit_code == 0 and "the deal is saved" in res.output, res.output
     assert load(tmp_path / "r.json").seed == 2
     # resuming keeps saving to the --resume file itself (its own deal: no --force needed)
-    res = CliRunner().invoke(main, ["play", "--resume", "r.json", "--save", "./r.json"],
-                             input="quit\n")
+    res = cli("play", "--resume", "r.json", "--save", "./r.json",
+              input="quit\n")
     assert res.exit_code == 0 and "the deal is saved" in res.output, res.output
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == \
         ["b.png", "p.jsonl", "r.json"]  # no temporary file left
@@ -245,7 +244,7 @@ def test_a_symbolic_link_is_written_through(tmp_path: Path) -> None:
     assert target.read_text() == "new\n"
 
 
-def test_a_fifo_socket_or_device_is_refused(tmp_path: Path) -> None:
+def test_a_fifo_socket_or_device_is_refused(tmp_path: Path, cli: Any) -> None:
     """Tester F2: a FIFO (or a socket, a device) given as the output is refused in one line,
     exit 2, at once (never waiting for a reader, never replaced by a file)."""
     import socket
@@ -273,7 +272,7 @@ def test_a_fifo_socket_or_device_is_refused(tmp_path: Path) -> None:
         sock.close()
     import stat
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
-    res = CliRunner().invoke(main, ["play", "--seed", "1", "--save", str(fifo), "--force"])
+    res = cli("play", "--seed", "1", "--save", str(fifo), "--force")
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == (f"ddzspec: error: {fifo}: cannot write: is a FIFO, not a regular "
                           "file\n")
@@ -281,7 +280,7 @@ def test_a_fifo_socket_or_device_is_refused(tmp_path: Path) -> None:
     os.mkfifo(plot)
     for args in (["play", "--seed", "1", "--save", str(fifo)],
                  ["balance", "classic", "--plot", str(plot)]):
-        res = CliRunner().invoke(main, args)
+        res = cli(*args)
         assert (res.exit_code, res.stderr) == (2, f"ddzspec: error: {args[-1]}: cannot write: "
                                                   "is a FIFO, not a regular file\n"), args
 

@@ -12,12 +12,10 @@ import re
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddzspec.cards import ALL_RANKS, N_RANKS, Cards
-from ddzspec.cli import main
 from ddzspec.explain import Condition, diagnose, explain, nearest
 from ddzspec.readings import solve_readings
 from ddzspec.rules import Rules, load_rules
@@ -187,11 +185,11 @@ def test_to_json_contract(rules: dict[str, Rules]) -> None:
     json.dumps(bad)
 
 
-def test_cli_explain_text_and_json() -> None:
-    res = CliRunner().invoke(main, ["explain", "3344"])
+def test_cli_explain_text_and_json(cli: Any) -> None:
+    res = cli("explain", "3344")
     assert res.exit_code == 0
     assert "a pair straight needs at least 3 pairs" in res.stdout
-    res = CliRunner().invoke(main, ["explain", "--json", "--rules", "duel", "JQKA2"])
+    res = cli("explain", "--json", "--rules", "duel", "JQKA2")
     assert res.exit_code == 0
     d = json.loads(res.stdout)
     assert d["nearest"][0]["failures"][0]["words"] == "2 is not a chain rank (chain: 5..A)"

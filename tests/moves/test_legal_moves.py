@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -174,17 +173,16 @@ def test_errors(classic: Rules) -> None:
         legal_moves(Cards.parse("33334444555566667777A"), rules=classic)
 
 
-def test_cli_moves_json() -> None:
-    from ddzspec.cli import main
-    res = CliRunner().invoke(main, ["moves", "77773", "--beat", "666+5", "--json"])
+def test_cli_moves_json(cli: Any) -> None:
+    res = cli("moves", "77773", "--beat", "666+5", "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data == {"moves": [{"cards": "777+3", "type": "trio_single"},
                               {"cards": "7777", "type": "bomb"}], "can_pass": True}
-    res = CliRunner().invoke(main, ["moves", "334"])
+    res = cli("moves", "334")
     assert res.exit_code == 0
     assert "pair" in res.output
-    res = CliRunner().invoke(main, ["moves", "33X"])
+    res = cli("moves", "33X")
     assert res.exit_code == 2
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -144,15 +145,12 @@ def test_beats_is_irreflexive_and_transitive_within_a_type(data: st.DataObject) 
         assert beats(a, b)[0] == (a.key > b.key)
 
 
-def test_lifting_kicker_rank_max_makes_333444555666_ambiguous(tmp_path: Path) -> None:
+def test_lifting_kicker_rank_max_makes_333444555666_ambiguous(tmp_path: Path, cli: Any) -> None:
     text = load_rules("classic").path
     src = Path(text).read_text().replace("kicker_rank_max 2", "kicker_rank_max off")
     f = tmp_path / "lifted.rules"
     f.write_text(src)
-    from click.testing import CliRunner
-
-    from ddzspec.cli import main
-    res = CliRunner().invoke(main, ["check", str(f), "--json"])
+    res = cli("check", str(f), "--json")
     assert res.exit_code == 1
     import json
     amb = {a["cards"]: a["readings"] for a in json.loads(res.output)["ambiguous"]}

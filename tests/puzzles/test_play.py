@@ -443,19 +443,19 @@ def test_a_position_file_is_a_puzzle(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------------------- the CLI
 
-def test_cli_list() -> None:
-    res = CliRunner().invoke(main, ["puzzles", "list"])
+def test_cli_list(cli: Any) -> None:
+    res = cli("puzzles", "list")
     assert res.exit_code == 0
     lines = res.output.splitlines()
     assert len(lines) == 26 and lines[0].startswith("DDZ2-14  2 seats  4+1")
     assert "DDZ3-05  3 seats  7+6+3" in res.output
-    res = CliRunner().invoke(main, ["puzzles", "list", "--json"])
+    res = cli("puzzles", "list", "--json")
     assert [p["id"] for p in json.loads(res.output)] == [p.id for p in PUZZLES]
 
 
-def test_cli_play() -> None:
+def test_cli_play(cli: Any) -> None:
     script = "hint\nT\nundo\nmoves\n55\nTT\nQQ\n"
-    res = CliRunner().invoke(main, ["puzzles", "play", "ddz2-15"], input=script)
+    res = cli("puzzles", "play", "ddz2-15", input=script)
     assert res.exit_code == 0, res.output
     out = res.output
     for text in ("winning moves: TT, QQ", "this loses: after T the peasant wins with A",
@@ -463,8 +463,8 @@ def test_cli_play() -> None:
                  "error: move '55': landlord does not hold these cards",
                  "TT keeps the win.", "peasant plays PASS", "Game over: landlord won"):
         assert text in out, text
-    res = CliRunner().invoke(main, ["puzzles", "play", "DDZ3-04", "--side", "landlord"],
-                             input="quit\n")
+    res = cli("puzzles", "play", "DDZ3-04", "--side", "landlord",
+              input="quit\n")
     assert res.exit_code == 0 and "peasant2 plays 88" in res.output
     assert "landlord to move (you lose with best play)" in res.output
 
@@ -475,8 +475,8 @@ def test_cli_play() -> None:
     (["puzzles", "play", "DDZ2-15", "--side", "x"], "ddzspec: error: side 'x'"),
     (["puzzles", "play", "DDZ2-15", "--seconds", "0"], "--seconds"),
 ])
-def test_cli_bad_input(args, message) -> None:
-    res = CliRunner().invoke(main, args)
+def test_cli_bad_input(args, message, cli: Any) -> None:
+    res = cli(*args)
     assert res.exit_code == 2 and message in res.output
 
 

@@ -8,11 +8,10 @@ no 3s and 4s and whose chains run 5..A, ten ranks).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from ddzspec.cli import main
 from ddzspec.errors import RulesError
 from ddzspec.rules import load_rules, load_rules_text
 
@@ -192,11 +191,11 @@ def test_load_rules_text_reports_the_given_path() -> None:
 
 
 @pytest.mark.parametrize("command", [["check"], ["read", "--rules"], ["diff", "classic"]])
-def test_cli_exits_2_with_the_location(tmp_path: Path, command: list[str]) -> None:
+def test_cli_exits_2_with_the_location(tmp_path: Path, command: list[str], cli: Any) -> None:
     f = tmp_path / "bad.rules"
     f.write_text("rules bad extends classic\nrestrictions {\n    no_such_rule\n}\n")
     args = [*command, str(f)] + (["444455"] if command[0] == "read" else [])
-    res = CliRunner().invoke(main, args)
+    res = cli(*args)
     assert res.exit_code == 2, res.output
     assert f"{f}:3:5: unknown restriction 'no_such_rule'" in res.output
     assert "Traceback" not in res.output

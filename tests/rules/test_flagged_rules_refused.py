@@ -132,31 +132,33 @@ def test_check_report_cache_is_trusted_only_with_its_header(tmp_path: Path,
 
 
 def test_check_reports_a_rank_no_shape_plays_alone(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   cli: Any) -> None:
     """Tester F1: `check classic --without single` (and a single shape over the chain only)
     said OK, though play and solve refuse the rules (seeds 000/002: the leader must play, so
     a lone card of every rank must be playable). check says why, exit 1; --json too."""
     f, _r = _rules(tmp_path, NO_LONE)
-    res = CliRunner().invoke(main, ["check", str(f)])
+    res = cli("check", str(f))
     assert res.exit_code == 1, res.output
     assert "OK:" not in res.stdout
     assert res.stdout.splitlines()[-1] == (
         "no shape plays a lone card of rank 2, B, R (a lone 2 has no reading), so a leader "
         "holding only such cards could not play: a defect of the rules file (play and solve "
         "refuse it); add a one-card shape over every rank (e.g. single = 1 x 1)")
-    res = CliRunner().invoke(main, ["check", "classic", "--without", "single", "--json"])
+    res = cli("check", "classic", "--without", "single", "--json")
     assert res.exit_code == 1, res.output
     doc = json.loads(res.stdout)
     assert doc["unplayable"] == ["no shape plays a lone card of rank 3, 4, 5, 6, 7, 8, 9, T, J, "
                                  "Q, K, A, 2, B, R (a lone 3 has no reading), so a leader "
                                  "holding only such cards could not play"]
     assert doc["moves"] == 24624 and "single" not in doc["by_type"]
-    res = CliRunner().invoke(main, ["check", "classic", "--json"])
+    res = cli("check", "classic", "--json")
     assert res.exit_code == 0 and json.loads(res.stdout)["unplayable"] == []
 
 
 def test_serve_says_which_rules_files_cannot_be_played(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       cli: Any) -> None:
     """Tester F1: `serve --rules FILE` with rules that cannot be played out started silently
     (the page offered them in Learn only). It says so in one warning line and still serves."""
     import uvicorn
@@ -165,8 +167,8 @@ def test_serve_says_which_rules_files_cannot_be_played(tmp_path: Path,
     f, _r = _rules(tmp_path, NO_LONE)
     ok = tmp_path / "house.rules"
     ok.write_text("rules house extends classic\nshapes { without trio_pair }\n")
-    res = CliRunner().invoke(main, ["serve", "--port", "0", "--rules", str(ok), "--rules",
-                                    str(f), "--data-dir", str(tmp_path / "d")])
+    res = cli("serve", "--port", "0", "--rules", str(ok), "--rules",
+              str(f), "--data-dir", str(tmp_path / "d"))
     assert res.exit_code == 0, res.output
     assert served == [1] and res.stdout.startswith("ddzspec: the table is at http://127.0.0.1:")
     assert res.stderr == (

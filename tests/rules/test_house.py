@@ -10,12 +10,11 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ddzspec.cards import N_RANKS, Rank, parse_cards
-from ddzspec.cli import main
 from ddzspec.errors import RulesError
 from ddzspec.readings import read
 from ddzspec.restrictions import REGISTRY, Param, words
@@ -136,8 +135,8 @@ def test_every_registry_entry_is_worded_and_decides() -> None:
 # ----------------------------------------------------------------------------- rules show
 
 @pytest.mark.parametrize("name", ["classic", "duel-literal"])
-def test_rules_show_loads_back_to_equal_rules(name: str) -> None:
-    res = CliRunner().invoke(main, ["rules", "show", name, "--without", "trio_pair"])
+def test_rules_show_loads_back_to_equal_rules(name: str, cli: Any) -> None:
+    res = cli("rules", "show", name, "--without", "trio_pair")
     assert res.exit_code == 0, res.output
     r = load_rules(name, without=("trio_pair",))
     assert res.output == resolved_text(r)
@@ -145,12 +144,12 @@ def test_rules_show_loads_back_to_equal_rules(name: str) -> None:
     assert replace(back, path=r.path, parents=r.parents, without=r.without) == r
 
 
-def test_rules_show_resolves_a_local_extends(tmp_path: Path) -> None:
+def test_rules_show_resolves_a_local_extends(tmp_path: Path, cli: Any) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "base.rules").write_text(HOUSE)
     child = tmp_path / "sub" / "child.rules"
     child.write_text('rules child "child" extends "base.rules"\nwithout plane_pairs\n')
-    res = CliRunner().invoke(main, ["rules", "show", str(child)])
+    res = cli("rules", "show", str(child))
     assert res.exit_code == 0, res.output
     assert "kicker_not_in 2 B R" in res.output and "extends" not in res.output
     assert "plane_pairs" not in res.output
@@ -160,13 +159,13 @@ def test_rules_show_resolves_a_local_extends(tmp_path: Path) -> None:
     assert replace(back, path=r.path, parents=r.parents, without=r.without) == r
 
 
-def test_rules_show_bad_input_exits_2(tmp_path: Path) -> None:
+def test_rules_show_bad_input_exits_2(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "bad.rules"
     f.write_text("rules bad extends classic\nrestrictions {\n    kicker_not_in 2 R X\n}\n")
-    res = CliRunner().invoke(main, ["rules", "show", str(f)])
+    res = cli("rules", "show", str(f))
     assert res.exit_code == 2
     assert f"{f}:3:23: unexpected 'X'" in res.output and "Traceback" not in res.output
-    res = CliRunner().invoke(main, ["rules", "show", "classic", "--without", "nope"])
+    res = cli("rules", "show", "classic", "--without", "nope")
     assert res.exit_code == 2 and "--without nope: no such shape" in res.output
 
 

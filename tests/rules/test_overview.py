@@ -6,12 +6,11 @@ the move tables compiled independently."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ddzspec.cards import Cards
-from ddzspec.cli import main
 from ddzspec.learn import diff_words, rules_overview, shape_words
 from ddzspec.readings import candidates, solve_readings
 from ddzspec.rules import Rules, load_rules
@@ -217,20 +216,20 @@ def test_diff_words_identical(rules: dict[str, Rules]) -> None:
 
 # --------------------------------------------------------------------------- CLI
 
-def test_cli_rules_overview() -> None:
-    res = CliRunner().invoke(main, ["rules", "overview", "duel"])
+def test_cli_rules_overview(cli: Any) -> None:
+    res = cli("rules", "overview", "duel")
     assert res.exit_code == 0
     assert res.stdout.startswith("duel: Dou Dizhu for two (seed 003)\n")
     assert "  straight = 1 x 5..10 in chain: 5 to 10 cards of consecutive ranks of the chain " \
            "(5..A), nothing added" in res.stdout
-    res = CliRunner().invoke(main, ["rules", "overview", "--json", "--notation", "de", "kawu"])
+    res = cli("rules", "overview", "--json", "--notation", "de", "kawu")
     assert res.exit_code == 0
     d = json.loads(res.stdout)
     assert d["name"] == "kawu" and d["shapes"][5]["examples"][-1] == "3456789TBDKA"
 
 
-def test_cli_rules_overview_bad_input() -> None:
-    res = CliRunner().invoke(main, ["rules", "overview", "nope"])
+def test_cli_rules_overview_bad_input(cli: Any) -> None:
+    res = cli("rules", "overview", "nope")
     assert res.exit_code == 2 and res.stderr.startswith("ddzspec: error: nope: no rules file")
-    res = CliRunner().invoke(main, ["rules", "overview", "classic", "--without", "x"])
+    res = cli("rules", "overview", "classic", "--without", "x")
     assert res.exit_code == 2 and "--without x: no such shape" in res.stderr

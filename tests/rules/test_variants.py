@@ -414,9 +414,9 @@ def test_diff_changed_type_when_both_read_it(tmp_path: Path, rules: dict[str, Ru
     assert [s.what for s in d.spec] == ["shape bomb", "shape quad", "scoring"]
 
 
-def test_diff_moves_from_stdin() -> None:
-    res = CliRunner().invoke(main, ["diff", "classic", "kawu", "--moves", "-", "--json"],
-                             input="444455\n44445566\n")
+def test_diff_moves_from_stdin(cli: Any) -> None:
+    res = cli("diff", "classic", "kawu", "--moves", "-", "--json",
+              input="444455\n44445566\n")
     assert res.exit_code == 1
     doc = json.loads(res.output)
     assert doc["compared"] == 2 and [x["cards"] for x in doc["differences"]] == ["444455"]

@@ -9,9 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-
-from ddzspec.cli import main
 
 
 def test_quick_use_all_and_score(cli: Any) -> None:
@@ -316,7 +313,7 @@ def test_a_batch_files_positions_find_rules_from_the_batch_files_folder(
 
 
 def test_puzzles_play_and_check_find_rules_from_the_files_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """``puzzles play FILE`` and ``puzzles check FILE``: the same folder rule; the puzzle
     keeps the rules it read (its position text names them only as ``rules nokick``)."""
     from ddzspec.puzzle_play import load_puzzle
@@ -324,12 +321,12 @@ def test_puzzles_play_and_check_find_rules_from_the_files_folder(
     (house / "p.pos").write_text("rules nokick.rules\n" + TRIO_TWO)
     pz = load_puzzle(str(house / "p.pos"))
     assert pz.position().rules.name == "nokick" and pz.position_text.startswith("rules nokick")
-    r = CliRunner().invoke(main, ["puzzles", "play", str(house / "p.pos")], input="quit\n")
+    r = cli("puzzles", "play", str(house / "p.pos"), input="quit\n")
     assert r.exit_code == 0 and "you play landlord" in r.output, r.output
     rec = {"id": "n", "position": "rules nokick.rules\n" + TRIO_TWO, "winner": "landlord",
            "winning_moves": ["2", "33", "333"]}
     (house / "z.jsonl").write_text(json.dumps(rec) + "\n")
-    r = CliRunner().invoke(main, ["puzzles", "check", str(house / "z.jsonl")])
+    r = cli("puzzles", "check", str(house / "z.jsonl"))
     assert r.exit_code == 0 and "1 puzzles checked, 0 with a problem" in r.output, r.output
 
 

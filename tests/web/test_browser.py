@@ -487,17 +487,14 @@ def test_a_typed_duel_position_shows_the_handicap(browser: Any, server: str) -> 
 
 
 def test_the_replay_writes_every_hand_alike(browser: Any, server: str,
-                                           tmp_path: Path) -> None:
+                                           tmp_path: Path, cli: Any) -> None:
     """Tester 8: in the replay a hand holding a ten was spaced ("3 3 4 … 10 J") and one
     without ran together ("355666899QQKAA2BR"), line under line. A finished deal is uploaded
     (seed 5: seat 1 holds no ten)."""
     import json
     import urllib.request
 
-    from click.testing import CliRunner
-
-    from ddzspec.cli import main
-    rec = CliRunner().invoke(main, ["play", "--seed", "5", "--json"]).stdout
+    rec = cli("play", "--seed", "5", "--json").stdout
     req = urllib.request.Request(f"{server}/api/records", data=rec.encode(), method="POST",
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req) as r:
