@@ -5,7 +5,7 @@ the one source of truth and the fallback.
 
 Entry points: :class:`SolverCoreBuildHook`, which hatchling calls (pyproject.toml:
 ``[tool.hatch.build.targets.wheel.hooks.custom]``), and :func:`build_compiled`, with which the
-tests build the same extension modules (tests/test_solver_compiled.py). Editable installs keep
+tests build the same extension modules (tests/solver/test_compiled.py). Editable installs keep
 the pure modules; ``DDZSPEC_PURE_PYTHON=1``, or any failure to compile (one warning line), gives
 the pure-Python wheel. At run time ``ddzspec.solver.COMPILED`` says which one was imported.
 

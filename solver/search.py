@@ -338,7 +338,8 @@ class Searcher:
         #: the moves of a hand that cannot beat the move on the table (the pass only; shared)
         self._forced = _Moves(self._origin[0], (), False, (), ())
         # limits are checked every so many nodes: a node costs ~2-50 us, so 256 nodes keep a
-        # time limit's overshoot to a few milliseconds (tests/test_solver.py measures it)
+        # time limit's overshoot to a few milliseconds (tests/solver/test_two_seat_puzzles.py
+        # measures it)
         big = sum(h.count for h in self._origin) >= self.unstored_from
         self._unstored_a = self.unstored_answer if big else 0
         self._unstored_l = self.unstored_lead if big else 0

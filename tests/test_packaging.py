@@ -37,7 +37,7 @@ def test_the_solver_is_ddzspec_solver_from_the_top_level_folder() -> None:
 @pytest.fixture(scope="module")
 def wheel_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # the pure wheel (the compiled solver core, built by hatch_build.py, is tested in
-    # tests/test_solver_compiled.py: the compile takes ~20 s)
+    # tests/solver/test_compiled.py: the compile takes ~20 s)
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
                     str(ROOT)], check=True, capture_output=True,

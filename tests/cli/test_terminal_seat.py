@@ -1,0 +1,290 @@
+"""The terminal seat: ``ddzspec play --seat N`` driven through its prompt with
+pexpect — a full classic deal and a full duel deal (strategy: bid the highest legal bid or
+call/rob, then always type ``hint`` and play the first hint), resume from a saved record, bad
+input at the prompt (the game unchanged), end of input and Ctrl-C (the record intact)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from ddzspec.game.record import load, resume
+from ddzspec.rules import load_rules
+
+BID = re.compile(r"seat (\d) (bid|call|rob) \[([^\]]*)\]> ")
+TURN = re.compile(r"seat (\d)> ")
+HINT = re.compile(r"hint \d+/\d+: (.+?)(?: \((\w+)\))?\r?\n")
+END = re.compile(r"points: [^\r\n]*\r?\n")
+
+
+def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), COLUMNS="200",
+               PYTHONIOENCODING="utf-8")
+    child = pexpect.spawn(sys.executable, ["-m", "ddzspec", "play", *args], env=env,
+                         encoding="utf-8", timeout=60, dimensions=(50, 200))
+    child.delaybeforesend = None
+    return child
+
+
+def drive(child: pexpect.spawn, seat: int, max_turns: int = 200) -> str:
+    """Play to the end: the highest bid (or call/rob), then always the first hint."""
+    for _ in range(max_turns):
+        i = child.expect([BID, TURN, END])
+        if i == 2:
+            return child.match.group(0)
+        assert int(child.match.group(1)) == seat
+        if i == 0:
+            child.sendline(child.match.group(3).split("/")[-1 if
+                                                          child.match.group(2) == "bid" else 0])
+            continue
+        play_first_hint(child)
+    raise AssertionError("the deal did not end")
+
+
+def play_first_hint(child: pexpect.spawn) -> None:
+    """At the prompt: type hint, wait for the prompt again, type the hint's cards."""
+    child.sendline("hint")
+    child.expect(HINT)
+    cards = child.match.group(1)
+    child.expect(TURN)
+    child.sendline(cards)
+
+
+def finish(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("rules", "seat", "seed"), [("classic", 0, 5), ("duel", 1, 2)])
+def test_full_deal_through_the_prompt(tmp_path: Path, rules: str, seat: int, seed: int) -> None:
+    save = tmp_path / "deal.json"
+    child = spawn(tmp_path, "--rules", rules, "--seat", str(seat), "--seed", str(seed),
+                  "--levels", "1", "--save", str(save))
+    child.expect(f"you are seat {seat}; the deal is saved to {save}")
+    # the prompt shows the hand and the cards left per seat
+    child.expect(r"your hand \(17\): ")
+    child.expect("cards left: ")
+    drive(child, seat)
+    child.expect(f"the deal's record: {save}")
+    assert finish(child) == 0
+    rec = json.loads(save.read_text())
+    assert rec["result"] is not None and rec["rules"]["name"] == rules
+    state = resume(load(save))
+    assert state.over and state.result is not None
+    assert state.result.to_json() == rec["result"]
+
+
+def test_duel_prompt_shows_handicap_and_counter(tmp_path: Path) -> None:
+    save = tmp_path / "duel.json"
+    child = spawn(tmp_path, "--rules", "duel", "--seat", "0", "--seed", "4", "--levels", "1",
+                  "--save", str(save))
+    for _ in range(12):  # call and rob: only the legal choices
+        i = child.expect([BID, TURN])
+        if i == 1:
+            break
+        assert child.match.group(3) in ("call/no", "rob/no")
+        child.sendline(child.match.group(3).split("/")[0])
+    child.sendline("counter")
+    # duel: the counter includes the 9 undealt cards, never shown
+    child.expect(r"unseen \((\d+)\): [^\r\n]*\(with the 9 undealt cards, never shown\)")
+    state = resume(load(save))
+    assert int(child.match.group(1)) == len(state.unseen(0))
+    child.sendline("quit")
+    child.expect("stopped; the deal is saved")
+    assert finish(child) == 0
+
+
+def test_bad_input_leaves_the_game_unchanged(tmp_path: Path) -> None:
+    save = tmp_path / "bad.json"
+    child = spawn(tmp_path, "--seat", "0", "--seed", "5", "--levels", "1", "--save", str(save))
+    child.expect(BID)
+    child.sendline("7")
+    child.expect("refused: bid 7: the bids are pass \\(0\\) or 1, 2, 3")
+    child.sendline("maybe")
+    child.expect("not a choice: 'maybe'")
+    child.sendline("3")  # the top bid: seat 0 is the landlord and leads
+    child.expect(r"your hand \(20\): ([^\r\n]+)\r?\n")
+    hand = child.match.group(1).split()
+    child.expect(TURN)
+    before = save.read_text()
+    child.sendline("3X")
+    child.expect(r"not cards: column 2: unknown symbol 'X'")
+    child.expect(TURN)
+    child.sendline("pass")
+    child.expect("refused: seat 0 leads this trick and may not pass")
+    child.expect(TURN)
+    # two cards of different ranks, not a pair: refused with the explain text
+    a, b = hand[0][0], hand[1][0]
+    child.sendline(a + b)
+    child.expect(f"refused: {a}{b} is not a legal move.")
+    child.expect("Nearest shape: single")
+    child.expect(TURN)
+    child.sendline("22222")
+    child.expect("not cards: .*more copies")
+    child.expect(TURN)
+    child.sendline("help")
+    child.expect("counter +the cards you have not seen")
+    assert save.read_text() == before  # nothing was applied or written
+    child.sendeof()  # end of input: one line, the record intact
+    child.expect(r"stopped; the deal is saved: ddzspec play --seat 0 --resume ")
+    assert finish(child) == 0
+    assert save.read_text() == before
+
+
+def test_resume_a_saved_deal(tmp_path: Path) -> None:
+    save = tmp_path / "r.json"
+    child = spawn(tmp_path, "--seat", "2", "--seed", "11", "--levels", "1", "--save", str(save))
+    for _ in range(3):  # play two turns, then stop
+        i = child.expect([BID, TURN])
+        if i == 0:
+            child.sendline("pass" if "pass" in child.match.group(3) else "no")
+            continue
+        play_first_hint(child)
+    child.expect([BID, TURN])
+    child.sendline("quit")
+    assert finish(child) == 0
+    saved = resume(load(save))
+    assert not saved.over and saved.turn == 2
+    child = spawn(tmp_path, "--seat", "2", "--resume", str(save), "--levels", "1")
+    child.expect(f"the deal is saved to {save}")
+    child.expect(r"your hand \((\d+)\): ")
+    assert int(child.match.group(1)) == len(saved.hands[2])
+    drive(child, 2)
+    assert finish(child) == 0
+    final = resume(load(save))
+    assert final.over and final.log[:len(saved.log)] == saved.log
+
+
+def test_ctrl_c_exits_130_with_the_record_intact(tmp_path: Path) -> None:
+    save = tmp_path / "c.json"
+    child = spawn(tmp_path, "--seat", "1", "--seed", "3", "--levels", "1", "--save", str(save))
+    child.expect([BID, TURN])
+    before = save.read_text()
+    child.sendintr()
+    child.expect("ddzspec: interrupted; the deal is saved: ddzspec play --seat 1 --resume ")
+    assert finish(child) == 130
+    assert save.read_text() == before and resume(load(save)).turn == 1
+
+
+def test_default_save_file_in_the_data_folder(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seat", "0", "--seed", "1", "--levels", "1")
+    child.expect(r"the deal is saved to (\S+\.json) after every action")
+    path = Path(child.match.group(1))
+    assert path.parent == tmp_path / "data" / "ddzspec" / "games"
+    child.expect([BID, TURN])
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert resume(load(path)).rules == load_rules("classic")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seat", "3"], "--seat: 3 is not a seat of classic (0 to 2)"),
+    (["--seat", "0", "--games", "2"], "--seat: the terminal seat plays one deal"),
+    (["--resume", "x.json"], "x.json: cannot read: No such file or directory"),
+    (["--seat", "0", "--resume", "nope.json"], "nope.json: cannot read"),
+])
+def test_bad_options(tmp_path: Path, args: list[str], message: str, cli: Any) -> None:
+    res = cli("play", *args)
+    assert res.exit_code == 2 and message in res.stderr, res.stderr
+
+
+def test_resume_without_seat_says_what_is_missing(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  cli: Any) -> None:
+    """Tester F9: ``play --resume FILE`` without --seat said "give --seat N too (FILE does not
+    say which seat you played)" for a file that does not exist, is not a record, or holds a
+    finished deal. Each case now says what is wrong; a record not saved by ``play --seat``
+    asks for the seat, and resumes with it."""
+    from ddzspec.game import GameState
+    from ddzspec.game.record import save as save_record
+    monkeypatch.chdir(tmp_path)
+    assert cli("play", "--seed", "3", "--save", "over.json").exit_code == 0
+    (tmp_path / "notes.txt").write_text("hello\n")
+    save_record(GameState.new(load_rules("classic"), seed=5), tmp_path / "fresh.json")
+    for file, message in (
+            ("over.json", "--resume: the deal in over.json is over, there is nothing to resume "
+                          "(`ddzspec replay over.json` shows it move by move)"),
+            ("fresh.json", "--resume: fresh.json does not say which seat is yours (not saved "
+                           "by `play --seat`, or by an older ddzspec): give --seat N (0 to 2) "
+                           "to take a seat in it"),
+            ("notes.txt", "notes.txt: not JSON: line 1 column 1: Expecting value"),
+            ("gone.json", "gone.json: cannot read: No such file or directory")):
+        res = cli("play", "--resume", file)
+        assert (res.exit_code, res.stdout) == (2, ""), (file, res.output)
+        assert res.stderr == f"ddzspec: error: {message}\n", file
+    assert load(tmp_path / "over.json").terminal_seat is None  # left as it was
+    res = cli("play", "--seat", "1", "--resume", "fresh.json",
+              input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert "stopped; the deal is saved: ddzspec play --seat 1 --resume fresh.json" in res.output
+    assert load(tmp_path / "fresh.json").terminal_seat == 1
+    res = cli("play", "--resume", "fresh.json", input="quit\n")
+    assert res.exit_code == 0 and "you are seat 1" in res.output, res.output
+
+
+def test_resume_under_other_rules_is_refused(tmp_path: Path, cli: Any) -> None:
+    save = tmp_path / "k.json"
+    child = spawn(tmp_path, "--seat", "0", "--seed", "2", "--levels", "1", "--save", str(save))
+    child.expect([BID, TURN])
+    child.sendline("quit")
+    assert finish(child) == 0
+    before = save.read_text()
+    res = cli("play", "--seat", "0", "--resume", str(save),
+              "--rules", "kawu")
+    assert res.exit_code == 2
+    assert "are not the rules the record was played under (classic" in res.stderr
+    assert save.read_text() == before
+
+
+# found by tester 3
+def test_a_terminal_deal_records_its_seat_and_levels_and_resume_holds_to_them(
+        tmp_path: Path, cli: Any) -> None:
+    from ddzspec.game.record import load
+    f = tmp_path / "g.json"
+
+    def play(*args: str) -> tuple[int, str, str]:
+        res = cli("play", *args, input="quit\n")
+        return res.exit_code, res.stdout, res.stderr
+    code, out, err = play("--seat", "1", "--levels", "1,3", "--seed", "4", "--save", str(f))
+    assert code == 0, err
+    rec = load(f)
+    assert (rec.terminal_seat, rec.terminal_levels) == (1, (1, 3, 3))
+    assert json.loads(f.read_text())["terminal"] == {"seat": 1, "levels": [1, 3, 3]}
+    code, out, err = play("--resume", str(f))  # no --seat needed
+    assert code == 0 and "you are seat 1" in out, err
+    for args, error in [
+            (("--seat", "2"), "--seat 2: the deal in {f} was started with --seat 1"),
+            (("--seed", "5"), "--seed 5: the deal in {f} was dealt from seed 4"),
+            (("--levels", "2"), "--levels 2: the deal in {f} was started with --levels 1,3,3"),
+            (("--without", "bomb"), "{f}: the rules given (classic without bomb")]:
+        code, _, err = play("--resume", str(f), *args)
+        assert code == 2 and err.startswith(f"ddzspec: error: {error.format(f=f)}"), err
+    assert load(f).terminal_seat == 1
+    # a record without the field (older ddzspec) still reads, and needs --seat
+    obj = json.loads(f.read_text())
+    del obj["terminal"]
+    f.write_text(json.dumps(obj))
+    assert load(f).terminal_seat is None
+    code, _, err = play("--resume", str(f))
+    assert code == 2 and "does not say which seat is yours" in err and "--seat N" in err
+    code, out, _ = play("--resume", str(f), "--seat", "1", "--levels", "2")
+    assert code == 0 and load(f).terminal_levels == (2, 2, 2)
+
+
+# found by tester 3
+def test_an_unwritable_data_folder_is_a_located_one_line_error(
+        monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", "/proc/nope")
+    code, _, err = cli("play", "--seat", "0")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("ddzspec: error: /proc/nope/ddzspec/games: cannot create the folder "
+                          "where deals are saved:")
+    assert "--save FILE" in err and "XDG_DATA_HOME" in err and "Errno" not in err

@@ -1,0 +1,320 @@
+"""Hand-made solver positions: the 3-seat team game, the duel handicap, mid-trick positions,
+bombs and springs in the score; the position text format and its located errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ddzspec.cards import parse_cards
+from ddzspec.rules import load_rules
+from ddzspec.solver import Limit, PositionError, make_position, parse_position, solve
+
+
+def ms(moves) -> list:
+    return sorted(("PASS",) if m == "PASS" else parse_cards(m).cards.counts for m in moves)
+
+
+def test_peasant_must_pass_to_let_partner_out() -> None:
+    # peasant2 holds one 7; beating the landlord's 5 with K or A lets the landlord's 2 take
+    # the trick and its 3 go out. Only a pass wins.
+    p = parse_position("""
+        rules classic
+        landlord: 23
+        peasant1: KA
+        peasant2: 7
+        to_move: peasant1
+        on_table: 5 by landlord
+    """)
+    r = solve(p, want="all")
+    assert r.winner == "peasants"
+    assert r.winning_moves == ("PASS",)
+    assert [(x.seat, x.cards) for x in r.line] == [("peasant1", "PASS"), ("peasant2", "7")]
+
+
+def test_bomb_wins_only_the_score() -> None:
+    # 8888+KK goes out at once (four + kickers never doubles); 8888 then KK wins twice as much.
+    p = parse_position("""
+        rules classic
+        landlord: 35
+        peasant1: 8888KK
+        peasant2: 6
+        to_move: peasant1
+        base 2
+    """)
+    r = solve(p, want="score")
+    assert r.winner == "peasants"
+    assert "8888+KK" in r.winning_moves and "KK" in r.winning_moves
+    assert r.score == {"landlord": -8, "peasant1": 4, "peasant2": 4}
+    assert r.best_moves is not None and "8888+KK" not in r.best_moves
+    assert "8888" in r.best_moves
+    assert [x.cards for x in r.line if x.cards != "PASS"] in (["8888", "KK"], ["KK", "8888"])
+
+
+def test_only_win_needs_a_bomb_and_the_score_doubles() -> None:
+    p = parse_position("""
+        rules classic
+        landlord: 33334
+        peasant: A
+        to_move: landlord
+        on_table: 2 by peasant
+    """)
+    r = solve(p, want="score")
+    assert r.winner == "landlord"
+    assert r.winning_moves == ("3333",)
+    assert r.score == {"landlord": 2, "peasant": -2}
+    assert [x.cards for x in r.line] == ["3333", "PASS", "4"]
+
+
+def test_spring_doubles() -> None:
+    text = """
+        rules classic
+        landlord: 2233
+        peasant1: 56
+        peasant2: 78
+        to_move: landlord
+    """
+    plain = solve(parse_position(text), want="score")
+    assert plain.score == {"landlord": 2, "peasant1": -1, "peasant2": -1}
+    spring = solve(parse_position(text + "played landlord: none\nplayed peasants: no\n"),
+                   want="score")
+    assert spring.score == {"landlord": 4, "peasant1": -2, "peasant2": -2}
+    # leading a single 3 lets a peasant play: still a win, but no spring
+    assert set(spring.winning_moves) == {"22", "33", "2", "3"}
+    assert set(spring.best_moves) == {"22", "33", "2"}
+
+
+def test_anti_spring() -> None:
+    p = parse_position("""
+        rules classic
+        landlord: 3KK
+        peasant1: 22
+        peasant2: 4
+        to_move: peasant1
+        on_table: 3 by landlord
+        played landlord: lead
+        played peasants: no
+    """)
+    r = solve(p, want="score")
+    assert r.winner == "peasants"
+    # PASS; peasant2's 4 beats the 3 and goes out while the landlord played only its lead
+    assert r.score == {"landlord": -4, "peasant1": 2, "peasant2": 2}
+
+
+@pytest.mark.parametrize("landlord, peasant, plain", [
+    ("78JQ", "567T2", 1), ("557A", "69QA2", 1), ("558Q", "67JJQ", 1)])
+def test_duel_peasant_wins_at_the_handicap(landlord: str, peasant: str, plain: int) -> None:
+    duel = load_rules("duel")
+    hands = {"landlord": landlord, "peasant": peasant}
+    r0 = solve(make_position(duel, hands, "landlord", robs=0), want="score")
+    assert r0.winner == "landlord" and r0.score == {"landlord": plain, "peasant": -plain}
+    p2 = make_position(duel, hands, "landlord", robs=2)
+    assert p2.targets == (0, 2) and p2.multiplier == 4
+    r2 = solve(p2, want="score")
+    assert r2.winner == "peasants" and r2.winning_moves == ()
+    assert r2.score == {"landlord": -4, "peasant": 4}
+    text = f"rules duel\nlandlord: {landlord}\npeasant: {peasant}\nto_move: landlord\nrobs 2\n"
+    assert parse_position(text) == p2
+
+
+def test_three_seat_mid_trick_after_one_pass() -> None:
+    # peasant1 passed on the landlord's 9; peasant2 must beat it or let the landlord lead.
+    p = parse_position("""
+        rules classic
+        landlord: 33
+        peasant1: "4 6"
+        peasant2: T,5
+        to_move: peasant2
+        on_table: 9 by landlord
+        passes: 1
+    """)
+    assert p.passes == 1
+    r = solve(p, want="all")
+    # T takes the trick, then 5 goes out; passing lets the landlord lead 33 and go out.
+    assert r.winner == "peasants" and r.winning_moves == ("T",)
+
+
+def test_passes_are_inferred_and_checked() -> None:
+    base = "rules classic\nlandlord: 93\npeasant1: 44\npeasant2: T5\nto_move: peasant2\n"
+    assert parse_position(base + "on_table: 9 by landlord\n").passes == 1
+    assert parse_position(base + "on_table: 4 by peasant1\n").passes == 0
+    with pytest.raises(PositionError, match="1 pass"):
+        parse_position(base + "on_table: 9 by landlord\npasses 0\n")
+
+
+def test_format_round_trip() -> None:
+    # (not trio_pair: tests/moves/test_table.py expects that variant's table not to be loaded yet)
+    p = parse_position("""rules classic without four_two_pairs, plane_pairs
+landlord: 2QQTT77553
+peasant: AA9
+to_move: peasant
+on_table: 3 by landlord
+played landlord: lead
+""")
+    assert parse_position(p.format()) == p
+    assert p.rules.without == ("four_two_pairs", "plane_pairs")
+
+
+def test_limit_gives_unknown_and_never_a_wrong_answer() -> None:
+    p = parse_position("rules classic\nlandlord: B2AK998553\npeasant: RQQJJT953\n"
+                       "to_move: landlord\n")
+    r = solve(p, want="all", limit=Limit(nodes=100))
+    assert r.status == "unknown" and r.winner is None and r.winning_moves is None
+    assert r.to_json()["status"] == "unknown"
+
+
+@pytest.mark.parametrize("text, line, column, words", [
+    ("rules classic\nlandlord: 33\npeasant: 4X\nto_move: landlord\n", 3, 11, "unknown symbol"),
+    ("rules classic\nlandlord: 33\npeasant: 44\nto_move: banker\n", 4, 10, "expected"),
+    ("rules classic\nlandlord 33\n", 2, 10, "expected ':'"),
+    ("rules nosuch\nlandlord: 3\npeasant: 4\nto_move: landlord\n", 1, 7, "nosuch"),
+    ("rules classic without nope\nlandlord: 3\npeasant: 4\nto_move: landlord\n", 1, 7, "nope"),
+    ("rules classic\nlandlord: 33\npeasant: 44\nto_move: landlord\nlandlord: 5\n", 5, 1,
+     "twice"),
+    ("rules classic\nlandlord: 22222\npeasant: 44\nto_move: landlord\n", 2, 15, "deck"),
+])
+def test_located_errors(text: str, line: int, column: int, words: str) -> None:
+    with pytest.raises(PositionError) as e:
+        parse_position(text)
+    assert (e.value.line, e.value.column) == (line, column), str(e.value)
+    assert words in str(e.value)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("rules classic\nlandlord: 2222\npeasant: 2\nto_move: landlord\n", "deck holds 4"),
+    ("rules classic\nlandlord: 33\npeasant: 44\nto_move: landlord\non_table: 34 by peasant\n",
+     "not a legal move"),
+    ("rules classic\nlandlord: 33\npeasant: 44\nto_move: landlord\non_table: 5 by landlord\n",
+     "own move"),
+    ("rules classic\nlandlord: 33\npeasant: 44\n", "to_move"),
+    ("rules classic\nlandlord: 33\npeasant: 44\npeasant2: 5\nto_move: landlord\n",
+     "peasant1"),
+    ("rules classic\nlandlord: 33\npeasant: 4\nto_move: landlord\ntarget peasant: 1\n",
+     "already over"),
+])
+def test_impossible_positions(text: str, words: str) -> None:
+    with pytest.raises(PositionError, match=words):
+        parse_position(text)
+
+
+def test_bounded_tables_give_the_same_answer() -> None:
+    text = ("rules classic\nlandlord: B2AK998553\npeasant: RQQJJT953\nto_move: landlord\n")
+    small = solve(parse_position(text), want="all", limit=Limit(entries=500))
+    full = solve(parse_position(text), want="all")
+    assert small.status == full.status == "solved"
+    assert small.winning_moves == full.winning_moves == ("9",)
+
+
+def test_duel_target_robs_line() -> None:
+    text = ("rules duel\nlandlord: 78JQ\npeasant: 567T2\nto_move: landlord\nrobs 2\n"
+            "target peasant: robs\nmultiplier 4\n")
+    p = parse_position(text)
+    assert p.targets == (0, 2) and p.multiplier == 4
+    assert solve(p, want="score").score == {"landlord": -4, "peasant": 4}
+    # the multiplier so far includes the robs: 2 robs make it a multiple of 4
+    with pytest.raises(PositionError, match="with 2 robs it is a multiple of 4"):
+        parse_position(text.replace("multiplier 4", "multiplier 2"))
+
+
+CLASSIC = load_rules("classic")
+
+
+POS = "rules classic\nlandlord: 3\npeasant: 44\n"
+
+
+# found by tester 3
+def test_a_misspelt_seat_is_named_with_the_seats(tmp_path: Path, cli: Any) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text("landlord: 3455\npeasant1: 66\npeasant3: 77\nto_move: landlord\n")
+    code, _, err = cli("solve", str(f))
+    assert code == 2 and err == (f"ddzspec: error: {f}:3:1: unknown seat 'peasant3' (seats: "
+                                 "landlord, peasant with two seats; landlord, peasant1, "
+                                 "peasant2 with three)\n")
+
+
+# found by tester 9
+@pytest.mark.parametrize("quoted,what,column", [
+    ('"3\t5"', "a control character", 13),  # the tab, 3 characters into the quoted word
+    ('"\\x"', "a bad escape", 12),
+])
+def test_quoted_cards_with_a_control_character_or_a_bad_escape_are_located(
+        quoted: str, what: str, column: int) -> None:
+    text = f"rules classic\nlandlord: {quoted}\npeasant: 44\nto_move: landlord\n"
+    # before: a json.decoder.JSONDecodeError traceback (exit 1)
+    with pytest.raises(PositionError) as e:
+        parse_position(text, source="t.pos")
+    assert (e.value.line, e.value.column) == (2, column)
+    assert what in str(e.value) and str(e.value).startswith(f"t.pos:2:{column}:")
+
+
+# found by tester 9
+def test_a_score_past_2_53_is_exact() -> None:
+    base, multiplier = 999_999_999, 1_099_511_627_775
+    pos = make_position(CLASSIC, {"landlord": "35", "peasant": "44"}, "landlord",
+                        base=base, multiplier=multiplier)
+    res = solve(pos, want="score")
+    # the landlord leads 5 (the peasant cannot beat it), then 3: a plain win, 1 stake; before,
+    # the points went through a float: 1099511626675488423936
+    assert res.score is not None
+    assert dict(res.score) == {"landlord": base * multiplier, "peasant": -base * multiplier}
+
+
+# found by tester 9
+@pytest.mark.parametrize("kwargs,message", [
+    ({"landlord_plays": 5}, "landlord_plays 5: must be 0, 1 or 2"),
+    ({"landlord_plays": -1}, "landlord_plays -1: must be 0, 1 or 2"),
+    ({"landlord_plays": "0"}, "landlord_plays '0': must be a whole number"),
+    ({"peasants_played": "no"}, "peasants_played 'no': must be True or False"),
+    ({"robs": True}, "robs True: must be a whole number"),
+    ({"base": 2.0}, "base 2.0: must be a whole number"),
+])
+def test_position_flags_of_the_wrong_kind_are_refused(kwargs: dict[str, object],
+                                                       message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        make_position(CLASSIC, {"landlord": "35", "peasant": "44"}, "landlord",
+                      **kwargs)  # type: ignore[arg-type]
+
+
+# found by tester 10
+@pytest.mark.parametrize("lines,message", [
+    ("to_move: peasant\nplayed landlord: lead\nplayed peasants: no\n",
+     "6:1: played peasants: no, but a peasant is to lead"),
+    ("to_move: landlord\nplayed landlord: none\nplayed peasants: yes\n",
+     "6:1: played peasants: yes, but played landlord: none: the landlord leads first"),
+    ("to_move: landlord\non_table: 9 by peasant\nplayed peasants: no\n",
+     "6:1: played peasants: no, but the move on the table is a peasant's"),
+])
+def test_spring_flags_no_deal_can_reach_are_refused(lines: str, message: str) -> None:
+    # before: accepted, and the first one scored an anti-spring (landlord -2 for -1)
+    with pytest.raises(PositionError) as e:
+        parse_position(POS + lines, source="p.pos")
+    assert str(e.value).startswith(f"p.pos:{message}")
+
+
+# found by tester 10
+def test_three_seat_spring_flags_and_the_inferred_default() -> None:
+    text = ("rules classic\nlandlord: 3\npeasant1: 44\npeasant2: 55\nto_move: peasant1\n"
+            "played landlord: lead\nplayed peasants: no\n")
+    with pytest.raises(PositionError, match="a peasant is to lead"):
+        parse_position(text)
+    with pytest.raises(PositionError, match="the landlord leads first"):
+        make_position(CLASSIC, {"landlord": "3", "peasant": "44"}, "landlord",
+                      landlord_plays=0, peasants_played=True)
+    # "played landlord: none" alone: no peasant has played yet (inferred), a spring is possible
+    fresh = parse_position(POS + "to_move: landlord\nplayed landlord: none\n")
+    assert fresh.peasants_played is False
+    res = solve(fresh, want="score")
+    assert res.score == {"landlord": 2, "peasant": -2}  # the 3 goes out: a spring doubles
+    assert make_position(CLASSIC, {"landlord": "3", "peasant": "44"}, "landlord",
+                         landlord_plays=0).peasants_played is False
+    assert make_position(CLASSIC, {"landlord": "3", "peasant": "44"},
+                         "landlord").peasants_played is True
+
+
+# found by tester 10
+@pytest.mark.parametrize("text", [None, b"rules classic\nlandlord: 3\n"])
+def test_a_position_that_is_not_text_is_a_type_error(text: object) -> None:
+    with pytest.raises(TypeError, match="a position is text"):
+        parse_position(text)  # type: ignore[arg-type]

@@ -1,0 +1,509 @@
+"""The web table's JSON API, through Starlette's TestClient: every route, every bad
+input (unknown game, illegal move, out of turn, malformed cards, oversized body, malformed
+JSON, rules not offered) answered with a 4xx JSON error that changes nothing, autosave after
+every action, and resume after a restart (a new app over the same data folder)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from ddzspec.game import Action, ActionKind, GameState
+from ddzspec.game.record import Record, record_of, replay
+from ddzspec.rules import load_rules
+from ddzspec.web import create_app
+from ddzspec.web.app import MAX_BODY
+
+ROOT = Path(__file__).resolve().parents[2]
+JSON = {"content-type": "application/json"}
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+
+
+def new_game(c: TestClient, rules: str = "classic", seat: int = 0, seed: int = 3,
+             levels: Any = 1) -> dict[str, Any]:
+    r = c.post("/api/games", json={"rules": rules, "seat": seat, "levels": levels,
+                                   "seed": seed})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def to_person(c: TestClient, g: dict[str, Any]) -> dict[str, Any]:
+    """Let the computers act until the person is on turn or the deal is over."""
+    while g["computer_to_act"]:
+        r = c.post(f"/api/games/{g['id']}/computer")
+        assert r.status_code == 200, r.text
+        g = r.json()
+    return g
+
+
+def saved_record(tmp: Path, gid: str) -> Record:
+    obj = json.loads((tmp / "web-games" / f"{gid}.json").read_text())
+    return Record.from_json(obj["record"])
+
+
+def test_page_static_and_rules_offered(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "<script src=\"/static/app.js\">" in page.text
+    assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no network
+    for f in ("app.js", "style.css", "extras.js"):
+        r = client.get(f"/static/{f}")
+        assert r.status_code == 200 and "https://" not in r.text, f
+    for path in ("/static/../games.py", "/static/%2e%2e/games.py", "/static/nothing.js"):
+        r = client.get(path)
+        assert r.status_code == 404 and "import" not in r.text, path
+    meta = client.get("/api/rules").json()
+    names = [r["name"] for r in meta["rules"]]
+    assert names == ["classic", "duel", "duel-literal", "kawu"]
+    duel = next(r for r in meta["rules"] if r["name"] == "duel")
+    assert (duel["players"], duel["bidding"]) == (2, "call_rob")
+    assert meta["levels"] == [1, 2, 3] and meta["notations"] == ["en", "fr", "de"]
+
+
+def test_new_game_view_hides_the_other_hands(client: TestClient) -> None:
+    g = new_game(client, seat=1, seed=7)
+    st = GameState.new(load_rules("classic"), seed=7)
+    assert g["view"]["hand"] == st.hands[1].format()
+    assert [c["symbol"] for c in g["hand_cards"]] == list(st.hands[1].format())
+    assert len(g["hand_cards"]) == 17 and g["view"]["cards_left"] == [17, 17, 17]
+    text = json.dumps(g)
+    assert st.hands[0].format() not in text and st.hands[2].format() not in text
+    assert g["talon_cards"] is None and g["hands_at_end"] is None and g["talon_size"] == 3
+    # seat 2 speaks first (GameState.new(seed=7)): a computer is on turn
+    assert g["view"]["turn"] == 2 and g["computer_to_act"] and g["legal"]["kind"] is None
+    # the counter: 54 cards less the 17 in the hand, per rank (B and R one each)
+    assert sum(u["count"] for u in g["view"]["unseen"]) == 54 - 17
+
+
+def test_a_full_classic_deal_through_the_api_autosaves_every_action(
+        client: TestClient, tmp_path: Path) -> None:
+    g = to_person(client, new_game(client, seed=3))
+    gid = g["id"]
+    assert g["legal"]["kind"] == "bid" and g["legal"]["choices"][0] == 0
+    g = to_person(client, client.post(f"/api/games/{gid}/action",
+                                      json={"kind": "bid", "value": 3}).json())
+    assert g["view"]["landlord"] == 0 and g["view"]["base"] == 3
+    assert len(g["talon_cards"]) == 3 and len(g["hand_cards"]) == 20
+    n_actions = 0
+    while g["view"]["phase"] != "over":
+        legal = g["legal"]
+        body = {"kind": "play", "cards": legal["moves"][0]} if legal["moves"] else \
+            {"kind": "pass"}
+        r = client.post(f"/api/games/{gid}/action", json=body)
+        assert r.status_code == 200, r.text
+        g = to_person(client, r.json())
+        rec = saved_record(tmp_path, gid)
+        assert len(rec.actions) == len(g["log"]) or len(g["log"]) == 60
+        n_actions = len(rec.actions)
+    res = g["view"]["result"]
+    assert sum(res["scores"].values()) == 0 and res["base"] == 3
+    assert res["stake"] == 3 * res["multiplier"]
+    assert g["result_lines"][1].startswith("score: base 3 (the bid)")
+    assert len(g["hands_at_end"]) == 3
+    # the saved record replays to the same result
+    rec = saved_record(tmp_path, gid)
+    rep = replay(rec)
+    assert rep.ok and len(rec.actions) == n_actions
+    assert rep.state.result is not None and rep.state.result.to_json() == res
+    # tester F6: the record downloads once the deal is over (seed 3, every hand)
+    d = client.get(f"/api/games/{gid}/record")
+    assert d.status_code == 200 and d.headers["content-disposition"] == \
+        f'attachment; filename="ddzspec-{gid}.json"'
+    down = Record.from_json(d.json())
+    assert down.seed == 3 and down.result == res and len(down.actions) == n_actions
+    # replay route: every move, every hand open
+    rp = client.get(f"/api/games/{gid}/replay").json()
+    assert len(rp["steps"]) == n_actions and len(rp["initial"]["hands"]) == 3
+    assert rp["steps"][0]["text"].startswith("seat ")
+    # the deal is over: no more actions
+    r = client.post(f"/api/games/{gid}/action", json={"kind": "pass"})
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    assert client.post(f"/api/games/{gid}/computer").status_code == 409
+
+
+def test_a_duel_deal_calls_robs_and_shows_the_handicap(client: TestClient) -> None:
+    g = to_person(client, new_game(client, rules="duel", seat=0, seed=11))
+    assert g["players"] == 2 and g["bidding"] == "call_rob"
+    assert g["legal"]["kind"] in ("call", "rob") and g["legal"]["choices"] == [1, 0]
+    # the counter counts the undealt cards too (seed 003): the whole deck less the hand
+    deck = load_rules("duel").deck
+    assert sum(u["count"] for u in g["view"]["unseen"]) == sum(deck) - 17
+    assert {u["symbol"] for u in g["view"]["unseen"]} == \
+        {s for s, n in zip("3456789TJQKA2BR", deck) if n}
+    kind = g["legal"]["kind"]
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": kind, "value": True})
+    assert r.status_code == 200, r.text
+    g = to_person(client, r.json())
+    while g["view"]["phase"] == "bidding":
+        g = to_person(client, client.post(f"/api/games/{g['id']}/action",
+                                          json={"kind": g["legal"]["kind"],
+                                                "value": False}).json())
+    v = g["view"]
+    assert v["targets"] is not None and v["landlord"] in (0, 1)
+    peasant = 1 - v["landlord"]
+    assert v["targets"][peasant] == v["robs"] and v["targets"][v["landlord"]] == 0
+
+
+def test_illegal_selection_is_refused_with_the_explain_text(client: TestClient) -> None:
+    rules = load_rules("classic")
+    hands = ["3333444455556666B", "77778888999TTTTJR", "JJJQQQQKKKKAAAA22"]
+    st = GameState.new(rules, hands=hands, talon="922", first=0)
+    rec = record_of(st.apply(Action.bid(0, 3)))
+    g = client.post("/api/records?seat=0&level=1", json=rec.to_json()).json()
+    assert g["legal"]["kind"] == "play" and g["view"]["landlord"] == 0
+    before = g["view"]["hand"]
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "44445555"})
+    assert r.status_code == 422
+    msg = r.json()["error"]
+    assert msg.startswith("44445555 is illegal: ")
+    assert "quad_block" in msg and "kicker_rank_max" in msg
+    # nothing changed
+    assert client.get(f"/api/games/{g['id']}").json()["view"]["hand"] == before
+    # a pass on the lead: the engine's message
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "pass"})
+    assert r.status_code == 422 and "lead" in r.json()["error"]
+    # cards not held
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "77"})
+    assert r.status_code == 422 and "does not hold" in r.json()["error"]
+    # tester F7: the refusal writes its cards in the page's notation (V: valet, PJ: the joker)
+    r = client.post(f"/api/games/{g['id']}/action?notation=fr",
+                    json={"kind": "play", "cards": "VV"})
+    assert r.status_code == 422 and r.json()["error"] == (
+        "seat 0 does not hold these cards: it needs 2 x V (holds 0) (hand "
+        "3333444455556666922 PJ)")
+    # French notation: the same hand read in fr
+    r = client.post(f"/api/games/{g['id']}/action?notation=fr",
+                    json={"kind": "play", "cards": "3 3 3 3"})
+    assert r.status_code == 200 and r.json()["log"][-1]["text"] == "plays 3333"
+
+
+def test_unreadable_cards_are_one_line_quoting_the_input(client: TestClient) -> None:
+    """Tester F16: the page showed the caret of a notation error on a line of its own, under
+    nothing (a page cannot line it up). The message is one line quoting the input."""
+    r = client.post("/api/explain", json={"move": "3344556677X"})
+    assert r.status_code == 400 and r.json()["error"] == (
+        "cards: column 11: unknown symbol 'X' in English notation (in '3344556677X')")
+    s = client.post("/api/puzzles/start", json={"id": "DDZ2-01"}).json()
+    r = client.post(f"/api/puzzles/{s['sid']}/move", json={"move": "3X"})
+    assert r.status_code == 400 and r.json()["error"] == (
+        "move '3X': column 2: unknown symbol 'X' in English notation (in '3X')")
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    ({"kind": "play", "cards": "33X"}, 400, "unknown symbol 'X'"),
+    ({"kind": "play", "cards": ""}, 400, "needs \"cards\""),
+    ({"kind": "play", "cards": 33}, 400, "needs \"cards\""),
+    ({"kind": "bid", "value": "3"}, 400, "integer"),
+    ({"kind": "bid", "value": 5}, 422, "5"),
+    ({"kind": "dance"}, 400, "unknown action kind"),
+    (["bid", 3], 400, "JSON object"),
+    # tester 8: a field the kind does not take was ignored (a bid of 1 "with" BR went through)
+    ({"kind": "bid", "value": 1, "cards": "BR"}, 400,
+     'unknown field "cards" for a bid (its fields are kind, value)'),
+    ({"kind": "pass", "cards": "33"}, 400, 'unknown field "cards" for a pass (its fields are'),
+    ({"kind": "bid", "vaule": 1}, 400, 'unknown field "vaule" for a bid'),
+])
+def test_malformed_actions_are_4xx_and_change_nothing(client: TestClient, body: Any,
+                                                      status: int, words: str) -> None:
+    g = to_person(client, new_game(client, seed=3))
+    r = client.post(f"/api/games/{g['id']}/action", json=body)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+    after = client.get(f"/api/games/{g['id']}").json()
+    assert after["log"] == g["log"] and after["view"] == g["view"]
+
+
+def test_out_of_turn_and_unknown_games(client: TestClient) -> None:
+    g = new_game(client, seat=1, seed=7)   # seat 2 (a computer) speaks first
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "bid", "value": 1})
+    assert r.status_code == 409 and "seat 2's turn" in r.json()["error"]
+    for gid in ("0123456789abcdef", "../../etc/passwd", "x" * 16):
+        for method, path in (("GET", ""), ("POST", "/action"), ("POST", "/computer"),
+                             ("GET", "/record"), ("GET", "/replay")):
+            r = client.request(method, f"/api/games/{gid}{path}", json={"kind": "pass"})
+            assert r.status_code == 404, (gid, path, r.text)
+            assert "root:" not in r.text
+    # the person on turn: the computer route refuses
+    g = to_person(client, new_game(client, seed=3))
+    r = client.post(f"/api/games/{g['id']}/computer")
+    assert r.status_code == 409 and "no computer" in r.json()["error"]
+    assert client.get("/api/nothing").status_code == 404
+    assert client.delete("/api/games").status_code == 405
+
+
+def test_bad_requests_for_a_new_game(client: TestClient) -> None:
+    cases = [
+        ({"rules": "../rules/classic.rules", "seat": 0, "levels": 1}, "not offered"),
+        ({"rules": "/etc/passwd"}, "not offered"),
+        ({"rules": "classic", "seat": 3}, "not a seat"),
+        ({"rules": "classic", "seat": 0, "levels": [1, 4, 1]}, "not a level"),
+        ({"rules": "classic", "seat": 0, "levels": [1, 1]}, "one level"),
+        ({"rules": "classic", "seat": 0, "levels": 1, "seed": [1]}, "not a seed"),
+    ]
+    for body, words in cases:
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
+    r = client.post("/api/games", content=b"{\"rules\": ", headers={
+        "content-type": "application/json"})
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    r = client.post("/api/games", content=b"\xff\xfe", headers=JSON)
+    assert r.status_code == 400 and "UTF-8" in r.json()["error"]
+    r = client.post("/api/games", content=b"", headers=JSON)
+    assert r.status_code == 400 and "JSON body" in r.json()["error"]
+    r = client.post("/api/games", content=b"[" * 100000 + b"]" * 100000, headers=JSON)
+    assert r.status_code == 400
+    big = b"{\"rules\": \"" + b"x" * (MAX_BODY + 1) + b"\"}"
+    r = client.post("/api/games", content=big, headers=JSON)
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
+    r = client.get("/api/games?notation=klingon")
+    assert r.status_code == 400 and "notation" in r.json()["error"]
+    assert client.get("/api/games").json()["games"] == []  # nothing was created
+
+
+def test_record_download_upload_and_resume_after_restart(tmp_path: Path) -> None:
+    c1 = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+    g = to_person(c1, new_game(c1, seed=5, levels=[1, 2, 3]))
+    g = to_person(c1, c1.post(f"/api/games/{g['id']}/action",
+                              json={"kind": "bid", "value": 3}).json())
+    gid = g["id"]
+    # tester F6: mid-deal the record (seed, every hand) is refused, as the replay is
+    d = c1.get(f"/api/games/{gid}/record")
+    assert d.status_code == 409 and d.json()["error"] == (
+        "the record can be downloaded when the deal is over: it holds the seed and every hand "
+        "(the deal is autosaved meanwhile)")
+    assert "attachment" not in d.headers.get("content-disposition", "")
+    assert c1.get(f"/api/games/{gid}/replay").status_code == 409  # hands stay hidden
+    rec = saved_record(tmp_path, gid)  # the autosaved record, uploaded below
+    assert rec.rules_name == "classic" and rec.seed == 5 and rec.result is None
+    d_content, d_json = (rec.dumps() + "\n").encode(), rec.to_json()
+    # restart: a new app over the same folder resumes the same deal, same seats and levels
+    c2 = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+    assert [x["id"] for x in c2.get("/api/games").json()["games"]] == [gid]
+    g2 = c2.get(f"/api/games/{gid}").json()
+    assert g2["view"] == g["view"] and g2["levels"] == [None, 2, 3] and g2["seat"] == 0
+    # upload: replayed and validated; a new game with its own id
+    up = c2.post("/api/records?seat=0&level=1", content=d_content, headers=JSON)
+    assert up.status_code == 201 and up.json()["id"] != gid
+    assert up.json()["view"]["hand"] == g["view"]["hand"]
+    # a tampered record: the first bad action is named
+    bad = json.loads(d_content)
+    bad["actions"][0] = {"seat": 2, "bid": 7}
+    r = c2.post("/api/records", json=bad)
+    assert r.status_code == 400 and "action 0" in r.json()["error"]
+    # a valid record under rules the server does not offer: refused, nothing replayed
+    banned = load_rules("classic", without=("trio_pair",))
+    other = record_of(GameState.new(banned, seed=5)).to_json()
+    r = c2.post("/api/records", json=other)
+    assert r.status_code == 400, r.text
+    assert "are not among the rules offered (classic, duel" in r.json()["error"]
+    r = c2.post("/api/records", json={"format": "nope"})
+    assert r.status_code == 400 and "not a ddzspec record" in r.json()["error"]
+    r = c2.post("/api/records?seat=x", json=d_json)
+    assert r.status_code == 400
+    # a corrupt save file is a clean error, not a crash
+    (tmp_path / "web-games" / "00000000000000aa.json").write_text("{")
+    r = c2.get("/api/games/00000000000000aa")
+    assert r.status_code == 500 and "cannot be resumed" in r.json()["error"]
+
+
+def test_explain_route(client: TestClient) -> None:
+    r = client.post("/api/explain", json={"move": "44445555", "rules": "classic"})
+    d = r.json()
+    assert r.status_code == 200 and d["legal"] is False and d["move"] == "44445555"
+    assert any("quad_block" in ln for ln in d["lines"])
+    d = client.post("/api/explain?notation=fr", json={"move": "RRR+3"}).json()
+    assert d["legal"] is True and d["move"] == "RRR+3"
+    r = client.post("/api/explain", json={"move": "33X"})
+    assert r.status_code == 400 and "unknown symbol" in r.json()["error"]
+    r = client.post("/api/explain", json={"move": "33", "rules": "house"})
+    assert r.status_code == 400 and "not offered" in r.json()["error"]
+    assert client.post("/api/explain", json={"cards": "33"}).status_code == 400
+
+
+def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
+    c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path),
+                   base_url="http://localhost")
+    names = [r["name"] for r in c.get("/api/rules").json()["rules"]]
+    assert len(names) == 5 and names[:4] == ["classic", "duel", "duel-literal", "kawu"]
+    g = c.post("/api/games", json={"rules": names[4], "seat": 0, "levels": 1, "seed": 1})
+    assert g.status_code == 201, g.text
+    assert g.json()["rules"] == names[4]
+
+
+def test_serve_prints_the_address_binds_localhost_and_serves(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "ddzspec", "serve", "--port", "0",
+                             "--data-dir", str(tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("ddzspec: the table is at http://127.0.0.1:"), line
+        url = line.split()[5]
+        with urllib.request.urlopen(url + "api/rules", timeout=10) as r:
+            assert json.load(r)["rules"][0]["name"] == "classic"
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert b"Dou Dizhu" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert (tmp_path / "web-games").is_dir()
+
+
+def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    bad = tmp_path / "bad.rules"
+    bad.write_text("rules nope\n")
+    for args, words in ((["--rules", str(tmp_path / "missing.rules")], "missing.rules"),
+                        (["--rules", str(bad)], "bad.rules"),
+                        (["--port", "70000"], "--port")):
+        r = subprocess.run([sys.executable, "-m", "ddzspec", "serve", *args], check=False,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, (args, r.stderr)
+        assert r.stderr.startswith("ddzspec: error:") and words in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    r = subprocess.run([sys.executable, "-m", "ddzspec", "--help"], check=False,
+                       capture_output=True, text=True, timeout=60)
+    assert "serve" in r.stdout and "web table" in r.stdout
+
+
+# --------------------------------------------- handicaps, move text, unplayable rules, details
+
+
+def first_choice_deal(rules: str, seed: int) -> GameState:
+    """A finished deal where every seat bids 3, calls, robs, leads its smallest move and
+    beats with its smallest."""
+    st = GameState.new(load_rules(rules), seed=seed)
+    while st.result is None:
+        acts = st.legal_actions()
+        st = st.apply(acts[-1] if acts[0].kind is ActionKind.BID else acts[0])
+    return st
+
+
+def test_a_handicap_win_says_the_target_and_shows_the_cards_left(client: TestClient) -> None:
+    st = first_choice_deal("duel", 0)
+    assert st.result is not None and st.result.out_seat == 1
+    assert st.hands[1].format() == "57JQ"    # four robs: the peasant wins at 4 cards
+    g = client.post("/api/records?seat=0", json=record_of(st).to_json()).json()
+    assert g["result_reason"] == "seat 1 reached its target: 4 cards left"
+    assert [c["symbol"] for c in g["cards_at_end"][1]] == ["5", "7", "J", "Q"]
+    assert g["levels"] == [None, 2]          # an upload's computers default to level 2
+    up = client.post("/api/records?seat=1&levels=3,1", json=record_of(st).to_json()).json()
+    assert up["levels"] == [3, None] and up["seat"] == 1
+    r = client.post("/api/records?levels=3,x", json=record_of(st).to_json())
+    assert r.status_code == 400 and "?levels=" in r.json()["error"]
+    # a classic deal ends with a seat out of cards
+    g = client.post("/api/records", json=record_of(first_choice_deal("classic", 1)).to_json())
+    assert g.json()["result_reason"].endswith("went out"), g.text
+
+
+def test_moves_are_in_canonical_text_body_then_kickers(client: TestClient) -> None:
+    # classic seed 3, seat 0: the hand has moves with kickers (a trio plus a lower card)
+    g = new_game(client, seed=3)
+    from ddzspec.cards import parse_cards
+    from ddzspec.moves import legal_moves
+    hand = parse_cards(g["view"]["hand"]).cards
+    want = [r.format() for r in legal_moves(hand, None, load_rules("classic")).moves]
+    assert any("+" in m for m in want), want   # this hand has moves with kickers
+    g = to_person(client, g)
+    while g["legal"]["kind"] != "play":
+        g = to_person(client, client.post(f"/api/games/{g['id']}/action", json={
+            "kind": "bid", "value": g["legal"]["choices"][-1]}).json())
+    hand = parse_cards(g["view"]["hand"]).cards
+    assert g["legal"]["moves"] == [r.format() for r in
+                                   legal_moves(hand, None, load_rules("classic")).moves]
+    kicked = [m for m in g["legal"]["moves"] if "+" in m]
+    assert kicked and all(m.index("+") >= 3 for m in kicked)
+
+
+def test_unplayable_rules_are_offered_for_learning_only(client: TestClient) -> None:
+    rules = {r["name"]: r for r in client.get("/api/rules").json()["rules"]}
+    assert rules["classic"]["playable"] and rules["duel"]["playable"]
+    assert not rules["duel-literal"]["playable"]
+    assert "several readings" in rules["duel-literal"]["why"]
+    r = client.post("/api/games", json={"rules": "duel-literal"})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("duel-literal can be studied in Learn but not played")
+    assert client.get("/api/learn/rules/duel-literal").status_code == 200  # still in Learn
+
+
+# found by the web table's tester
+def test_api_defaults_unknown_fields_methods_and_oversized_moves(client: TestClient) -> None:
+    g = client.post("/api/games", json={"rules": "classic", "seed": 1})
+    assert g.status_code == 201 and g.json()["levels"] == [None, 2, 2]   # as the CLI
+    r = client.post("/api/games", json={"rules": "classic", "seet": 1})
+    assert r.status_code == 400 and r.json()["error"].startswith('unknown field "seet"')
+    gid = g.json()["id"]
+    assert client.get(f"/api/games/{gid.upper()}").json()["id"] == gid
+    r = client.get("/api/puzzles/start")
+    assert r.status_code == 405 and "POST" in r.json()["error"]
+    r = client.get("/api/learn/diff?a=classic")
+    assert r.status_code == 400 and "b is missing" in r.json()["error"]
+    # a move longer than any is refused by its length, before its cards are read (issue 23)
+    r = client.post("/api/explain", json={"move": "3" * 300})
+    assert r.status_code == 400 and r.json()["error"].startswith('"move" is 300 characters')
+    r = client.post("/api/explain", json={"move": "3 " * 150})
+    assert r.status_code == 400 and "300 characters" in r.json()["error"]
+    r = client.post("/api/explain", json={"move": "3" + " " * 250})
+    assert r.status_code == 400 and "longer than any move" in r.json()["error"]
+    saved = client.get("/api/games").json()["games"][0]
+    assert saved["seat"] == 0 and saved["title"] and saved["points"] is None
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "{tmp}/missing", "{tmp}/huge"])
+def test_an_uploaded_record_whose_rules_extend_a_file_reads_nothing(
+        client: TestClient, tmp_path: Path, target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from ddzspec.rules import load as load_mod
+    with (tmp_path / "huge").open("wb") as f:  # 512 MiB, sparse
+        f.truncate(512 * 1024 * 1024)
+    ext = json.dumps(target.replace("{tmp}", str(tmp_path)))
+    obj = record_of(GameState.new(load_rules("classic"), seed=1)).to_json()
+    text = f"rules classic extends {ext}"
+    obj["rules"].update(text=[text], sha256=hashlib.sha256((text + "\n").encode()).hexdigest())
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: pytest.fail(f"{p} was read"))
+    r = client.post("/api/records", json=obj)
+    assert r.status_code == 400
+    assert r.json()["error"] == (
+        "the record cannot be replayed: the record's rules cannot be loaded: <rules of the "
+        f"record: classic>:1:23: extends {ext}: refused: these rules must stand alone (as a "
+        "record carries them: resolved, with no extends), so no other file is read")
+    assert client.get("/api/games").json()["games"] == []  # nothing was created
+
+
+# found by tester 8
+def test_serve_names_the_data_folder_it_cannot_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   cli: Any) -> None:
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    code, _, err = cli("serve", "--data-dir", str(f), "--port", "0")
+    # was "ddzspec: error: --data-dir: Not a directory"
+    assert (code, err) == (2, f"ddzspec: error: --data-dir {f}: cannot autosave deals in "
+                              f"{f}/web-games: Not a directory\n")
+    monkeypatch.setenv("DDZSPEC_DATA_DIR", str(f))
+    code, _, err = cli("serve", "--port", "0")
+    assert (code, err) == (2, f"ddzspec: error: the data folder: cannot autosave deals in "
+                              f"{f}/web-games: Not a directory; give --data-dir DIR (or set "
+                              "DDZSPEC_DATA_DIR)\n")
+
+
+# found by tester 10
+def test_a_new_web_game_without_rules_says_a_name_is_required(tmp_path: Path) -> None:
+    client = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+    r = client.post("/api/games", json={"seat": 0, "levels": 1})
+    # before: "rules null are not offered"
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("rules: a name is required (offered: classic")
