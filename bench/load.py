@@ -1,4 +1,4 @@
-"""Load on the web table (issue 23): ``ddzspec serve`` started on 127.0.0.1 (a free port, a
+"""Load on the web table: ``ddzspec serve`` started on 127.0.0.1 (a free port, a
 fresh data folder), then 50 and 200 simulated players, each playing deals to the end over its
 own kept-alive connection (a tenth of them against a level-3 computer, which thinks 0.5 s a
 move in the server's thinking queue; the others against levels 1 and 2). Meanwhile a probe

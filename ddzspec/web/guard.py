@@ -1,4 +1,4 @@
-"""What stands between the network and the web table's routes (issue 23): ASGI middleware that
+"""What stands between the network and the web table's routes: ASGI middleware that
 answers every refusal with a JSON ``{"error": message}``.
 
 - :class:`Guard` wraps the app: forbids framing (``X-Frame-Options``, a Content Security

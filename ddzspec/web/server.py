@@ -1,4 +1,4 @@
-"""Running the web table with uvicorn (issue 23): the listening socket (TCP, so every accepted
+"""Running the web table with uvicorn: the listening socket (TCP, so every accepted
 connection gets ``TCP_NODELAY``), the host names and token a bind address calls for, uvicorn's
 bounds (concurrent connections, keep-alive), and a server in a thread (tests, ``bench/``)."""
 

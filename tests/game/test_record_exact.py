@@ -282,8 +282,9 @@ def test_recorded_rules_never_reach_outside_the_record(tmp_path: Path,
 # found by a fresh tester
 def test_record_with_null_hash_or_altered_rules_is_refused(tmp_path: Path, cli: Any) -> None:
     """A record whose rules cannot be checked exactly is refused (exit 2), never replayed with
-    a warning (issue 8 §2). The carried text is the rules: the digest is informational (it is
-    ddzspec's cache key and may change between versions), so a changed digest alone replays."""
+    a warning (a record replays exactly, or not at all). The carried text is the rules: the
+    digest is informational (it is ddzspec's cache key and may change between versions), so a
+    changed digest alone replays."""
     f = tmp_path / "r.json"
     cli("play", "--seed", "2", "--save", str(f))
     _, unaltered, _ = cli("replay", str(f))

@@ -129,7 +129,7 @@ def _writer(out: Path, tasks: int, seconds: float, workers: int = 1
 
 
 def test_two_runs_started_at_once_on_one_output_one_is_refused(tmp_path: Path) -> None:
-    """Issue 23: two runs on one output duplicated every row (and sometimes wrote two
+    """Two runs on one output duplicated every row (and sometimes wrote two
     headers); now the output is locked: the second is refused at once (exit 2, one line
     naming the file), the first writes each row once and the file resumes."""
     out = tmp_path / "run.jsonl"

@@ -451,7 +451,7 @@ def test_api_defaults_unknown_fields_methods_and_oversized_moves(client: TestCli
     assert r.status_code == 405 and "POST" in r.json()["error"]
     r = client.get("/api/learn/diff?a=classic")
     assert r.status_code == 400 and "b is missing" in r.json()["error"]
-    # a move longer than any is refused by its length, before its cards are read (issue 23)
+    # a move longer than any is refused by its length, before its cards are read
     r = client.post("/api/explain", json={"move": "3" * 300})
     assert r.status_code == 400 and r.json()["error"].startswith('"move" is 300 characters')
     r = client.post("/api/explain", json={"move": "3 " * 150})

@@ -786,7 +786,7 @@ def test_a_ten_is_seen_whole_in_every_fan(browser: Any, server: str, shots: Path
 
 
 def test_the_page_works_under_its_security_headers(browser: Any, server: str) -> None:
-    """Issue 23: the page forbids framing and runs under its Content Security Policy (no
+    """The page forbids framing and runs under its Content Security Policy (no
     inline script): it loads, deals and explains with no policy violation and no script
     error."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -814,7 +814,7 @@ def test_the_page_works_under_its_security_headers(browser: Any, server: str) ->
 
 def test_the_start_url_token_lets_the_page_in(browser: Any,
                                               tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Issue 23: a table that asks for a token (beyond localhost) refuses the page without
+    """A table that asks for a token (beyond localhost) refuses the page without
     it (403, saying how to get in); the start URL's ?token= sets an HttpOnly SameSite=Strict
     cookie, drops the token from the address, and the page then plays as usual."""
     from ddzspec.web import create_app

@@ -1,4 +1,4 @@
-"""The web table against a hostile page or client (issue 23 §2-§4): foreign host names and
+"""The web table against a hostile page or client: foreign host names and
 origins, bodies that are not JSON, framing, the token beyond localhost, the caps on deals and
 on thinking, bodies that never finish or are cut off, an over-long explain, the round trip on
 a reused connection (TCP_NODELAY), and the call/rob choices echoed back. Each of these was
