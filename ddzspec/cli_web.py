@@ -7,6 +7,15 @@ import click
 from .cli_common import FileName, fail
 
 
+def _host_names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+                ) -> tuple[str, ...]:
+    from .web.server import check_host_name
+    try:
+        return tuple(check_host_name(v) for v in value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind (localhost by default: the table is for this machine). "
@@ -19,6 +28,7 @@ from .cli_common import FileName, fail
               help="Where deals are autosaved (default $DDZSPEC_DATA_DIR or the user data "
                    "folder).")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              callback=_host_names,
               help="A host name the table answers to besides those of --host (repeatable): "
                    "the name other machines reach it by.")
 @click.option("--max-deals", default=None, type=click.IntRange(1, 1_000_000), metavar="N",

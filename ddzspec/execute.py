@@ -141,6 +141,11 @@ def _rules_of(name: str, without: tuple[str, ...], text: str | None) -> Rules:
 # ---------------------------------------------------------------------- the output file
 
 
+def _not_a_run(p: Path) -> ExecuteError:
+    return ExecuteError(f"{p}: not the output of a ddzspec run (its first line is not a ddzspec "
+                        "header); it is left as it is: name a new file")
+
+
 def read_output(path: str | Path, header: Mapping[str, Any] | None = None
                 ) -> dict[str, dict[str, Any]]:
     """The rows already in an output file, by id (empty when the file does not exist). A torn
@@ -151,7 +156,11 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
     p = Path(path)
     _check_regular(p)
     try:
-        data = p.read_bytes()
+        with p.open("rb") as f:  # someone else's file is judged by its start, never read whole
+            start = f.read(len(_HEADER_START))
+            if start and not start.startswith(b"{"):  # no JSON object: no run's header
+                raise _not_a_run(p)
+            data = start + f.read()
     except FileNotFoundError:
         return {}
     except OSError as e:
@@ -170,9 +179,7 @@ def read_output(path: str | Path, header: Mapping[str, Any] | None = None
             obj = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             if i == 0 and not raw.startswith(_HEADER_START):  # someone else's file: kept
-                raise ExecuteError(f"{p}: not the output of a ddzspec run (its first line is "
-                                   "not a ddzspec header); it is left as it is: name a new "
-                                   "file") from None
+                raise _not_a_run(p) from None
             if last or (i == len(lines) - 2 and not lines[-1]):
                 break  # a torn last line: redone
             raise ExecuteError(f"{p}, line {i + 1}: not a JSON row") from None

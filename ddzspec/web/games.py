@@ -418,6 +418,23 @@ def seat_of(obj: Any, players: int) -> int:
     return obj
 
 
+#: The largest autosave file read, bytes (a finished deal's is about 10 kB): a larger one, or a
+#: link, is no autosave of this table and is never read whole.
+MAX_AUTOSAVE = 4 * 1024 * 1024
+
+
+def read_autosave(p: Path) -> str:
+    """The text of the autosave file ``p``, read to :data:`MAX_AUTOSAVE` bytes. Raises
+    ValueError for a link or a file over the cap, OSError when it cannot be read."""
+    if p.is_symlink():
+        raise ValueError("a link, not an autosave file")
+    with p.open("rb") as f:
+        data = f.read(MAX_AUTOSAVE + 1)
+    if len(data) > MAX_AUTOSAVE:
+        raise ValueError(f"larger than {MAX_AUTOSAVE // (1024 * 1024)} MiB: not an autosave file")
+    return data.decode("utf-8")
+
+
 class GameStore:
     """Every deal of this server, in memory and in ``folder`` (one JSON file per game id,
     written atomically after every accepted action). A game not in memory is resumed from its
@@ -488,7 +505,7 @@ class GameStore:
         if known is not None and known[0] == mtime:
             return known[1]
         try:
-            obj = json.loads(p.read_text(encoding="utf-8"))
+            obj = json.loads(read_autosave(p))
             done = bool(obj["record"].get("result"))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             done = False  # not ours to delete
@@ -527,7 +544,7 @@ class GameStore:
     def load_file(self, gid: str, p: Path) -> WebGame:
         """Resume a game from its autosave file. WebError when the file is not one."""
         try:
-            obj = json.loads(p.read_text(encoding="utf-8"))
+            obj = json.loads(read_autosave(p))
             if not isinstance(obj, dict) or obj.get("format") != WEB_FORMAT:
                 raise WebError(f"{p.name}: not a ddzspec web game", 500)
             rec = Record.from_json(obj["record"])
@@ -557,7 +574,7 @@ class GameStore:
             if not GAME_ID.match(p.stem):
                 continue
             try:
-                obj = json.loads(p.read_text(encoding="utf-8"))
+                obj = json.loads(read_autosave(p))
                 rec = obj["record"]
                 res = rec.get("result")
                 phase = "over" if res else "in progress"

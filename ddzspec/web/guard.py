@@ -30,8 +30,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: The host names a server bound to a loopback address answers to.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
-#: The cookie that keeps the start URL's token (HttpOnly, SameSite=Strict).
+#: The start of the name of the cookie that keeps the start URL's token (HttpOnly,
+#: SameSite=Strict): :func:`token_cookie` adds a part of each table's own.
 TOKEN_COOKIE = "ddzspec_token"
+
+
+def token_cookie(token: str) -> str:
+    """The cookie name a table with ``token`` keeps it under: :data:`TOKEN_COOKIE` and 12 hex
+    digits of the token's SHA-256, so that two tables on one host (cookies ignore ports) never
+    overwrite each other's cookie."""
+    import hashlib
+    return f"{TOKEN_COOKIE}_{hashlib.sha256(token.encode()).hexdigest()[:12]}"
 #: Seconds a request body may take to arrive in full: 408 and the connection closed beyond.
 BODY_SECONDS = 10.0
 #: Headers on every answer: no page may frame the table; scripts and styles come only from
@@ -121,6 +130,7 @@ class _Gate:
     def __init__(self, app: ASGIApp, token: str | None, body_seconds: float) -> None:
         self.app = app
         self.token = token
+        self.cookie = None if token is None else token_cookie(token)
         self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -148,15 +158,15 @@ class _Gate:
         """Whether the request carries the token (cookie, or ``?token=``); the page opened by
         the start URL is sent on to itself without the token in its address, the cookie set.
         Answers 403 when it carries none."""
-        assert self.token is not None
-        given = cookie_parser(headers.get("cookie", "")).get(TOKEN_COOKIE, "")
+        assert self.token is not None and self.cookie is not None
+        given = cookie_parser(headers.get("cookie", "")).get(self.cookie, "")
         query = parse_qsl(scope.get("query_string", b"").decode("latin-1"))
         in_url = next((v for k, v in query if k == "token"), "")
         if in_url and secrets.compare_digest(in_url.encode(), self.token.encode()):
             if scope["method"] == "GET" and scope["path"] == "/":
                 rest = urlencode([(k, v) for k, v in query if k != "token"])
                 where = "/" + (f"?{rest}" if rest else "")
-                cookie = (f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; "
+                cookie = (f"{self.cookie}={self.token}; Path=/; HttpOnly; "
                           "SameSite=Strict").encode()
                 await send({"type": "http.response.start", "status": 303,
                             "headers": [(b"location", where.encode()), (b"set-cookie", cookie),
@@ -304,5 +314,6 @@ __all__ = [
     "WorkQueue",
     "foreign_request",
     "send_json",
+    "token_cookie",
     "wrong_body_type",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import re
 import socket
 import threading
 import time
@@ -29,6 +30,25 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+#: What ``--allow-host`` takes: a host name or an IPv4 address (letters, digits, '-' and '.'),
+#: or an IPv6 address in brackets; never a pattern ('*') or a port.
+_HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]")
+
+
+def check_host_name(name: str) -> str:
+    """``name`` as an extra host name the table answers to (``--allow-host``). Raises
+    ValueError for a pattern (Starlette would read ``*`` as any host and ``*.x`` as every
+    name under x, which would open the table to DNS-rebinding pages), a port (the port is
+    not part of the name compared) or anything else that is no host name."""
+    if "*" in name:
+        raise ValueError(f"{name!r}: a host name, not a pattern ('*' would let any page's "
+                         "host name in)")
+    if not _HOST_NAME.fullmatch(name):
+        raise ValueError(f"{name!r}: not a host name (letters, digits, '-' and '.'; an IPv6 "
+                         "address in brackets; no port)")
+    return name
 
 
 def allowed_hosts(host: str, extra: Sequence[str] = ()) -> list[str] | None:

@@ -560,3 +560,20 @@ def test_a_pool_worker_ends_when_its_parent_dies() -> None:
     while _alive(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(child)
+
+
+# found by a fresh tester
+def test_a_huge_foreign_output_is_judged_by_its_start_never_read_whole(tmp_path: Path) -> None:
+    """A 2 GiB file named as --output was read whole (16 s, 2.65 GB) before being refused."""
+    import tracemalloc
+    f = tmp_path / "sp.jsonl"
+    with f.open("wb") as w:
+        w.truncate(2 * 1024 ** 3)  # sparse: NUL bytes
+    tracemalloc.start()
+    try:
+        with pytest.raises(ExecuteError, match="not the output of a ddzspec run"):
+            read_output(f)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024 ** 2 and f.stat().st_size == 2 * 1024 ** 3

@@ -507,3 +507,24 @@ def test_a_new_web_game_without_rules_says_a_name_is_required(tmp_path: Path) ->
     # before: "rules null are not offered"
     assert r.status_code == 400
     assert r.json()["error"].startswith("rules: a name is required (offered: classic")
+
+
+# found by a fresh tester
+def test_an_autosave_too_large_or_a_link_is_refused_unread(tmp_path: Path) -> None:
+    """A 2 GiB file in the data folder was read whole (the server stayed at 2.16 GB); a link
+    was followed. Each is now refused in one line, and the listing still answers."""
+    from ddzspec.web.games import MAX_AUTOSAVE
+    client = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+    folder = tmp_path / "web-games"
+    folder.mkdir(exist_ok=True)
+    with (folder / "cccccccccccccccc.json").open("wb") as w:
+        w.truncate(MAX_AUTOSAVE + 1)
+    (folder / "dddddddddddddddd.json").symlink_to("/etc/passwd")
+    r = client.get("/api/games/cccccccccccccccc")
+    assert r.status_code == 500
+    assert r.json()["error"] == ("game cccccccccccccccc: its saved file cannot be resumed: "
+                                 "larger than 4 MiB: not an autosave file")
+    r = client.get("/api/games/dddddddddddddddd")
+    assert r.status_code == 500 and r.json()["error"] == (
+        "game dddddddddddddddd: its saved file cannot be resumed: a link, not an autosave file")
+    assert client.get("/api/games").status_code == 200

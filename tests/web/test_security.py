@@ -29,8 +29,8 @@ from ddzspec.players import player_for
 from ddzspec.rules import load_rules
 from ddzspec.web import app as web_app
 from ddzspec.web import create_app
-from ddzspec.web.guard import Busy, WorkQueue
-from ddzspec.web.server import allowed_hosts, listen, running
+from ddzspec.web.guard import Busy, WorkQueue, token_cookie
+from ddzspec.web.server import allowed_hosts, check_host_name, listen, running
 
 LOCAL = "http://localhost"
 DEAL = {"rules": "classic", "seat": 0, "levels": 1, "seed": 3}
@@ -149,12 +149,42 @@ def test_a_token_is_asked_beyond_localhost(tmp_path: Path) -> None:
     r = c.get("/?token=tok-123&seed=4")
     assert r.status_code == 303 and r.headers["location"] == "/?seed=4"
     cookie = r.headers["set-cookie"]
-    assert cookie.startswith("ddzspec_token=tok-123;")
+    assert cookie.startswith(f"{token_cookie('tok-123')}=tok-123;")
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert c.get("/").status_code == 200  # the cookie now
     assert c.post("/api/games", json=DEAL).status_code == 201
     c.cookies.clear()
     assert c.get("/api/games?token=tok-123").status_code == 200  # a script may pass it
+
+
+def test_two_tables_on_one_host_keep_their_tokens_apart(tmp_path: Path) -> None:
+    """Cookies ignore ports: with one cookie name for every table, opening a second table's
+    start URL logged the browser out of the first (found by a fresh tester)."""
+    assert token_cookie("tok-1") != token_cookie("tok-2")
+    assert token_cookie("tok-1").startswith("ddzspec_token_")
+    one = create_app(data_dir=tmp_path / "1", hosts=None, token="tok-1")
+    two = create_app(data_dir=tmp_path / "2", hosts=None, token="tok-2")
+    jar = {token_cookie("tok-1"): "tok-1", token_cookie("tok-2"): "tok-2"}  # one browser's
+    for app in (one, two):
+        c = TestClient(app, base_url="http://192.168.1.9:8000", cookies=jar)
+        assert c.get("/api/games").status_code == 200
+
+
+@pytest.mark.parametrize("name", ["*", "*.example", "evil.example:80", "", "a b", "-x",
+                                  "[::1", "http://x"])
+def test_allow_host_takes_a_host_name_never_a_pattern_or_port(name: str, cli: Any) -> None:
+    """Starlette reads '*' as any host and '*.x' as a pattern: `--allow-host '*'` let every
+    DNS-rebinding page in on localhost, where no token is asked (found by a fresh tester);
+    a port never matched (the port is not compared)."""
+    with pytest.raises(ValueError):
+        check_host_name(name)
+    code, out, err = cli("serve", "--port", "0", "--allow-host", name)
+    assert (code, out) == (2, "") and "--allow-host" in err and "Traceback" not in err
+
+
+def test_allow_host_takes_names_and_addresses() -> None:
+    for name in ("box.lan", "192.168.1.9", "[fe80::1]", "my-host"):
+        assert check_host_name(name) == name
 
 
 def test_serve_beyond_localhost_prints_a_token(tmp_path: Path) -> None:
