@@ -14,6 +14,7 @@ answers every refusal with a JSON ``{"error": message}``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -39,8 +40,9 @@ def token_cookie(token: str) -> str:
     """The cookie name a table with ``token`` keeps it under: :data:`TOKEN_COOKIE` and 12 hex
     digits of the token's SHA-256, so that two tables on one host (cookies ignore ports) never
     overwrite each other's cookie."""
-    import hashlib
     return f"{TOKEN_COOKIE}_{hashlib.sha256(token.encode()).hexdigest()[:12]}"
+
+
 #: Seconds a request body may take to arrive in full: 408 and the connection closed beyond.
 BODY_SECONDS = 10.0
 #: Headers on every answer: no page may frame the table; scripts and styles come only from
