@@ -495,10 +495,7 @@ def entry_check(rules: Rules) -> Callable[[int, Entry], bool]:
         shape = rules.shapes[si]
         if not (shape.run_min <= run <= shape.run_max and start + run <= len(shape.seq)):
             return None
-        counts = [0] * N_RANKS
-        for i in shape.seq[start:start + run]:
-            counts[i] = shape.copies
-        return pack(counts), shape.size(run), shape.kicker_kind == "pair"
+        return body_key(shape, start, run), shape.size(run), shape.kicker_kind == "pair"
 
     def check(key: int, e: Entry) -> bool:
         if e not in bodies:
