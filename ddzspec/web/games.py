@@ -10,6 +10,7 @@ immutable value: the stored one is replaced only after the record is written).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._io import write_atomic
+from .._io import read_input, write_atomic
 from ..cards import SYMBOLS, Cards, parse_cards
 from ..errors import DdzError, GameError, NotAMoveError, RecordError
 from ..explain import explain
@@ -428,11 +429,13 @@ def read_autosave(p: Path) -> str:
     ValueError for a link or a file over the cap, OSError when it cannot be read."""
     if p.is_symlink():
         raise ValueError("a link, not an autosave file")
-    with p.open("rb") as f:
-        data = f.read(MAX_AUTOSAVE + 1)
-    if len(data) > MAX_AUTOSAVE:
-        raise ValueError(f"larger than {MAX_AUTOSAVE // (1024 * 1024)} MiB: not an autosave file")
-    return data.decode("utf-8")
+    try:
+        return read_input(p, MAX_AUTOSAVE)
+    except OSError as e:
+        if e.errno == errno.EFBIG:
+            raise ValueError(f"larger than {MAX_AUTOSAVE // (1024 * 1024)} MiB: not an "
+                             "autosave file") from None
+        raise
 
 
 class GameStore:
