@@ -724,7 +724,7 @@ def run(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | N
         TimeRemainingColumn,
     )
 
-    from .cli_common import progress_bar
+    from .cli.common import progress_bar
     tasks = list(tasks)
     rows: dict[str, dict[str, Any]] = {}
     with progress_bar(TextColumn(label), BarColumn(), MofNCompleteColumn(),
@@ -745,7 +745,7 @@ def run_options(output_help: str) -> Callable[[Callable[..., Any]], Callable[...
     ``output_help``), passed as ``workers``, ``scheduler``, ``output``."""
     import click
 
-    from .cli_common import FileName
+    from .cli.common import FileName
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         func = click.option("--output", type=FileName(), metavar="FILE.jsonl",

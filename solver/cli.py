@@ -27,7 +27,7 @@ from click.core import ParameterSource
 from ddzspec._io import read_input
 from ddzspec._resources import data_dir
 from ddzspec.cards import Cards, parse_cards
-from ddzspec.cli_common import FileName, common_options, emit_json, fail
+from ddzspec.cli.common import FileName, common_options, emit_json, fail
 from ddzspec.errors import DdzError, NotationError
 from ddzspec.rules import Rules
 from ddzspec.solver import COMPILED

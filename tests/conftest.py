@@ -96,7 +96,7 @@ class CliResult(tuple[int, str, str]):
 
 
 def _invoke(*args: str, input: str | None = None) -> CliResult:
-    from ddzspec.cli import main
+    from ddzspec.cli.group import main
     res = CliRunner().invoke(main, list(args), input=input)
     out = CliResult((res.exit_code, res.stdout, res.stderr))
     out.output = res.output

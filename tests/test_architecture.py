@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("players", ("ddzspec.players", "ddzspec.balance")),
     ("puzzles", ("ddzspec.puzzle_play", "ddzspec.puzzlegen")),
     ("web", ("ddzspec.web",)),
-    ("cli", ("ddzspec.cli", "ddzspec.cli_", "ddzspec._entry", "ddzspec.__main__",
+    ("cli", ("ddzspec.cli", "ddzspec._entry", "ddzspec.__main__",
              "ddzspec.solver.cli")),
 ]
 
@@ -45,7 +45,7 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("ddzspec.rules.load", "ddzspec.restrictions"):
         "the loader checks restriction names against the registry; restrictions.py reads the "
         "rules model only in type annotations",
-    ("ddzspec.execute", "ddzspec.cli_common"):
+    ("ddzspec.execute", "ddzspec.cli.common"):
         "the progress bar and the --output file type of the commands that run tasks, imported "
         "inside the two functions that build them",
     ("ddzspec.execute", "click"): "the --output option's file type (inside a function)",
@@ -140,7 +140,7 @@ def test_every_module_has_a_layer() -> None:
 def test_the_layer_of_a_few_modules() -> None:
     names = [LAYERS[layer_of(m)][0] for m in (
         "ddzspec", "ddzspec.rules.load", "ddzspec.check", "ddzspec.solver.search",
-        "ddzspec.solver.cli", "ddzspec.cli_common", "ddzspec.web.app", "ddzspec.game.record")]
+        "ddzspec.solver.cli", "ddzspec.cli.common", "ddzspec.web.app", "ddzspec.game.record")]
     assert names == ["errors, io", "rules", "check", "solver", "cli", "cli", "web", "game"]
 
 
@@ -177,7 +177,7 @@ def test_the_checker_sees_imports_of_every_kind() -> None:
     literal ``import_module``; not the ``if TYPE_CHECKING:`` ones."""
     assert "ddzspec.restrictions" in imports_of("ddzspec.rules.load")  # from .. import restrictions
     assert "ddzspec.rules.load" in imports_of("ddzspec.rules.model")  # inside a method
-    assert "ddzspec.cli" in imports_of("ddzspec._entry")  # import_module("ddzspec.cli")
+    assert "ddzspec.cli.group" in imports_of("ddzspec._entry")  # import_module(...)
     assert "ddzspec.rules.model" not in imports_of("ddzspec.restrictions")  # TYPE_CHECKING only
     assert "ddzspec.game" not in imports_of("ddzspec")  # the root's names load lazily
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ddzspec.cli import main
+from ddzspec.cli.group import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -130,17 +130,17 @@ def test_help_lists_what_every_command_is_for(cli: Any) -> None:
 
 
 def test_command_modules_do_not_import_the_cli() -> None:
-    # no cycle: the command modules import cli_common, and ddzspec.cli imports them lazily
-    code = ("import sys, ddzspec.cli_game, ddzspec.cli_variants, ddzspec.solver.cli; "
-            "print('ddzspec.cli' in sys.modules)")
+    # no cycle: the command modules import cli.common, and ddzspec.cli.group imports them lazily
+    code = ("import sys, ddzspec.cli.game, ddzspec.cli.variants, ddzspec.solver.cli; "
+            "print('ddzspec.cli.group' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out[0] == "False"
-    code = ("import sys, ddzspec.cli; "
+    code = ("import sys, ddzspec.cli.group; "
             "print(sorted(m for m in sys.modules if m.startswith('ddzspec.cli')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
-    assert out == ["['ddzspec.cli', 'ddzspec.cli_common']"]
+    assert out == ["['ddzspec.cli', 'ddzspec.cli.common', 'ddzspec.cli.group']"]
 
 
 def test_a_full_device_gives_one_line_and_exit_74(tmp_path: Path) -> None:
@@ -161,7 +161,7 @@ def test_an_oserror_escaping_a_command_is_one_line_naming_the_file(
 
     import click
 
-    from ddzspec.cli import EXIT_OUTPUT_FAILED, _Main
+    from ddzspec.cli.group import EXIT_OUTPUT_FAILED, _Main
 
     @click.command()
     def write() -> None:

@@ -125,7 +125,7 @@ def test_play_games_checks_the_save_path_before_playing(tmp_path: Path, bad: str
                                                         cli: Any) -> None:
     (tmp_path / "file").write_text("")
     monkeypatch.chdir(tmp_path)
-    from ddzspec import cli_game
+    from ddzspec.cli import game as cli_game
 
     def no_deal(*args: object) -> None:
         raise AssertionError("a deal was played before the path was checked")
@@ -167,7 +167,7 @@ def test_commands_refuse_to_overwrite_a_file_without_force(
     """Tester 7: ``play --save FILE`` replaced an existing FILE without a word. Every command
     writing a file (play --save, also with --seat; puzzles generate --output; balance --plot)
     refuses an existing one in one line, exit 2, before any work; --force overwrites it."""
-    from ddzspec import cli_game
+    from ddzspec.cli import game as cli_game
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     for name in ("r.json", "p.jsonl", "b.png"):
@@ -206,7 +206,7 @@ def test_the_default_autosave_never_takes_an_existing_deals_name(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``play --seat`` without --save names its file by the second it started: a second deal
     started in the same second gets ``-2`` (it replaced the first one's record)."""
-    from ddzspec.cli_game import default_save_path
+    from ddzspec.cli.game import default_save_path
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setattr("time.strftime", lambda fmt: "20261201-120000")
     rules = load_rules("classic")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddzspec.cli import main
+from ddzspec.cli.group import main
 from ddzspec.errors import GameError
 from ddzspec.game import Action, GameState
 from ddzspec.game.record import (

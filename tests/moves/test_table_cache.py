@@ -193,7 +193,7 @@ def test_diff_and_check_over_a_forged_table_answer_without_a_traceback(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
     from click.testing import CliRunner
 
-    from ddzspec.cli import main
+    from ddzspec.cli.group import main
     from ddzspec.rules import load_rules
     monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(table_mod, "_LOADED", {})
@@ -247,7 +247,7 @@ def test_a_rules_name_longer_than_a_file_name_still_caches(
     from click.testing import CliRunner
 
     from ddzspec.check import report_path
-    from ddzspec.cli import main
+    from ddzspec.cli.group import main
     monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(table_mod, "_LOADED", {})
     name = "x" * 240

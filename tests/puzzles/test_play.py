@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddzspec.cards import Cards, parse_cards
-from ddzspec.cli import main
+from ddzspec.cli.group import main
 from ddzspec.errors import PuzzleError
 from ddzspec.puzzle_play import (
     MoveVerdict,

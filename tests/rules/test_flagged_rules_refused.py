@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddzspec.check import check_rules, report_path, require_playable
-from ddzspec.cli import main
+from ddzspec.cli.group import main
 from ddzspec.errors import AmbiguousReadingError, GameError, UnplayableRulesError
 from ddzspec.game import GameState
 from ddzspec.moves import legal_moves

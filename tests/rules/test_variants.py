@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddzspec._resources import data_dir
-from ddzspec.cli import main
+from ddzspec.cli.group import main
 from ddzspec.diff import diff_rules, read_moves_file, spec_differences
 from ddzspec.explain import explain
 from ddzspec.readings import read

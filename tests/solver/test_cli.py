@@ -176,8 +176,8 @@ def test_without_all_one_winning_move_and_its_line(cli: Any) -> None:
 
 def test_solver_cli_imports_first_and_is_loaded_lazily() -> None:
     # ddzspec.cli loads ddzspec.solver.cli on first use; importing it first must work too
-    code = ("import sys, click, ddzspec.cli as c; "
-            "print('ddzspec.solver' in sys.modules, 'ddzspec.cli_game' in sys.modules); "
+    code = ("import sys, click, ddzspec.cli.group as c; "
+            "print('ddzspec.solver' in sys.modules, 'ddzspec.cli.game' in sys.modules); "
             "import ddzspec.solver.cli as s; "
             "print(c.main.get_command(click.Context(c.main), 'solve') is s.solve)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -120,7 +120,7 @@ def test_a_typed_position_without_a_rules_line_is_classic_as_in_the_cli(
 
     from click.testing import CliRunner
 
-    from ddzspec.cli import main
+    from ddzspec.cli.group import main
     text = "landlord: 3332\npeasant: A\nto_move: landlord\n"
     s = start(client, {"position": text})
     assert s["game"]["to_move"] == "landlord" and s["game"]["human_to_move"]

@@ -12,10 +12,10 @@ from typing import Any
 
 import click
 
-from .cli_common import FileName, check_output, fail, force_option, write_output
-from .execute import run_options
-from .puzzlegen import MAX_COUNT
-from .rules import DEFAULT_RULES
+from ..execute import run_options
+from ..puzzlegen import MAX_COUNT
+from ..rules import DEFAULT_RULES
+from .common import FileName, check_output, fail, force_option, write_output
 
 
 def _seconds(v: float | None) -> float | None:
@@ -42,8 +42,8 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def _load(rules_name: str, without: tuple[str, ...]) -> Any:
-    from .errors import DdzError
-    from .rules import load_rules
+    from ..errors import DdzError
+    from ..rules import load_rules
     try:
         return load_rules(rules_name, without=without)
     except DdzError as e:
@@ -94,13 +94,13 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
     the forced line, only-moves along it). Each record names its rules and the generator's
     seed; the same seed gives the same puzzles whatever --workers.
     """
-    from .execute import ExecuteError
-    from .puzzlegen import generate
+    from ..execute import ExecuteError
+    from ..puzzlegen import generate
     rules = _load(rules_name, without)
     sizes = _sizes(cards_text)
     if output is not None:
         check_output(output, force)
-    from .errors import DdzError
+    from ..errors import DdzError
     try:
         puzzles, tried = generate(rules, seats=seats, cards=sizes, count=count, seed=seed,
                                   source=source, min_difficulty=min_difficulty,
@@ -138,8 +138,8 @@ def puzzles_check(file: str, rules_name: str, without: tuple[str, ...],
     others under --rules. Exit 0 when every puzzle is right, 1 when one is not, 2 when the
     file cannot be read.
     """
-    from ._io import read_input
-    from .puzzlegen import check
+    from .._io import read_input
+    from ..puzzlegen import check
     rules = _load(rules_name, without)
     try:
         text = read_input(file)

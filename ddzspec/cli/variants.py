@@ -11,9 +11,9 @@ import sys
 
 import click
 
-from .cli_common import emit_json, fail, table_with_progress
-from .errors import DdzError, RulesError
-from .rules import Rules, load_rules
+from ..errors import DdzError, RulesError
+from ..rules import Rules, load_rules
+from .common import emit_json, fail, table_with_progress
 
 
 def _load_pair(name_a: str, name_b: str, without: tuple[str, ...]) -> tuple[Rules, Rules]:
@@ -54,7 +54,7 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
     --moves FILE only the listed moves are compared, and every difference among them is listed.
     Exit 0 if nothing differs, 1 if a multiset or a rules section does, 2 on bad input.
     """
-    from .diff import diff_json, diff_lines, diff_rules, read_moves_file
+    from ..diff import diff_json, diff_lines, diff_rules, read_moves_file
     try:
         a, b = _load_pair(rules_a, rules_b, without)
         moves = None
@@ -80,7 +80,7 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
 
 def _read_text(path: str) -> str:
     """A text file's content ("-": standard input); a file that cannot be read exits 2."""
-    from ._io import read_input
+    from .._io import read_input
     try:
         return read_input(path)
     except OSError as e:

@@ -24,25 +24,25 @@ from typing import Any, NoReturn
 
 import click
 
-from . import _entry
-from .cli_common import common_options, emit_json, fail, one_line_error, report_with_progress
-from .errors import DdzWarning
-from .rules import Rules, load_rules
+from .. import _entry
+from ..errors import DdzWarning
+from ..rules import Rules, load_rules
+from .common import common_options, emit_json, fail, one_line_error, report_with_progress
 
 __all__ = ["EXIT_OUTPUT_FAILED", "LAZY_COMMANDS", "common_options", "emit_json", "fail", "main"]
 
 #: Commands defined in other modules: name → (module, attribute), imported on first use.
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
-    "moves": ("ddzspec.cli_game", "moves"),
-    "play": ("ddzspec.cli_game", "play"),
-    "replay": ("ddzspec.cli_game", "replay"),
-    "arena": ("ddzspec.cli_players", "arena"),
-    "balance": ("ddzspec.cli_balance", "balance"),
-    "diff": ("ddzspec.cli_variants", "diff"),
-    "rules": ("ddzspec.cli_rules", "rules"),
-    "puzzles": ("ddzspec.cli_puzzles", "puzzles"),
+    "moves": ("ddzspec.cli.game", "moves"),
+    "play": ("ddzspec.cli.game", "play"),
+    "replay": ("ddzspec.cli.game", "replay"),
+    "arena": ("ddzspec.cli.players", "arena"),
+    "balance": ("ddzspec.cli.balance", "balance"),
+    "diff": ("ddzspec.cli.variants", "diff"),
+    "rules": ("ddzspec.cli.rules", "rules"),
+    "puzzles": ("ddzspec.cli.puzzles", "puzzles"),
     "solve": ("ddzspec.solver.cli", "solve"),
-    "serve": ("ddzspec.cli_web", "serve"),
+    "serve": ("ddzspec.cli.web", "serve"),
 }
 
 #: What each command is for, by topic, as ``ddzspec --help`` lists them (a plugin's command is
@@ -255,8 +255,8 @@ def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> 
     A notation error in one MOVE is reported with its position among the arguments; the other
     moves are still read (text output), and the exit code is 2.
     """
-    from .errors import NotationError
-    from .readings import read as read_move
+    from ..errors import NotationError
+    from ..readings import read as read_move
     verdicts: list[Any] = []
     errors: list[str] = []
     for n, m in enumerate(moves, 1):
@@ -301,9 +301,9 @@ def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> 
 @common_options
 def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) -> None:
     """Does PLAY beat PREVIOUS? yes/no and why."""
-    from .errors import NotationError
-    from .readings import beats as beats_fn
-    from .readings import read as read_move
+    from ..errors import NotationError
+    from ..readings import beats as beats_fn
+    from ..readings import read as read_move
     try:
         a = read_move(play, rules, notation)
     except NotationError as e:
@@ -335,7 +335,7 @@ def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) 
 @common_options
 def explain(move: str, rules: Rules, notation: str, as_json: bool) -> None:
     """Explain MOVE for teaching: its reading and the readings the restrictions rule out."""
-    from .explain import explain as explain_fn
+    from ..explain import explain as explain_fn
     ex = explain_fn(move, rules, notation)
     if as_json:
         emit_json({**reading_json(ex.verdict, notation),
@@ -375,7 +375,7 @@ def check(rules_path: str | None, rules: Rules, notation: str,
             fail(f"the rules are given twice: RULES {rules_path!r} and --rules; give one")
         rules = load_rules(rules_path, without=rules.without)
     table = report_with_progress(rules, quiet=as_json)
-    from .check import lone_card_problem, never_played_problem
+    from ..check import lone_card_problem, never_played_problem
     lone = lone_card_problem(rules)
     n_amb = len(table.ambiguous)
     amb = table.ambiguous_readings(None if as_json else _SHOWN_AMBIGUOUS)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import click
 
-from .cli_common import emit_json, fail
-from .errors import DdzError
-from .rules import load_rules, resolved_text
+from ..errors import DdzError
+from ..rules import load_rules, resolved_text
+from .common import emit_json, fail
 
 
 @click.group("rules")
@@ -53,7 +53,7 @@ def overview(name_or_path: str, without: tuple[str, ...], notation: str, as_json
     "tier", "examples"}], "restrictions": [{"name", "words", "ruled_out", "count",
     "count_alone", "examples"}], "deal", "bidding", "play", "scoring"}.
     """
-    from .learn import rules_overview
+    from ..learn import rules_overview
     try:
         view = rules_overview(load_rules(name_or_path, without=without), notation)
     except DdzError as e:

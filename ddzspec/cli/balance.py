@@ -7,8 +7,8 @@ import math
 
 import click
 
-from .cli_common import FileName, check_output, emit_json, fail, force_option, output_error
-from .execute import run_options
+from ..execute import run_options
+from .common import FileName, check_output, emit_json, fail, force_option, output_error
 
 
 def _finite(seconds: float) -> float:
@@ -60,13 +60,13 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     """
     import time
 
-    from .balance import BLOCK, deal_task, summarize
-    from .balance import plot as plot_fn
-    from .errors import DdzError
-    from .execute import ExecuteError, RunStats, Task, rules_ref, run
-    from .game.state import accept_rules
-    from .players.arena import parse_levels
-    from .rules import load_rules
+    from ..balance import BLOCK, deal_task, summarize
+    from ..balance import plot as plot_fn
+    from ..errors import DdzError
+    from ..execute import ExecuteError, RunStats, Task, rules_ref, run
+    from ..game.state import accept_rules
+    from ..players.arena import parse_levels
+    from ..rules import load_rules
 
     if plot_path is not None:
         if not plot_path.lower().endswith((".png", ".svg")):

@@ -7,9 +7,9 @@ import math
 
 import click
 
-from .cli_common import common_options, emit_json, fail
-from .execute import run_options
-from .rules import Rules
+from ..execute import run_options
+from ..rules import Rules
+from .common import common_options, emit_json, fail
 
 
 def _finite(seconds: float) -> float:
@@ -53,10 +53,10 @@ def arena(levels_text: str, games: int, seed: int, budget: float, workers: int |
     """
     import time
 
-    from .errors import DdzError
-    from .execute import ExecuteError, Task, rules_ref, run
-    from .game.state import accept_rules
-    from .players.arena import deal_task, parse_levels, seat_deals_of, summarize
+    from ..errors import DdzError
+    from ..execute import ExecuteError, Task, rules_ref, run
+    from ..game.state import accept_rules
+    from ..players.arena import deal_task, parse_levels, seat_deals_of, summarize
     try:  # rules that cannot be played out are refused before any worker starts
         accept_rules(rules)
     except DdzError as e:

@@ -15,8 +15,8 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import DdzError
-from .rules import DEFAULT_RULES, Rules, load_rules
+from ..errors import DdzError
+from ..rules import DEFAULT_RULES, Rules, load_rules
 
 F = Callable[..., Any]
 
@@ -95,7 +95,7 @@ def force_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
 def output_error(path: str | Path, why: str) -> str:
     """The one line saying an output file cannot be written: ``PATH: cannot write: WHY``;
     for an existing file (:data:`ddzspec._io.EXISTS`), how to overwrite it."""
-    from ._io import EXISTS
+    from .._io import EXISTS
     return f"{path}: cannot write: {why}" + \
         ("; give --force to overwrite it" if why == EXISTS else "")
 
@@ -105,7 +105,7 @@ def check_output(path: str | Path, force: bool) -> None:
     :func:`output_error`'s line when it could not be written (a folder, a missing or
     read-only folder, a read-only file: :func:`ddzspec._io.write_problem`), or when it exists
     and ``force`` is false. Write it with ``write_atomic(path, ..., overwrite=force)``."""
-    from ._io import write_problem
+    from .._io import write_problem
     problem = write_problem(path, overwrite=force)
     if problem is not None:
         fail(output_error(path, problem))
@@ -114,7 +114,7 @@ def check_output(path: str | Path, force: bool) -> None:
 def write_output(path: str | Path, text: str, force: bool) -> None:
     """Write a command's output file atomically (:func:`ddzspec._io.write_atomic`; an existing
     file only when ``force``); exit 2 with :func:`output_error`'s line when it cannot be."""
-    from ._io import write_atomic
+    from .._io import write_atomic
     try:
         write_atomic(path, text, overwrite=force)
     except OSError as e:
@@ -141,7 +141,7 @@ def stderr_console() -> Any:
 def table_with_progress(rules: Rules, quiet: bool = False) -> Any:
     """The move table of ``rules`` (a :class:`ddzspec.table.MoveTable`), with a rich progress
     bar on standard error while it compiles cold; ``quiet``: no bar."""
-    from .table import get_table, is_cached
+    from ..table import get_table, is_cached
     if quiet or is_cached(rules):
         return get_table(rules)
     with _progress(rules) as update:
@@ -165,7 +165,7 @@ def report_with_progress(rules: Rules, quiet: bool = False) -> Any:
     """The check report of ``rules`` (a :class:`ddzspec.check.CheckReport`: counts per type,
     ambiguous moves, in bounded memory), with a progress bar on standard error while it is
     computed cold; ``quiet``: no bar."""
-    from .check import check_rules, report_path
+    from ..check import check_rules, report_path
     if quiet or report_path(rules).is_file():
         return check_rules(rules)
     with _progress(rules) as update:

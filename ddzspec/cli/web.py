@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from .cli_common import FileName, fail
+from .common import FileName, fail
 
 
 def _host_names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
                 ) -> tuple[str, ...]:
-    from .web.server import check_host_name
+    from ..web.server import check_host_name
     try:
         return tuple(check_host_name(v) for v in value)
     except ValueError as e:
@@ -48,13 +48,13 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
     """
     import secrets
 
-    from .errors import DdzError
+    from ..errors import DdzError
     try:
         import uvicorn
 
-        from .web import create_app
-        from .web.games import MAX_GAMES, Offer
-        from .web.server import allowed_hosts, config, is_loopback, listen
+        from ..web import create_app
+        from ..web.games import MAX_GAMES, Offer
+        from ..web.server import allowed_hosts, config, is_loopback, listen
         offer = Offer.build(rules_paths)
         token = None if is_loopback(host) else secrets.token_urlsafe(24)
         app = create_app(rules_paths, data_dir, offer, hosts=allowed_hosts(host, allow_hosts),

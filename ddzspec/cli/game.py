@@ -13,8 +13,9 @@ from typing import Any
 
 import click
 
-from .cards import parse_cards
-from .cli_common import (
+from ..cards import parse_cards
+from ..rules import Rules
+from .common import (
     FileName,
     check_output,
     common_options,
@@ -23,7 +24,6 @@ from .cli_common import (
     force_option,
     progress_bar,
 )
-from .rules import Rules
 
 
 @click.command()
@@ -37,8 +37,8 @@ def moves(hand: str, beat: str | None, rules: Rules, notation: str, as_json: boo
     With --beat MOVE: every move that beats MOVE, and pass. JSON:
     {"moves": [{"cards", "type"}, …], "can_pass": bool}.
     """
-    from .errors import DdzError
-    from .moves import legal_moves, to_reading
+    from ..errors import DdzError
+    from ..moves import legal_moves, to_reading
     try:
         cards = parse_cards(hand, notation, deck=rules.deck).cards
     except DdzError as e:
@@ -68,9 +68,9 @@ def self_play(rules: Rules, seed: int | str, levels: tuple[int, ...] | None = No
               ) -> tuple[Any, list[tuple[Any, Any]]]:
     """One deal among computer players (``levels``: one per seat, default 2 each; seat ``s``
     plays with seed ``f"{seed}:{s}"``): (initial state, [(action, state after)])."""
-    from .game import GameState
-    from .players import player_for
-    from .players.base import prepare
+    from ..game import GameState
+    from ..players import player_for
+    from ..players.base import prepare
     levels = levels or (2,) * rules.deal.players
     prepare(rules, endgame=3 in levels)  # one-time set-up, before any decision
     players = [player_for(lv, f"{seed}:{s}") for s, lv in enumerate(levels)]
@@ -122,8 +122,8 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
     """
     from click.core import ParameterSource
 
-    from .game.record import record_of, save, transcript
-    from .players.arena import parse_levels
+    from ..game.record import record_of, save, transcript
+    from ..players.arena import parse_levels
     ctx = click.get_current_context()
 
     def given(param: str) -> bool:
@@ -133,8 +133,8 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
     players = rules.deal.players
     saved_levels = None
     if resume_path is not None:
-        from .errors import DdzError
-        from .game.record import load, record_rules
+        from ..errors import DdzError
+        from ..game.record import load, record_rules
         try:
             rec = load(resume_path)
             players = record_rules(rec).deal.players
@@ -264,10 +264,10 @@ def replay(file: str, rules_name: str | None, without: tuple[str, ...], notation
     --without, when given, must resolve to exactly the recorded rules; a record whose rules
     cannot be reproduced exactly is refused (exit 2), never replayed under other rules.
     """
-    from .errors import DdzError
-    from .game.record import load, transcript
-    from .game.record import replay as replay_fn
-    from .rules import builtin_rules, load_rules
+    from ..errors import DdzError
+    from ..game.record import load, transcript
+    from ..game.record import replay as replay_fn
+    from ..rules import builtin_rules, load_rules
     try:
         rec = load(file)
         given = None
@@ -334,7 +334,7 @@ def default_save_path(rules: Rules) -> Path:
 
 def _grouped(cards: Any, notation: str) -> str:
     """Cards grouped by rank, low to high: ``33 4 555 B`` (``-`` for none)."""
-    from .cards import ALL_RANKS
+    from ..cards import ALL_RANKS
     groups = [ALL_RANKS[i].symbol(notation) * n if len(ALL_RANKS[i].symbol(notation)) == 1
               else " ".join([ALL_RANKS[i].symbol(notation)] * n)
               for i, n in enumerate(cards.counts) if n]
@@ -366,14 +366,14 @@ class TerminalSeat:
 
     def apply(self, action: Any) -> None:
         """Apply ``action`` (GameError: nothing changes), save the record, report it."""
-        from .game.record import save
+        from ..game.record import save
         before = self.state
         self.state = self.state.apply(action)
         save(self.state, self.path, seat=self.seat, levels=self.levels)
         self.say(self._action_line(action, before))
 
     def _action_line(self, action: Any, before: Any) -> str:
-        from .game import ActionKind
+        from ..game import ActionKind
         st = self.state
         who = "you" if action.seat == self.seat else f"seat {action.seat}"
         if action.kind is ActionKind.PLAY:
@@ -448,7 +448,7 @@ class TerminalSeat:
     def counter(self) -> str:
         """The unseen cards per rank (seed 003's counter): ``unseen (20): 3x4 4x3 …``; in
         duel it counts the undealt cards, never shown."""
-        from .cards import ALL_RANKS
+        from ..cards import ALL_RANKS
         u = self.state.unseen(self.seat)
         parts = [f"{ALL_RANKS[i].symbol(self.notation)}x{c}" for i, c in enumerate(u.counts) if c]
         line = f"unseen ({len(u)}): " + (" ".join(parts) or "none")
@@ -481,8 +481,8 @@ class TerminalSeat:
 
     def bid_turn(self) -> None:
         """One bidding turn of the person: only the legal choices are offered."""
-        from .errors import GameError
-        from .game import Action, ActionKind
+        from ..errors import GameError
+        from ..game import Action, ActionKind
         legal = self.state.legal_actions()
         kind = legal[0].kind
         if kind is ActionKind.BID:
@@ -514,9 +514,9 @@ class TerminalSeat:
         """One trick turn of the person: cards, hint, pass, counter, help or quit. A refused
         move is explained (the ``explain`` text for a move that is no legal move) and the
         prompt repeats; the deal is unchanged."""
-        from .errors import DdzError, GameError, NotAMoveError
-        from .explain import explain
-        from .game import Action, ActionKind
+        from ..errors import DdzError, GameError, NotAMoveError
+        from ..explain import explain
+        from ..game import Action, ActionKind
         for line in self.status():
             self.say(line)
         while True:
@@ -554,7 +554,7 @@ class TerminalSeat:
     def hint(self) -> str:
         """The next legal move, smallest first, cycling (``hint 2/7: 44 (pair)``); pass is
         the last hint when it is allowed."""
-        from .game import ActionKind
+        from ..game import ActionKind
         if self._hints is None or self._hints[0] is not self.state:
             self._hints = (self.state, self.state.legal_actions())
             self._hint_at = 0
@@ -564,7 +564,7 @@ class TerminalSeat:
         where = f"hint {(self._hint_at - 1) % len(moves) + 1}/{len(moves)}: "
         if a.kind is ActionKind.PASS:
             return where + "pass"
-        from .moves import to_reading
+        from ..moves import to_reading
         r = to_reading(a.cards, self.state.rules)
         return where + f"{r.format(self.notation)} ({r.shape})"
 
@@ -572,8 +572,8 @@ class TerminalSeat:
 
     def run(self) -> None:
         """Play until the deal is over (SeatQuit when the person quits or input ends)."""
-        from .game.enums import Phase
-        from .game.record import result_lines
+        from ..game.enums import Phase
+        from ..game.record import result_lines
         while not self.state.over:
             turn = self.state.turn
             if turn == self.seat:
@@ -596,10 +596,10 @@ def terminal_seat(rules: Rules, seat: int, seed: int, levels: tuple[int, ...],
     Ctrl-C, 2 on bad input (a bad seat, a record that does not replay, a save file that
     cannot be written, a --save FILE that exists without ``force``, unless it is the
     --resume file), always leaving the saved record intact."""
-    from .errors import DdzError
-    from .game import GameState
-    from .game.record import load, resume, save
-    from .players import player_for
+    from ..errors import DdzError
+    from ..game import GameState
+    from ..game.record import load, resume, save
+    from ..players import player_for
     try:
         if resume_path is not None:
             state = resume(load(resume_path), rules if rules_given else None)
