@@ -7,8 +7,7 @@ from __future__ import annotations
 import sys
 from importlib import import_module
 
-#: The exit code of an interrupted command (128 + SIGINT), as :mod:`ddzspec.cli` uses it.
-EXIT_INTERRUPTED = 130
+from .cli.exits import ExitCode
 
 
 def main() -> None:
@@ -18,5 +17,5 @@ def main() -> None:
         cli = import_module("ddzspec.cli.group")
     except KeyboardInterrupt:
         sys.stderr.write("\nddzspec: interrupted\n")
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(ExitCode.INTERRUPTED)
     cli.main()

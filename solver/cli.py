@@ -1,12 +1,14 @@
 """``ddzspec solve``: the endgame solver on the command line (``ddzspec.solver.cli``, loaded by
-:data:`ddzspec.cli.main` when first called).
+:mod:`ddzspec.cli.group` when first called; its options and helpers are
+:mod:`ddzspec.cli.common`'s).
 
 Owns the ``solve`` command: one position (a file, ``-``, or ``--landlord`` / ``--peasant`` /
 ``--to-move``), root splitting (``--workers N``, :mod:`ddzspec.solver.split`) and batches
 (``--batch FILE.jsonl``, on :mod:`ddzspec.execute`, each line run by :func:`batch_task`);
 their text and ``--json`` output; the position format its help shows (:data:`POSITION_FORMAT`);
-the exit codes (:func:`batch_exit_code` for a batch): 0 solved, 1 a batch answer differs from
-the expected one, 2 bad input, 3 a limit stopped the search.
+the exit codes (:class:`~ddzspec.cli.exits.ExitCode`; :func:`batch_exit_code` for a batch):
+0 solved, 1 a batch answer differs from the expected one, 2 bad input, 3 a limit stopped the
+search.
 
 Every option and output: docs/solver.md ("Options, JSON and batches", and "Design notes,
 module by module").
@@ -15,7 +17,6 @@ module by module").
 from __future__ import annotations
 
 import json
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,10 +25,17 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from ddzspec._io import read_input
 from ddzspec._resources import data_dir
 from ddzspec.cards import Cards, parse_cards
-from ddzspec.cli.common import FileName, common_options, emit_json, fail
+from ddzspec.cli.common import (
+    FileName,
+    common_options,
+    emit_json,
+    fail,
+    finite_seconds,
+    read_text,
+)
+from ddzspec.cli.exits import ExitCode
 from ddzspec.errors import DdzError, NotationError
 from ddzspec.rules import Rules
 from ddzspec.solver import COMPILED
@@ -44,9 +52,6 @@ from .position import (
 from .search import SolveResult
 from .search import solve as solve_position
 from .split import solve_split
-
-#: Exit codes of ``ddzspec solve`` (a batch exits with the worst of its rows, in this order).
-EXIT_SOLVED, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
 #: The position format, as ``solve --help`` shows it (``\b``: click keeps the lines).
 POSITION_FORMAT = """\b
@@ -184,12 +189,12 @@ def row_status(row: dict[str, Any]) -> int:
     """The exit code one batch row stands for: 2 a line that cannot be read or solved, 1 an
     answer differing from the record's expected one, 3 unknown (a limit), 0 solved."""
     if row["status"] == "error":
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     if row.get("expected_agrees") is False:
-        return EXIT_DIFFERS
+        return ExitCode.FINDING
     if row["status"] != "solved":
-        return EXIT_UNKNOWN
-    return EXIT_SOLVED
+        return ExitCode.UNKNOWN
+    return ExitCode.DONE
 
 
 def batch_exit_code(rows: list[dict[str, Any]]) -> int:
@@ -201,25 +206,8 @@ def batch_exit_code(rows: list[dict[str, Any]]) -> int:
     >>> batch_exit_code([{"status": "unknown"}, {"status": "solved", "expected_agrees": False}])
     1
     """
-    order = (EXIT_SOLVED, EXIT_UNKNOWN, EXIT_DIFFERS, EXIT_BAD_INPUT)
-    return max((row_status(r) for r in rows), key=order.index, default=EXIT_SOLVED)
-
-
-def _finite(v: float | None) -> float | None:
-    if v is not None and math.isnan(v):  # NaN passes every range check
-        raise click.BadParameter("not a number")
-    return v
-
-
-def _read_text(path: str) -> str:
-    """A text file's content ("-": standard input); bad files exit 2 with a message."""
-    try:
-        return read_input(path)
-    except OSError as e:
-        fail(f"cannot read {path}: {e.strerror}")
-    except UnicodeDecodeError as e:
-        fail(f"{path}: not a UTF-8 text file (byte {e.start})")
-    raise AssertionError  # unreachable: fail exits
+    order = (ExitCode.DONE, ExitCode.UNKNOWN, ExitCode.FINDING, ExitCode.BAD_INPUT)
+    return int(max((row_status(r) for r in rows), key=order.index, default=ExitCode.DONE))
 
 
 def batch_task(ident: str, line: str, want: str, seconds: float | None,
@@ -238,7 +226,7 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
     import hashlib
 
     from ddzspec.execute import ROW_KEY, ExecuteError, Task, rules_ref, run
-    text = _read_text(path)
+    text = read_text(path)
     ref = rules_ref(rules)
     base = None if path == "-" else str(Path(path).resolve().parent)
     tasks = []
@@ -372,7 +360,7 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
               help="List every winning move (without it: the first one proven).")
 @click.option("--score", is_flag=True, help="Also the exact score under best play.")
 @click.option("--limit-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9),
-              metavar="S", callback=lambda ctx, p, v: _finite(v),
+              metavar="S", callback=finite_seconds,
               help="Give up after S seconds: the answer is 'unknown' (exit 3).")
 @click.option("--batch", metavar="FILE.jsonl",
               help="Solve many positions (one JSON per line; ids unique: a repeated id is an "
@@ -420,7 +408,7 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     if file is not None:
         if landlord is not None or peasants:
             fail("give a position FILE or --landlord/--peasant, not both")
-        text = _read_text(file)
+        text = read_text(file)
         pos = parse_position(text, source="<stdin>" if file == "-" else file,
                              notation=notation, rules=rules,
                              base=None if file == "-" else Path(file).parent)
@@ -460,4 +448,4 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     else:
         _print_result(pos, res, show_all, score)
     if res.status != "solved":
-        sys.exit(3)
+        sys.exit(ExitCode.UNKNOWN)

@@ -1,12 +1,14 @@
-"""Options and helpers shared by every ``ddzspec`` command, ours and plugins' (the solver):
-``--rules``/``--without``/``--notation``/``--json``, the error exit, JSON output, the compile
-progress bar. Command modules import this module, never :mod:`ddzspec.cli` (which loads them):
-importing it registers nothing and loads no command, so it may be imported at any time."""
+"""Options and helpers shared by every ``ddzspec`` command, the solver's ``solve`` too:
+``--rules``/``--without``/``--notation``/``--json``, the validators (:func:`finite_seconds`,
+:func:`read_text`), the error exit, JSON output, the compile progress bar. Command modules
+import this module, never :mod:`ddzspec.cli.group` (which loads them): importing it registers
+nothing and loads no command, so it may be imported at any time."""
 
 from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,21 +19,24 @@ import click
 
 from ..errors import DdzError
 from ..rules import DEFAULT_RULES, Rules, load_rules
+from .exits import ExitCode
 
 F = Callable[..., Any]
 
 
-def common_options(func: F) -> F:
-    """Add --rules, --without, --notation, --json to a command; pass ``rules`` (loaded),
-    ``notation`` and ``as_json``; turn every DdzError into a clean exit 2."""
+#: ``--notation en|fr|de``, passed as ``notation``.
+notation_option = click.option("--notation", type=click.Choice(["en", "fr", "de"]),
+                               default="en", show_default=True, help="Card notation language.")
+#: ``--json``, passed as ``as_json``.
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+#: ``--without SHAPE`` (repeatable), passed as ``without``.
+without_option = click.option("--without", "without", multiple=True, metavar="SHAPE",
+                              help="Drop a shape (repeatable), e.g. --without trio_pair.")
 
-    @click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
-                  metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
-    @click.option("--without", "without", multiple=True, metavar="SHAPE",
-                  help="Drop a shape (repeatable), e.g. --without trio_pair.")
-    @click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
-                  show_default=True, help="Card notation language.")
-    @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+
+def _rules_command(func: F, notation: bool) -> F:
+    """``func`` with --rules, --without, [--notation,] --json (in that order in its help)."""
+
     @functools.wraps(func)
     def wrapper(*args: Any, rules_name: str, without: tuple[str, ...], **kw: Any) -> Any:
         try:
@@ -39,7 +44,25 @@ def common_options(func: F) -> F:
             return func(*args, rules=rules, **kw)
         except DdzError as e:
             fail(str(e))
-    return wrapper
+    wrapper = json_option(wrapper)
+    if notation:
+        wrapper = notation_option(wrapper)
+    return click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
+                        metavar="NAME|PATH", help="Rules file: a built-in name or a path."
+                        )(without_option(wrapper))
+
+
+def rules_options(func: F) -> F:
+    """Add --rules, --without and --json to a command; pass ``rules`` (loaded) and
+    ``as_json``; turn every DdzError into a clean exit 2. For a command that shows no cards
+    (``arena``); the others take :func:`common_options`."""
+    return _rules_command(func, notation=False)
+
+
+def common_options(func: F) -> F:
+    """Add --rules, --without, --notation, --json to a command; pass ``rules`` (loaded),
+    ``notation`` and ``as_json``; turn every DdzError into a clean exit 2."""
+    return _rules_command(func, notation=True)
 
 
 class FileName(click.types.StringParamType):
@@ -121,7 +144,29 @@ def write_output(path: str | Path, text: str, force: bool) -> None:
         fail(output_error(path, e.strerror or str(e)))
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
+def finite_seconds(ctx: click.Context | None, param: click.Parameter | None,
+                   value: float | None) -> float | None:
+    """A click callback for an option in seconds: click's ``FloatRange`` lets NaN through (and
+    infinity, unbounded); such a value is a usage error (exit 2), ``VALUE is not a number of
+    seconds``. None (the option not given) passes."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
+def read_text(path: str) -> str:
+    """A text file's content (``-``: standard input); exits 2 with ``PATH: cannot read: WHY``
+    when it cannot be read, or ``PATH: not a UTF-8 text file (byte N)``."""
+    from .._io import read_input
+    try:
+        return read_input(path)
+    except OSError as e:
+        fail(f"{path}: cannot read: {e.strerror or e}")
+    except UnicodeDecodeError as e:
+        fail(f"{path}: not a UTF-8 text file (byte {e.start})")
+
+
+def fail(message: str, code: int = ExitCode.BAD_INPUT) -> NoReturn:
     """Print ``ddzspec: error: MESSAGE`` to stderr and exit with ``code`` (2: bad input)."""
     click.echo(f"ddzspec: error: {message}", err=True)
     sys.exit(code)

@@ -1,22 +1,13 @@
-"""Computer-player commands of the ``ddzspec`` CLI: ``arena`` (duplicate-deal matches between
-levels, seed 003's three computer levels), loaded lazily by :mod:`ddzspec.cli`."""
+"""Computer players on the ``ddzspec`` command line: ``arena`` (duplicate-deal matches between
+the three computer levels), loaded by :mod:`ddzspec.cli.group` when first called."""
 
 from __future__ import annotations
-
-import math
 
 import click
 
 from ..execute import run_options
 from ..rules import Rules
-from .common import common_options, emit_json, fail
-
-
-def _finite(seconds: float) -> float:
-    """``--budget``: a number of seconds (click's range lets NaN through)."""
-    if not math.isfinite(seconds):
-        raise click.BadParameter(f"{seconds} is not a number of seconds")
-    return seconds
+from .common import emit_json, fail, finite_seconds, rules_options
 
 
 @click.command()
@@ -26,14 +17,13 @@ def _finite(seconds: float) -> float:
               help="Duplicate deals (each played once per seat rotation).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
 @click.option("--budget", default=0.5, show_default=True,
-              type=click.FloatRange(min=0.001, max=3600.0), callback=lambda _c, _p, v: _finite(v),
+              type=click.FloatRange(min=0.001, max=3600.0), callback=finite_seconds,
               help="Level 3's time per move, seconds.")
 @run_options("Write each duplicate deal's seat-deals there as it completes; rerun with the "
              "same options to resume.")
-@common_options
+@rules_options
 def arena(levels_text: str, games: int, seed: int, budget: float, workers: int | None,
-          scheduler: str | None, output: str | None, rules: Rules, notation: str,
-          as_json: bool) -> None:
+          scheduler: str | None, output: str | None, rules: Rules, as_json: bool) -> None:
     """Play duplicate deals between computer levels and print their strength.
 
     Each deal is played again with the levels rotated over the seats, so the luck of the

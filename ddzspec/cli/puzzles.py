@@ -1,22 +1,37 @@
-"""``ddzspec puzzles``: the shipped endgame puzzles (``list``) and playing one against the
-solver in the terminal (``play``), loaded lazily by :mod:`ddzspec.cli`.
-
-``puzzles`` is a group; ``generate`` and ``check`` join it from :mod:`.cli_puzzlegen`.
-This module imports nothing from :mod:`ddzspec.cli`; the library is
-:mod:`ddzspec.puzzle_play`.
+"""The Endgames topic of the ``ddzspec`` command line, but ``solve`` (``ddzspec.solver.cli``):
+the ``puzzles`` group, loaded by :mod:`ddzspec.cli.group` when first called. ``list`` the
+shipped puzzles, ``play`` one against the solver in the terminal (:mod:`ddzspec.puzzle_play`),
+``generate`` puzzles with one answer and ``check`` a puzzle file (:mod:`ddzspec.puzzlegen`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import sys
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import DdzError
+from ..execute import run_options
+from ..puzzlegen import MAX_COUNT
 from ..rules import DEFAULT_RULES
-from .common import FileName, emit_json, fail
+from .common import (
+    FileName,
+    check_output,
+    emit_json,
+    fail,
+    finite_seconds,
+    force_option,
+    json_option,
+    notation_option,
+    read_text,
+    without_option,
+    write_output,
+)
+from .exits import ExitCode
 
 if TYPE_CHECKING:
     from ..puzzle_play import PuzzleGame
@@ -29,7 +44,7 @@ def puzzles() -> None:
 
 
 @puzzles.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def list_puzzles(as_json: bool) -> None:
     """List the shipped puzzles, fewest cards first: id, seats, cards per seat, the seat to
     move, the winner with best play (the seat, landlord or peasant, with two seats; the side,
@@ -44,12 +59,6 @@ def list_puzzles(as_json: bool) -> None:
         cards = "+".join(map(str, p.cards))
         click.echo(f"{p.id}  {p.seats} seats  {cards:<8}  {p.to_move:<8} to move  "
                    f"winner {p.winner:<8}  {p.source}")
-
-
-def _seconds(seconds: float) -> float:
-    if not math.isfinite(seconds):
-        raise click.BadParameter(f"{seconds} is not a number of seconds")
-    return seconds
 
 
 HELP = ("type a move (e.g. 55, 333+4, or pass), 'hint' (every winning move), 'moves' (every "
@@ -87,10 +96,9 @@ def _computer(game: PuzzleGame, notation: str) -> PuzzleGame:
 @click.option("--side", default=None, metavar="landlord|peasants|SEAT",
               help="The side you play (default: the side to move).")
 @click.option("--seconds", default=10.0, show_default=True,
-              type=click.FloatRange(min=0.001, max=3600.0), callback=lambda _c, _p, v:
-              _seconds(v), help="Time limit of each solver call, in seconds.")
-@click.option("--notation", type=click.Choice(["en", "fr", "de"]), default="en",
-              show_default=True, help="Card notation language.")
+              type=click.FloatRange(min=0.001, max=3600.0), callback=finite_seconds,
+              help="Time limit of each solver call, in seconds.")
+@notation_option
 @click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
               metavar="NAME|PATH",
               help="The rules of a position FILE with no 'rules' line (as solve --rules).")
@@ -161,11 +169,134 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
             click.echo(f"error: {e}")
 
 
-def _attach_generation() -> None:
-    """``puzzles generate`` and ``puzzles check`` live in :mod:`.cli_puzzlegen`."""
-    from .puzzlegen import puzzles_check, puzzles_generate
-    puzzles.add_command(puzzles_generate)
-    puzzles.add_command(puzzles_check)
+# ----------------------------------------------------------------------------- generate, check
+
+def _difficulty(v: float) -> float:
+    """``--min-difficulty``: a finite number, at least 0 (NaN would keep no puzzle, ever)."""
+    if not math.isfinite(v) or v < 0:
+        raise click.BadParameter(f"{v} is not a difficulty (a finite number, at least 0)")
+    return v
 
 
-_attach_generation()
+def _sizes(text: str) -> tuple[int, ...]:
+    """``--cards 10,9[,9]``: hand sizes, the seat to move (the landlord's) first."""
+    try:
+        sizes = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: hand sizes such as 10,9 or 8,6,6") from None
+    return sizes
+
+
+def _load(rules_name: str, without: tuple[str, ...]) -> Any:
+    from ..errors import DdzError
+    from ..rules import load_rules
+    try:
+        return load_rules(rules_name, without=without)
+    except DdzError as e:
+        fail(str(e))
+
+
+_rules_option = click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
+                             metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
+_limit_option = click.option("--limit-seconds", type=click.FloatRange(min=0, min_open=True),
+                             default=10.0, show_default=True, metavar="S",
+                             callback=finite_seconds,
+                             help="The solver's time limit per position.")
+
+
+@puzzles.command("generate")
+@_rules_option
+@without_option
+@click.option("--seats", type=click.IntRange(2, 3), default=2, show_default=True,
+              help="Hands in a puzzle.")
+@click.option("--cards", "cards_text", default="10,9", show_default=True, metavar="A,B[,C]",
+              help="Hand sizes, the seat to move first (one per seat).")
+@click.option("--count", type=click.IntRange(1, MAX_COUNT), default=10, show_default=True,
+              help="Puzzles to keep.")
+@click.option("--min-difficulty", type=float, default=0.0, show_default=True, metavar="D",
+              callback=lambda _c, _p, v: _difficulty(v),
+              help="Keep puzzles rated at least D (only-moves + line/4 + log10 nodes).")
+@click.option("--seed", type=int, default=0, show_default=True, help="The generator's seed.")
+@click.option("--source", type=click.Choice(["random", "selfplay"]), default="random",
+              show_default=True,
+              help="random: splits of a shuffled deck; selfplay: computer deals cut at a move.")
+@click.option("--max-candidates", type=click.IntRange(1), metavar="N",
+              help="Give up after N candidates (default 50 x --count).")
+@_limit_option
+@run_options("Write the puzzles there (JSONL) instead of standard output.")
+@force_option("--output FILE")
+def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, cards_text: str,
+                     count: int, min_difficulty: float, seed: int, source: str,
+                     max_candidates: int | None, limit_seconds: float | None,
+                     workers: int | None, scheduler: str | None, output: str | None,
+                     force: bool) -> None:
+    """Generate endgame puzzles with one answer, as JSONL.
+
+    Candidate positions (random splits of a shuffled deck, or self-play deals cut at a move)
+    are solved; those whose side to move wins with exactly one first move, not a pass, are
+    kept, with the winning line and a difficulty from the solve (nodes searched, length of
+    the forced line, only-moves along it). Each record names its rules and the generator's
+    seed; the same seed gives the same puzzles whatever --workers.
+    """
+    from ..execute import ExecuteError
+    from ..puzzlegen import generate
+    rules = _load(rules_name, without)
+    sizes = _sizes(cards_text)
+    if output is not None:
+        check_output(output, force)
+    from ..errors import DdzError
+    try:
+        puzzles, tried = generate(rules, seats=seats, cards=sizes, count=count, seed=seed,
+                                  source=source, min_difficulty=min_difficulty,
+                                  seconds=limit_seconds, max_candidates=max_candidates,
+                                  workers=workers, scheduler=scheduler, quiet=False)
+    except ExecuteError as e:
+        fail(str(e))
+    except (DdzError, ValueError) as e:
+        fail(str(e))
+    text = "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in puzzles)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_output(output, text, force)
+    click.echo(f"kept {len(puzzles)} of {tried} candidates ({rules.label}, seed {seed})",
+               err=True)
+
+
+@puzzles.command("check")
+@click.argument("file", type=FileName(), metavar="FILE|-")
+@_rules_option
+@without_option
+@_limit_option
+def puzzles_check(file: str, rules_name: str, without: tuple[str, ...],
+                  limit_seconds: float | None) -> None:
+    """Re-solve every puzzle of a JSONL file and report any whose answer differs.
+
+    A puzzle is reported when its winner or its set of winning moves differs from the
+    solver's, or when it cannot be read. Uniqueness is required only of records that claim a
+    single winning move (generated puzzles): their move must be the only one (and, in a
+    generated puzzle, not a pass); records listing several winning moves are checked for the
+    exact set. A record with no expected answer (no "winner", no "winning_moves") is solved
+    and shown as information ("no expected answer: solved as ..."), not as a problem.
+    Records that name a built-in rules file (and bans, "without") are solved under it;
+    others under --rules. Exit 0 when every puzzle is right, 1 when one is not, 2 when the
+    file cannot be read.
+    """
+    from ..puzzlegen import check
+    rules = _load(rules_name, without)
+    text = read_text(file)
+    records = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            records.append((f"line {i}", json.loads(line)))
+        except (json.JSONDecodeError, RecursionError) as e:
+            fail(f"{file}, line {i}: not JSON: {e}")
+    found = check(records, rules, seconds=limit_seconds,
+                  base=None if file == "-" else Path(file).parent)
+    for p in found:
+        click.echo(f"{p.id}: {p.reason}")
+    problems = [p for p in found if not p.info]
+    click.echo(f"{len(records)} puzzles checked, {len(problems)} with a problem")
+    sys.exit(ExitCode.FINDING if problems else ExitCode.DONE)

@@ -1,4 +1,5 @@
-"""``ddzspec serve``: the local web table, loaded lazily by :mod:`ddzspec.cli`."""
+"""The Table topic of the ``ddzspec`` command line: ``serve``, the local web table, loaded by
+:mod:`ddzspec.cli.group` when first called."""
 
 from __future__ import annotations
 

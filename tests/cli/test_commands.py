@@ -140,7 +140,8 @@ def test_command_modules_do_not_import_the_cli() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('ddzspec.cli')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
-    assert out == ["['ddzspec.cli', 'ddzspec.cli.common', 'ddzspec.cli.group']"]
+    assert out == ["['ddzspec.cli', 'ddzspec.cli.common', 'ddzspec.cli.exits', "
+                   "'ddzspec.cli.group']"]
 
 
 def test_a_full_device_gives_one_line_and_exit_74(tmp_path: Path) -> None:
@@ -161,7 +162,8 @@ def test_an_oserror_escaping_a_command_is_one_line_naming_the_file(
 
     import click
 
-    from ddzspec.cli.group import EXIT_OUTPUT_FAILED, _Main
+    from ddzspec.cli.exits import ExitCode
+    from ddzspec.cli.group import _Main
 
     @click.command()
     def write() -> None:
@@ -170,7 +172,7 @@ def test_an_oserror_escaping_a_command_is_one_line_naming_the_file(
     group = _Main(commands={"write": write})
     with pytest.raises(SystemExit) as exc:
         group.main(["write"], prog_name="ddzspec")
-    assert exc.value.code == EXIT_OUTPUT_FAILED == 74
+    assert exc.value.code == ExitCode.OUTPUT_FAILED == 74
     assert capsys.readouterr().err == "ddzspec: error: out/rec.json: No space left on device\n"
 
 

@@ -206,7 +206,7 @@ def test_the_default_autosave_never_takes_an_existing_deals_name(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``play --seat`` without --save names its file by the second it started: a second deal
     started in the same second gets ``-2`` (it replaced the first one's record)."""
-    from ddzspec.cli.game import default_save_path
+    from ddzspec.cli.seat import default_save_path
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setattr("time.strftime", lambda fmt: "20261201-120000")
     rules = load_rules("classic")

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddzspec import load_rules
-from ddzspec.cli.puzzlegen import puzzles_check, puzzles_generate
+from ddzspec.cli.puzzles import puzzles_check, puzzles_generate
 from ddzspec.puzzlegen import MAX_COUNT, Difficulty, after, generate, position_of
 from ddzspec.solver import solve
 

@@ -1,0 +1,360 @@
+"""The terminal seat of ``ddzspec play --seat N``: a person at one seat, at a terminal prompt
+(:class:`TerminalSeat`, started by :func:`terminal_seat`), the other seats computer players,
+the record autosaved after every action."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..cards import parse_cards
+from ..rules import Rules
+from .common import check_output, fail
+from .exits import ExitCode
+
+#: What the terminal seat accepts besides cards, with what each does (``help``).
+SEAT_COMMANDS = {
+    "hint": "show a legal move, smallest first; type hint again for the next one",
+    "pass": "pass (not when you lead a trick)",
+    "counter": "the cards you have not seen, per rank",
+    "help": "this list",
+    "quit": "stop; the deal stays saved and can be resumed",
+}
+
+
+class SeatQuit(Exception):
+    """The person at the terminal seat typed ``quit`` (or closed the input)."""
+
+
+def default_save_path(rules: Rules) -> Path:
+    """Where the terminal seat autosaves when no ``--save`` is given: ``games/`` in the user
+    data folder (platformdirs: ``$XDG_DATA_HOME/ddzspec`` on Linux), one file per deal,
+    named by the rules and the time it started, with a ``-2``, ``-3`` … suffix when that name
+    is taken (a :class:`pathlib.Path`)."""
+    import time
+
+    from platformdirs import user_data_dir
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder = Path(user_data_dir("ddzspec")) / "games"
+    path, n = folder / f"{rules.name}-{stamp}.json", 2
+    while path.exists():  # two deals started in the same second: never the other's file
+        path, n = folder / f"{rules.name}-{stamp}-{n}.json", n + 1
+    return path
+
+
+def _grouped(cards: Any, notation: str) -> str:
+    """Cards grouped by rank, low to high: ``33 4 555 B`` (``-`` for none)."""
+    from ..cards import ALL_RANKS
+    groups = [ALL_RANKS[i].symbol(notation) * n if len(ALL_RANKS[i].symbol(notation)) == 1
+              else " ".join([ALL_RANKS[i].symbol(notation)] * n)
+              for i, n in enumerate(cards.counts) if n]
+    return " ".join(groups) or "-"
+
+
+class TerminalSeat:
+    """One person at seat ``seat`` of a deal, in the terminal (``play --seat N``);
+    the other seats are computer ``players``. Every action goes through
+    :meth:`GameState.apply`; a refused one changes nothing. The record is saved atomically to
+    ``path`` after every action (:func:`ddzspec.game.record.save`). ``ask`` reads one line
+    (``input``: raises EOFError at the end of input), ``say`` prints one."""
+
+    def __init__(self, state: Any, seat: int, players: list[Any], path: Any, notation: str,
+                 ask: Any = input, say: Any = click.echo,
+                 levels: tuple[int, ...] | None = None) -> None:
+        self.state = state
+        self.seat = seat
+        self.levels = levels  # saved in the record's "terminal" field with the seat
+        self.players = players
+        self.path = path
+        self.notation = notation
+        self.ask = ask
+        self.say = say
+        self._hints: tuple[Any, list[Any]] | None = None
+        self._hint_at = 0
+
+    # ------------------------------------------------------------------ state changes
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` (GameError: nothing changes), save the record, report it."""
+        from ..game.record import save
+        before = self.state
+        self.state = self.state.apply(action)
+        save(self.state, self.path, seat=self.seat, levels=self.levels)
+        self.say(self._action_line(action, before))
+
+    def _action_line(self, action: Any, before: Any) -> str:
+        from ..game import ActionKind
+        st = self.state
+        who = "you" if action.seat == self.seat else f"seat {action.seat}"
+        if action.kind is ActionKind.PLAY:
+            r = st.last[1] if st.last is not None and st.last[0] == action.seat else None
+            if r is None:  # the deal ended on this play
+                r = next(x for s, x in reversed(st.trick) if s == action.seat)
+            left = len(st.hands[action.seat])
+            warn = {1: " — one card left!", 2: " — two cards left!"}.get(left, "")
+            line = f"{who}: {r.describe(self.notation)} ({left} left){warn}"
+        elif action.kind is ActionKind.PASS:
+            line = f"{who}: pass" + ("; the trick is over" if st.last is None else "")
+        elif action.kind is ActionKind.BID:
+            line = f"{who}: " + ("pass" if action.value == 0 else f"bid {action.value}")
+        else:
+            word = action.kind.value
+            line = f"{who}: {word if action.value else 'no ' + word}"
+            if action.kind is ActionKind.ROB and action.value:
+                line += f" (multiplier x{st.multiplier})"
+        if st.attempt != before.attempt:
+            line += "\nall passed: the deal is void and redealt"
+        if st.landlord is not None and before.landlord is None:
+            role = "you are" if st.landlord == self.seat else f"seat {st.landlord} is"
+            line += (f"\n{role} the landlord (base {st.base}); " + (
+                f"the talon {_grouped(st.talon, self.notation)} is shown and taken"
+                if len(st.talon) else "there is no talon"))
+            targets = [st.target(s) for s in range(st.players)]
+            if any(targets):
+                line += "\n" + self._targets_line()
+        return line
+
+    # ------------------------------------------------------------------ display
+
+    def _targets_line(self) -> str:
+        st = self.state
+        parts = []
+        for s in range(st.players):
+            t = st.target(s)
+            parts.append(f"{'you' if s == self.seat else f'seat {s}'} at {t} card"
+                         f"{'' if t == 1 else 's'} left")
+        return "wins: " + ", ".join(parts) + (" (the duel handicap)"
+                                              if st.rules.win.peasant == "robs" else "")
+
+    def status(self) -> list[str]:
+        """The lines shown before each of the person's turns: hand, cards left per seat with
+        the one-card/two-card warnings, the talon once shown, the trick so far, the
+        multiplier with its factors, the targets when a seat wins before emptying its hand."""
+        v = self.state.view(self.seat)
+        n = self.notation
+        warn = dict(v.warnings)
+        seats = []
+        for s, left in enumerate(v.cards_left):
+            name = "you" if s == self.seat else f"seat {s}"
+            if v.landlord == s:
+                name += " (landlord)"
+            seats.append(f"{name} {left}" + (f" — {warn[s]}!" if s in warn else ""))
+        lines = ["", f"your hand ({len(v.hand)}): {_grouped(v.hand, n)}",
+                 "cards left: " + ", ".join(seats)]
+        if v.talon is not None and len(v.talon):
+            lines.append(f"talon: {_grouped(v.talon, n)}")
+        if v.phase.value == "play":
+            trick = [f"{'you' if s == self.seat else f'seat {s}'} "
+                     + ("pass" if r is None else r.describe(n)) for s, r in v.trick]
+            lines.append("trick: " + ("; ".join(trick) if trick else "you lead"))
+            factors = ", ".join(f.kind.replace("_", "-") + (f" {f.cards}" if f.cards else "")
+                                for f in v.factors)
+            lines.append(f"multiplier: x{v.multiplier}" + (f" ({factors})" if factors else "")
+                         + f"; base {v.base}")
+            if v.targets is not None and any(v.targets):
+                lines.append(self._targets_line())
+        return lines
+
+    def counter(self) -> str:
+        """The unseen cards per rank (seed 003's counter): ``unseen (20): 3x4 4x3 …``; in
+        duel it counts the undealt cards, never shown."""
+        from ..cards import ALL_RANKS
+        u = self.state.unseen(self.seat)
+        parts = [f"{ALL_RANKS[i].symbol(self.notation)}x{c}" for i, c in enumerate(u.counts) if c]
+        line = f"unseen ({len(u)}): " + (" ".join(parts) or "none")
+        if len(self.state.undealt):
+            line += f" (with the {len(self.state.undealt)} undealt cards, never shown)"
+        return line
+
+    # ------------------------------------------------------------------ the person's turn
+
+    def _read(self, prompt: str) -> str:
+        try:
+            text: str = self.ask(prompt)
+        except EOFError:
+            raise SeatQuit from None
+        return text.strip()
+
+    def _common(self, word: str) -> bool:
+        """Handle help, counter and quit; True when ``word`` was one of them."""
+        if word in ("help", "?"):
+            self.say("type cards in your notation to play them (e.g. 333+4), or:")
+            for k, v in SEAT_COMMANDS.items():
+                self.say(f"  {k:<8} {v}")
+            return True
+        if word == "counter":
+            self.say(self.counter())
+            return True
+        if word == "quit":
+            raise SeatQuit
+        return False
+
+    def bid_turn(self) -> None:
+        """One bidding turn of the person: only the legal choices are offered."""
+        from ..errors import GameError
+        from ..game import Action, ActionKind
+        legal = self.state.legal_actions()
+        kind = legal[0].kind
+        if kind is ActionKind.BID:
+            choices = ["pass" if a.value == 0 else str(a.value) for a in legal]
+        else:
+            choices = [kind.value, "no"]
+        for line in self.status():
+            self.say(line)
+        while True:
+            word = self._read(f"seat {self.seat} {kind.value} [{'/'.join(choices)}]> ").lower()
+            if self._common(word):
+                continue
+            if kind is ActionKind.BID:
+                value = 0 if word == "pass" else int(word) if word.isdigit() else None
+                action = None if value is None else Action.bid(self.seat, value)
+            else:
+                yes = {kind.value: 1, "yes": 1, "y": 1, "no": 0, "n": 0, "pass": 0}.get(word)
+                action = None if yes is None else Action(kind, self.seat, yes)
+            if action is None:
+                self.say(f"not a choice: {word!r}; type one of {', '.join(choices)}")
+                continue
+            try:
+                self.apply(action)
+                return
+            except GameError as e:
+                self.say(f"refused: {e.text(self.notation)}")
+
+    def play_turn(self) -> None:
+        """One trick turn of the person: cards, hint, pass, counter, help or quit. A refused
+        move is explained (the ``explain`` text for a move that is no legal move) and the
+        prompt repeats; the deal is unchanged."""
+        from ..errors import DdzError, GameError, NotAMoveError
+        from ..explain import explain
+        from ..game import Action, ActionKind
+        for line in self.status():
+            self.say(line)
+        while True:
+            text = self._read(f"seat {self.seat}> ")
+            word = text.lower()
+            if not text:
+                continue
+            if self._common(word):
+                continue
+            if word == "hint":
+                self.say(self.hint())
+                continue
+            if word == "pass":
+                action = Action.pass_(self.seat)
+            else:
+                try:
+                    cards = parse_cards(text, self.notation, deck=self.state.rules.deck).cards
+                except DdzError as e:
+                    self.say(f"not cards: {e}")
+                    self.say("(type help for the commands)")
+                    continue
+                action = Action(ActionKind.PLAY, self.seat, 0, cards)
+            try:
+                self.apply(action)
+                return
+            except NotAMoveError:
+                assert action.cards is not None
+                lines = explain(action.cards, self.state.rules, self.notation).lines
+                self.say(f"refused: {action.cards.format(self.notation)} is not a legal move.")
+                for line in lines[1:]:
+                    self.say(line)
+            except GameError as e:
+                self.say(f"refused: {e.text(self.notation)}")
+
+    def hint(self) -> str:
+        """The next legal move, smallest first, cycling (``hint 2/7: 44 (pair)``); pass is
+        the last hint when it is allowed."""
+        from ..game import ActionKind
+        if self._hints is None or self._hints[0] is not self.state:
+            self._hints = (self.state, self.state.legal_actions())
+            self._hint_at = 0
+        moves = self._hints[1]
+        a = moves[self._hint_at % len(moves)]
+        self._hint_at += 1
+        where = f"hint {(self._hint_at - 1) % len(moves) + 1}/{len(moves)}: "
+        if a.kind is ActionKind.PASS:
+            return where + "pass"
+        from ..moves import to_reading
+        r = to_reading(a.cards, self.state.rules)
+        return where + f"{r.format(self.notation)} ({r.shape})"
+
+    # ------------------------------------------------------------------ the deal
+
+    def run(self) -> None:
+        """Play until the deal is over (SeatQuit when the person quits or input ends)."""
+        from ..game.enums import Phase
+        from ..game.record import result_lines
+        while not self.state.over:
+            turn = self.state.turn
+            if turn == self.seat:
+                if self.state.phase is Phase.BIDDING:
+                    self.bid_turn()
+                else:
+                    self.play_turn()
+                continue
+            action = self.players[turn].decide(self.state.view(turn))
+            self.apply(action)
+        for line in result_lines(self.state, self.notation):
+            self.say(line)
+
+
+def terminal_seat(rules: Rules, seat: int, seed: int, levels: tuple[int, ...],
+                  save_path: str | None, resume_path: str | None, notation: str,
+                  rules_given: bool, force: bool = False) -> None:
+    """``play --seat N``: start (or ``--resume``) a deal, the person at seat ``seat``, and
+    play it in the terminal; exits 0 when it ends or the person quits (or input ends), 130 on
+    Ctrl-C, 2 on bad input (a bad seat, a record that does not replay, a save file that
+    cannot be written, a --save FILE that exists without ``force``, unless it is the
+    --resume file), always leaving the saved record intact."""
+    from ..errors import DdzError
+    from ..game import GameState
+    from ..game.record import load, resume, save
+    from ..players import player_for
+    try:
+        if resume_path is not None:
+            state = resume(load(resume_path), rules if rules_given else None)
+            rules = state.rules
+        else:
+            state = GameState.new(rules, seed=seed)
+    except DdzError as e:
+        fail(f"{resume_path}: {e}" if resume_path and not str(e).startswith(resume_path)
+             else str(e))
+    if not 0 <= seat < rules.deal.players:
+        fail(f"--seat: {seat} is not a seat of {rules.name} (0 to {rules.deal.players - 1})")
+    given = save_path or resume_path
+    path = Path(given) if given else default_save_path(rules)
+    # a new --save FILE is not overwritten unless --force; the --resume file is the deal's own
+    may_replace = force or save_path is None or (
+        resume_path is not None and Path(save_path).resolve() == Path(resume_path).resolve())
+    try:
+        if given is None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                fail(f"{path.parent}: cannot create the folder where deals are saved: "
+                     f"{e.strerror or e}; give --save FILE, or set XDG_DATA_HOME to a "
+                     "writable folder")
+        check_output(path, may_replace)
+        save(state, path, seat=seat, levels=levels, overwrite=may_replace)
+    except (DdzError, OSError) as e:
+        fail(str(e))
+    run_seed = state.seed if state.seed is not None else seed
+    players = [player_for(lv, f"{run_seed}:{s}") for s, lv in enumerate(levels)]
+    click.echo(f"{rules.title}: you are seat {seat}; the deal is saved to {path} after every "
+               "action (type help for the commands)")
+    again = f"ddzspec play --seat {seat} --resume {path}"
+    game = TerminalSeat(state, seat, players, path, notation, levels=levels)
+    try:
+        game.run()
+    except SeatQuit:
+        click.echo(f"\nstopped; the deal is saved: {again}")
+        return
+    except KeyboardInterrupt:
+        click.echo(f"\nddzspec: interrupted; the deal is saved: {again}", err=True)
+        sys.exit(ExitCode.INTERRUPTED)
+    except DdzError as e:  # a save that failed mid-deal: the last good record stays
+        fail(str(e))
+    click.echo(f"the deal's record: {path}")
