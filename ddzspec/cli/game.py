@@ -161,7 +161,8 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
                 click.echo(line)
         return
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-    tiered = {x.name for x in rules.shapes if x.tier > 0}
+
+    from ..balance import deal_facts
     wins = {"landlord": 0, "peasants": 0}
     points = [0] * rules.deal.players
     landlord_points = 0
@@ -174,16 +175,16 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
         for k in range(games):
             _, steps = self_play(rules, seed + k, levels)
             final = steps[-1][1]
-            r = final.result
-            wins[r.winner] += 1
-            for s, p in enumerate(r.scores):
+            facts = deal_facts(final)
+            wins["landlord" if facts["landlord_won"] else "peasants"] += 1
+            for s, p in enumerate(final.result.scores):
                 points[s] += p
-            landlord_points += r.scores[r.landlord]
-            bombs += sum(1 for f in r.factors if f.kind in tiered)
-            springs += r.spring
-            anti += r.anti_spring
-            redeals += final.attempt
-            mults += r.multiplier
+            landlord_points += facts["landlord_points"]
+            bombs += facts["bombs"] + facts["rockets"]
+            springs += facts["spring"]
+            anti += facts["anti_spring"]
+            redeals += facts["redeals"]
+            mults += facts["multiplier"]
             prog.advance(task)
     if save_path is not None and final is not None:
         save(final, save_path, overwrite=force)
