@@ -1,6 +1,6 @@
 """Computer players (seed 003's three levels): legal decisions in every variant, the
 leader never passes, decisions from the seat's view only (hidden hands reshuffled), level 3
-solves a known endgame, arenas reproducible from their seed."""
+solves a known endgame; play --levels. Arenas: test_arena.py."""
 
 from __future__ import annotations
 
@@ -15,11 +15,9 @@ from hypothesis import strategies as st
 from ddzspec.cards import N_RANKS, Cards
 from ddzspec.game import Action, GameState
 from ddzspec.players import Player, player_for
-from ddzspec.players.arena import arena, parse_levels
 from ddzspec.players.level2 import plan
 from ddzspec.players.level3 import Level3
 from ddzspec.rules import Rules, load_rules
-from ddzspec.stats import estimate
 
 #: every built-in variant a deal can be played under (duel-literal is refused: ambiguous moves)
 VARIANTS = ["classic", "kawu", "duel"]
@@ -281,59 +279,7 @@ def test_level_3_plays_a_winning_move_of_a_solved_endgame(tmp_path: Path) -> Non
     assert player_for(2).decide(view).cards not in wins
 
 
-# ----------------------------------------------------------------------------- arena
-
-def test_small_arena_is_reproducible_from_its_seed() -> None:
-    rules = load_rules("duel")
-    a = arena(rules, (2, 1), 3, seed=11).to_json()
-    b = arena(rules, (2, 1), 3, seed=11).to_json()
-    a.pop("seconds")
-    b.pop("seconds")
-    assert a == b
-    assert a["deals_played"] == 6
-    rows = {(r["level"], r["role"]): r["points"]["n"] for r in a["by_level_role"]}
-    # n counts duplicate deals (clustered): each level holds a role in each of the 3 deals
-    for lv in (1, 2):
-        assert all(rows.get((lv, role), 0) <= 3 for role in ("landlord", "peasant"))
-        assert 3 <= rows.get((lv, "landlord"), 0) + rows.get((lv, "peasant"), 0) <= 6
-    c = arena(rules, (2, 1), 3, seed=12).to_json()
-    c.pop("seconds")
-    assert c != a
-
-
-def test_estimate_and_levels_parsing() -> None:
-    e = estimate([1.0, 0.0, 1.0, 0.0])
-    assert e.mean == 0.5
-    # sample sd = sqrt(1/3); half = 1.96 * sqrt(1/3 / 4)
-    assert abs(e.half - 1.959963984540054 * (1 / 12) ** 0.5) < 1e-12
-    assert parse_levels("3,2", 3) == (3, 2, 2)
-    assert parse_levels("1", 2) == (1, 1)
-    with pytest.raises(ValueError, match="3 levels for 2 seats"):
-        parse_levels("1,2,3", 2)
-    with pytest.raises(ValueError, match="'x' is not a level"):
-        parse_levels("2,x", 3)
-
-
 # ----------------------------------------------------------------------------- command line
-
-def test_arena_command_json_matches_the_library(cli: Any) -> None:
-    import json
-    code, out, _ = cli("arena", "--rules", "duel", "--levels", "2,1", "--games", "2",
-                        "--seed", "3", "--json")
-    assert code == 0
-    got = json.loads(out)
-    want = arena(load_rules("duel"), (2, 1), 2, seed=3).to_json()
-    got.pop("seconds")
-    want.pop("seconds")
-    assert got == want
-
-
-def test_arena_and_play_refuse_bad_levels(cli: Any) -> None:
-    code, _, err = cli("arena", "--levels", "2,5", "--games", "1")
-    assert code == 2 and "'5' is not a level" in err
-    code, _, err = cli("play", "--rules", "duel", "--levels", "1,2,3")
-    assert code == 2 and "3 levels for 2 seats" in err
-
 
 def test_play_levels_sets_the_players(cli: Any) -> None:
     """``play --levels 1,1,1`` is level-1 self-play: the same record as the library's."""
@@ -346,30 +292,6 @@ def test_play_levels_sets_the_players(cli: Any) -> None:
     assert rec["actions"] == [a.to_json() for a in final.log]
     code2, out2, _ = cli("play", "--seed", "4", "--json")
     assert code2 == 0 and json.loads(out2) != rec  # level 2 plays another deal
-
-
-def test_paired_difference_by_deal_hand_worked() -> None:
-    """Duplicate deals are compared deal by deal: the per-deal difference of the
-    levels' mean results in a role, then the mean and interval of those differences."""
-    from ddzspec.players.arena import SeatDeal, paired_difference
-    deal1 = [SeatDeal(3, "landlord", True, 6, True), SeatDeal(2, "peasant", False, -3, True),
-             SeatDeal(2, "peasant", False, -3, True),
-             SeatDeal(2, "landlord", True, 6, True), SeatDeal(3, "peasant", False, -3, True),
-             SeatDeal(2, "peasant", False, -3, True),
-             SeatDeal(2, "landlord", False, -12, False), SeatDeal(2, "peasant", True, 6, False),
-             SeatDeal(3, "peasant", True, 6, False)]
-    # level 3 as landlord: 6; level 2 as landlord: (6 - 12) / 2 = -3; difference 9
-    deal2 = [SeatDeal(3, "peasant", True, 2, False), SeatDeal(2, "landlord", False, -4, False),
-             SeatDeal(2, "peasant", True, 2, False)] * 3  # level 3 never landlord: left out
-    e = paired_difference([deal1, deal2], 3, 2, "landlord", "points")
-    assert (e.n, e.mean) == (1, 9.0)
-    w = paired_difference([deal1, deal1], 3, 2, "landlord", "won", (-1.0, 1.0))
-    assert (w.n, w.mean, w.half) == (2, 0.5, 0.0)
-    # peasants, deal 1: level 3 (-3 + 6) / 2 = 1.5, level 2 (-3 - 3 - 3 + 6) / 4 = -0.75;
-    # deal 2: level 3 2, level 2 2 -> differences 2.25 and 0
-    p = paired_difference([deal1, deal2], 3, 2, "peasant", "points")
-    assert p.n == 2 and p.mean == 1.125
-    assert abs(p.half - 1.959963984540054 * (2.25 / 2 ** 0.5) / 2 ** 0.5) < 1e-12
 
 
 # found by tester 2
