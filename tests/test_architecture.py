@@ -116,8 +116,7 @@ def layer_of(name: str) -> int:
     best, best_len = -1, -1
     for i, (_, prefixes) in enumerate(LAYERS):
         for p in prefixes:
-            hit = name == p or name.startswith(p + ".") or (p.endswith("_") and
-                                                            name.startswith(p))
+            hit = name == p or name.startswith(p + ".")
             if hit and len(p) > best_len:
                 best, best_len = i, len(p)
     assert best >= 0, f"{name} is in no layer: add it to LAYERS and docs/architecture.md"
