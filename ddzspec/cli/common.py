@@ -29,6 +29,9 @@ notation_option = click.option("--notation", type=click.Choice(["en", "fr", "de"
                                default="en", show_default=True, help="Card notation language.")
 #: ``--json``, passed as ``as_json``.
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+#: ``--rules NAME|PATH``, passed as ``rules_name`` (not loaded).
+rules_option = click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
+                            metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
 #: ``--without SHAPE`` (repeatable), passed as ``without``.
 without_option = click.option("--without", "without", multiple=True, metavar="SHAPE",
                               help="Drop a shape (repeatable), e.g. --without trio_pair.")
@@ -47,9 +50,7 @@ def _rules_command(func: F, notation: bool) -> F:
     wrapper = json_option(wrapper)
     if notation:
         wrapper = notation_option(wrapper)
-    return click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
-                        metavar="NAME|PATH", help="Rules file: a built-in name or a path."
-                        )(without_option(wrapper))
+    return rules_option(without_option(wrapper))
 
 
 def rules_options(func: F) -> F:

@@ -28,6 +28,7 @@ from .common import (
     json_option,
     notation_option,
     read_text,
+    rules_option,
     without_option,
     write_output,
 )
@@ -188,7 +189,6 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def _load(rules_name: str, without: tuple[str, ...]) -> Any:
-    from ..errors import DdzError
     from ..rules import load_rules
     try:
         return load_rules(rules_name, without=without)
@@ -196,8 +196,6 @@ def _load(rules_name: str, without: tuple[str, ...]) -> Any:
         fail(str(e))
 
 
-_rules_option = click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
-                             metavar="NAME|PATH", help="Rules file: a built-in name or a path.")
 _limit_option = click.option("--limit-seconds", type=click.FloatRange(min=0, min_open=True),
                              default=10.0, show_default=True, metavar="S",
                              callback=finite_seconds,
@@ -205,7 +203,7 @@ _limit_option = click.option("--limit-seconds", type=click.FloatRange(min=0, min
 
 
 @puzzles.command("generate")
-@_rules_option
+@rules_option
 @without_option
 @click.option("--seats", type=click.IntRange(2, 3), default=2, show_default=True,
               help="Hands in a puzzle.")
@@ -244,7 +242,6 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
     sizes = _sizes(cards_text)
     if output is not None:
         check_output(output, force)
-    from ..errors import DdzError
     try:
         puzzles, tried = generate(rules, seats=seats, cards=sizes, count=count, seed=seed,
                                   source=source, min_difficulty=min_difficulty,
@@ -265,7 +262,7 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
 
 @puzzles.command("check")
 @click.argument("file", type=FileName(), metavar="FILE|-")
-@_rules_option
+@rules_option
 @without_option
 @_limit_option
 def puzzles_check(file: str, rules_name: str, without: tuple[str, ...],

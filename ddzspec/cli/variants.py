@@ -42,6 +42,7 @@ from .exits import ExitCode
 #: Ambiguous moves ``check`` prints (smallest first); ``--json`` lists every one.
 _SHOWN_AMBIGUOUS = 200
 
+
 @click.command()
 @click.argument("rules_path", required=False, metavar="[RULES]")
 @common_options
