@@ -53,7 +53,7 @@ def _rules_command(func: F, notation: bool) -> F:
     return rules_option(without_option(wrapper))
 
 
-def rules_options(func: F) -> F:
+def rules_json_options(func: F) -> F:
     """Add --rules, --without and --json to a command; pass ``rules`` (loaded) and
     ``as_json``; turn every DdzError into a clean exit 2. For a command that shows no cards
     (``arena``); the others take :func:`common_options`."""

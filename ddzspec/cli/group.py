@@ -30,6 +30,7 @@ from .exits import ExitCode
 
 __all__ = ["COMMANDS", "Command", "main"]
 
+
 @dataclass(frozen=True)
 class Command:
     """One command of the group: its ``name``, its help ``topic``, where it is defined

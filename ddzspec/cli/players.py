@@ -7,7 +7,7 @@ import click
 
 from ..execute import run_options
 from ..rules import Rules
-from .common import emit_json, fail, finite_seconds, rules_options
+from .common import emit_json, fail, finite_seconds, rules_json_options
 
 
 @click.command()
@@ -21,7 +21,7 @@ from .common import emit_json, fail, finite_seconds, rules_options
               help="Level 3's time per move, seconds.")
 @run_options("Write each duplicate deal's seat-deals there as it completes; rerun with the "
              "same options to resume.")
-@rules_options
+@rules_json_options
 def arena(levels_text: str, games: int, seed: int, budget: float, workers: int | None,
           scheduler: str | None, output: str | None, rules: Rules, as_json: bool) -> None:
     """Play duplicate deals between computer levels and print their strength.
