@@ -25,7 +25,7 @@ from typing import Any
 from ddzspec.balance import BLOCK, deal_task
 from ddzspec.execute import RunStats, Task, dask_processes, run
 from ddzspec.execute import rules_ref as ref_of
-from ddzspec.puzzlegen import candidate_task
+from ddzspec.puzzles import candidate_task
 from ddzspec.rules import load_rules
 
 

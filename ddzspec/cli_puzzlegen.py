@@ -14,7 +14,7 @@ import click
 
 from .cli_common import FileName, check_output, fail, force_option, write_output
 from .execute import run_options
-from .puzzlegen import MAX_COUNT
+from .puzzles import MAX_COUNT
 from .rules import DEFAULT_RULES
 
 
@@ -95,7 +95,7 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
     seed; the same seed gives the same puzzles whatever --workers.
     """
     from .execute import ExecuteError
-    from .puzzlegen import generate
+    from .puzzles import generate
     rules = _load(rules_name, without)
     sizes = _sizes(cards_text)
     if output is not None:
@@ -139,7 +139,7 @@ def puzzles_check(file: str, rules_name: str, without: tuple[str, ...],
     file cannot be read.
     """
     from ._io import read_input
-    from .puzzlegen import check
+    from .puzzles import check
     rules = _load(rules_name, without)
     try:
         text = read_input(file)

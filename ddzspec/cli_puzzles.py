@@ -19,7 +19,7 @@ from .errors import DdzError
 from .rules import DEFAULT_RULES
 
 if TYPE_CHECKING:
-    from .puzzle_play import PuzzleGame
+    from .puzzles import PuzzleGame
 
 
 @click.group("puzzles")
@@ -35,7 +35,7 @@ def list_puzzles(as_json: bool) -> None:
     move, the winner with best play (the seat, landlord or peasant, with two seats; the side,
     landlord or peasants, with three) and the public source. --json prints a list of
     {"id", "source", "seats", "cards", "position", "to_move", "winner", "winning_moves"}."""
-    from .puzzle_play import builtin_puzzles
+    from .puzzles import builtin_puzzles
     items = builtin_puzzles()
     if as_json:
         emit_json([p.to_json() for p in items])
@@ -103,7 +103,7 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
     it is lost. At the prompt type a move, 'hint', 'moves', 'pass', 'undo' or 'quit'. A move
     that throws the win away is flagged at once with the computer's winning reply.
     """
-    from .puzzle_play import PuzzleGame, load_puzzle
+    from .puzzles import PuzzleGame, load_puzzle
     from .rules import load_rules
     try:
         pz = load_puzzle(puzzle, load_rules(rules_name))

@@ -30,15 +30,14 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("solver", ("ddzspec.solver",)),
     ("game", ("ddzspec.game",)),
     ("players", ("ddzspec.players", "ddzspec.balance")),
-    ("puzzles", ("ddzspec.puzzle_play", "ddzspec.puzzlegen")),
+    ("puzzles", ("ddzspec.puzzles",)),
     ("web", ("ddzspec.web",)),
     ("cli", ("ddzspec.cli", "ddzspec.cli_", "ddzspec._entry", "ddzspec.__main__",
              "ddzspec.solver.cli")),
 ]
 
 #: Outside the solver itself, only these may import it (the CLI may too).
-SOLVER_USERS = ("ddzspec.players.endgame", "ddzspec.puzzle_play", "ddzspec.puzzlegen",
-                "ddzspec.web")
+SOLVER_USERS = ("ddzspec.players.endgame", "ddzspec.puzzles", "ddzspec.web")
 
 #: Imports that break the rule today, each with why (docs/architecture.md lists them too).
 EXCEPTIONS: dict[tuple[str, str], str] = {
@@ -192,7 +191,7 @@ def test_the_solver_is_imported_by_its_users_only() -> None:
 
     users = {n for n in MODULES if LAYERS[layer_of(n)][0] != "solver" and imports_solver(n)}
     assert {u for u in users if LAYERS[layer_of(u)][0] != "cli"} == {
-        "ddzspec.players.endgame", "ddzspec.puzzle_play", "ddzspec.puzzlegen",
+        "ddzspec.players.endgame", "ddzspec.puzzles.game", "ddzspec.puzzles.generation",
         "ddzspec.web.extras"}
     assert "ddzspec.solver.cli" in users
 

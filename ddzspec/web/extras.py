@@ -26,7 +26,7 @@ from ..explain import Explanation
 from .guard import WorkQueue
 
 if TYPE_CHECKING:
-    from ..puzzle_play import PuzzleGame
+    from ..puzzles import PuzzleGame
 
 #: Puzzle sessions kept in memory: beyond this the one used least recently is dropped (its
 #: solver memory freed). Each holds up to tens of MiB of solver tables while in play.
@@ -157,7 +157,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzles(request: Request) -> Response:
-        from ..puzzle_play import builtin_puzzles
+        from ..puzzles import builtin_puzzles
 
         def listing() -> list[dict[str, Any]]:
             out = []
@@ -170,7 +170,7 @@ def extra_routes(offer: Any, read_json: Callable[..., Any], guarded: Callable[..
 
     @guarded
     async def puzzle_start(request: Request) -> Response:
-        from ..puzzle_play import PuzzleGame, puzzle_by_id
+        from ..puzzles import PuzzleGame, puzzle_by_id
         n = notation_of(request)
         body = await read_json(request)
         if not isinstance(body, dict):

@@ -346,7 +346,7 @@ def test_puzzles_play_and_check_find_rules_from_the_files_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """``puzzles play FILE`` and ``puzzles check FILE``: the same folder rule; the puzzle
     keeps the rules it read (its position text names them only as ``rules nokick``)."""
-    from ddzspec.puzzle_play import load_puzzle
+    from ddzspec.puzzles import load_puzzle
     house = _house(tmp_path, monkeypatch)
     (house / "p.pos").write_text("rules nokick.rules\n" + TRIO_TWO)
     pz = load_puzzle(str(house / "p.pos"))

@@ -282,7 +282,7 @@ def main(files: list[str]) -> None:
     import ddzspec.solver.cli
 
     import ddzspec.solver
-    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
+    from ddzspec.puzzles import PuzzleGame, puzzle_by_id
     from ddzspec.solver import make_position, position_from_puzzle, solve, solve_split
     sys.path.insert(0, str(ROOT / "tests" / "solver"))
     from test_deals_pinned import CLASSIC, DEALS, VERDICTS

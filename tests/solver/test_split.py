@@ -18,7 +18,7 @@ from distributed import LocalCluster
 
 from ddzspec.cards import N_RANKS, Cards
 from ddzspec.execute import Task, demo_task, stream
-from ddzspec.puzzle_play import builtin_puzzles
+from ddzspec.puzzles import builtin_puzzles
 from ddzspec.rules import load_rules
 from ddzspec.solver import Position, make_position, position_from_puzzle, solve, solve_split
 

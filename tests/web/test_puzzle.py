@@ -139,7 +139,7 @@ def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
     ended or was abandoned, and up to 200 sessions were kept. A finished puzzle frees them at
     once, an idle one (IDLE_SECONDS) too, and beyond MAX_SESSIONS the least recently used
     session is dropped, its memory freed. The tables are a cache: answers stay the same."""
-    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
+    from ddzspec.puzzles import PuzzleGame, puzzle_by_id
     from ddzspec.web import extras
     p = puzzle_by_id("DDZ2-14")
     game = PuzzleGame.start(p.position(), "landlord", seconds=10)

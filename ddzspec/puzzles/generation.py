@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .cards import N_RANKS, Cards
-from .errors import DdzError
-from .rules import Rules
+from ..cards import N_RANKS, Cards
+from ..errors import DdzError
+from ..rules import Rules
 
 #: Candidate sources.
 SOURCES = ("random", "selfplay")
@@ -49,7 +49,7 @@ class Difficulty:
 
 
 def _seat_names(n: int) -> tuple[str, ...]:
-    from .solver.position import SEATS_2, SEATS_3
+    from ..solver.position import SEATS_2, SEATS_3
     names: tuple[str, ...] = SEATS_2 if n == 2 else SEATS_3
     return names
 
@@ -57,7 +57,7 @@ def _seat_names(n: int) -> tuple[str, ...]:
 def random_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> Any:
     """Candidate ``i``: a shuffled deck of ``rules`` split into hands of ``sizes`` (landlord
     first, to lead). Returns a :class:`ddzspec.solver.position.Position`."""
-    from .solver.position import make_position
+    from ..solver.position import make_position
     rng = random.Random(f"puzzle:{seed}:{i}")
     deck = [r for r in range(N_RANKS) for _ in range(rules.deck[r])]
     rng.shuffle(deck)
@@ -75,10 +75,10 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) ->
     """Candidate ``i``: a level-2 self-play deal cut when the hands hold at most
     ``sum(sizes)`` cards (module doc), or None when the deal ended before. Raises
     ValueError unless ``len(sizes)`` is the rules' number of players."""
-    from .game import GameState
-    from .game.enums import Phase
-    from .players.levels import player_for
-    from .solver.position import make_position
+    from ..game import GameState
+    from ..game.enums import Phase
+    from ..players.levels import player_for
+    from ..solver.position import make_position
     n = rules.deal.players
     if len(sizes) != n:
         raise ValueError(f"selfplay positions have the {n} seats of {rules.name}, not "
@@ -113,7 +113,7 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) ->
 def after(pos: Any, seat: str, cards: str) -> Any:
     """The position after ``seat`` plays ``cards`` (canonical English notation, ``PASS``
     for a pass) in ``pos``, as the solver's lines state them; None when the deal is over."""
-    from .cards import parse_cards
+    from ..cards import parse_cards
     s = pos.seat_index(seat)
     n = pos.n_seats
     if cards == "PASS":
@@ -135,7 +135,7 @@ def difficulty(pos: Any, res: Any, seconds: float | None = None) -> Difficulty:
     """The :class:`Difficulty` of a solved position ``pos`` (``res``: its solve with every
     winning move): each of the winner's turns along the line is solved again to count its
     winning moves."""
-    from .solver import solve
+    from ..solver import solve
     only = 0
     cur = pos
     winner_side = pos.roles[pos.to_move] if res.to_move_wins else (
@@ -165,7 +165,7 @@ def candidate_task(rules: dict[str, Any], sizes: list[int], seed: int, i: int, s
     """Candidates ``i`` … ``i + count − 1`` as one task of :mod:`ddzspec.execute`:
     ``{"first": i, "candidates": [{"candidate", "puzzle": record or None, "reason": why not
     kept or None}, ...]}``."""
-    from .execute import rules_of
+    from ..execute import rules_of
     r = rules_of(rules)
     return {"first": i, "candidates": [
         {"candidate": j, **make_puzzle(r, sizes, seed, j, source, seconds)}
@@ -176,7 +176,7 @@ def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: s
                 seconds: float | None = None) -> dict[str, Any]:
     """Build, solve and judge candidate ``i`` (module doc): ``{"puzzle": record or None,
     "reason": None or why it was not kept}``. ``seconds``: the solver's limit per solve."""
-    from .solver import solve
+    from ..solver import solve
     pos = (random_candidate if source == "random" else selfplay_candidate)(rules, sizes, seed, i)
     if pos is None:
         return {"puzzle": None, "reason": "the deal ended before the cut"}
@@ -222,7 +222,7 @@ def position_of(rec: Mapping[str, Any], rules: Rules, base: str | Path | None = 
     """The position of a puzzle record (either form of the module doc); ``base``: the folder
     a relative rules path in a ``position`` is found from (the puzzle file's; None: the working
     folder). Raises DdzError (PositionError, NotationError) on a malformed record."""
-    from .solver.position import parse_position, position_from_puzzle
+    from ..solver.position import parse_position, position_from_puzzle
     if "position" in rec:
         if not isinstance(rec["position"], str):
             raise DdzError('"position" must be the text of a position')
@@ -243,8 +243,8 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     Raises ValueError for bad sizes, seats, count (1 to :data:`MAX_COUNT`) or source;
     UnplayableRulesError (before any candidate runs) for rules that cannot be played out;
     ExecuteError from the layer."""
-    from .execute import Task, rules_ref, run
-    from .game.state import accept_rules
+    from ..execute import Task, rules_ref, run
+    from ..game.state import accept_rules
     accept_rules(rules)
     if seats not in (2, 3) or len(cards) != seats:
         raise ValueError(f"--seats {seats} needs {seats} hand sizes in --cards, got "
@@ -304,9 +304,9 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
     ``winning_moves`` expects nothing: it gets an ``info`` entry saying how it was solved.
     ``base``: the folder a relative rules path in a record's ``position`` is found from (the
     puzzle file's)."""
-    from .rules import builtin_rules, load_rules
-    from .solver import solve
-    from .solver.position import side_of_winner
+    from ..rules import builtin_rules, load_rules
+    from ..solver import solve
+    from ..solver.position import side_of_winner
     out = []
     for where, rec in records:
         name = f"{where} ({rec['id']})" if isinstance(rec, Mapping) and "id" in rec else where
@@ -354,7 +354,7 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
 
 def _canon(rules: Rules) -> Any:
     """Moves as sorted rank counts, to compare regardless of the order cards are written."""
-    from .cards import parse_cards
+    from ..cards import parse_cards
 
     def f(m: str) -> str:
         return m if m == "PASS" else str(parse_cards(m, "en", rules.deck).cards)

@@ -39,14 +39,14 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ._io import read_input
-from .cards import NOTATIONS, Cards, unpack4
-from .errors import DdzError, NotationError, PuzzleError, shorten
-from .solver import Position, parse_position
-from .solver.search import Limit, Searcher, _Aborted, gc_paused
+from .._io import read_input
+from ..cards import NOTATIONS, Cards, unpack4
+from ..errors import DdzError, NotationError, PuzzleError, shorten
+from ..solver import Position, parse_position
+from ..solver.search import Limit, Searcher, _Aborted, gc_paused
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from ..rules import Rules
 
 T = TypeVar("T")
 
@@ -598,7 +598,7 @@ class PuzzleGame:
         _check_notation(notation)
         if not move.strip():
             raise PuzzleError("no cards given: type the cards to play, or 'pass'")
-        from .cards import parse_cards
+        from ..cards import parse_cards
         rules = e.position.rules
         try:
             cards = parse_cards(move, notation, rules.deck).cards
@@ -611,11 +611,11 @@ class PuzzleGame:
                               f"{held.format(notation) or '-'}")
         m = e.search.ms.move_id(cards)
         if m is None:
-            from .readings import illegal_reason
+            from ..readings import illegal_reason
             raise PuzzleError(f"move {move!r}: not a legal move of {rules.label}: "
                               f"{illegal_reason(cards.counts, rules, notation)}")
         if last >= 0 and m not in {c for c, _ in e.children(st)}:
-            from .readings import beats
+            from ..readings import beats
             ms = e.search.ms
             _, why = beats(ms.reading(m), ms.reading(last), notation)
             assert self.on_table is not None
