@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 #: Names loaded on first use: name → module of this package.
 _LAZY = {
-    **dict.fromkeys(("LINE_PLIES", "MoveVerdict", "Puzzle", "PuzzleError", "PuzzleGame",
-                     "builtin_puzzles", "load_puzzle", "puzzle_by_id", "read_puzzles"),
-                    "game"),
-    **dict.fromkeys(("SOURCES", "Difficulty", "Problem", "after", "candidate_task", "check",
-                     "difficulty", "generate", "make_puzzle", "position_of",
-                     "random_candidate", "record", "selfplay_candidate", "MAX_COUNT"),
-                    "generation"),
+    **dict.fromkeys(("Problem", "Puzzle", "PuzzleError", "builtin_puzzles", "check",
+                     "load_puzzle", "position_of", "puzzle_by_id", "read_puzzles"),
+                    "catalogue"),
+    **dict.fromkeys(("LINE_PLIES", "MoveVerdict", "PuzzleGame"), "game"),
+    **dict.fromkeys(("MAX_COUNT", "SOURCES", "Difficulty", "after", "candidate_task",
+                     "difficulty", "generate", "make_puzzle", "random_candidate", "record",
+                     "selfplay_candidate"), "generation"),
 }
 
 __all__ = ["LINE_PLIES", "MAX_COUNT", "SOURCES", "Difficulty", "MoveVerdict", "Problem", "Puzzle",
@@ -33,29 +33,27 @@ __all__ = ["LINE_PLIES", "MAX_COUNT", "SOURCES", "Difficulty", "MoveVerdict", "P
            "puzzle_by_id", "random_candidate", "read_puzzles", "record", "selfplay_candidate"]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time: __getattr__
-    from .game import (
-        LINE_PLIES,
-        MoveVerdict,
+    from .catalogue import (
+        Problem,
         Puzzle,
         PuzzleError,
-        PuzzleGame,
         builtin_puzzles,
+        check,
         load_puzzle,
+        position_of,
         puzzle_by_id,
         read_puzzles,
     )
+    from .game import LINE_PLIES, MoveVerdict, PuzzleGame
     from .generation import (
         MAX_COUNT,
         SOURCES,
         Difficulty,
-        Problem,
         after,
         candidate_task,
-        check,
         difficulty,
         generate,
         make_puzzle,
-        position_of,
         random_candidate,
         record,
         selfplay_candidate,

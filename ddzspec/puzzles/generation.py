@@ -1,11 +1,12 @@
-"""Endgame puzzles with one answer: generation (:func:`generate`) and checking (:func:`check`).
+"""Generating endgame puzzles with one answer (:func:`generate`, ``ddzspec puzzles generate``).
 
 A candidate position comes from the generator's seed and its number (``random``: a shuffled
-deck; ``selfplay``: a level-2 deal cut when few cards are left). It is solved and kept when
-the side to move wins with exactly one first move, not a pass, and rated by its
-:class:`Difficulty` (nodes, forced-line length, only-moves). Candidates run as tasks of
-:mod:`ddzspec.execute`; the records are JSONL in the format of
-``tests/data/puzzles/two_seat.jsonl`` (``ddzspec puzzles generate`` / ``check``).
+deck, :func:`random_candidate`; ``selfplay``: a level-2 deal cut when few cards are left,
+:func:`selfplay_candidate`). :func:`make_puzzle` solves it and keeps it when the side to move
+wins with exactly one first move, not a pass, rated by its :class:`Difficulty` (nodes,
+forced-line length, only-moves) and written as a :func:`record`. Candidates run as tasks of
+:mod:`ddzspec.execute` (:func:`candidate_task`); the records are JSONL in the format of
+``tests/data/puzzles/two_seat.jsonl``, which :func:`ddzspec.puzzles.check` reads back.
 
 Candidates, difficulty and the record's fields: docs/solver.md, "Design notes, module by module".
 """
@@ -14,13 +15,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from ..cards import N_RANKS, Cards
-from ..errors import DdzError
 from ..rules import Rules
 
 #: Candidate sources.
@@ -114,9 +113,10 @@ def after(pos: Any, seat: str, cards: str) -> Any:
     """The position after ``seat`` plays ``cards`` (canonical English notation, ``PASS``
     for a pass) in ``pos``, as the solver's lines state them; None when the deal is over."""
     from ..cards import parse_cards
+    from ..solver import PASS
     s = pos.seat_index(seat)
     n = pos.n_seats
-    if cards == "PASS":
+    if cards == PASS:
         passes = pos.passes + 1
         if passes >= n - 1:  # the trick closes: its winner leads
             return replace(pos, to_move=pos.played_by, on_table=None, played_by=None,
@@ -176,7 +176,7 @@ def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: s
                 seconds: float | None = None) -> dict[str, Any]:
     """Build, solve and judge candidate ``i`` (module doc): ``{"puzzle": record or None,
     "reason": None or why it was not kept}``. ``seconds``: the solver's limit per solve."""
-    from ..solver import solve
+    from ..solver import PASS, solve
     pos = (random_candidate if source == "random" else selfplay_candidate)(rules, sizes, seed, i)
     if pos is None:
         return {"puzzle": None, "reason": "the deal ended before the cut"}
@@ -188,7 +188,7 @@ def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: s
     assert res.winning_moves is not None
     if len(res.winning_moves) != 1:
         return {"puzzle": None, "reason": f"{len(res.winning_moves)} winning moves"}
-    if res.winning_moves[0] == "PASS":
+    if res.winning_moves[0] == PASS:
         return {"puzzle": None, "reason": "the winning move is a pass"}
     diff = difficulty(pos, res, seconds)
     return {"puzzle": record(pos, res, diff, rules, seed, i, source), "reason": None}
@@ -197,6 +197,7 @@ def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: s
 def record(pos: Any, res: Any, diff: Difficulty, rules: Rules, seed: int, i: int,
            source: str) -> dict[str, Any]:
     """The JSONL record of a kept puzzle (module doc)."""
+    from .catalogue import position_of
     head: dict[str, Any] = {
         "id": f"{rules.name}-{seed}-{i}",
         "source": f"ddzspec puzzles generate (seed {seed}, candidate {i}, {source})",
@@ -216,19 +217,6 @@ def record(pos: Any, res: Any, diff: Difficulty, rules: Rules, seed: int, i: int
             return rec
     return {**head, "position": pos.format(), "winner": res.winner,
             "winning_moves": list(res.winning_moves), **tail}
-
-
-def position_of(rec: Mapping[str, Any], rules: Rules, base: str | Path | None = None) -> Any:
-    """The position of a puzzle record (either form of the module doc); ``base``: the folder
-    a relative rules path in a ``position`` is found from (the puzzle file's; None: the working
-    folder). Raises DdzError (PositionError, NotationError) on a malformed record."""
-    from ..solver.position import parse_position, position_from_puzzle
-    if "position" in rec:
-        if not isinstance(rec["position"], str):
-            raise DdzError('"position" must be the text of a position')
-        return parse_position(rec["position"], source=f"puzzle {rec.get('id')}", rules=rules,
-                              base=base)
-    return position_from_puzzle(dict(rec), rules)
 
 
 def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), count: int = 10,
@@ -283,84 +271,5 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     return kept, tried
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """A puzzle ``check`` refuses: its ``id`` (or line) and ``reason``; ``info``: not a
-    problem but information (a record with no expected answer, solved)."""
-
-    id: str
-    reason: str
-    info: bool = False
-
-
-def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None = None,
-          seconds: float | None = 10.0, base: str | Path | None = None) -> list[Problem]:
-    """Re-solve every puzzle record (``(where, record)`` pairs; ``where`` names it in a problem,
-    e.g. ``line 3``) under the rules it names (``rules``, a built-in name, and ``without``; else
-    ``rules``, else classic) and report each whose answer differs from its ``winner`` /
-    ``winning_moves`` (the exact set of winning moves), that cannot be read or solved; a record
-    claiming a single winning move whose move is not unique; a generated puzzle (a record with
-    ``difficulty``) whose winning move is a pass. A record with neither ``winner`` nor
-    ``winning_moves`` expects nothing: it gets an ``info`` entry saying how it was solved.
-    ``base``: the folder a relative rules path in a record's ``position`` is found from (the
-    puzzle file's)."""
-    from ..rules import builtin_rules, load_rules
-    from ..solver import solve
-    from ..solver.position import side_of_winner
-    out = []
-    for where, rec in records:
-        name = f"{where} ({rec['id']})" if isinstance(rec, Mapping) and "id" in rec else where
-        try:
-            if not isinstance(rec, Mapping):
-                raise DdzError("a puzzle is a JSON object")
-            r = rules
-            if rec.get("rules") in builtin_rules():
-                without = rec.get("without", [])
-                if not isinstance(without, list) or not all(isinstance(w, str)
-                                                            for w in without):
-                    raise DdzError('"without" must be a list of shape names')
-                r = load_rules(rec["rules"], without=tuple(without))
-            r = r or load_rules()
-            pos = position_of(rec, r, base)
-            res = solve(pos, want="all", seconds=seconds)
-        except DdzError as e:
-            out.append(Problem(name, f"cannot be read: {e}"))
-            continue
-        if res.status != "solved":
-            out.append(Problem(name, "unknown: the solver's limit was reached"))
-            continue
-        assert res.winning_moves is not None
-        winner = res.winner if "position" in rec else (
-            "first" if res.to_move_wins else "second")
-        want = rec.get("winning_moves")
-        single = isinstance(want, list) and len(want) == 1
-        if "winner" not in rec and "winning_moves" not in rec:
-            out.append(Problem(name, f"no expected answer: solved as {winner} wins, winning "
-                               f"moves {', '.join(res.winning_moves) or 'none'}", info=True))
-        elif single and res.to_move_wins and len(res.winning_moves) > 1:
-            out.append(Problem(name, f"{len(res.winning_moves)} winning moves: not unique"))
-        elif (side_of_winner(rec.get("winner"), pos.n_seats) if "position" in rec
-              else rec.get("winner")) != winner:
-            out.append(Problem(name, f"the winner is {winner}, not {rec.get('winner')}"))
-        elif not isinstance(want, list) or sorted(map(_canon(r), want)) != sorted(
-                map(_canon(r), res.winning_moves)):
-            out.append(Problem(name, "the winning moves are "
-                               f"{', '.join(res.winning_moves) or 'none'}, not "
-                               f"{', '.join(map(str, want or [])) or 'none'}"))
-        elif "difficulty" in rec and res.winning_moves and res.winning_moves[0] == "PASS":
-            out.append(Problem(name, "the winning move is a pass"))
-    return out
-
-
-def _canon(rules: Rules) -> Any:
-    """Moves as sorted rank counts, to compare regardless of the order cards are written."""
-    from ..cards import parse_cards
-
-    def f(m: str) -> str:
-        return m if m == "PASS" else str(parse_cards(m, "en", rules.deck).cards)
-    return f
-
-
-__all__ = ["SOURCES", "Difficulty", "Problem", "after", "candidate_task", "check",
-           "difficulty", "generate", "make_puzzle", "position_of", "random_candidate",
-           "record", "selfplay_candidate"]
+__all__ = ["MAX_COUNT", "SOURCES", "Difficulty", "after", "candidate_task", "difficulty",
+           "generate", "make_puzzle", "random_candidate", "record", "selfplay_candidate"]

@@ -1,4 +1,4 @@
-"""Puzzle generation and checking (ddzspec/puzzlegen.py) through the click commands
+"""Puzzle generation and checking (ddzspec/puzzles/) through the click commands
 ``puzzles_generate`` / ``puzzles_check`` (attached to ``ddzspec puzzles`` at merge)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Puzzles played against the solver (``ddzspec.puzzle_play``, ``ddzspec puzzles``).
+"""Puzzles played against the solver (``ddzspec.puzzles``, ``ddzspec puzzles``).
 
 The shipped two-seat puzzles are checked against ``tests/data/puzzles/two_seat.jsonl`` (public
 sources); the three-seat ones (constructed for ddzspec) against a plain minimax written here,
