@@ -51,11 +51,17 @@ def saved_record(tmp: Path, gid: str) -> Record:
 
 def test_page_static_and_rules_offered(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and "<script src=\"/static/app.js\">" in page.text
+    # the page's scripts are ES modules: the entry module imports the others
+    assert page.status_code == 200 and \
+        "<script type=\"module\" src=\"/static/app.js\">" in page.text
+    assert "window.ddz" not in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no network
-    for f in ("app.js", "style.css", "extras.js"):
+    for f in ("app.js", "style.css", "extras.js", "common.js"):
         r = client.get(f"/static/{f}")
         assert r.status_code == 200 and "https://" not in r.text, f
+        if f.endswith(".js"):  # a module script runs only when served as JavaScript
+            assert r.headers["content-type"].startswith("text/javascript"), f
+            assert "window.ddz" not in r.text and "window.initExtras" not in r.text, f
     for path in ("/static/../games.py", "/static/%2e%2e/games.py", "/static/nothing.js"):
         r = client.get(path)
         assert r.status_code == 404 and "import" not in r.text, path
