@@ -74,8 +74,6 @@ def create_app(rules_paths: Sequence[str] = (), data_dir: str | Path | None = No
                     middleware=[Middleware(Guard, hosts=hosts, token=token,
                                            body_seconds=body_seconds)])
     app.state.table = table
-    app.state.store = table.store
-    app.state.offer = offer
     return app
 
 
