@@ -56,7 +56,7 @@ def test_page_static_and_rules_offered(client: TestClient) -> None:
         "<script type=\"module\" src=\"/static/app.js\">" in page.text
     assert "window.ddz" not in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no network
-    for f in ("app.js", "style.css", "extras.js", "common.js"):
+    for f in ("app.js", "style.css", "puzzle.js", "learn.js", "common.js"):
         r = client.get(f"/static/{f}")
         assert r.status_code == 200 and "https://" not in r.text, f
         if f.endswith(".js"):  # a module script runs only when served as JavaScript

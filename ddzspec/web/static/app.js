@@ -1,10 +1,12 @@
-/* ddzspec web table: the Play tab and the page's start; an ES module, no build step, no
+/* ddzspec web table: the page's entry module, the Play tab and the start (the Puzzle tab in
+   puzzle.js, Learn in learn.js, what they share in common.js); ES modules, no build step, no
    network beyond this server. */
 import {
-  $, api, app, cardEl, cardText, cardsRow, el, faceText, fillRulesSelect, hashParams, moveSymbols,
-  notation, plural, setHash, showMessage, symbolsToCards, withCards,
+  $, api, app, cardEl, cardText, cardsRow, el, faceText, hashParams, moveSymbols, notation, plural,
+  setHash, showMessage, symbolsToCards, withCards,
 } from "./common.js";
-import { initExtras, puzzleHashSync, puzzleRefresh } from "./extras.js";
+import { initLearn } from "./learn.js";
+import { initPuzzle, puzzleHashSync, puzzleRefresh } from "./puzzle.js";
 
 const params = new URLSearchParams(location.search);
 const DELAY = params.has("delay") ? Number(params.get("delay")) : 650;
@@ -491,29 +493,6 @@ function renderReplay() {
   if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play ? cardText(t.play) : "pass")).join(", ")));
 }
 
-/* ---------------------------------------------------------------- learn */
-
-async function explainMove() {
-  const out = $("learn-out");
-  out.innerHTML = "";
-  try {
-    const d = await api("POST", "/api/explain", { move: $("learn-move").value, rules: $("learn-rules").value });
-    const head = el("div", "explain-head");
-    head.appendChild(cardsRow(symbolsToCards(d.move)));
-    head.appendChild(el("p", "verdict " + (d.legal ? "legal" : "illegal"), d.move + (d.legal ? " is legal" : " is illegal")));
-    out.appendChild(head);
-    (d.readings || []).forEach((r) => {
-      const p = el("p", "reading");
-      p.appendChild(el("b", "", r.shape));
-      p.appendChild(el("span", "", " body " + r.body + (r.kickers ? " · kickers " + r.kickers : "") + " · comparison key " + r.key));
-      out.appendChild(p);
-    });
-    d.lines.forEach((ln) => out.appendChild(el("p", /^\s/.test(ln) ? "sub" : "", ln.trim())));
-  } catch (e) {
-    out.appendChild(el("p", "verdict illegal", e.message));
-  }
-}
-
 /* ---------------------------------------------------------------- wiring */
 
 function switchTab(name) {
@@ -551,10 +530,7 @@ async function init() {
   setupRulesChanged();
   const seat = localStorage.getItem("ddz-seat");
   if (seat !== null && Number(seat) < $("setup-seat").options.length) { $("setup-seat").value = seat; renderLevelInputs(); }
-  fillRulesSelect($("learn-rules"), "classic");
-  fillRulesSelect($("learn-page-rules"), "classic");
-  fillRulesSelect($("learn-diff-a"), "classic");
-  fillRulesSelect($("learn-diff-b"), "kawu");
+  initLearn();
   $("setup-rules").addEventListener("change", setupRulesChanged);
   $("setup-seat").addEventListener("change", renderLevelInputs);
   $("btn-start").addEventListener("click", startGame);
@@ -569,8 +545,6 @@ async function init() {
   $("btn-play").addEventListener("click", play);
   $("btn-pass").addEventListener("click", () => act({ kind: "pass" }));
   $("btn-hint").addEventListener("click", hint);
-  $("learn-go").addEventListener("click", explainMove);
-  $("learn-move").addEventListener("keydown", (e) => { if (e.key === "Enter") explainMove(); });
   $("upload-record").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
@@ -596,7 +570,7 @@ async function init() {
     if (!(await resumeFromHash())) showSetup();
     puzzleHashSync();   // the puzzle is not in the history
   });
-  initExtras();
+  initPuzzle();
   const tab = localStorage.getItem("ddz-tab");
   if (tab && $("pane-" + tab)) switchTab(tab);
   if (!(await resumeFromHash())) showSetup();

@@ -121,15 +121,8 @@ export function cardsRow(cards) {
   return row;
 }
 
-
 export function moveSymbols(text) {
   return symbolsToCards(text).map((c) => c.symbol);
-}
-
-export function fillRulesSelect(sel, value) {
-  sel.innerHTML = "";
-  app.meta.rules.forEach((r) => { const o = el("option", "", r.name); o.value = r.name; sel.appendChild(o); });
-  if (value) sel.value = value;
 }
 
 export function symbolsToCards(text) {

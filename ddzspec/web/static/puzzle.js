@@ -1,4 +1,4 @@
-/* ddzspec web table: the Puzzle and Learn tabs (an ES module, no build step). */
+/* ddzspec web table: the Puzzle tab, endgames against the solver (an ES module, no build step). */
 import {
   $, api, cardEl, cardText, cardsRow, el, hashParams, notation, plural, setHash, showMessage,
   symbolsToCards,
@@ -293,67 +293,6 @@ async function takeBack() {
   } catch (e) { showMessage("puzzle-message", e.message, "error"); } finally { pz.sending = false; }
 }
 
-/* ------------------------------------------------------------ learn pages */
-
-function chips(parent, list) {
-  list.forEach((x) => parent.appendChild(el("span", "ex", x)));
-}
-
-async function learnPage() {
-  const box = $("learn-page");
-  box.innerHTML = "";
-  try {
-    const d = await api("GET", "/api/learn/rules/" + encodeURIComponent($("learn-page-rules").value));
-    box.appendChild(el("h3", "", "Shapes"));
-    d.shapes.forEach((s) => {
-      const div = el("div", "shape");
-      div.appendChild(el("b", "", s.name + " "));
-      div.appendChild(el("span", "", s.description + (s.sizes && s.sizes.length ? " · " + s.sizes.join(", ") + (s.sizes.length === 1 && s.sizes[0] === 1 ? " card" : " cards") : "")));
-      const ex = el("div");
-      chips(ex, s.examples || []);
-      div.appendChild(ex);
-      box.appendChild(div);
-    });
-    box.appendChild(el("h3", "", "Restrictions"));
-    d.restrictions.forEach((r) => {
-      const div = el("div", "restriction");
-      div.appendChild(el("b", "", r.name + " "));
-      div.appendChild(el("span", "", r.words));
-      const ex = el("div", "", "rules out " + r.count + " readings" +
-        (r.count_alone !== undefined ? " (" + r.count_alone + " by itself)" : "") + ", e.g. ");
-      chips(ex, r.ruled_out || []);
-      div.appendChild(ex);
-      box.appendChild(div);
-    });
-    if (d.title) box.insertBefore(el("p", "note", d.title), box.firstChild);
-    if (d.deal) { box.appendChild(el("h3", "", "Deal")); box.appendChild(el("p", "", d.deal)); }
-    if (d.bidding) { box.appendChild(el("h3", "", "Bidding")); box.appendChild(el("p", "", d.bidding)); }
-    if (d.play && d.play.length) {
-      box.appendChild(el("h3", "", "Trick and win"));
-      const ul = el("ul");
-      d.play.forEach((x) => ul.appendChild(el("li", "", x)));
-      box.appendChild(ul);
-    }
-    if (d.scoring && d.scoring.length) {
-      box.appendChild(el("h3", "", "Scoring"));
-      const ul = el("ul");
-      d.scoring.forEach((x) => ul.appendChild(el("li", "", x)));
-      box.appendChild(ul);
-    }
-  } catch (e) { box.textContent = e.message; }
-}
-
-async function learnDiff() {
-  const ul = $("learn-diff");
-  ul.innerHTML = "";
-  try {
-    const d = await api("GET", "/api/learn/diff?a=" + encodeURIComponent($("learn-diff-a").value) +
-      "&b=" + encodeURIComponent($("learn-diff-b").value));
-    if (!d.lines.length) ul.appendChild(el("li", "", "No difference."));
-    d.lines.forEach((x) => ul.appendChild(el("li", "", x)));
-  } catch (e) { ul.appendChild(el("li", "", e.message)); }
-}
-
 /** The puzzle on the board again, in the notation just chosen. */
 export async function puzzleRefresh() {
   if (!pz.session) return;
@@ -366,8 +305,8 @@ export function puzzleHashSync() {
   setHash({ puzzle: pz.session ? pz.session.sid : null });
 }
 
-/** Start the Puzzle and Learn tabs (once the page has the rules offered). */
-export function initExtras() {
+/** Start the Puzzle tab: the shipped puzzles, its buttons, the puzzle the URL names. */
+export function initPuzzle() {
   loadPuzzles();
   $("pz-play").addEventListener("click", () => {
     if (!pz.selected.size) { showMessage("puzzle-message", "Select cards first, or ask for a hint.", "error"); return; }
@@ -382,6 +321,4 @@ export function initExtras() {
   const sid = hashParams().get("puzzle");
   if (sid && /^[0-9a-f]{16}$/.test(sid)) resumePuzzle(sid);
   else if (sid) setHash({ puzzle: null });
-  $("learn-page-go").addEventListener("click", learnPage);
-  $("learn-diff-go").addEventListener("click", learnDiff);
 }
