@@ -192,7 +192,7 @@ def test_the_solver_is_imported_by_its_users_only() -> None:
     users = {n for n in MODULES if LAYERS[layer_of(n)][0] != "solver" and imports_solver(n)}
     assert {u for u in users if LAYERS[layer_of(u)][0] != "cli"} == {
         "ddzspec.players.endgame", "ddzspec.puzzles.catalogue", "ddzspec.puzzles.game",
-        "ddzspec.puzzles.generation", "ddzspec.web.extras"}
+        "ddzspec.puzzles.generation", "ddzspec.web.routes_puzzles"}
     assert "ddzspec.solver.cli" in users
 
 
