@@ -18,8 +18,8 @@ import distributed  # noqa: F401  (the test extra installs Dask: a missing Dask 
 import psutil
 import pytest
 
-from ddzspec import execute
 from ddzspec.execute import ExecuteError, RunStats, Task, demo_task, read_output, run, stream
+from ddzspec.execute import backends as execute
 
 HEADER = {"what": "demo"}
 
@@ -454,7 +454,7 @@ def test_solve_batch_output_resumes_with_the_same_rows(tmp_path: Path, cli: Any)
 
 _ORPHAN = """
 import os, sys, time
-from ddzspec.execute import _exit_with_parent
+from ddzspec.execute.backends import _exit_with_parent
 parent = os.getpid()
 child = os.fork()
 if child == 0:
@@ -490,7 +490,7 @@ def test_output_never_overwrites_a_file_that_is_not_ddzspec_s(tmp_path: Path, cl
 # found by tester 3
 def test_a_scheduler_without_workers_says_so_and_gives_up(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
-    from ddzspec import execute
+    from ddzspec.execute import backends as execute
     monkeypatch.setattr(execute, "WORKER_TIMEOUT", 1.5)
     with (tmp_path / "dask.log").open("wb") as log, \
             execute.dask_processes(0, log=log, timeout=60) as (address, _):

@@ -27,8 +27,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from .errors import DdzError
-from .rules import Rules
+from ..errors import DdzError
+from ..rules import Rules
 
 #: The header line's key in an output file.
 HEADER_KEY = "ddzspec_run"
@@ -113,7 +113,7 @@ def rules_ref(rules: Rules) -> dict[str, Any]:
     """``rules`` as JSON-able task arguments, rebuilt on a worker by :func:`rules_of`: a
     built-in by name (and ``without``), other rules by their resolved text, so that a worker
     on another machine needs no file of this one."""
-    from .rules import builtin_rules, load_rules, resolved_text
+    from ..rules import builtin_rules, load_rules, resolved_text
     without = list(rules.without)
     if rules.name in builtin_rules():
         try:
@@ -131,7 +131,7 @@ def rules_of(ref: Mapping[str, Any]) -> Rules:
 
 @functools.lru_cache(maxsize=16)
 def _rules_of(name: str, without: tuple[str, ...], text: str | None) -> Rules:
-    from .rules import load_rules, load_rules_text
+    from ..rules import load_rules, load_rules_text
     if text is None:
         return load_rules(name, without=without)
     return replace(load_rules_text(text, path=f"<rules {name}>", resolve=False), name=name,
@@ -724,7 +724,7 @@ def run(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | N
         TimeRemainingColumn,
     )
 
-    from .cli_common import progress_bar
+    from ..cli_common import progress_bar
     tasks = list(tasks)
     rows: dict[str, dict[str, Any]] = {}
     with progress_bar(TextColumn(label), BarColumn(), MofNCompleteColumn(),
@@ -745,7 +745,7 @@ def run_options(output_help: str) -> Callable[[Callable[..., Any]], Callable[...
     ``output_help``), passed as ``workers``, ``scheduler``, ``output``."""
     import click
 
-    from .cli_common import FileName
+    from ..cli_common import FileName
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         func = click.option("--output", type=FileName(), metavar="FILE.jsonl",
