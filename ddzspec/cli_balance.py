@@ -7,8 +7,15 @@ import math
 
 import click
 
-from .cli_common import FileName, check_output, emit_json, fail, force_option, output_error
-from .execute import run_options
+from .cli_common import (
+    FileName,
+    check_output,
+    emit_json,
+    fail,
+    force_option,
+    output_error,
+    run_options,
+)
 
 
 def _finite(seconds: float) -> float:

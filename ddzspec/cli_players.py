@@ -7,8 +7,7 @@ import math
 
 import click
 
-from .cli_common import common_options, emit_json, fail
-from .execute import run_options
+from .cli_common import common_options, emit_json, fail, run_options
 from .rules import Rules
 
 

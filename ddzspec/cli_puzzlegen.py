@@ -12,8 +12,7 @@ from typing import Any
 
 import click
 
-from .cli_common import FileName, check_output, fail, force_option, write_output
-from .execute import run_options
+from .cli_common import FileName, check_output, fail, force_option, run_options, write_output
 from .puzzles import MAX_COUNT
 from .rules import DEFAULT_RULES
 

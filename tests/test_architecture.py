@@ -44,11 +44,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("ddzspec.rules.load", "ddzspec.restrictions"):
         "the loader checks restriction names against the registry; restrictions.py reads the "
         "rules model only in type annotations",
-    ("ddzspec.execute", "ddzspec.cli_common"):
-        "the progress bar and the --output file type of the commands that run tasks, imported "
-        "inside the two functions that build them",
-    ("ddzspec.execute", "click"): "the --output option's file type (inside a function)",
-    ("ddzspec.execute", "rich"): "the progress bar's columns (inside a function)",
 }
 
 UI_PACKAGES = ("click", "rich")

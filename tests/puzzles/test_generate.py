@@ -136,7 +136,7 @@ def test_generate_refuses_bad_options(tmp_path: Path) -> None:
 
 def test_the_same_puzzles_whatever_the_number_of_workers(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from ddzspec import execute
+    from ddzspec.execute import backends as execute
     from ddzspec.puzzles import generate
     rules = load_rules("classic")
     one, tried1 = generate(rules, seats=3, cards=(5, 4, 4), count=2, seed=1,
