@@ -19,14 +19,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from ddzspec.balance import BLOCK, deal_task
-from ddzspec.execute import RunStats, Task, dask_processes, run
+from ddzspec.execute import RunStats, Task, run
 from ddzspec.execute import rules_ref as ref_of
-from ddzspec.puzzlegen import candidate_task
+from ddzspec.puzzles import candidate_task
 from ddzspec.rules import load_rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
+from run_helpers import dask_processes  # the tests' helper
 
 
 def uptime() -> str:

@@ -39,8 +39,14 @@ PASS = "PASS"
 Child = tuple[int, int, tuple[int, ...], int, int]
 
 
-class _Aborted(Exception):
-    """Raised inside the search when the node or time limit is hit."""
+#: Nodes between two checks of the limits (see :meth:`Searcher.budget`).
+_CHECK_EVERY = 256
+
+
+class Aborted(Exception):
+    """A search stopped at its node or time limit (:class:`Limit`, :meth:`Searcher.budget`);
+    its message says which, e.g. "node limit 500 reached". :func:`solve` turns it into
+    ``status="unknown"``; a caller of :class:`Searcher` catches it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +234,8 @@ class Searcher:
     """The search over one position's seats, roles and targets (see the module doc).
 
     Build once per position; :meth:`win` and :meth:`at_least` may be called many times and
-    share their transposition tables. Raises :class:`_Aborted` when a limit is hit.
+    share their transposition tables; :meth:`budget` gives the next calls a new limit. Raises
+    :class:`Aborted` when a limit is hit.
 
     Inside, a state is one int (:meth:`pack`): bits 0-1 the seat to move, bit 2 the passes
     since the move to beat, then the index of that move's canonical move + 1 (0 at a lead;
@@ -344,7 +351,7 @@ class Searcher:
         self._unstored_a = self.unstored_answer if big else 0
         self._unstored_l = self.unstored_lead if big else 0
         self._static_k = self.static_plays_big if big else self.static_plays
-        self._check_every = 256
+        self._check_every = _CHECK_EVERY
         self._next_check = 0  # the first node checks: the set-up may have used the time
         self._slots = 1 << max(1, self.limit.entries.bit_length() - 1)
         self._compact = sum(self._bits) + self._hb <= 63
@@ -443,13 +450,26 @@ class Searcher:
 
     # ------------------------------------------------------------------ limits
 
+    def budget(self, seconds: float | None, nodes: int | None = None) -> None:
+        """A new limit for the next calls (:meth:`win`, :meth:`at_least`, …): ``seconds`` from
+        now and ``nodes`` more positions than searched so far (None: no limit); the table's
+        ``entries`` stay. It is checked at the next node, then every 256 nodes, or at every
+        node when ``nodes`` is given (an exact node budget, whatever the machine's speed:
+        slower). Past it a call raises :class:`Aborted`; the searcher stays usable (its
+        tables hold proven results only). Sets fields only: the search's loop is the same."""
+        self.start = time.perf_counter()
+        self.limit = Limit(None if nodes is None else self.nodes + nodes, seconds,
+                           self.limit.entries)
+        self._check_every = _CHECK_EVERY if nodes is None else 1
+        self._next_check = self.nodes
+
     def _tick(self) -> None:
         checkpoint()  # Ctrl-C and other threads get their turn (compiled, see interrupt.py)
         lim = self.limit
         if lim.nodes is not None and self.nodes > lim.nodes:
-            raise _Aborted(f"node limit {lim.nodes} reached")
+            raise Aborted(f"node limit {lim.nodes} reached")
         if lim.seconds is not None and time.perf_counter() - self.start > lim.seconds:
-            raise _Aborted(f"time limit {lim.seconds:g} s reached")
+            raise Aborted(f"time limit {lim.seconds:g} s reached")
         half = max(1, min(lim.entries, _DICT_ENTRIES) // 2)
         if len(self.tt) >= half:  # replacement: the newer generation becomes the older
             self.tt_old = self.tt
@@ -1004,7 +1024,7 @@ def _solve(S: Searcher, position: Position,
                 pv = tuple(_score_line(S, s0, h0, l0, p0, lp0, pp0, value))
             else:
                 pv = tuple(_bool_line(S, s0, h0, l0, p0))
-    except _Aborted as e:
+    except Aborted as e:
         return SolveResult("unknown", None, None, None, (), None, S.nodes,
                            S.table_entries, time.perf_counter() - t0, str(e))
     return SolveResult("solved", _side_name(ll_wins), mover_wins, winning, pv, score,
@@ -1146,6 +1166,7 @@ def _score_line(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: 
 
 __all__ = [
     "PASS",
+    "Aborted",
     "HandInfo",
     "Limit",
     "Play",

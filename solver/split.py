@@ -25,11 +25,11 @@ from ddzspec.check import require_playable
 
 from .position import Position, parse_position
 from .search import (
+    Aborted,
     Limit,
     Play,
     Searcher,
     SolveResult,
-    _Aborted,
     _bool_line,
     _limit_of,
     _side_name,
@@ -278,7 +278,7 @@ def child_task(position: str, rules: dict[str, Any], index: int, move: str,
                     if line == "always" or (line == "win" and wins):
                         out["line"] = [[p.seat, p.cards]
                                        for p in _bool_line(S, nxt, h2, l2, p2)]
-            except _Aborted as e:
+            except Aborted as e:
                 outcome, out["line"], out["reason"] = "unknown", [], str(e)
     out.update(outcome=outcome, nodes=S.nodes - n0, table_entries=S.table_entries)
     return out

@@ -27,6 +27,12 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import MoveTable, get_table
 
+# tests/support: the helpers a worker process imports by name (a task's function), here and
+# in the processes the tests start (PYTHONPATH)
+SUPPORT = str(Path(__file__).with_name("support"))
+sys.path.insert(0, SUPPORT)
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SUPPORT, os.environ.get("PYTHONPATH")]))
+
 
 def _load_preflight() -> Any:
     """tests/preflight.py as the module ``ddzspec_tests_preflight`` (the suite imports in

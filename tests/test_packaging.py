@@ -91,11 +91,11 @@ def test_wheel_installed_outside_the_repo_loads_everything(wheel_site: Path) -> 
 
 def test_the_puzzles_load_from_the_wheel_outside_the_repo(wheel_site: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(wheel_site)}
-    code = ("from ddzspec.puzzle_play import builtin_puzzles as b; import ddzspec.puzzle_play as "
+    code = ("from ddzspec.puzzles import builtin_puzzles as b; import ddzspec.puzzles.catalogue as "
             "m; print(m.__file__); print(len(b()), b()[0].id)")
     out = subprocess.run([sys.executable, "-c", code], cwd="/", env=env, capture_output=True,
                          text=True, check=True).stdout.splitlines()
-    assert out == [str(wheel_site / "ddzspec" / "puzzle_play.py"), "26 DDZ2-14"]
+    assert out == [str(wheel_site / "ddzspec" / "puzzles" / "catalogue.py"), "26 DDZ2-14"]
     assert (wheel_site / "ddzspec" / "data" / "puzzles.jsonl").is_file()
 
 

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 import click
 
 from ..errors import DdzError
+from ..execute import show_progress
 from ..rules import DEFAULT_RULES, Rules, load_rules
 from .exits import ExitCode
 
@@ -107,6 +108,45 @@ def progress_bar(*columns: Any, quiet: bool = False) -> Any:
     console = stderr_console()
     return Progress(*columns, console=console, transient=True,
                     disable=quiet or not console.is_terminal)
+
+
+@contextmanager
+def task_progress(label: str, total: int) -> Iterator[Callable[[], None]]:
+    """The progress bar of a run of ``total`` tasks (:func:`ddzspec.execute.run`, which shows
+    it unless quiet): ``label``, tasks done, elapsed and remaining time
+    (:func:`progress_bar`); yields the function counting one more task done."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    with progress_bar(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn()) as prog:
+        bar = prog.add_task(label, total=total)
+        yield lambda: prog.advance(bar)
+
+
+show_progress(task_progress)  # every command's runs of tasks show it
+
+
+def run_options(output_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Click options of a command that runs tasks (:mod:`ddzspec.execute`): ``--workers N``
+    (default: the number of cores), ``--scheduler tcp://HOST:PORT`` and ``--output
+    FILE.jsonl`` (its help: ``output_help``), passed as ``workers``, ``scheduler``,
+    ``output``."""
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        func = click.option("--output", type=FileName(), metavar="FILE.jsonl",
+                            help=output_help)(func)
+        func = click.option("--scheduler", metavar="tcp://HOST:PORT",
+                            help="Run on a running Dask scheduler and its workers.")(func)
+        return click.option(
+            "--workers", type=click.IntRange(1, 256), metavar="N",
+            help="Worker processes (default: the number of cores; 1: in this process)."
+        )(func)
+    return decorate
 
 
 def force_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import click
 
-from ..execute import run_options
 from ..rules import Rules
-from .common import emit_json, fail, finite_seconds, rules_json_options
+from .common import emit_json, fail, finite_seconds, rules_json_options, run_options
 
 
 @click.command()

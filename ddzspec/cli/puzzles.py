@@ -1,7 +1,7 @@
 """The Endgames topic of the ``ddzspec`` command line, but ``solve`` (``ddzspec.solver.cli``):
 the ``puzzles`` group, loaded by :mod:`ddzspec.cli.group` when first called. ``list`` the
-shipped puzzles, ``play`` one against the solver in the terminal (:mod:`ddzspec.puzzle_play`),
-``generate`` puzzles with one answer and ``check`` a puzzle file (:mod:`ddzspec.puzzlegen`).
+shipped puzzles, ``play`` one against the solver in the terminal (:mod:`ddzspec.puzzles`),
+``generate`` puzzles with one answer and ``check`` a puzzle file (:mod:`ddzspec.puzzles`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import DdzError
-from ..execute import run_options
-from ..puzzlegen import MAX_COUNT
+from ..puzzles import MAX_COUNT
 from ..rules import DEFAULT_RULES
 from .common import (
     FileName,
@@ -29,13 +28,14 @@ from .common import (
     notation_option,
     read_text,
     rules_option,
+    run_options,
     without_option,
     write_output,
 )
 from .exits import ExitCode
 
 if TYPE_CHECKING:
-    from ..puzzle_play import PuzzleGame
+    from ..puzzles import PuzzleGame
 
 
 @click.group("puzzles")
@@ -51,7 +51,7 @@ def list_puzzles(as_json: bool) -> None:
     move, the winner with best play (the seat, landlord or peasant, with two seats; the side,
     landlord or peasants, with three) and the public source. --json prints a list of
     {"id", "source", "seats", "cards", "position", "to_move", "winner", "winning_moves"}."""
-    from ..puzzle_play import builtin_puzzles
+    from ..puzzles import builtin_puzzles
     items = builtin_puzzles()
     if as_json:
         emit_json([p.to_json() for p in items])
@@ -112,7 +112,7 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
     it is lost. At the prompt type a move, 'hint', 'moves', 'pass', 'undo' or 'quit'. A move
     that throws the win away is flagged at once with the computer's winning reply.
     """
-    from ..puzzle_play import PuzzleGame, load_puzzle
+    from ..puzzles import PuzzleGame, load_puzzle
     from ..rules import load_rules
     try:
         pz = load_puzzle(puzzle, load_rules(rules_name))
@@ -237,7 +237,7 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
     seed; the same seed gives the same puzzles whatever --workers.
     """
     from ..execute import ExecuteError
-    from ..puzzlegen import generate
+    from ..puzzles import generate
     rules = _load(rules_name, without)
     sizes = _sizes(cards_text)
     if output is not None:
@@ -279,7 +279,7 @@ def puzzles_check(file: str, rules_name: str, without: tuple[str, ...],
     others under --rules. Exit 0 when every puzzle is right, 1 when one is not, 2 when the
     file cannot be read.
     """
-    from ..puzzlegen import check
+    from ..puzzles import check
     rules = _load(rules_name, without)
     text = read_text(file)
     records = []

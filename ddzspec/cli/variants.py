@@ -17,7 +17,6 @@ import sys
 import click
 
 from ..errors import DdzError, RulesError
-from ..execute import run_options
 from ..rules import Rules, load_rules, resolved_text
 from .common import (
     FileName,
@@ -32,6 +31,7 @@ from .common import (
     output_error,
     read_text,
     report_with_progress,
+    run_options,
     table_with_progress,
     without_option,
 )

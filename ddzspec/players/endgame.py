@@ -35,7 +35,7 @@ def winning_plays(state: GameState, seconds: float) -> frozenset[Cards | None] |
     """The winning moves of the seat on turn in ``state`` with every hand open: a set of Cards
     (None stands for a pass); empty when the seat's side loses whatever it plays; None when the
     solver did not finish within ``seconds`` or cannot pose the position. Only during play."""
-    from ..solver import Limit, PositionError, make_position, solve
+    from ..solver import PASS, Limit, PositionError, make_position, solve
     if state.phase != "play" or state.landlord is None or state.turn is None or seconds <= 0:
         return None
     n = state.players
@@ -64,5 +64,5 @@ def winning_plays(state: GameState, seconds: float) -> frozenset[Cards | None] |
         return None
     out: set[Cards | None] = set()
     for m in res.winning_moves:
-        out.add(None if m == "PASS" else parse_cards(m, deck=state.rules.deck).cards)
+        out.add(None if m == PASS else parse_cards(m, deck=state.rules.deck).cards)
     return frozenset(out)

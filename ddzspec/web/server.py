@@ -1,6 +1,11 @@
 """Running the web table with uvicorn: the listening socket (TCP, so every accepted
 connection gets ``TCP_NODELAY``), the host names and token a bind address calls for, uvicorn's
-bounds (concurrent connections, keep-alive), and a server in a thread (tests, ``bench/``)."""
+bounds (concurrent connections, keep-alive), and a server in a thread (tests, ``bench/``).
+
+The app itself (routes, shared state, error handlers) is built by
+:func:`ddzspec.web.app.create_app`; ``ddzspec serve`` (``cli_web.py``) calls :func:`listen`,
+:func:`allowed_hosts` and :func:`config` here.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Puzzle generation and checking (ddzspec/puzzlegen.py) through the click commands
+"""Puzzle generation and checking (ddzspec/puzzles/) through the click commands
 ``puzzles_generate`` / ``puzzles_check`` (attached to ``ddzspec puzzles`` at merge)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ddzspec import load_rules
 from ddzspec.cli.puzzles import puzzles_check, puzzles_generate
-from ddzspec.puzzlegen import MAX_COUNT, Difficulty, after, generate, position_of
+from ddzspec.puzzles import MAX_COUNT, Difficulty, after, generate, position_of
 from ddzspec.solver import solve
 
 DATA = Path(__file__).parents[1] / "data" / "puzzles" / "two_seat.jsonl"
@@ -136,8 +136,8 @@ def test_generate_refuses_bad_options(tmp_path: Path) -> None:
 
 def test_the_same_puzzles_whatever_the_number_of_workers(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from ddzspec import execute
-    from ddzspec.puzzlegen import generate
+    from ddzspec.execute import backends as execute
+    from ddzspec.puzzles import generate
     rules = load_rules("classic")
     one, tried1 = generate(rules, seats=3, cards=(5, 4, 4), count=2, seed=1,
                            max_candidates=400, workers=1)

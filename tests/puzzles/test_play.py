@@ -1,4 +1,4 @@
-"""Puzzles played against the solver (``ddzspec.puzzle_play``, ``ddzspec puzzles``).
+"""Puzzles played against the solver (``ddzspec.puzzles``, ``ddzspec puzzles``).
 
 The shipped two-seat puzzles are checked against ``tests/data/puzzles/two_seat.jsonl`` (public
 sources); the three-seat ones (constructed for ddzspec) against a plain minimax written here,
@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from ddzspec.cards import Cards, parse_cards
 from ddzspec.cli.group import main
 from ddzspec.errors import PuzzleError
-from ddzspec.puzzle_play import (
+from ddzspec.puzzles import (
     MoveVerdict,
     Puzzle,
     PuzzleGame,
@@ -485,7 +485,7 @@ def few_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every puzzle game searches at most 100 nodes a solver call: enough for BIG's verdict
     (the landlord wins), not for the list of its winning moves (deterministic, unlike a time
     limit)."""
-    from ddzspec.puzzle_play import PuzzleGame
+    from ddzspec.puzzles import PuzzleGame
     start = PuzzleGame.start.__func__  # type: ignore[attr-defined]
 
     def limited(cls: type, *args: object, **kw: object) -> PuzzleGame:
@@ -516,7 +516,7 @@ def test_puzzles_play_takes_rules_for_a_file_without_and_names_a_folder(
 
 # found by tester 8
 def test_puzzle_game_hint_in_a_notation() -> None:
-    from ddzspec.puzzle_play import PuzzleError, PuzzleGame, puzzle_by_id
+    from ddzspec.puzzles import PuzzleError, PuzzleGame, puzzle_by_id
     g = PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord")
     assert (g.hint(), g.hint("fr"), g.hint("de")) == (("TT", "QQ"), ("TT", "DD"), ("TT", "DD"))
     with pytest.raises(PuzzleError, match="unknown notation 'xx'"):
@@ -528,7 +528,7 @@ def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
         tmp_path: Path, few_nodes: None, cli: Any) -> None:
     from starlette.testclient import TestClient
 
-    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
+    from ddzspec.puzzles import PuzzleGame, puzzle_by_id
     from ddzspec.solver import parse_position
     from ddzspec.web import create_app
     g = PuzzleGame.start(parse_position(BIG), "landlord")
@@ -555,7 +555,7 @@ def test_a_hint_the_solver_could_not_list_in_time_is_not_called_a_loss(
 def test_a_puzzle_won_at_a_target_says_so_not_out(tmp_path: Path, cli: Any) -> None:
     """Duel, one rob: the peasant wins at 1 card left. Its winning 7 was "(out)" with a card
     still in hand, and the puzzle never showed the handicap."""
-    from ddzspec.puzzle_play import PuzzleGame
+    from ddzspec.puzzles import PuzzleGame
     from ddzspec.solver import parse_position
     f = tmp_path / "rob.pos"
     f.write_text(DUEL_ROB)

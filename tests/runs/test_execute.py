@@ -1,4 +1,4 @@
-"""The execution layer (ddzspec/execute.py): inline, process pool, a Dask LocalCluster and a real
+"""The execution layer (ddzspec/execute/): inline, process pool, a Dask LocalCluster and a real
 ``dask scheduler`` + ``dask worker`` started here; resuming; a worker killed mid-run."""
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from typing import Any
 import distributed  # noqa: F401  (the test extra installs Dask: a missing Dask fails here)
 import psutil
 import pytest
+from run_helpers import dask_processes, demo_task
 
-from ddzspec import execute
-from ddzspec.execute import ExecuteError, RunStats, Task, demo_task, read_output, run, stream
+from ddzspec.execute import ExecuteError, RunStats, Task, read_output, run, stream
+from ddzspec.execute import backends as execute
 
 HEADER = {"what": "demo"}
 
@@ -108,7 +109,8 @@ def test_an_output_of_another_run_or_foreign_file_is_refused(tmp_path: Path) -> 
 #: message when the layer refuses it.
 _WRITER = """
 import sys
-from ddzspec.execute import ExecuteError, Task, demo_task, stream
+from ddzspec.execute import ExecuteError, Task, stream
+from run_helpers import demo_task
 tasks = [Task.of(f"{i:03d}", demo_task, n=i, seconds=float(sys.argv[3]))
          for i in range(int(sys.argv[2]))]
 try:
@@ -284,7 +286,7 @@ def dask_cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[by
     """A ``dask scheduler`` and two ``dask worker`` processes (no nanny: killing one kills
     the worker) on 127.0.0.1, terminated at the end."""
     with (tmp_path / "dask.log").open("wb") as log, \
-            execute.dask_processes(2, nanny=False, log=log, timeout=60) as cluster:
+            dask_processes(2, nanny=False, log=log, timeout=60) as cluster:
         yield cluster
 
 
@@ -454,7 +456,7 @@ def test_solve_batch_output_resumes_with_the_same_rows(tmp_path: Path, cli: Any)
 
 _ORPHAN = """
 import os, sys, time
-from ddzspec.execute import _exit_with_parent
+from ddzspec.execute.backends import _exit_with_parent
 parent = os.getpid()
 child = os.fork()
 if child == 0:
@@ -490,10 +492,10 @@ def test_output_never_overwrites_a_file_that_is_not_ddzspec_s(tmp_path: Path, cl
 # found by tester 3
 def test_a_scheduler_without_workers_says_so_and_gives_up(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
-    from ddzspec import execute
+    from ddzspec.execute import backends as execute
     monkeypatch.setattr(execute, "WORKER_TIMEOUT", 1.5)
     with (tmp_path / "dask.log").open("wb") as log, \
-            execute.dask_processes(0, log=log, timeout=60) as (address, _):
+            dask_processes(0, log=log, timeout=60) as (address, _):
         code, _, err = cli("arena", "--levels", "2,1", "--games", "1", "--scheduler", address)
     lines = err.splitlines()
     assert code == 2 and len(lines) == 2
@@ -505,11 +507,11 @@ def test_a_scheduler_without_workers_says_so_and_gives_up(
 # found by tester 3
 def test_a_run_whose_workers_are_all_gone_fails_instead_of_waiting(tmp_path: Path) -> None:
     from ddzspec import execute
-    from ddzspec.execute import ExecuteError, Task, demo_task
+    from ddzspec.execute import ExecuteError, Task
     tasks = [Task.of(f"{i}", demo_task, n=i, seconds=0.3) for i in range(6)]
     rows: list[dict[str, object]] = []
     with (tmp_path / "dask.log").open("wb") as log, \
-            execute.dask_processes(1, nanny=False, log=log, timeout=60) as (address, workers), \
+            dask_processes(1, nanny=False, log=log, timeout=60) as (address, workers), \
             pytest.raises(ExecuteError, match=r"every worker is gone .* for 1\.5 s"):
         for row in execute.stream(tasks, scheduler=address, worker_timeout=1.5,
                                   output=tmp_path / "run.jsonl", header={}):

@@ -346,7 +346,7 @@ def test_puzzles_play_and_check_find_rules_from_the_files_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     """``puzzles play FILE`` and ``puzzles check FILE``: the same folder rule; the puzzle
     keeps the rules it read (its position text names them only as ``rules nokick``)."""
-    from ddzspec.puzzle_play import load_puzzle
+    from ddzspec.puzzles import load_puzzle
     house = _house(tmp_path, monkeypatch)
     (house / "p.pos").write_text("rules nokick.rules\n" + TRIO_TWO)
     pz = load_puzzle(str(house / "p.pos"))
@@ -365,7 +365,9 @@ def test_an_output_file_of_another_run_is_refused_in_one_clear_line(tmp_path: Pa
     """Tester 7: the refusal quoted the file's header cut at 200 characters, mid-JSON; it now
     says what differs: the command that wrote the file, or the options (both values when
     short)."""
-    from ddzspec.execute import ExecuteError, Task, demo_task
+    from run_helpers import demo_task
+
+    from ddzspec.execute import ExecuteError, Task
     from ddzspec.execute import run as run_tasks
     b1, b2, out = tmp_path / "b1.jsonl", tmp_path / "b2.jsonl", tmp_path / "out.jsonl"
     for f, cards in ((b1, "3"), (b2, "5")):

@@ -10,8 +10,8 @@ meta-path finder; the two answer lists must be equal, nodes included. The positi
 puzzle of tests/data/puzzles/two_seat.jsonl (``want="all"``, and ``"score"`` on a few), the
 pinned 15 v 15 deals of tests/solver/test_deals_pinned.py (three also with small tables: the compact
 table replacing entries), the 3-seat puzzles shipped with ddzspec,
-and a puzzle played through :class:`ddzspec.puzzle_play.PuzzleGame` (the ``Searcher``/
-``_Aborted`` use). No skip: without a C compiler the test fails and says so (``.ci/run``
+and a puzzle played through :class:`ddzspec.puzzles.PuzzleGame` (the ``Searcher``/
+``budget``/``Aborted`` use). No skip: without a C compiler the test fails and says so (``.ci/run``
 installs one).
 """
 
@@ -282,7 +282,7 @@ def main(files: list[str]) -> None:
     import ddzspec.solver.cli
 
     import ddzspec.solver
-    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
+    from ddzspec.puzzles import PuzzleGame, puzzle_by_id
     from ddzspec.solver import make_position, position_from_puzzle, solve, solve_split
     sys.path.insert(0, str(ROOT / "tests" / "solver"))
     from test_deals_pinned import CLASSIC, DEALS, VERDICTS

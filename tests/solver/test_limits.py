@@ -66,3 +66,34 @@ def test_two_time_limits_at_once_are_refused() -> None:
     with pytest.raises(ValueError, match="two time limits"):
         solve(pos, limit=Limit(seconds=1), seconds=2)
     assert solve(pos, limit=Limit(seconds=1), seconds=1).status == "solved"  # the same one
+
+
+def test_a_budget_stops_a_search_at_its_limit_and_the_searcher_goes_on() -> None:
+    """``Searcher.budget``: a node budget counts from the nodes searched so far and stops the
+    search at exactly one node past it; a time budget of 0 s stops it at the first node; the
+    searcher then answers as ``solve`` does."""
+    from ddzspec.solver.search import Aborted, Searcher
+
+    from ddzspec.puzzles import puzzle_by_id
+    pos = puzzle_by_id("DDZ2-04").position()
+    s = Searcher(pos)
+    state = (pos.to_move, s.hands0, s.last0, pos.passes)
+    s.budget(None, nodes=50)
+    with pytest.raises(Aborted, match=r"^node limit 50 reached$"):
+        s.win(*state)
+    assert s.nodes == 51
+    s.budget(None, nodes=50)  # 50 more than the 51 searched
+    with pytest.raises(Aborted, match=r"^node limit 101 reached$"):
+        s.win(*state)
+    assert s.nodes == 102
+    s.budget(None)
+    assert s.limit == Limit(None, None, Limit().entries)
+    assert s.win(*state) is True
+    assert solve(pos, want="winner").to_move_wins is True
+    fresh = Searcher(pos)
+    fresh.budget(0.0)
+    with pytest.raises(Aborted, match=r"^time limit 0 s reached$"):
+        fresh.win(*state)
+    assert fresh.nodes == 1
+    fresh.budget(60.0)
+    assert fresh.win(*state) is True

@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from ddzspec.solver.split import child_task
 from distributed import LocalCluster
+from run_helpers import demo_task
 
 from ddzspec.cards import N_RANKS, Cards
-from ddzspec.execute import Task, demo_task, stream
-from ddzspec.puzzle_play import builtin_puzzles
+from ddzspec.execute import Task, stream
+from ddzspec.puzzles import builtin_puzzles
 from ddzspec.rules import load_rules
 from ddzspec.solver import Position, make_position, position_from_puzzle, solve, solve_split
 

@@ -129,7 +129,7 @@ def test_three_seats_in_a_small_compact_table_give_the_same_answers(ident: str) 
     """The shipped 3-seat puzzles (packed states under 2^63: the compact table) solved with a
     table of 512 slots, replacing entries all the time: the winner, every winning move and
     the score of a full search."""
-    from ddzspec.puzzle_play import puzzle_by_id
+    from ddzspec.puzzles import puzzle_by_id
 
     pos = puzzle_by_id(ident).position()
     assert Searcher(pos)._compact
@@ -198,7 +198,7 @@ def test_the_dict_table_for_states_over_63_bits_gives_the_same_answers(ident: st
     every winning move."""
     from ddzspec.solver.search import _winning_moves
 
-    from ddzspec.puzzle_play import puzzle_by_id
+    from ddzspec.puzzles import puzzle_by_id
 
     pos = puzzle_by_id(ident).position()
     got = []

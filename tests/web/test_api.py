@@ -51,11 +51,17 @@ def saved_record(tmp: Path, gid: str) -> Record:
 
 def test_page_static_and_rules_offered(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and "<script src=\"/static/app.js\">" in page.text
+    # the page's scripts are ES modules: the entry module imports the others
+    assert page.status_code == 200 and \
+        "<script type=\"module\" src=\"/static/app.js\">" in page.text
+    assert "window.ddz" not in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no network
-    for f in ("app.js", "style.css", "extras.js"):
+    for f in ("app.js", "style.css", "puzzle.js", "learn.js", "common.js"):
         r = client.get(f"/static/{f}")
         assert r.status_code == 200 and "https://" not in r.text, f
+        if f.endswith(".js"):  # a module script runs only when served as JavaScript
+            assert r.headers["content-type"].startswith("text/javascript"), f
+            assert "window.ddz" not in r.text and "window.initExtras" not in r.text, f
     for path in ("/static/../games.py", "/static/%2e%2e/games.py", "/static/nothing.js"):
         r = client.get(path)
         assert r.status_code == 404 and "import" not in r.text, path
@@ -528,3 +534,43 @@ def test_an_autosave_too_large_or_a_link_is_refused_unread(tmp_path: Path) -> No
     assert r.status_code == 500 and r.json()["error"] == (
         "game dddddddddddddddd: its saved file cannot be resumed: a link, not an autosave file")
     assert client.get("/api/games").status_code == 200
+
+
+def test_errors_are_answered_by_the_exception_handlers_by_class() -> None:
+    """The app's exception handlers (Starlette's, looked up along the exception's class
+    hierarchy) answer what a route raises as the JSON errors the routes always gave: the most
+    specific class wins, so rules that are both a RulesError and a GameError are a 422."""
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    from ddzspec.errors import DdzError, GameError, NotationError, RecordError, UnplayableRulesError
+    from ddzspec.web.games import WebError
+    from ddzspec.web.guard import Busy
+    from ddzspec.web.shared import EXCEPTION_HANDLERS
+
+    raised: list[Exception] = []
+
+    async def boom(request: Any) -> Any:
+        raise raised[-1]
+    app = Starlette(routes=[Route("/api/boom", boom)], exception_handlers=EXCEPTION_HANDLERS)
+    c = TestClient(app, base_url="http://localhost")
+    cases: list[tuple[Exception, int, str]] = [
+        (WebError("not now", 409), 409, "not now"),
+        (NotationError("unknown card", "33X", 3), 400,
+         "cards: column 3: unknown card (in '33X')"),
+        (GameError("out of turn"), 422, "out of turn"),
+        (UnplayableRulesError("ambiguous"), 422, "<rules>: ambiguous"),
+        (RecordError("not a record"), 400, "not a record"),
+        (DdzError("bad"), 400, "bad"),
+        (Busy("busy: try again", 2), 503, "busy: try again"),
+    ]
+    for exc, status, message in cases:
+        raised.append(exc)
+        r = c.get("/api/boom")
+        assert (r.status_code, r.json()) == (status, {"error": message}), exc
+    assert r.headers["retry-after"] == "2"
+    r = c.get("/api/nothing")
+    assert (r.status_code, r.json()) == (404, {"error": "no such route: GET /api/nothing"})
+    r = c.post("/api/boom")
+    assert r.status_code == 405 and r.json() == {"error": "method not allowed: POST /api/boom"}
+    assert c.get("/nothing").text == "Not Found"

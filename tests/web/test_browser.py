@@ -60,6 +60,13 @@ def snap(page: Any, shots: Path, name: str) -> None:
     page.screenshot(path=str(shots / f"{name}.png"))
 
 
+def in_page(page: Any, expr: str) -> Any:
+    """``expr`` evaluated in the page with the names of its module ``common.js`` (``app``, the
+    page's state; ``cardText``, …) in scope: the same module instance the page runs."""
+    return page.evaluate("async () => { const { app, cardText } = "
+                         f"await import('/static/common.js'); return {expr}; }}")
+
+
 READY = """() => {
   const res = !document.getElementById('result').classList.contains('hidden');
   const bid = document.querySelector('#bid-controls .bid-btn');
@@ -574,8 +581,8 @@ def test_the_page_says_why_resyncs_a_stale_tab_and_goes_back(browser: Any, serve
     page.wait_for_selector("#table-wrap:not(.hidden)")
     page.wait_for_function(READY)
     assert page.inner_text("#counter .cell[data-symbol='T'] b") == "10"
-    gid = page.evaluate("() => window.ddz.app.game.id")
-    actions = page.evaluate("() => window.ddz.app.game.actions")
+    gid = in_page(page, "app.game.id")
+    actions = in_page(page, "app.game.actions")
     assert page.query_selector("#bid-controls .bid-btn")  # seed 4: seat 0 bids first
     req = urllib.request.Request(f"{server}/api/games/{gid}/action", method="POST",
                                  data=json.dumps({"kind": "bid", "value": 0}).encode(),
@@ -615,7 +622,7 @@ def test_a_puzzle_in_progress_resumes_after_a_reload(browser: Any, server: str,
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     start(page, server, "classic")
-    gid = page.evaluate("() => window.ddz.app.game.id")
+    gid = in_page(page, "app.game.id")
     page.click("#tab-puzzle")
     open_puzzle_hint(page)
     assert selected_symbols(page) == ["T"]  # the hint selected its move: 10
@@ -635,7 +642,7 @@ def test_a_puzzle_in_progress_resumes_after_a_reload(browser: Any, server: str,
         "cs => cs.map(c => c.dataset.symbol)") == hand
     assert page.inner_text("#puzzle-message").startswith("You play landlord. ")
     snap(page, shots, "15-puzzle-resumed")
-    assert page.evaluate("() => window.ddz.app.game && window.ddz.app.game.id") == gid
+    assert in_page(page, "app.game && app.game.id") == gid
     # a session the server no longer has (a restart): said so, the board empty
     page.goto(f"{server}/#puzzle=0123456789abcdef")
     page.wait_for_selector("#puzzle-message.error")
@@ -655,7 +662,7 @@ def test_back_after_new_deal_returns_to_the_deal(browser: Any, server: str) -> N
     page.on("pageerror", lambda e: errors.append(str(e)))
     start(page, server, "classic")
     page.wait_for_function(READY)
-    gid = page.evaluate("() => window.ddz.app.game.id")
+    gid = in_page(page, "app.game.id")
     page.click("#tab-puzzle")
     page.click(".puzzle-btn[data-id='DDZ2-01'][data-side='landlord']")
     page.wait_for_selector("body[data-puzzle='human']")
@@ -666,7 +673,7 @@ def test_back_after_new_deal_returns_to_the_deal(browser: Any, server: str) -> N
     assert "game=" not in page.url and f"puzzle={sid}" in page.url
     page.go_back()
     page.wait_for_selector("#table-wrap:not(.hidden)")
-    assert page.evaluate("() => window.ddz.app.game.id") == gid
+    assert in_page(page, "app.game.id") == gid
     assert f"game={gid}" in page.url and f"puzzle={sid}" in page.url
     page.go_forward()
     page.wait_for_selector("#setup:not(.hidden)")
@@ -720,11 +727,11 @@ def test_tens_read_10_in_the_logs_as_on_the_cards(browser: Any, server: str,
     assert not [t for t in page.locator(".seat .said").all_inner_texts() if "T" in t]
     snap(page, shots, "16-log-tens")
     # the rule: a group with a two-character face has its cards set off by spaces
-    assert page.evaluate("() => ['9TJQK', 'TTT+9', 'TT', '333+4'].map(window.ddz.cardText)") \
+    assert in_page(page, "['9TJQK', 'TTT+9', 'TT', '333+4'].map(cardText)") \
         == ["9 10 J Q K", "10 10 10+9", "10 10", "333+4"]
     page.select_option("#notation", "fr")
     page.wait_for_function("() => document.querySelector('#counter .cell[data-symbol=\"PJ\"]')")
-    assert page.evaluate("() => ['TVV', 'RR PJ', 'DD+VV'].map(window.ddz.cardText)") == \
+    assert in_page(page, "['TVV', 'RR PJ', 'DD+VV'].map(cardText)") == \
         ["10 V V", "R R PJ", "DD+VV"]
     assert [t for t in page.locator("#log li").all_inner_texts() if "10" in t] == tens
     # the puzzle's log and hint: DDZ2-14's winning moves include the ten
@@ -740,9 +747,9 @@ def test_tens_read_10_in_the_logs_as_on_the_cards(browser: Any, server: str,
     page.close()
 
 
-FANS = """() => {
+FANS = """async () => {
   // 10s fanned as the page fans cards: a trick, the talon, the hand, a puzzle seat, Learn
-  const D = window.ddz;
+  const D = await import('/static/common.js');
   const box = document.createElement('div');
   box.id = 'tens';
   box.style = 'position:fixed;top:60px;left:0;z-index:999;background:#2f5e46;padding:10px';
@@ -797,6 +804,9 @@ def test_the_page_works_under_its_security_headers(browser: Any, server: str) ->
     assert resp.headers["x-frame-options"] == "DENY"
     assert "frame-ancestors 'none'" in resp.headers["content-security-policy"]
     page.wait_for_selector("body[data-ready='1']")
+    # ES modules: no page global carries the helpers
+    assert page.evaluate("() => [typeof window.ddz, typeof window.initExtras]") == \
+        ["undefined", "undefined"]
     start(page, server, "classic")
     page.click("#tab-learn")
     page.fill("#learn-move", "333+4")

@@ -139,8 +139,7 @@ def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
     ended or was abandoned, and up to 200 sessions were kept. A finished puzzle frees them at
     once, an idle one (IDLE_SECONDS) too, and beyond MAX_SESSIONS the least recently used
     session is dropped, its memory freed. The tables are a cache: answers stay the same."""
-    from ddzspec.puzzle_play import PuzzleGame, puzzle_by_id
-    from ddzspec.web import extras
+    from ddzspec.puzzles import PuzzleGame, puzzle_by_id
     p = puzzle_by_id("DDZ2-14")
     game = PuzzleGame.start(p.position(), "landlord", seconds=10)
     assert game.hint() == ("T", "Q", "TT", "QQ") and game.solver_entries > 0
@@ -154,8 +153,9 @@ def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
         freed.append(self.solver_entries)
         real(self)
     monkeypatch.setattr(PuzzleGame, "release", spy)
-    monkeypatch.setattr(extras, "MAX_SESSIONS", 2)
-    c = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+    app = create_app(data_dir=tmp_path)
+    monkeypatch.setattr(app.state.table.puzzles, "limit", 2)
+    c = TestClient(app, base_url="http://localhost")
     # played to the end: freed at the last move
     s = start(c, {"id": "DDZ2-14"})
     while not s["game"]["over"]:
@@ -178,7 +178,7 @@ def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
     assert r.status_code == 404 and "dropped for newer ones" in r.json()["error"]
     assert c.get(f"/api/puzzles/{a}").status_code == 200
     # idle sessions (all, with no idle time allowed) keep their moves but free their memory
-    monkeypatch.setattr(extras, "IDLE_SECONDS", 0.0)
+    monkeypatch.setattr(app.state.table.puzzles, "idle_seconds", 0.0)
     assert c.get(f"/api/puzzles/{a}").status_code == 200
     assert len(freed) == 5 and min(freed[3:]) > 0  # a's and the third session's
     assert c.get(f"/api/puzzles/{a}/hint").json()["moves"] == ["T", "Q", "TT", "QQ"]

@@ -310,7 +310,7 @@ def test_puzzle_starts_beyond_the_solver_queue_are_told_busy(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """40 concurrent 17 v 17 puzzle starts held the server for 31 s at 1.08 GiB: now the
     solver's work waits in a bounded queue and beyond it a start is 503 at once."""
-    from ddzspec.puzzle_play import PuzzleGame
+    from ddzspec.puzzles import PuzzleGame
     monkeypatch.setattr(web_app, "SOLVERS", 1)
     monkeypatch.setattr(web_app, "SOLVE_QUEUE", 1)
     gate = threading.Event()

@@ -1,129 +1,15 @@
-/* ddzspec web table: plain JavaScript, no build step, no network beyond this server. */
-"use strict";
+/* ddzspec web table: the page's entry module, the Play tab and the start (the Puzzle tab in
+   puzzle.js, Learn in learn.js, what they share in common.js); ES modules, no build step, no
+   network beyond this server. */
+import {
+  $, api, app, cardEl, cardText, cardsRow, el, faceText, hashParams, moveSymbols, notation, plural,
+  setHash, showMessage, symbolsToCards, withCards,
+} from "./common.js";
+import { initLearn } from "./learn.js";
+import { initPuzzle, puzzleHashSync, puzzleRefresh } from "./puzzle.js";
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 const params = new URLSearchParams(location.search);
 const DELAY = params.has("delay") ? Number(params.get("delay")) : 650;
-
-const app = {
-  meta: null,          // /api/rules
-  game: null,          // current game JSON
-  selected: new Set(), // indexes into game.hand_cards
-  hintIndex: -1,
-  busy: false,
-  sending: false,  // a human action's request is in flight
-  replay: null, replayPos: 0,
-  puzzle: null, puzzleSel: new Set(),
-};
-
-function notation() { return $("notation").value; }
-
-async function api(method, path, body) {
-  const sep = path.includes("?") ? "&" : "?";
-  const opts = { method, headers: {} };
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = typeof body === "string" ? body : JSON.stringify(body);
-  }
-  let r;
-  // a busy server (503 with Retry-After: too much thinking queued) did nothing: ask again
-  for (let tries = 0; ; tries++) {
-    try { r = await fetch(path + sep + "notation=" + notation(), opts); } catch (e) {
-      const err = new Error("The server does not answer: is `ddzspec serve` still running? Start it again, then reload the page.");
-      err.status = 0; throw err;
-    }
-    const wait = Number(r.headers.get("Retry-After"));
-    if (r.status !== 503 || !wait || tries >= 60) break;
-    await new Promise((res) => setTimeout(res, wait * 1000));
-  }
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = { error: "the server sent no JSON" }; }
-  if (!r.ok) { const err = new Error(data.error || r.statusText); err.status = r.status; throw err; }
-  return data;
-}
-
-/* the URL's hash holds what a reload resumes: game=ID, the deal of the Play tab, and
-   puzzle=SID, the puzzle of the Puzzle tab (each kept when the other changes) */
-function hashParams() { return new URLSearchParams(location.hash.slice(1)); }
-
-function setHash(changes, push) {
-  // push: a new history entry (Back returns to the one before), else the current one replaced
-  const h = hashParams();
-  Object.entries(changes).forEach(([k, v]) => { if (v) h.set(k, v); else h.delete(k); });
-  const text = h.toString();
-  const url = location.pathname + location.search + (text ? "#" + text : "");
-  if (url === location.pathname + location.search + location.hash) return;
-  if (push) history.pushState(null, "", url);
-  else history.replaceState(null, "", url);
-}
-
-function showMessage(id, text, kind) {
-  const m = $(id);
-  m.textContent = text || "";
-  m.className = "message" + (text ? " " + (kind || "info") : "");
-}
-
-/* ---------------------------------------------------------------- cards */
-
-// what a card face shows for a symbol: "10" for the ten, as on real cards
-function faceText(symbol) { return symbol === "T" ? "10" : symbol; }
-// card text as the faces show it: the ten is "10"; a group with a two-character face (10,
-// French PJ / GJ) has its cards set off by spaces, as the hands at the end are written
-// ("9 10 J Q K", "10 10 10+9", "R R PJ"), others run together ("333+4"); "+" is kept
-function cardText(text) {
-  return String(text || "").split("+").map((group) => {
-    const faces = symbolsToCards(group).map((c) => faceText(c.symbol));
-    return faces.join(faces.some((x) => x.length > 1) ? " " : "");
-  }).join("+");
-}
-
-// a sentence the server ends with cards ("plays TT+3", its cards given apart): the same
-// sentence with the cards as cardText writes them
-function withCards(text, cards) {
-  if (!cards || !text.endsWith(cards)) return text;
-  return text.slice(0, text.length - cards.length) + cardText(cards);
-}
-
-function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-
-function cardEl(card) {
-  const c = el("div", "card");
-  c.dataset.rank = card.rank;
-  c.dataset.symbol = card.symbol;
-  if (card.rank >= 13) {
-    const big = card.rank === 14;
-    c.classList.add("joker", big ? "big" : "small");
-    c.title = big ? "big joker" : "small joker";
-    const corner = el("div", "corner", "JOKER");
-    c.appendChild(corner);
-    c.appendChild(el("div", "pip", big ? "★" : "☆"));
-    c.setAttribute("aria-label", c.title);
-    return c;
-  }
-  // ranks only: Dou Dizhu ignores suits, and a suit drawn per copy would show the same card
-  // twice (a 4♠ in the trick and a 4♠ still in the hand: the engine does not track suits)
-  const corner = el("div", "corner");
-  corner.appendChild(el("span", "r", faceText(card.symbol)));
-  c.appendChild(corner);
-  c.setAttribute("aria-label", card.symbol === "T" ? "10" : card.symbol);
-  return c;
-}
-
-function cardsRow(cards) {
-  const row = el("div", "cards");
-  cards.forEach((cd) => {
-    row.appendChild(cardEl(cd));
-  });
-  return row;
-}
-
-function cardsText(cards) { return cards.map((c) => c.symbol).join(" "); }
 
 function playable() { return app.meta.rules.filter((r) => r.playable !== false); }
 
@@ -528,10 +414,6 @@ function hint() {
   showMessage("message", "Hint " + (hi + 1) + " of " + moves.length + ": " + cardText(moves[hi]) + " (Hint again for the next)", "info");
 }
 
-function moveSymbols(text) {
-  return symbolsToCards(text).map((c) => c.symbol);
-}
-
 /* ---------------------------------------------------------------- result & replay */
 
 function showResult() {
@@ -611,50 +493,6 @@ function renderReplay() {
   if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play ? cardText(t.play) : "pass")).join(", ")));
 }
 
-/* ---------------------------------------------------------------- learn */
-
-function fillRulesSelect(sel, value) {
-  sel.innerHTML = "";
-  app.meta.rules.forEach((r) => { const o = el("option", "", r.name); o.value = r.name; sel.appendChild(o); });
-  if (value) sel.value = value;
-}
-
-async function explainMove() {
-  const out = $("learn-out");
-  out.innerHTML = "";
-  try {
-    const d = await api("POST", "/api/explain", { move: $("learn-move").value, rules: $("learn-rules").value });
-    const head = el("div", "explain-head");
-    head.appendChild(cardsRow(symbolsToCards(d.move)));
-    head.appendChild(el("p", "verdict " + (d.legal ? "legal" : "illegal"), d.move + (d.legal ? " is legal" : " is illegal")));
-    out.appendChild(head);
-    (d.readings || []).forEach((r) => {
-      const p = el("p", "reading");
-      p.appendChild(el("b", "", r.shape));
-      p.appendChild(el("span", "", " body " + r.body + (r.kickers ? " · kickers " + r.kickers : "") + " · comparison key " + r.key));
-      out.appendChild(p);
-    });
-    d.lines.forEach((ln) => out.appendChild(el("p", /^\s/.test(ln) ? "sub" : "", ln.trim())));
-  } catch (e) {
-    out.appendChild(el("p", "verdict illegal", e.message));
-  }
-}
-
-function symbolsToCards(text) {
-  // cards text in the current notation -> [{rank, symbol}], for drawing
-  const syms = app.meta.symbols[notation()];
-  const order = syms.map((x, i) => [x, i]).sort((a, b) => b[0].length - a[0].length);
-  const out = [];
-  let s = (text || "").replace(/[+\s,]/g, "");
-  while (s.length) {
-    const m = order.find(([x]) => s.startsWith(x));
-    if (!m) { s = s.slice(1); continue; }
-    out.push({ rank: m[1], symbol: m[0] });
-    s = s.slice(m[0].length);
-  }
-  return out;
-}
-
 /* ---------------------------------------------------------------- wiring */
 
 function switchTab(name) {
@@ -692,10 +530,7 @@ async function init() {
   setupRulesChanged();
   const seat = localStorage.getItem("ddz-seat");
   if (seat !== null && Number(seat) < $("setup-seat").options.length) { $("setup-seat").value = seat; renderLevelInputs(); }
-  fillRulesSelect($("learn-rules"), "classic");
-  fillRulesSelect($("learn-page-rules"), "classic");
-  fillRulesSelect($("learn-diff-a"), "classic");
-  fillRulesSelect($("learn-diff-b"), "kawu");
+  initLearn();
   $("setup-rules").addEventListener("change", setupRulesChanged);
   $("setup-seat").addEventListener("change", renderLevelInputs);
   $("btn-start").addEventListener("click", startGame);
@@ -710,8 +545,6 @@ async function init() {
   $("btn-play").addEventListener("click", play);
   $("btn-pass").addEventListener("click", () => act({ kind: "pass" }));
   $("btn-hint").addEventListener("click", hint);
-  $("learn-go").addEventListener("click", explainMove);
-  $("learn-move").addEventListener("keydown", (e) => { if (e.key === "Enter") explainMove(); });
   $("upload-record").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
@@ -729,21 +562,19 @@ async function init() {
   $("notation").addEventListener("change", async () => {
     localStorage.setItem("ddz-notation", notation());
     if (app.game) setGame(await api("GET", "/api/games/" + app.game.id));
-    if (window.puzzleRefresh) window.puzzleRefresh();
+    puzzleRefresh();
   });
   document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => switchTab(t.dataset.tab)));
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", async () => {
     if (!(await resumeFromHash())) showSetup();
-    if (window.puzzleHashSync) window.puzzleHashSync();   // the puzzle is not in the history
+    puzzleHashSync();   // the puzzle is not in the history
   });
-  if (window.initExtras) window.initExtras(app);
+  initPuzzle();
   const tab = localStorage.getItem("ddz-tab");
   if (tab && $("pane-" + tab)) switchTab(tab);
   if (!(await resumeFromHash())) showSetup();
   document.body.dataset.ready = "1";
 }
 
-window.ddz = { app, api, el, cardEl, cardsRow, cardText, plural, showMessage, moveSymbols, notation, fillRulesSelect, symbolsToCards,
-  hashParams, setHash };
 init().catch((e) => { document.body.textContent = "The table could not start: " + e.message; });

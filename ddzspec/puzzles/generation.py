@@ -1,11 +1,12 @@
-"""Endgame puzzles with one answer: generation (:func:`generate`) and checking (:func:`check`).
+"""Generating endgame puzzles with one answer (:func:`generate`, ``ddzspec puzzles generate``).
 
 A candidate position comes from the generator's seed and its number (``random``: a shuffled
-deck; ``selfplay``: a level-2 deal cut when few cards are left). It is solved and kept when
-the side to move wins with exactly one first move, not a pass, and rated by its
-:class:`Difficulty` (nodes, forced-line length, only-moves). Candidates run as tasks of
-:mod:`ddzspec.execute`; the records are JSONL in the format of
-``tests/data/puzzles/two_seat.jsonl`` (``ddzspec puzzles generate`` / ``check``).
+deck, :func:`random_candidate`; ``selfplay``: a level-2 deal cut when few cards are left,
+:func:`selfplay_candidate`). :func:`make_puzzle` solves it and keeps it when the side to move
+wins with exactly one first move, not a pass, rated by its :class:`Difficulty` (nodes,
+forced-line length, only-moves) and written as a :func:`record`. Candidates run as tasks of
+:mod:`ddzspec.execute` (:func:`candidate_task`); the records are JSONL in the format of
+``tests/data/puzzles/two_seat.jsonl``, which :func:`ddzspec.puzzles.check` reads back.
 
 Candidates, difficulty and the record's fields: docs/solver.md, "Design notes, module by module".
 """
@@ -14,14 +15,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
-from .cards import N_RANKS, Cards
-from .errors import DdzError
-from .rules import Rules
+from ..cards import N_RANKS, Cards
+from ..rules import Rules
 
 #: Candidate sources.
 SOURCES = ("random", "selfplay")
@@ -49,7 +48,7 @@ class Difficulty:
 
 
 def _seat_names(n: int) -> tuple[str, ...]:
-    from .solver.position import SEATS_2, SEATS_3
+    from ..solver.position import SEATS_2, SEATS_3
     names: tuple[str, ...] = SEATS_2 if n == 2 else SEATS_3
     return names
 
@@ -57,7 +56,7 @@ def _seat_names(n: int) -> tuple[str, ...]:
 def random_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> Any:
     """Candidate ``i``: a shuffled deck of ``rules`` split into hands of ``sizes`` (landlord
     first, to lead). Returns a :class:`ddzspec.solver.position.Position`."""
-    from .solver.position import make_position
+    from ..solver.position import make_position
     rng = random.Random(f"puzzle:{seed}:{i}")
     deck = [r for r in range(N_RANKS) for _ in range(rules.deck[r])]
     rng.shuffle(deck)
@@ -75,10 +74,10 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) ->
     """Candidate ``i``: a level-2 self-play deal cut when the hands hold at most
     ``sum(sizes)`` cards (module doc), or None when the deal ended before. Raises
     ValueError unless ``len(sizes)`` is the rules' number of players."""
-    from .game import GameState
-    from .game.enums import Phase
-    from .players.levels import player_for
-    from .solver.position import make_position
+    from ..game import GameState
+    from ..game.enums import Phase
+    from ..players.levels import player_for
+    from ..solver.position import make_position
     n = rules.deal.players
     if len(sizes) != n:
         raise ValueError(f"selfplay positions have the {n} seats of {rules.name}, not "
@@ -113,10 +112,11 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) ->
 def after(pos: Any, seat: str, cards: str) -> Any:
     """The position after ``seat`` plays ``cards`` (canonical English notation, ``PASS``
     for a pass) in ``pos``, as the solver's lines state them; None when the deal is over."""
-    from .cards import parse_cards
+    from ..cards import parse_cards
+    from ..solver import PASS
     s = pos.seat_index(seat)
     n = pos.n_seats
-    if cards == "PASS":
+    if cards == PASS:
         passes = pos.passes + 1
         if passes >= n - 1:  # the trick closes: its winner leads
             return replace(pos, to_move=pos.played_by, on_table=None, played_by=None,
@@ -135,7 +135,7 @@ def difficulty(pos: Any, res: Any, seconds: float | None = None) -> Difficulty:
     """The :class:`Difficulty` of a solved position ``pos`` (``res``: its solve with every
     winning move): each of the winner's turns along the line is solved again to count its
     winning moves."""
-    from .solver import solve
+    from ..solver import solve
     only = 0
     cur = pos
     winner_side = pos.roles[pos.to_move] if res.to_move_wins else (
@@ -165,7 +165,7 @@ def candidate_task(rules: dict[str, Any], sizes: list[int], seed: int, i: int, s
     """Candidates ``i`` … ``i + count − 1`` as one task of :mod:`ddzspec.execute`:
     ``{"first": i, "candidates": [{"candidate", "puzzle": record or None, "reason": why not
     kept or None}, ...]}``."""
-    from .execute import rules_of
+    from ..execute import rules_of
     r = rules_of(rules)
     return {"first": i, "candidates": [
         {"candidate": j, **make_puzzle(r, sizes, seed, j, source, seconds)}
@@ -176,7 +176,7 @@ def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: s
                 seconds: float | None = None) -> dict[str, Any]:
     """Build, solve and judge candidate ``i`` (module doc): ``{"puzzle": record or None,
     "reason": None or why it was not kept}``. ``seconds``: the solver's limit per solve."""
-    from .solver import solve
+    from ..solver import PASS, solve
     pos = (random_candidate if source == "random" else selfplay_candidate)(rules, sizes, seed, i)
     if pos is None:
         return {"puzzle": None, "reason": "the deal ended before the cut"}
@@ -188,7 +188,7 @@ def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: s
     assert res.winning_moves is not None
     if len(res.winning_moves) != 1:
         return {"puzzle": None, "reason": f"{len(res.winning_moves)} winning moves"}
-    if res.winning_moves[0] == "PASS":
+    if res.winning_moves[0] == PASS:
         return {"puzzle": None, "reason": "the winning move is a pass"}
     diff = difficulty(pos, res, seconds)
     return {"puzzle": record(pos, res, diff, rules, seed, i, source), "reason": None}
@@ -197,6 +197,7 @@ def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: s
 def record(pos: Any, res: Any, diff: Difficulty, rules: Rules, seed: int, i: int,
            source: str) -> dict[str, Any]:
     """The JSONL record of a kept puzzle (module doc)."""
+    from .catalogue import position_of
     head: dict[str, Any] = {
         "id": f"{rules.name}-{seed}-{i}",
         "source": f"ddzspec puzzles generate (seed {seed}, candidate {i}, {source})",
@@ -218,19 +219,6 @@ def record(pos: Any, res: Any, diff: Difficulty, rules: Rules, seed: int, i: int
             "winning_moves": list(res.winning_moves), **tail}
 
 
-def position_of(rec: Mapping[str, Any], rules: Rules, base: str | Path | None = None) -> Any:
-    """The position of a puzzle record (either form of the module doc); ``base``: the folder
-    a relative rules path in a ``position`` is found from (the puzzle file's; None: the working
-    folder). Raises DdzError (PositionError, NotationError) on a malformed record."""
-    from .solver.position import parse_position, position_from_puzzle
-    if "position" in rec:
-        if not isinstance(rec["position"], str):
-            raise DdzError('"position" must be the text of a position')
-        return parse_position(rec["position"], source=f"puzzle {rec.get('id')}", rules=rules,
-                              base=base)
-    return position_from_puzzle(dict(rec), rules)
-
-
 def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), count: int = 10,
              seed: int = 0, source: str = "random", min_difficulty: float = 0.0,
              seconds: float | None = 10.0, max_candidates: int | None = None,
@@ -243,8 +231,8 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     Raises ValueError for bad sizes, seats, count (1 to :data:`MAX_COUNT`) or source;
     UnplayableRulesError (before any candidate runs) for rules that cannot be played out;
     ExecuteError from the layer."""
-    from .execute import Task, rules_ref, run
-    from .game.state import accept_rules
+    from ..execute import Task, rules_ref, run
+    from ..game.state import accept_rules
     accept_rules(rules)
     if seats not in (2, 3) or len(cards) != seats:
         raise ValueError(f"--seats {seats} needs {seats} hand sizes in --cards, got "
@@ -283,84 +271,5 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     return kept, tried
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """A puzzle ``check`` refuses: its ``id`` (or line) and ``reason``; ``info``: not a
-    problem but information (a record with no expected answer, solved)."""
-
-    id: str
-    reason: str
-    info: bool = False
-
-
-def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None = None,
-          seconds: float | None = 10.0, base: str | Path | None = None) -> list[Problem]:
-    """Re-solve every puzzle record (``(where, record)`` pairs; ``where`` names it in a problem,
-    e.g. ``line 3``) under the rules it names (``rules``, a built-in name, and ``without``; else
-    ``rules``, else classic) and report each whose answer differs from its ``winner`` /
-    ``winning_moves`` (the exact set of winning moves), that cannot be read or solved; a record
-    claiming a single winning move whose move is not unique; a generated puzzle (a record with
-    ``difficulty``) whose winning move is a pass. A record with neither ``winner`` nor
-    ``winning_moves`` expects nothing: it gets an ``info`` entry saying how it was solved.
-    ``base``: the folder a relative rules path in a record's ``position`` is found from (the
-    puzzle file's)."""
-    from .rules import builtin_rules, load_rules
-    from .solver import solve
-    from .solver.position import side_of_winner
-    out = []
-    for where, rec in records:
-        name = f"{where} ({rec['id']})" if isinstance(rec, Mapping) and "id" in rec else where
-        try:
-            if not isinstance(rec, Mapping):
-                raise DdzError("a puzzle is a JSON object")
-            r = rules
-            if rec.get("rules") in builtin_rules():
-                without = rec.get("without", [])
-                if not isinstance(without, list) or not all(isinstance(w, str)
-                                                            for w in without):
-                    raise DdzError('"without" must be a list of shape names')
-                r = load_rules(rec["rules"], without=tuple(without))
-            r = r or load_rules()
-            pos = position_of(rec, r, base)
-            res = solve(pos, want="all", seconds=seconds)
-        except DdzError as e:
-            out.append(Problem(name, f"cannot be read: {e}"))
-            continue
-        if res.status != "solved":
-            out.append(Problem(name, "unknown: the solver's limit was reached"))
-            continue
-        assert res.winning_moves is not None
-        winner = res.winner if "position" in rec else (
-            "first" if res.to_move_wins else "second")
-        want = rec.get("winning_moves")
-        single = isinstance(want, list) and len(want) == 1
-        if "winner" not in rec and "winning_moves" not in rec:
-            out.append(Problem(name, f"no expected answer: solved as {winner} wins, winning "
-                               f"moves {', '.join(res.winning_moves) or 'none'}", info=True))
-        elif single and res.to_move_wins and len(res.winning_moves) > 1:
-            out.append(Problem(name, f"{len(res.winning_moves)} winning moves: not unique"))
-        elif (side_of_winner(rec.get("winner"), pos.n_seats) if "position" in rec
-              else rec.get("winner")) != winner:
-            out.append(Problem(name, f"the winner is {winner}, not {rec.get('winner')}"))
-        elif not isinstance(want, list) or sorted(map(_canon(r), want)) != sorted(
-                map(_canon(r), res.winning_moves)):
-            out.append(Problem(name, "the winning moves are "
-                               f"{', '.join(res.winning_moves) or 'none'}, not "
-                               f"{', '.join(map(str, want or [])) or 'none'}"))
-        elif "difficulty" in rec and res.winning_moves and res.winning_moves[0] == "PASS":
-            out.append(Problem(name, "the winning move is a pass"))
-    return out
-
-
-def _canon(rules: Rules) -> Any:
-    """Moves as sorted rank counts, to compare regardless of the order cards are written."""
-    from .cards import parse_cards
-
-    def f(m: str) -> str:
-        return m if m == "PASS" else str(parse_cards(m, "en", rules.deck).cards)
-    return f
-
-
-__all__ = ["SOURCES", "Difficulty", "Problem", "after", "candidate_task", "check",
-           "difficulty", "generate", "make_puzzle", "position_of", "random_candidate",
-           "record", "selfplay_candidate"]
+__all__ = ["MAX_COUNT", "SOURCES", "Difficulty", "after", "candidate_task", "difficulty",
+           "generate", "make_puzzle", "random_candidate", "record", "selfplay_candidate"]

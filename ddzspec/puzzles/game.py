@@ -1,17 +1,19 @@
-"""Endgame puzzles played against the solver: the shipped puzzles and the puzzle game.
+"""A puzzle played against the solver's perfect defence, and the distance to the end.
 
-Entry points: :func:`builtin_puzzles` and :func:`puzzle_by_id` (the package data
-``ddzspec/data/puzzles.jsonl``), and :class:`PuzzleGame`, an immutable game:
-:meth:`PuzzleGame.start`, :meth:`~PuzzleGame.play` (the human's move, judged by a
-:class:`MoveVerdict`), :meth:`~PuzzleGame.reply` (the solver's move: the fastest win, or when
-lost the longest resistance), :meth:`~PuzzleGame.hint`, :meth:`~PuzzleGame.take_back` and
-:meth:`~PuzzleGame.to_json`. Every solver call has a time limit: past it the game says
-"unknown in 10 s" rather than guess. ``ddzspec puzzles play`` and the web table's Puzzle tab
-use it.
+Entry point: :class:`PuzzleGame`, an immutable game: :meth:`PuzzleGame.start`,
+:meth:`~PuzzleGame.play` (the human's move, judged by a :class:`MoveVerdict`),
+:meth:`~PuzzleGame.reply` (the solver's move: the fastest win, or when lost the longest
+resistance), :meth:`~PuzzleGame.hint`, :meth:`~PuzzleGame.take_back` and
+:meth:`~PuzzleGame.to_json`. Inside, one engine per game (its search shared by every game
+derived from the same start) answers the win/loss of a state through the solver's
+:class:`~ddzspec.solver.search.Searcher` and the plies to the end by its own iterative
+deepening. Every solver call has a time limit: past it the game says "unknown in 10 s"
+rather than guess. ``ddzspec puzzles play`` and the web table's Puzzle tab use it.
 
 The puzzles, plies and distances, the rules of two- and three-seat puzzles: docs/solver.md,
 "Design notes, module by module".
 
+>>> from ddzspec.puzzles.catalogue import puzzle_by_id
 >>> g = PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord")
 >>> g.hands, g.hint()
 ({'landlord': 'TTQQ', 'peasant': '3A'}, ('TT', 'QQ'))
@@ -28,25 +30,17 @@ The puzzles, plies and distances, the rules of two- and three-seat puzzles: docs
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cache
-from importlib import resources
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from ._io import read_input
-from .cards import NOTATIONS, Cards, unpack4
-from .errors import DdzError, NotationError, PuzzleError, shorten
-from .solver import Position, parse_position
-from .solver.search import Limit, Searcher, _Aborted, gc_paused
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from ..cards import NOTATIONS, Cards, parse_cards, unpack4
+from ..errors import NotationError, PuzzleError, shorten
+from ..solver import PASS, Position
+from ..solver.search import Aborted, Limit, Searcher, gc_paused
 
 T = TypeVar("T")
 
@@ -60,136 +54,6 @@ _ENTRIES = 400_000
 
 #: Refutation lines longer than this many plies are cut with "…".
 LINE_PLIES = 12
-
-PASS = "PASS"
-
-
-# ----------------------------------------------------------------------------- puzzles
-
-@dataclass(frozen=True)
-class Puzzle:
-    """One shipped endgame puzzle.
-
-    - ``id``: "DDZ2-04" (two seats, public source) or "DDZ3-01" (three seats, constructed).
-    - ``source``: the public source, or "constructed for ddzspec; answer by solver" (checked by
-      an independent minimax in the tests).
-    - ``seats``: 2 or 3; ``cards``: cards per seat, in the position's seat order.
-    - ``position_text``: the solver's position format (:func:`ddzspec.solver.parse_position`).
-    - ``winner``: the side that wins with best play ("landlord"/"peasant" with two seats,
-      "landlord"/"peasants" with three); ``winning_moves``: every winning first move of the
-      side to move, as published (the source's spelling; empty when it loses).
-    - ``parsed``: the position already read (a position file's, whose rules may be a file
-      found from the position file's folder, which :attr:`position_text` names only by its
-      rules name); None: :meth:`position` parses :attr:`position_text`.
-    """
-
-    id: str
-    source: str
-    seats: int
-    cards: tuple[int, ...]
-    position_text: str
-    winner: str = ""
-    winning_moves: tuple[str, ...] = ()
-    parsed: Position | None = field(default=None, repr=False, compare=False)
-
-    def position(self) -> Position:
-        """The puzzle's position (:attr:`parsed`, or parsed from :attr:`position_text`)."""
-        if self.parsed is not None:
-            return self.parsed
-        return parse_position(self.position_text, source=f"puzzle {self.id}")
-
-    @property
-    def to_move(self) -> str:
-        """The seat to move in the puzzle's position."""
-        p = self.position()
-        return str(p.seats[p.to_move])
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"id", "source", "seats", "cards", "position", "to_move", "winner",
-        "winning_moves"}`` (JSON-ready)."""
-        return {"id": self.id, "source": self.source, "seats": self.seats,
-                "cards": list(self.cards), "position": self.position_text,
-                "to_move": self.to_move, "winner": self.winner,
-                "winning_moves": list(self.winning_moves)}
-
-
-def _puzzle_from_record(rec: dict[str, Any], where: str) -> Puzzle:
-    """A puzzle from one record of the puzzles file (see ``ddzspec/data/README.md``)."""
-    try:
-        pid, source, text = rec["id"], rec["source"], rec["position"]
-        if not all(isinstance(x, str) and x for x in (pid, source, text)):
-            raise TypeError
-        pos = parse_position(text, source=f"{where} ({pid})")
-    except (KeyError, TypeError):
-        raise PuzzleError(f"{where}: a puzzle record needs the strings id, source and "
-                          "position") from None
-    except DdzError as e:
-        raise PuzzleError(f"{where}: {e}") from None
-    return Puzzle(pid, source, pos.n_seats, tuple(len(h) for h in pos.hands), text,
-                  str(rec.get("winner", "")), tuple(rec.get("winning_moves", ())))
-
-
-def read_puzzles(text: str, where: str = "<puzzles>") -> tuple[Puzzle, ...]:
-    """Puzzles from JSON lines (one record per line: ``id``, ``source``, ``position`` in the
-    solver's text format, optional ``winner`` and ``winning_moves``), smallest total of cards
-    first (then by id). Raises PuzzleError naming the line at fault."""
-    out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise PuzzleError(f"{where}:{n}: not JSON: {e.msg} (column {e.colno})") from None
-        if not isinstance(rec, dict):
-            raise PuzzleError(f"{where}:{n}: a puzzle record is a JSON object")
-        out.append(_puzzle_from_record(rec, f"{where}:{n}"))
-    return tuple(sorted(out, key=lambda p: (sum(p.cards), p.id)))
-
-
-@cache
-def builtin_puzzles() -> tuple[Puzzle, ...]:
-    """The shipped puzzles (``ddzspec/data/puzzles.jsonl``), smallest total of cards first."""
-    text = resources.files("ddzspec").joinpath("data", "puzzles.jsonl").read_text("utf-8")
-    return read_puzzles(text, "ddzspec/data/puzzles.jsonl")
-
-
-def puzzle_by_id(pid: str) -> Puzzle:
-    """The shipped puzzle ``pid`` (case-insensitive, e.g. "ddz2-04"). Raises PuzzleError
-    naming the known ids when there is none."""
-    for p in builtin_puzzles():
-        if p.id.lower() == pid.strip().lower():
-            return p
-    ids = ", ".join(p.id for p in builtin_puzzles())
-    raise PuzzleError(f"unknown puzzle {pid!r}; the puzzles are {ids}")
-
-
-def load_puzzle(id_or_file: str, rules: Rules | None = None) -> Puzzle:
-    """A shipped puzzle by id, or a position file (the solver's text format) as a puzzle with
-    id and source the file name; ``rules``: the rules of a file with no ``rules`` line (as
-    ``solve --rules``); a relative path on its ``rules`` line is found from the file's folder.
-    Raises PuzzleError (unknown id, a folder, unreadable file, bad position, with the file's
-    line and column)."""
-    try:
-        return puzzle_by_id(id_or_file)
-    except PuzzleError as e:
-        path = Path(id_or_file)
-        if path.is_dir():
-            raise PuzzleError(f"{id_or_file}: is a folder, not a position file") from None
-        if not path.exists():
-            raise PuzzleError(str(e).replace(";", " and no such file;", 1)) from None
-    try:
-        text = read_input(path)
-    except OSError as e:
-        raise PuzzleError(f"{id_or_file}: cannot read: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise PuzzleError(f"{id_or_file}: not a UTF-8 text file (byte {e.start})") from None
-    try:
-        pos = parse_position(text, source=id_or_file, rules=rules, base=path.parent)
-    except DdzError as e:
-        raise PuzzleError(str(e)) from None
-    return Puzzle(path.name, id_or_file, pos.n_seats, tuple(len(h) for h in pos.hands),
-                  pos.format(), parsed=pos)
 
 
 # ----------------------------------------------------------------------------- verdicts
@@ -248,19 +112,15 @@ class _Engine:
     def run(self, fn: Callable[..., T], *args: Any) -> T | None:
         """``fn(*args)`` under the time limit; None when it runs out."""
         with self.lock:
-            s = self.search
-            s.start = time.perf_counter()
-            s._next_check = s.nodes  # check the limit at the next node
-            self.deadline = s.start + self.seconds
+            self.search.budget(self.seconds, self.node_limit)
+            self.deadline = time.perf_counter() + self.seconds
             self.node_budget = None
-            if self.node_limit is not None:  # the searcher counts nodes over all calls
-                s._check_every = 1
+            if self.node_limit is not None:  # the distance search counts its own nodes
                 self.node_budget = self.nodes + self.node_limit
-                s.limit = Limit(s.nodes + self.node_limit, self.seconds, _ENTRIES)
             try:
                 with gc_paused():  # as solve() does: the collector's walks cost 5-10 %
                     return fn(*args)
-            except _Aborted:
+            except Aborted:
                 return None
 
     def release(self) -> None:
@@ -304,10 +164,10 @@ class _Engine:
     def _tick(self) -> None:
         self.nodes += 1
         if self.node_budget is not None and self.nodes > self.node_budget:
-            raise _Aborted(f"node limit {self.node_limit} reached")
+            raise Aborted(f"node limit {self.node_limit} reached")
         if self.nodes & 255 == 0:
             if time.perf_counter() > self.deadline:
-                raise _Aborted(f"time limit {self.seconds} s reached")
+                raise Aborted(f"time limit {self.seconds} s reached")
             if len(self.ok) + len(self.fail) > _ENTRIES:  # a cache only: memory stays bounded
                 self.ok.clear()
                 self.fail.clear()
@@ -598,7 +458,6 @@ class PuzzleGame:
         _check_notation(notation)
         if not move.strip():
             raise PuzzleError("no cards given: type the cards to play, or 'pass'")
-        from .cards import parse_cards
         rules = e.position.rules
         try:
             cards = parse_cards(move, notation, rules.deck).cards
@@ -611,11 +470,11 @@ class PuzzleGame:
                               f"{held.format(notation) or '-'}")
         m = e.search.ms.move_id(cards)
         if m is None:
-            from .readings import illegal_reason
+            from ..readings import illegal_reason
             raise PuzzleError(f"move {move!r}: not a legal move of {rules.label}: "
                               f"{illegal_reason(cards.counts, rules, notation)}")
         if last >= 0 and m not in {c for c, _ in e.children(st)}:
-            from .readings import beats
+            from ..readings import beats
             ms = e.search.ms
             _, why = beats(ms.reading(m), ms.reading(last), notation)
             assert self.on_table is not None
@@ -813,7 +672,4 @@ def _plies(n: int) -> str:
     return f"{n} ply" if n == 1 else f"{n} plies"
 
 
-
-
-__all__ = ["LINE_PLIES", "MoveVerdict", "Puzzle", "PuzzleError", "PuzzleGame",
-           "builtin_puzzles", "load_puzzle", "puzzle_by_id", "read_puzzles"]
+__all__ = ["LINE_PLIES", "MoveVerdict", "PuzzleGame"]

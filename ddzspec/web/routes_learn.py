@@ -1,0 +1,87 @@
+"""The web table's Learn routes: why a move reads as it does (:mod:`ddzspec.explain`), a
+page per rules file and the difference of two variants in words (:mod:`ddzspec.learn`).
+
+Every handler is a module-level function; the rules offered come from ``request.app.state``
+(:func:`ddzspec.web.shared.table`). Errors are raised, and answered as JSON by the app's
+exception handlers (:data:`ddzspec.web.shared.EXCEPTION_HANDLERS`).
+
+Every route, with its parameters: docs/web-table.md, "The HTTP API".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..explain import Explanation, explain
+from ..rules import DEFAULT_RULES
+from .games import WebError
+from .shared import notation_of, read_json, table
+
+
+def explanation_json(ex: Explanation, notation: str) -> dict[str, Any]:
+    """An explanation as JSON: ``Explanation.to_json`` when it exists, else ``{"move",
+    "legal", "lines"}``."""
+    to_json = getattr(ex, "to_json", None)
+    if to_json is not None:
+        out: dict[str, Any] = to_json(notation)
+        out.setdefault("lines", list(ex.lines))
+        return out
+    v = ex.verdict
+    move = v.reading.format(notation) if v.legal else v.cards.format(notation)
+    return {"move": move, "legal": bool(v.legal), "lines": list(ex.lines)}
+
+
+async def explain_move(request: Request) -> Response:
+    """``{"move", "rules"}``: the reading or why it is illegal (explain)."""
+    n = notation_of(request)
+    body = await read_json(request)
+    if not isinstance(body, dict) or not isinstance(body.get("move"), str):
+        raise WebError("the body is {\"move\": \"cards\", \"rules\": name}")
+    move = body["move"]
+    if not move.strip():
+        raise WebError("\"move\": one move's cards, in notation (it is empty)")
+    if len(move) > 200:  # refused before any parsing: cheap whatever its length
+        raise WebError(f"\"move\" is {len(move)} characters long: longer than any move "
+                       "(200 at most)")
+    rules = table(request).offer.get(body.get("rules", DEFAULT_RULES))
+    ex = await run_in_threadpool(explain, move, rules, n)
+    return JSONResponse(explanation_json(ex, n))
+
+
+async def learn_rules(request: Request) -> Response:
+    """One rules file in words: its shapes, restrictions, deal, bidding, play, scoring."""
+    from ..learn import rules_overview
+    n = notation_of(request)
+    rules = table(request).offer.get(request.path_params["name"])
+    ov = await run_in_threadpool(rules_overview, rules, n)
+    return JSONResponse(ov.to_json())
+
+
+async def learn_diff(request: Request) -> Response:
+    """``?a=&b=``: how two offered rules differ, in words."""
+    from ..learn import diff_words
+    offer = table(request).offer
+    n = notation_of(request)
+    q = request.query_params
+    for k in ("a", "b"):
+        if not q.get(k):
+            raise WebError(f"?a= and ?b= name the two rules to compare: {k} is missing "
+                           f"(offered: {', '.join(offer.rules)})")
+    a = offer.get(q["a"])
+    b = offer.get(q["b"])
+    lines = await run_in_threadpool(diff_words, a, b, n)
+    return JSONResponse({"a": q["a"], "b": q["b"], "lines": list(lines)})
+
+
+ROUTES = [
+    Route("/api/explain", explain_move, methods=["POST"]),
+    Route("/api/learn/rules/{name}", learn_rules),
+    Route("/api/learn/diff", learn_diff),
+]
+
+__all__ = ["ROUTES", "explanation_json"]
