@@ -34,6 +34,7 @@ from ddzspec.cli.common import (
     fail,
     finite_seconds,
     read_text,
+    task_progress,
 )
 from ddzspec.cli.exits import ExitCode
 from ddzspec.errors import DdzError, NotationError
@@ -260,7 +261,7 @@ def _run_batch(path: str, workers: int, want: str, seconds: float | None,
               "want": want, "limit_seconds": seconds, "rules": ref, "notation": notation}
     try:
         rows = run(tasks, workers=workers, scheduler=scheduler, output=output, header=header,
-                   label="solving")
+                   label="solving", progress=task_progress)
     except ExecuteError as e:
         fail(str(e))
     results = [{"id": r["id"], "status": "error", "error": duplicates[r[ROW_KEY]]}

@@ -18,7 +18,6 @@ from typing import Any, NoReturn
 import click
 
 from ..errors import DdzError
-from ..execute import show_progress
 from ..rules import DEFAULT_RULES, Rules, load_rules
 from .exits import ExitCode
 
@@ -112,8 +111,8 @@ def progress_bar(*columns: Any, quiet: bool = False) -> Any:
 
 @contextmanager
 def task_progress(label: str, total: int) -> Iterator[Callable[[], None]]:
-    """The progress bar of a run of ``total`` tasks (:func:`ddzspec.execute.run`, which shows
-    it unless quiet): ``label``, tasks done, elapsed and remaining time
+    """The progress bar of a run of ``total`` tasks (the ``progress`` of
+    :func:`ddzspec.execute.run`): ``label``, tasks done, elapsed and remaining time
     (:func:`progress_bar`); yields the function counting one more task done."""
     from rich.progress import (
         BarColumn,
@@ -128,7 +127,6 @@ def task_progress(label: str, total: int) -> Iterator[Callable[[], None]]:
         yield lambda: prog.advance(bar)
 
 
-show_progress(task_progress)  # every command's runs of tasks show it
 
 
 def run_options(output_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -6,7 +6,14 @@ from __future__ import annotations
 import click
 
 from ..rules import Rules
-from .common import emit_json, fail, finite_seconds, rules_json_options, run_options
+from .common import (
+    emit_json,
+    fail,
+    finite_seconds,
+    rules_json_options,
+    run_options,
+    task_progress,
+)
 
 
 @click.command()
@@ -63,7 +70,8 @@ def arena(levels_text: str, games: int, seed: int, budget: float, workers: int |
     t0 = time.perf_counter()
     try:
         rows = run(tasks, workers=workers, scheduler=scheduler, output=output, header=header,
-                   label=f"{rules.name} {','.join(map(str, levels))}: deals")
+                   label=f"{rules.name} {','.join(map(str, levels))}: deals",
+                   progress=task_progress)
     except ExecuteError as e:
         fail(str(e))
     records = [r for row in rows for r in seat_deals_of(row)]

@@ -29,6 +29,7 @@ from .common import (
     read_text,
     rules_option,
     run_options,
+    task_progress,
     without_option,
     write_output,
 )
@@ -246,7 +247,8 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
         puzzles, tried = generate(rules, seats=seats, cards=sizes, count=count, seed=seed,
                                   source=source, min_difficulty=min_difficulty,
                                   seconds=limit_seconds, max_candidates=max_candidates,
-                                  workers=workers, scheduler=scheduler, quiet=False)
+                                  workers=workers, scheduler=scheduler,
+                                  progress=task_progress)
     except ExecuteError as e:
         fail(str(e))
     except (DdzError, ValueError) as e:

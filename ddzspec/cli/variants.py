@@ -33,6 +33,7 @@ from .common import (
     report_with_progress,
     run_options,
     table_with_progress,
+    task_progress,
     without_option,
 )
 from .exits import ExitCode
@@ -297,7 +298,7 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     stats = RunStats()
     try:
         rows = run(tasks, workers=workers, scheduler=scheduler, output=output, header=header,
-                   label=f"blocks of {BLOCK} deals", stats=stats)
+                   label=f"blocks of {BLOCK} deals", stats=stats, progress=task_progress)
     except ExecuteError as e:
         fail(str(e))
     blocks = len(tasks) // len(rules)

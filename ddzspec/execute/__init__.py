@@ -15,9 +15,9 @@ notes: docs/scaling.md, "Design notes, module by module".
 
 from .backends import backend_for, dask_available, default_workers
 from .output import HEADER_KEY, read_output
-from .runner import RunStats, run, show_progress, stream
+from .runner import Progress, RunStats, run, stream
 from .tasks import ROW_KEY, ExecuteError, Task, call, rules_of, rules_ref
 
-__all__ = ["HEADER_KEY", "ROW_KEY", "ExecuteError", "RunStats", "Task", "backend_for", "call",
-           "dask_available", "default_workers", "read_output", "rules_of", "rules_ref", "run",
-           "show_progress", "stream"]
+__all__ = ["HEADER_KEY", "ROW_KEY", "ExecuteError", "Progress", "RunStats", "Task", "backend_for",
+           "call", "dask_available", "default_workers", "read_output", "rules_of", "rules_ref",
+           "run", "stream"]

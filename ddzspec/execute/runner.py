@@ -1,6 +1,6 @@
 """The runner: :func:`stream` yields a run's rows as they complete (the rows already in its
 output first, then each new one once it is written), :func:`run` returns them in the order of
-the tasks while a progress display (the command line's, set by :func:`show_progress`) counts
+the tasks while a progress display (``progress``: the command line passes its bar) counts
 them, and :class:`RunStats` says what a run did. Where the tasks run:
 :func:`ddzspec.execute.backends.backend_for`; the output file: :mod:`ddzspec.execute.output`.
 """
@@ -21,15 +21,6 @@ from .tasks import ROW_KEY, ExecuteError, Task
 #: A progress display of :func:`run`: called with (label, number of tasks), a context manager
 #: whose value is called once per row.
 Progress = Callable[[str, int], AbstractContextManager[Callable[[], None]]]
-
-_progress: list[Progress] = []  # the display run() shows, when one is set
-
-
-def show_progress(display: Progress | None) -> None:
-    """Make :func:`run` show ``display`` (None: nothing) unless it is ``quiet``. The command
-    line sets its progress bar on standard error (:func:`ddzspec.cli.common.task_progress`)."""
-    _progress[:] = [] if display is None else [display]
-
 
 def _no_progress(label: str, total: int) -> AbstractContextManager[Callable[[], None]]:
     return nullcontext(lambda: None)
@@ -122,15 +113,16 @@ def stream(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str 
 
 def run(tasks: Iterable[Task], *, workers: int | None = None, scheduler: str | None = None,
         output: str | Path | None = None, header: Mapping[str, Any] | None = None,
-        retries: int = 3, label: str = "tasks", quiet: bool = False,
+        retries: int = 3, label: str = "tasks", progress: Progress | None = None,
         stats: RunStats | None = None,
         on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
-    """:func:`stream`, counted by the progress display (:func:`show_progress`; none when
-    ``quiet``), calling ``on_row(row)`` as each row arrives; returns every row in the order of
-    ``tasks`` (whatever order they completed in). Raises as :func:`stream`."""
+    """:func:`stream`, counted by ``progress`` (called with ``label`` and the number of tasks;
+    none by default; the command line passes :func:`ddzspec.cli.common.task_progress`),
+    calling ``on_row(row)`` as each row arrives; returns every row in the order of ``tasks``
+    (whatever order they completed in). Raises as :func:`stream`."""
     tasks = list(tasks)
     rows: dict[str, dict[str, Any]] = {}
-    display = _no_progress if quiet or not _progress else _progress[0]
+    display = _no_progress if progress is None else progress
     with display(label, len(tasks)) as advance:
         for row in stream(tasks, workers=workers, scheduler=scheduler, output=output,
                           header=header, retries=retries, stats=stats):

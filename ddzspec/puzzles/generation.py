@@ -17,10 +17,13 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import N_RANKS, Cards
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..execute import Progress
 
 #: Candidate sources.
 SOURCES = ("random", "selfplay")
@@ -222,7 +225,8 @@ def record(pos: Any, res: Any, diff: Difficulty, rules: Rules, seed: int, i: int
 def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), count: int = 10,
              seed: int = 0, source: str = "random", min_difficulty: float = 0.0,
              seconds: float | None = 10.0, max_candidates: int | None = None,
-             workers: int | None = 1, scheduler: str | None = None, quiet: bool = True
+             workers: int | None = 1, scheduler: str | None = None,
+             progress: Progress | None = None
              ) -> tuple[list[dict[str, Any]], int]:
     """Up to ``count`` puzzles: the first kept candidates ``i`` = 0, 1, … in order (the same
     puzzles whatever runs them), with a rating of at least ``min_difficulty``. Candidates run
@@ -262,7 +266,7 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
                             seed=seed, i=i, source=source, seconds=seconds,
                             count=min(BLOCK, stop - i))
                     for i in range(tried, stop, BLOCK)],
-                   workers=workers, scheduler=scheduler, label="candidates", quiet=quiet)
+                   workers=workers, scheduler=scheduler, label="candidates", progress=progress)
         tried = stop
         for p in (c["puzzle"] for row in rows for c in row["candidates"]):
             if p is not None and p["difficulty"]["rating"] >= min_difficulty \

@@ -3,7 +3,7 @@ connection gets ``TCP_NODELAY``), the host names and token a bind address calls 
 bounds (concurrent connections, keep-alive), and a server in a thread (tests, ``bench/``).
 
 The app itself (routes, shared state, error handlers) is built by
-:func:`ddzspec.web.app.create_app`; ``ddzspec serve`` (``cli_web.py``) calls :func:`listen`,
+:func:`ddzspec.web.app.create_app`; ``ddzspec serve`` (``ddzspec/cli/web.py``) calls :func:`listen`,
 :func:`allowed_hosts` and :func:`config` here.
 """
 

@@ -206,5 +206,5 @@ def test_puzzles_generate_count_is_bounded(cli: Any) -> None:
     with pytest.raises(ValueError, match=f"--count {MAX_COUNT + 1}: between 1 and"):
         generate(CLASSIC, cards=(3, 3), count=MAX_COUNT + 1)
     # a large count still runs in bounded rounds: the first puzzles are the same as asked alone
-    few, _ = generate(CLASSIC, cards=(3, 3), count=2, workers=1, quiet=True)
+    few, _ = generate(CLASSIC, cards=(3, 3), count=2, workers=1)
     assert [p["id"] for p in few] == ["classic-0-6", "classic-0-16"]
