@@ -1,10 +1,10 @@
 """The rules of a variant: the frozen model (:mod:`ddzspec.rules.model`) and its loader
-(:mod:`ddzspec.rules.load`: parsing with a Lark Transformer, ``extends`` merging, validation).
+(:mod:`ddzspec.rules.build`: parsing with a Lark Transformer, ``extends`` merging, validation).
 
 Every public name is importable from here: ``from ddzspec.rules import Rules, load_rules``.
 """
 
-from .load import DEFAULT_RULES, builtin_rules, load_rules, load_rules_text, resolve_path
+from .build import DEFAULT_RULES, builtin_rules, load_rules, load_rules_text, resolve_path
 from .model import (
     DOUBLE_EVENTS,
     KIND_SIZE,

@@ -459,7 +459,7 @@ def _record_whose_rules_say(first_line: str) -> dict[str, object]:
                                     '"{tmp}/secret.rules"', "classic"])
 def test_a_record_whose_rules_extend_anything_is_refused_before_any_file_is_read(
         target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ddzspec.rules import load as load_mod
+    from ddzspec.rules import build as load_mod
     (tmp_path / "secret").write_text("root-token-1234 is the first word\n")
     (tmp_path / "secret.rules").write_text("root-token-1234 is the first word\n")
     ext = target.replace("{tmp}", str(tmp_path))
@@ -489,7 +489,7 @@ def test_replay_cli_refuses_a_record_extending_a_file_as_bad_input(tmp_path: Pat
                                   "./classic", "../rules/classic"])
 def test_a_version_1_record_names_only_a_built_in(name: str,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from ddzspec.rules import load as load_mod
+    from ddzspec.rules import build as load_mod
     monkeypatch.setattr(load_mod, "resolve_path", lambda *a, **k: pytest.fail("a path looked up"))
     obj = {"format": "ddzspec-record", "version": 1,
            "rules": {"name": name, "sha256": "0" * 64, "digest": "x"},

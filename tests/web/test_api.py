@@ -467,7 +467,7 @@ def test_an_uploaded_record_whose_rules_extend_a_file_reads_nothing(
         client: TestClient, tmp_path: Path, target: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import hashlib
 
-    from ddzspec.rules import load as load_mod
+    from ddzspec.rules import build as load_mod
     with (tmp_path / "huge").open("wb") as f:  # 512 MiB, sparse
         f.truncate(512 * 1024 * 1024)
     ext = json.dumps(target.replace("{tmp}", str(tmp_path)))
