@@ -1,10 +1,13 @@
 """The rules of a variant: the frozen model (:mod:`ddzspec.rules.model`) and its loader
-(:mod:`ddzspec.rules.build`: parsing with a Lark Transformer, ``extends`` merging, validation).
+(:mod:`ddzspec.rules.load` over its three steps: :mod:`~ddzspec.rules.parse`, the Lark grammar and
+its transformer; :mod:`~ddzspec.rules.merge`, the ``extends`` chain; :mod:`~ddzspec.rules.build`,
+validation).
 
 Every public name is importable from here: ``from ddzspec.rules import Rules, load_rules``.
 """
 
-from .build import DEFAULT_RULES, builtin_rules, load_rules, load_rules_text, resolve_path
+from .load import DEFAULT_RULES, load_rules, load_rules_text
+from .merge import builtin_rules, resolve_path
 from .model import (
     DOUBLE_EVENTS,
     KIND_SIZE,

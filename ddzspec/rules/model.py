@@ -1,8 +1,7 @@
 """The loaded rules as frozen values: :class:`Rules` and its parts (deck, order, groups,
 :class:`Deal`, :class:`Bidding`, :class:`Shape` s, :class:`Restriction` s, :class:`Trick`,
 :class:`Win`, :class:`Scoring`), and :func:`resolved_text`, which writes them back as one
-self-contained rules file. Loading, ``extends`` merging and validation live in
-:mod:`ddzspec.rules.build`.
+self-contained rules file. Loading lives in :mod:`ddzspec.rules.load` (parse, merge, build).
 
 A rules file declares one variant (see ``rules/classic.rules``, which cites seeds 000/002).
 
@@ -265,9 +264,9 @@ class Rules:
     def without_shapes(self, names: Sequence[str]) -> Rules:
         """A copy with the named shapes dropped (puzzles posed under bans: "no trio + pair"),
         from precedence and ``double`` too: the same mechanism as ``without NAME`` in a rules
-        file (:func:`ddzspec.rules.build.rules_without`). Raises RulesError for an unknown
+        file (:func:`ddzspec.rules.load.rules_without`). Raises RulesError for an unknown
         shape name."""
-        from .build import rules_without
+        from .load import rules_without
         return rules_without(self, tuple(names))
 
     def with_restrictions(self, restrictions: Sequence[Restriction]) -> Rules:
