@@ -21,15 +21,22 @@ from .model import (
     DOUBLE_EVENTS,
     KIND_SIZE,
     RANK_OF_SYMBOL,
+    Base,
     Bidding,
+    BiddingSystem,
     Deal,
+    KickerKind,
     Restriction,
     Rules,
     Scoring,
+    Settle,
     Shape,
+    Target,
     Trick,
+    Turn,
     Win,
     _digest,
+    kicker_kind,
 )
 from .parse import At, RankAt, RestrictionDecl, Section, ShapeDecl, Word
 
@@ -76,7 +83,7 @@ class Builder:
         bidding = self.bidding()
         trick = self.trick()
         win = self.win()
-        if "robs" in (win.landlord, win.peasant) and bidding.system != "call_rob":
+        if "robs" in (win.landlord, win.peasant) and bidding.system is not BiddingSystem.CALL_ROB:
             sec = self.section("win")
             raise self.err("a target of 'robs' needs call_rob bidding (only robs make a "
                            "handicap)", sec.at)
@@ -168,7 +175,7 @@ class Builder:
             if k not in vals:
                 raise self.err(f"deal needs '{k} N'", sec.at)
         d = Deal(players=vals["players"], hand=vals["hand"], talon=vals["talon"],
-                 undealt=vals.get("undealt", 0), turn=vals.get("turn", "counterclockwise"))
+                 undealt=vals.get("undealt", 0), turn=vals.get("turn", Turn.COUNTERCLOCKWISE))
         if d.players < 2:
             raise self.err("a deal needs at least 2 players", sec.at)
         if d.hand < 1:
@@ -218,12 +225,13 @@ class Builder:
         if hi is not None and hi > len(seq):
             raise self.err(f"shape {sname}: run bound {hi} is longer than group "
                            f"{gname} ({len(seq)} ranks)", d.run_at)
-        kind, count, each = None, 0, False
+        kind: KickerKind | None = None
+        count, each = 0, False
         if d.kicker_kind is not None:
-            kind = d.kicker_kind.text
-            if kind not in KIND_SIZE:
-                raise self.err(f"shape {sname}: unknown kicker kind {kind!r} (kinds: "
-                               f"{', '.join(KIND_SIZE)})", d.kicker_kind.at)
+            kind = kicker_kind(d.kicker_kind.text)
+            if kind is None:
+                raise self.err(f"shape {sname}: unknown kicker kind {d.kicker_kind.text!r} "
+                               f"(kinds: {', '.join(KIND_SIZE)})", d.kicker_kind.at)
             if d.kicker_count is None:
                 each = True
             else:
@@ -339,9 +347,9 @@ class Builder:
 
     def bidding(self) -> Bidding:
         sec = self.section("bidding")
-        b = Bidding(system=sec.head, **sec.values())
+        b = Bidding(system=BiddingSystem(sec.head), **sec.values())
         pos = sec.at
-        if b.system == "auction":
+        if b.system is BiddingSystem.AUCTION:
             if not b.bids or list(b.bids) != sorted(set(b.bids)) or b.bids[0] < 1:
                 raise self.err("auction needs 'bids' as increasing positive numbers", pos)
             if b.all_pass_first_bidder is None:
@@ -371,7 +379,7 @@ class Builder:
 
     def win(self) -> Win:
         sec = self.section("win")
-        t: dict[str, int | str] = {}
+        t: dict[str, Target] = {}
         for item in sec.settings:
             role, target = item.key, item.value
             if role in t:
@@ -385,16 +393,16 @@ class Builder:
 
     def scoring(self, shapes: tuple[Shape, ...], bidding: Bidding) -> Scoring:
         sec = self.section("scoring")
-        base: int | str = 1
+        base: Base = 1
         double: list[str] = []
-        settle = "per_peasant"
+        settle = Settle.PER_PEASANT
         names = {s.name for s in shapes}
         for item in sec.settings:
             if item.key == "base":
                 base = item.value
                 if isinstance(base, int) and base < 1:
                     raise self.err("base must be at least 1 (or 'bid')", item.at)
-                if base == "bid" and bidding.system != "auction":
+                if base == "bid" and bidding.system is not BiddingSystem.AUCTION:
                     raise self.err("base bid needs auction bidding", item.at)
             elif item.key == "double":
                 for w in item.value:
@@ -405,7 +413,7 @@ class Builder:
                     if w.text not in names and w.text not in DOUBLE_EVENTS:
                         raise self.err(f"double {w.text}: neither a shape nor an event "
                                        f"({', '.join(DOUBLE_EVENTS)})", w.at)
-                    if w.text == "rob" and bidding.system != "call_rob":
+                    if w.text == "rob" and bidding.system is not BiddingSystem.CALL_ROB:
                         raise self.err("double rob needs call_rob bidding", w.at)
                     double.append(w.text)
             else:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from lark import Lark, Token, Transformer, v_args
 from lark.tree import Meta
@@ -25,7 +26,7 @@ from .._resources import grammar_text
 from ..cards import Rank
 from ..errors import RulesError
 from ..larkerrors import SyntaxProblem, Vocabulary, parse_located
-from .model import RANK_OF_SYMBOL
+from .model import RANK_OF_SYMBOL, BiddingSystem, FirstBidder, Settle, Turn
 
 
 @cache
@@ -33,13 +34,21 @@ def _parser() -> Lark:
     return Lark(grammar_text("rules.lark"), parser="lalr", propagate_positions=True, cache=True)
 
 
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _either(words: type[StrEnum]) -> str:
+    """The words of a closed vocabulary, for a syntax error: ``random or next``."""
+    return " or ".join(w.value for w in words)
+
+
 _VOCABULARY = Vocabulary(
     names={"NAME": "a lower-case name", "INT": "a number",
            "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
            "STRING": "a quoted title", "EACH": "each", "SWITCH": "on or off",
            "YESNO": "yes or no", "ROLE": "landlord or peasant",
-           "BIDDING_SYSTEM": "auction or call_rob", "DIRECTION": "counterclockwise or clockwise",
-           "FIRST_BIDDER": "random or next", "SETTLE": "per_peasant", "X": "'x'"},
+           "BIDDING_SYSTEM": _either(BiddingSystem), "DIRECTION": _either(Turn),
+           "FIRST_BIDDER": _either(FirstBidder), "SETTLE": _either(Settle), "X": "'x'"},
     end="end of file",
     chars={'"': "unterminated quoted title (close the quote on the same line)"})
 
@@ -160,8 +169,9 @@ def _int(ch: list[Any]) -> int:
     return int(ch[0])
 
 
-def _str(ch: list[Any]) -> str:
-    return str(ch[0])
+def _member(words: type[_E]) -> Callable[[list[Any]], _E]:
+    """A clause's one word as a member of ``words`` (the grammar admits no other word)."""
+    return lambda ch: words(str(ch[0]))
 
 
 def _int_or_word(ch: list[Any]) -> int | str:
@@ -175,14 +185,16 @@ _CLAUSES: dict[str, tuple[str, Callable[[list[Any]], Any]]] = {
     "deck_remove": ("remove", tuple), "deck_copies": ("copies", _int),
     "deal_players": ("players", _int), "deal_hand": ("hand", _int),
     "deal_talon": ("talon", _int), "deal_undealt": ("undealt", _int),
-    "deal_turn": ("turn", _str),
+    "deal_turn": ("turn", _member(Turn)),
     "bid_values": ("bids", lambda ch: tuple(int(c) for c in ch)),
-    "bid_ends_at": ("ends_at", _int), "bid_all_pass": ("all_pass_first_bidder", _str),
-    "bid_first_speaker": ("first_speaker", _str), "bid_max_robs": ("max_robs", _int),
+    "bid_ends_at": ("ends_at", _int),
+    "bid_all_pass": ("all_pass_first_bidder", _member(FirstBidder)),
+    "bid_first_speaker": ("first_speaker", _member(FirstBidder)),
+    "bid_max_robs": ("max_robs", _int),
     "bid_no_call": ("no_call_first_speaker_landlord", lambda ch: True),
     "trick_close_after": ("close_after", _int),
     "trick_leader_may_pass": ("leader_may_pass", lambda ch: str(ch[0]) == "yes"),
-    "score_base": ("base", _int_or_word), "score_settle": ("settle", _str),
+    "score_base": ("base", _int_or_word), "score_settle": ("settle", _member(Settle)),
 }
 
 
