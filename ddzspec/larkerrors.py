@@ -1,5 +1,5 @@
 """Lark syntax errors as located, plain-words messages: one helper shared by the rules-file
-loader (:mod:`ddzspec.rules.load`) and the solver's position format (``solver/position.py``).
+loader (:mod:`ddzspec.rules.parse`) and the solver's position format (``solver/position.py``).
 
 :func:`parse_located` runs a Lark parser and turns ``UnexpectedCharacters``, ``UnexpectedToken``
 and ``UnexpectedEOF`` into a :class:`SyntaxProblem` (``message``, 1-based ``line`` and

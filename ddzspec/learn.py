@@ -27,7 +27,7 @@ from typing import Any
 from .cards import ALL_RANKS, N_RANKS, Cards
 from .readings import Reading, make_reading, solve_readings
 from .restrictions import holds, words
-from .rules import Rules, Shape, resolved_text
+from .rules import BiddingSystem, FirstBidder, Rules, Shape, Target, resolved_text
 from .table import body_kickers, shape_bodies
 
 #: Example moves shown per shape (smallest, middle, largest body).
@@ -243,10 +243,10 @@ def _deal_words(rules: Rules) -> str:
 
 def _bidding_words(rules: Rules) -> str:
     b = rules.bidding
-    if b.system == "auction":
+    if b.system is BiddingSystem.AUCTION:
         top = b.ends_at if b.ends_at is not None else max(b.bids)
         again = ("the first bidder is drawn at random again"
-                 if b.all_pass_first_bidder == "random" else "the next player bids first")
+                 if b.all_pass_first_bidder is FirstBidder.RANDOM else "the next player bids first")
         return (f"an auction, from a {b.first_speaker} first speaker: each player speaks once, "
                 f"bidding {' or '.join(map(str, b.bids))} strictly above the current bid, or "
                 f"passing; a bid of {top} ends it at once. The highest bidder is the landlord "
@@ -274,7 +274,7 @@ def _play_words(rules: Rules) -> tuple[str, ...]:
         out.append("Precedence: " + " > ".join(s.name for s in tiered) +
                    " > every other shape; a higher one beats any lower one.")
 
-    def target(x: int | str, who: str) -> str:
+    def target(x: Target, who: str) -> str:
         if x == "robs":
             return (f"the {who} wins with as many cards left as there were robs (the duel "
                     "handicap)")

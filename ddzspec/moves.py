@@ -30,7 +30,7 @@ from .cards import GUARD4, N_RANKS, Cards, pack, pack4, parse_cards
 from .check import ambiguity_problem, refusal, require_lone_cards
 from .errors import AmbiguousReadingError, GameError, IllegalMoveError, NotationError
 from .readings import Reading, make_reading
-from .rules import KIND_SIZE, Rules, load_rules
+from .rules import KIND_SIZE, KickerKind, Rules, load_rules
 from .table import (
     Entry,
     MoveTable,
@@ -248,8 +248,8 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
     rules = table.rules
     strength = rules.strength
     memo = table._memo  # the table's memoised Readings: one object per move everywhere
-    bodies: dict[Entry, tuple[int, Cards, int, tuple[str, int, int, int, int, str | None,
-                                                     int]]] = {}
+    bodies: dict[Entry, tuple[int, Cards, int, tuple[str, int, int, int, int,
+                                                     KickerKind | None, int]]] = {}
     kicks: dict[int, tuple[Cards, tuple[int, ...], int]] = {}
     items = []
     for key, entry in table.entries.items():

@@ -25,7 +25,7 @@ from constraint import FunctionConstraint, Problem
 
 from .cards import ALL_RANKS, N_RANKS, Cards, ParsedCards, parse_cards
 from .restrictions import holds
-from .rules import KIND_SIZE, Restriction, Rules, Shape
+from .rules import KIND_SIZE, KickerKind, Restriction, Rules, Shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ class Reading:
     key: int
     size: int
     run: int
-    kicker_kind: str | None
+    kicker_kind: KickerKind | None
     body_top: int = 0
 
     @property

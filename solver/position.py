@@ -235,8 +235,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     pb = None if played_by is None else seat_index(played_by, seats)
     tg = [0] * len(seats)
     for i in range(len(seats)):
-        t = rules.win.landlord if i == 0 else rules.win.peasant
-        tg[i] = (robs or 0) if t == "robs" else int(t)
+        target = rules.win.landlord if i == 0 else rules.win.peasant
+        tg[i] = (robs or 0) if target == "robs" else target
     for s, t in (targets or {}).items():
         if t == "robs":  # the same rule as --robs / 'robs N': only where robs exist
             _require_robs(rules, f"target {s}: robs", f"target of {s}")
@@ -464,7 +464,7 @@ def parse_position(text: str, source: str = "<position>", notation: str | None =
     ``rules``: used when the text has no ``rules`` line (otherwise a ``rules`` line is needed).
     ``base``: the folder a relative path on the ``rules`` line is resolved from first — the
     position file's own folder, as a rules file's ``extends`` is resolved from the rules file
-    (:func:`ddzspec.rules.load.resolve_path`); None (text not read from a file): the working
+    (:func:`ddzspec.rules.merge.resolve_path`); None (text not read from a file): the working
     folder. A built-in name (``rules classic``) always means the shipped rules.
     Raises PositionError with ``source:line:column`` and what was expected; TypeError when
     ``text`` is not a str (e.g. bytes: decode them first).

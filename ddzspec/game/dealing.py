@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from ..errors import BadSeatError, GameError, NotationError
-from ..rules import Rules
+from ..rules import FirstBidder, Rules
 
 Setup = tuple[tuple[Cards, ...], Cards, Cards, int]
 """An explicit deal, validated: (hands, talon, undealt, first speaker)."""
@@ -87,7 +87,7 @@ def shuffle_deal(rules: Rules, seed: int | str, attempt: int,
     rng.shuffle(deck)
     first = rng.randrange(d.players)
     if attempt > 0 and previous_first is not None and \
-            rules.bidding.all_pass_first_bidder == "next":
+            rules.bidding.all_pass_first_bidder is FirstBidder.NEXT:
         first = next_seat(rules, previous_first)
     counts = [[0] * N_RANKS for _ in range(d.players)]
     n = d.players * d.hand

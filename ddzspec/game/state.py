@@ -13,7 +13,7 @@ from ..check import require_playable
 from ..errors import GameError, InvalidBidError, OutOfTurnError, WrongPhaseError
 from ..moves import legal_moves
 from ..readings import Reading
-from ..rules import Rules
+from ..rules import BiddingSystem, Rules
 from . import bidding, play, views
 from .actions import Action
 from .dealing import Setup, Start, check_seat, check_seed, explicit_deal, shuffle_deal
@@ -180,7 +180,7 @@ class GameState:
         s = self.turn
         if self.phase is Phase.BIDDING:
             b = self.rules.bidding
-            if b.system == "auction":
+            if b.system is BiddingSystem.AUCTION:
                 return [Action.bid(s, 0)] + [Action.bid(s, v) for v in b.bids if v > self.high]
             kind = ActionKind.ROB if self.called else ActionKind.CALL
             return [Action(kind, s, 1), Action(kind, s, 0)]
@@ -210,7 +210,7 @@ class GameState:
     def expected_kinds(self) -> tuple[ActionKind, ...]:
         """The kinds of action the current phase takes (none once the deal is over)."""
         if self.phase is Phase.BIDDING:
-            if self.rules.bidding.system == "auction":
+            if self.rules.bidding.system is BiddingSystem.AUCTION:
                 return (ActionKind.BID,)
             return (ActionKind.ROB,) if self.called else (ActionKind.CALL,)
         if self.phase is Phase.PLAY:

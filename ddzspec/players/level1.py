@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..game import Action, SeatView
 from ..moves import legal_moves
+from ..rules import BiddingSystem
 from .base import check_view, dispatch
 
 
@@ -40,7 +41,7 @@ def bid_by_count(view: SeatView, count: int, need: tuple[float, float, float],
     rules = check_view(view, "bidding")
     b = rules.bidding
     seat = view.seat
-    if b.system == "auction":
+    if b.system is BiddingSystem.AUCTION:
         high = max((a.value for a in view.bids), default=0)
         bids = sorted(b.bids, reverse=True)
         want = 0

@@ -1,8 +1,10 @@
 """The loaded rules as frozen values: :class:`Rules` and its parts (deck, order, groups,
 :class:`Deal`, :class:`Bidding`, :class:`Shape` s, :class:`Restriction` s, :class:`Trick`,
 :class:`Win`, :class:`Scoring`), and :func:`resolved_text`, which writes them back as one
-self-contained rules file. Loading, ``extends`` merging and validation live in
-:mod:`ddzspec.rules.load`.
+self-contained rules file. Loading lives in :mod:`ddzspec.rules.load` (parse, merge, build).
+A closed vocabulary of the language is a ``StrEnum`` (:class:`BiddingSystem`, :class:`FirstBidder`,
+:class:`Turn`, :class:`Settle`) or, where a plain string feeds the digest or sits beside a number,
+a ``Literal`` (:data:`KickerKind`, :data:`Target`, :data:`Base`); each is written back as its word.
 
 A rules file declares one variant (see ``rules/classic.rules``, which cites seeds 000/002).
 
@@ -21,6 +23,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Literal
 
 from ..cards import ALL_RANKS, N_RANKS, Rank
 from ..errors import RulesError
@@ -32,8 +36,49 @@ RANK_OF_SYMBOL = {"10": Rank.TEN, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KIN
                   "A": Rank.ACE, "2": Rank.TWO, "B": Rank.SMALL_JOKER, "R": Rank.BIG_JOKER,
                   **{str(i): Rank(i) for i in range(3, 10)}}
 _SYMBOL_OF_RANK = {r: t for t, r in RANK_OF_SYMBOL.items()}
+#: A kicker unit: one card or a pair. A ``Literal``, not an enum: a shape's ``repr`` is part of
+#: the rules digest that records and cached tables carry.
+KickerKind = Literal["single", "pair"]
+_KICKER_KINDS: tuple[KickerKind, ...] = ("single", "pair")
 #: Cards per kicker unit, by kicker kind.
-KIND_SIZE = {"single": 1, "pair": 2}
+KIND_SIZE: dict[str, int] = dict(zip(_KICKER_KINDS, (1, 2), strict=True))
+#: A win target: a number of cards left, or ``"robs"`` (the duel handicap: the number of robs).
+Target = int | Literal["robs"]
+#: The base of the score: a number, or ``"bid"`` (the winning bid).
+Base = int | Literal["bid"]
+
+
+def kicker_kind(word: str) -> KickerKind | None:
+    """The kicker kind ``word`` names (``single`` or ``pair``), or None."""
+    return next((k for k in _KICKER_KINDS if k == word), None)
+
+
+class Turn(StrEnum):
+    """The direction of play around the table."""
+
+    COUNTERCLOCKWISE = "counterclockwise"
+    CLOCKWISE = "clockwise"
+
+
+class BiddingSystem(StrEnum):
+    """How the landlord is chosen: an ``auction`` (bids, one turn each) or ``call_rob`` (call
+    and rob, duel)."""
+
+    AUCTION = "auction"
+    CALL_ROB = "call_rob"
+
+
+class FirstBidder(StrEnum):
+    """Who speaks first: a ``random`` seat, or the ``next`` seat (after an all-pass redeal)."""
+
+    RANDOM = "random"
+    NEXT = "next"
+
+
+class Settle(StrEnum):
+    """How a deal's score is settled: ``per_peasant`` (each peasant with the landlord)."""
+
+    PER_PEASANT = "per_peasant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +97,7 @@ class Shape:
     run_max: int
     group: str | None
     seq: tuple[int, ...]
-    kicker_kind: str | None = None
+    kicker_kind: KickerKind | None = None
     kicker_count: int = 0
     kicker_each: bool = False
     tier: int = 0
@@ -102,40 +147,40 @@ def rank_symbol(index: int) -> str:
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Seats and cards dealt: ``players`` seats of ``hand`` cards, ``talon`` to the landlord,
-    ``undealt`` never dealt (duel: 9). ``turn``: "counterclockwise" or "clockwise"."""
+    ``undealt`` never dealt (duel: 9). ``turn``: the direction of play."""
 
     players: int
     hand: int
     talon: int
     undealt: int
-    turn: str = "counterclockwise"
+    turn: Turn = Turn.COUNTERCLOCKWISE
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
         return [f"players {self.players}", f"hand {self.hand}", f"talon {self.talon}",
-                f"undealt {self.undealt}", f"turn {self.turn}"]
+                f"undealt {self.undealt}", f"turn {self.turn.value}"]
 
 
 @dataclass(frozen=True, slots=True)
 class Bidding:
-    """``system`` "auction" (bids 1/2/3, one turn each) or "call_rob" (duel).
+    """``system``: an auction (bids 1/2/3, one turn each) or call_rob (duel).
 
-    ``first_speaker``: "random"; ``all_pass_first_bidder``: after an all-pass redeal, "random"
-    (classic) or "next" (kawu). ``max_robs`` and ``no_call_first_speaker_landlord`` for call_rob.
+    ``first_speaker``: random; ``all_pass_first_bidder``: after an all-pass redeal, random
+    (classic) or next (kawu). ``max_robs`` and ``no_call_first_speaker_landlord`` for call_rob.
     """
 
-    system: str
-    first_speaker: str = "random"
+    system: BiddingSystem
+    first_speaker: FirstBidder = FirstBidder.RANDOM
     bids: tuple[int, ...] = ()
     ends_at: int | None = None
-    all_pass_first_bidder: str | None = None
+    all_pass_first_bidder: FirstBidder | None = None
     max_robs: int = 0
     no_call_first_speaker_landlord: bool = False
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
-        out = [self.system, f"first_speaker {self.first_speaker}"]
-        if self.system == "auction":
+        out = [self.system.value, f"first_speaker {self.first_speaker.value}"]
+        if self.system is BiddingSystem.AUCTION:
             out.append("bids " + " ".join(map(str, self.bids)))
             if self.ends_at is not None:
                 out.append(f"ends_at {self.ends_at}")
@@ -163,10 +208,10 @@ class Trick:
 @dataclass(frozen=True, slots=True)
 class Win:
     """Targets: a seat wins when, after its own move, its cards left ≤ its target.
-    An int (0: empty hand) or "robs" (the duel handicap = number of robs)."""
+    A number (0: empty hand) or ``"robs"`` (the duel handicap = number of robs)."""
 
-    landlord: int | str = 0
-    peasant: int | str = 0
+    landlord: Target = 0
+    peasant: Target = 0
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
@@ -175,18 +220,18 @@ class Win:
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """``base``: an int or "bid"; ``double``: shape names and events (spring, anti_spring, rob)
-    that double the multiplier; ``settle``: "per_peasant" (each peasant settles base × multiplier
-    with the landlord: classic landlord ±2S, each peasant ∓S; duel winner ±S)."""
+    """``base``: a number or ``"bid"``; ``double``: shape names and events (spring, anti_spring,
+    rob) that double the multiplier; ``settle``: per_peasant (each peasant settles base ×
+    multiplier with the landlord: classic landlord ±2S, each peasant ∓S; duel winner ±S)."""
 
-    base: int | str
+    base: Base
     double: tuple[str, ...]
-    settle: str = "per_peasant"
+    settle: Settle = Settle.PER_PEASANT
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
         double = ["double " + " ".join(self.double)] if self.double else []
-        return [f"base {self.base}", *double, f"settle {self.settle}"]
+        return [f"base {self.base}", *double, f"settle {self.settle.value}"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -459,14 +459,14 @@ def _record_whose_rules_say(first_line: str) -> dict[str, object]:
                                     '"{tmp}/secret.rules"', "classic"])
 def test_a_record_whose_rules_extend_anything_is_refused_before_any_file_is_read(
         target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ddzspec.rules import load as load_mod
+    from ddzspec.rules import merge as merge_mod
     (tmp_path / "secret").write_text("root-token-1234 is the first word\n")
     (tmp_path / "secret.rules").write_text("root-token-1234 is the first word\n")
     ext = target.replace("{tmp}", str(tmp_path))
     obj = _record_whose_rules_say(f"rules classic extends {ext}")
     read: list[Path] = []
-    real = load_mod._read_bytes
-    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: read.append(p) or real(p))
+    real = merge_mod.read_bytes
+    monkeypatch.setattr(merge_mod, "read_bytes", lambda p: read.append(p) or real(p))
     with pytest.raises(RecordError) as e:
         replay(Record.from_json(obj))
     # one answer whether the file exists or not (no oracle), never its content

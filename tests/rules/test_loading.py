@@ -176,7 +176,7 @@ def resolved_text_of(name: str) -> str:
 def test_a_rules_file_over_the_cap_is_refused_unread(tmp_path: Path, how: str) -> None:
     import resource
 
-    from ddzspec.rules.load import MAX_RULES_BYTES
+    from ddzspec.rules.merge import MAX_RULES_BYTES
     big = tmp_path / "big.rules"
     with big.open("wb") as f:  # 512 MiB, sparse: its first word is a name, as in a log
         f.write(b"zqxtoken ")
@@ -199,7 +199,7 @@ def test_rules_text_over_the_cap_is_refused() -> None:
 
 
 def test_a_long_extends_chain_is_refused_at_the_link_that_passes_the_cap(tmp_path: Path) -> None:
-    from ddzspec.rules.load import MAX_EXTENDS_DEPTH
+    from ddzspec.rules.merge import MAX_EXTENDS_DEPTH
     n = 2000
     (tmp_path / "r0.rules").write_text("rules r0 extends classic\n")
     for i in range(1, n):

@@ -473,14 +473,14 @@ def test_an_uploaded_record_whose_rules_extend_a_file_reads_nothing(
         client: TestClient, tmp_path: Path, target: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import hashlib
 
-    from ddzspec.rules import load as load_mod
+    from ddzspec.rules import merge as merge_mod
     with (tmp_path / "huge").open("wb") as f:  # 512 MiB, sparse
         f.truncate(512 * 1024 * 1024)
     ext = json.dumps(target.replace("{tmp}", str(tmp_path)))
     obj = record_of(GameState.new(load_rules("classic"), seed=1)).to_json()
     text = f"rules classic extends {ext}"
     obj["rules"].update(text=[text], sha256=hashlib.sha256((text + "\n").encode()).hexdigest())
-    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: pytest.fail(f"{p} was read"))
+    monkeypatch.setattr(merge_mod, "read_bytes", lambda p: pytest.fail(f"{p} was read"))
     r = client.post("/api/records", json=obj)
     assert r.status_code == 400
     assert r.json()["error"] == (

@@ -189,8 +189,8 @@ def test_puzzle_sessions_free_the_solver_memory_and_are_bounded(
                                   "rules classic\r\nrules /etc/passwd"])
 def test_a_typed_position_never_names_a_file(client: TestClient, line: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from ddzspec.rules import load as load_mod
-    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: pytest.fail(f"{p} was read"))
+    from ddzspec.rules import merge as merge_mod
+    monkeypatch.setattr(merge_mod, "read_bytes", lambda p: pytest.fail(f"{p} was read"))
     r = client.post("/api/puzzles/start", json={"position": BOMB.replace("rules classic", line)})
     assert r.status_code == 400, r.text
     assert "are not offered (offered: classic" in r.json()["error"]

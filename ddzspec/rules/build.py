@@ -1,0 +1,421 @@
+"""Validate the merged sections of a rules file (:class:`~ddzspec.rules.merge.Raw`) and build
+the frozen :class:`~ddzspec.rules.model.Rules`.
+
+:class:`Builder` checks every section against the others (deck and deal, shapes and groups,
+precedence, restrictions against the registry of :mod:`ddzspec.restrictions`, bidding, trick,
+win, scoring) and turns the words of the file into the model's values. An error in a section
+inherited from a parent, caused by this file, is located at this file's ``extends`` and names
+the parent's line. Entry point: ``Builder(raw).build()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from .. import restrictions as registry
+from ..cards import ALL_RANKS, N_RANKS, Rank
+from ..errors import RulesError
+from .merge import Raw
+from .model import (
+    DOUBLE_EVENTS,
+    KIND_SIZE,
+    RANK_OF_SYMBOL,
+    Base,
+    Bidding,
+    BiddingSystem,
+    Deal,
+    KickerKind,
+    Restriction,
+    Rules,
+    Scoring,
+    Settle,
+    Shape,
+    Target,
+    Trick,
+    Turn,
+    Win,
+    _digest,
+    kicker_kind,
+)
+from .parse import At, RankAt, RestrictionDecl, Section, ShapeDecl, Word
+
+
+class Builder:
+    """Validate the merged sections of a file against each other and build :class:`Rules`."""
+
+    def __init__(self, raw: Raw) -> None:
+        self.raw = raw
+        self.cur = raw.path
+
+    def at(self, path: str) -> None:
+        """Errors from now on are located in ``path`` (the file a section comes from)."""
+        self.cur = path
+
+    def err(self, msg: str, pos: At | None = None) -> RulesError:
+        line, col = (pos.line, pos.column) if pos else (None, None)
+        if self.cur != self.raw.path:
+            # found in a section this file inherits: the conflict comes from this file, so
+            # locate it at this file's `extends` and say where the inherited section is
+            where = f"{Path(self.cur).name}:{line}:{col or 1}" if line else Path(self.cur).name
+            return RulesError(f"{msg} (in the section inherited from {where}; this file "
+                              "changes what it depends on)", self.raw.path, *self.raw.extends_at)
+        return RulesError(msg, self.cur, line, col)
+
+    def section(self, name: str) -> Section:
+        if name not in self.raw.sections:
+            self.cur = self.raw.path
+            raise self.err(f"missing section {name!r}")
+        sec = self.raw.sections[name]
+        self.at(sec.at.path)
+        return sec
+
+    def build(self) -> Rules:
+        deck, jokers = self.deck()
+        order, strength = self.order(deck)
+        groups = self.groups(order)
+        deal = self.deal(deck)
+        self.deck_counts, self.the_deal = deck, deal
+        max_cards = deal.hand + deal.talon
+        shapes = self.shapes(groups, order, max_cards)
+        shapes = self.precedence(shapes)
+        restrictions = self.restrictions(groups)
+        bidding = self.bidding()
+        trick = self.trick()
+        win = self.win()
+        if "robs" in (win.landlord, win.peasant) and bidding.system is not BiddingSystem.CALL_ROB:
+            sec = self.section("win")
+            raise self.err("a target of 'robs' needs call_rob bidding (only robs make a "
+                           "handicap)", sec.at)
+        scoring = self.scoring(shapes, bidding)
+        r = Rules(name=self.raw.name, title=self.raw.title or self.raw.name, path=self.raw.path,
+                  deck=deck, jokers=jokers, order=order, strength=strength,
+                  groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
+                  shapes=shapes, restrictions=restrictions, trick=trick, win=win,
+                  scoring=scoring, max_cards=max_cards, parents=tuple(self.raw.parents))
+        return replace(r, digest=_digest(r))
+
+    def deck(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        sec = self.section("deck")
+        counts = [0] * N_RANKS
+        copies = None
+        ranks: list[RankAt] = []
+        jokers: list[RankAt] = []
+        remove: list[RankAt] = []
+        for item in sec.settings:
+            if item.key == "copies":
+                copies = item.value
+                if not 1 <= item.value <= 7:
+                    raise self.err("copies must be between 1 and 7", item.at)
+            else:
+                {"ranks": ranks, "jokers": jokers, "remove": remove}[item.key].extend(item.value)
+        if copies is None:
+            raise self.err("deck needs 'copies N'", sec.at)
+        for r in ranks:
+            if counts[r.rank.index]:
+                raise self.err(f"rank {r.rank.symbol()} listed twice in the deck", r.at)
+            counts[r.rank.index] = copies
+        for r in jokers:
+            if counts[r.rank.index]:
+                raise self.err(f"joker {r.rank.symbol()} listed twice in the deck", r.at)
+            counts[r.rank.index] = 1
+        for r in remove:
+            if not counts[r.rank.index]:
+                raise self.err(f"remove {r.rank.symbol()}: not in the deck", r.at)
+            counts[r.rank.index] = 0
+        return tuple(counts), tuple(r.rank.index for r in jokers if counts[r.rank.index])
+
+    def order(self, deck: tuple[int, ...]) -> tuple[tuple[Rank, ...], tuple[int, ...]]:
+        sec = self.section("order")
+        order: list[Rank] = []
+        for ra in sec.values()["ranks"]:
+            r = ra.rank
+            if not deck[r.index]:
+                raise self.err(f"rank {r.symbol()} is used in order but is not in the deck",
+                               ra.at)
+            if r in order:
+                raise self.err(f"rank {r.symbol()} appears twice in order", ra.at)
+            order.append(r)
+        missing = [ALL_RANKS[i].symbol() for i in range(N_RANKS) if deck[i] and
+                   ALL_RANKS[i] not in order]
+        if missing:
+            raise self.err(f"order lacks deck ranks: {' '.join(missing)}", sec.at)
+        strength = [-1] * N_RANKS
+        for i, r in enumerate(order):
+            strength[r.index] = i
+        return tuple(order), tuple(strength)
+
+    def groups(self, order: tuple[Rank, ...]) -> dict[str, tuple[int, ...]]:
+        out: dict[str, tuple[int, ...]] = {}
+        for gname, g in self.raw.groups.items():
+            self.at(g.at.path)
+            for ra in g.ranks:
+                if ra.rank not in order:
+                    raise self.err(f"group {gname}: rank {ra.rank.symbol()} is not in the deck",
+                                   ra.at)
+            if g.span:
+                lo, hi = g.ranks[0].rank, g.ranks[1].rank
+                a, b = order.index(lo), order.index(hi)
+                if a > b:
+                    raise self.err(f"group {gname}: {lo.symbol()} .. {hi.symbol()} runs "
+                                   "backwards in the order", g.at)
+                out[gname] = tuple(r.index for r in order[a:b + 1])
+            else:
+                idx = sorted(order.index(ra.rank) for ra in g.ranks)
+                if idx != list(range(idx[0], idx[0] + len(idx))):
+                    raise self.err(f"group {gname}: ranks must be consecutive in the order",
+                                   g.at)
+                out[gname] = tuple(order[i].index for i in idx)
+        return out
+
+    def deal(self, deck: tuple[int, ...]) -> Deal:
+        sec = self.section("deal")
+        vals = sec.values()
+        for k in ("players", "hand", "talon"):
+            if k not in vals:
+                raise self.err(f"deal needs '{k} N'", sec.at)
+        d = Deal(players=vals["players"], hand=vals["hand"], talon=vals["talon"],
+                 undealt=vals.get("undealt", 0), turn=vals.get("turn", Turn.COUNTERCLOCKWISE))
+        if d.players < 2:
+            raise self.err("a deal needs at least 2 players", sec.at)
+        if d.hand < 1:
+            raise self.err("hand must be at least 1 card", sec.at)
+        total = d.players * d.hand + d.talon + d.undealt
+        if total != sum(deck):
+            pos = sec.at
+            deck_sec = self.raw.sections["deck"]
+            if deck_sec.at.path == self.raw.path != self.cur:
+                self.at(deck_sec.at.path)  # the deck changed here, the deal was inherited
+                pos = deck_sec.at
+            raise self.err(f"hand sizes do not add up to the deck: {d.players} players x "
+                           f"{d.hand} + talon {d.talon} + undealt {d.undealt} = {total}, "
+                           f"but the deck has {sum(deck)} cards", pos)
+        return d
+
+    def shapes(self, groups: dict[str, tuple[int, ...]], order: tuple[Rank, ...],
+               max_cards: int) -> tuple[Shape, ...]:
+        if not self.raw.shapes:
+            self.cur = self.raw.path
+            raise self.err("no shapes declared")
+        return tuple(self.shape(d, groups, tuple(r.index for r in order), max_cards)
+                     for d in self.raw.shapes.values())
+
+    def shape(self, d: ShapeDecl, groups: dict[str, tuple[int, ...]],
+              all_ranks: tuple[int, ...], max_cards: int) -> Shape:
+        self.at(d.at.path)
+        sname, lo, hi, copies = d.name, d.run_lo, d.run_hi, d.copies
+        gname = d.group.text if d.group else None
+        if d.group is not None and d.group.text not in groups:
+            raise self.err(f"shape {sname}: unknown group {d.group.text!r} (groups: "
+                           f"{', '.join(groups) or 'none'})", d.group.at)
+        seq = groups[gname] if gname else all_ranks
+        if copies < 1:
+            raise self.err(f"shape {sname}: copies must be at least 1", d.at)
+        if lo < 1:
+            raise self.err(f"shape {sname}: a run is at least 1 rank long", d.run_at)
+        if hi is not None and lo > hi:
+            raise self.err(f"shape {sname}: impossible run bounds {lo}..{hi} (min > max)",
+                           d.run_at)
+        if (hi or lo) > 1 and gname is None:
+            raise self.err(f"shape {sname}: a run longer than 1 rank needs 'in GROUP' "
+                           "(the ranks that may form chains)", d.at)
+        if lo > len(seq):
+            raise self.err(f"shape {sname}: a run of {lo} is longer than group "
+                           f"{gname} ({len(seq)} ranks)", d.run_at)
+        if hi is not None and hi > len(seq):
+            raise self.err(f"shape {sname}: run bound {hi} is longer than group "
+                           f"{gname} ({len(seq)} ranks)", d.run_at)
+        kind: KickerKind | None = None
+        count, each = 0, False
+        if d.kicker_kind is not None:
+            kind = kicker_kind(d.kicker_kind.text)
+            if kind is None:
+                raise self.err(f"shape {sname}: unknown kicker kind {d.kicker_kind.text!r} "
+                               f"(kinds: {', '.join(KIND_SIZE)})", d.kicker_kind.at)
+            if d.kicker_count is None:
+                each = True
+            else:
+                count = d.kicker_count
+                if count < 1:
+                    raise self.err(f"shape {sname}: kicker count must be at least 1", d.at)
+        shape = Shape(sname, copies, lo, hi if hi is not None else len(seq), gname, seq,
+                      kind, count, each)
+        # an open run (MIN..) stops at the largest hand (a move never has more cards than a
+        # hand); a bound written out must be playable: cutting it silently would hide a mistake
+        top = shape.run_max
+        while top >= lo and shape.size(top) > max_cards:
+            top -= 1
+        if top < lo:
+            raise self.err(f"shape {sname}: even the shortest run needs {shape.size(lo)} "
+                           f"cards, more than the largest hand ({max_cards})", d.at)
+        if hi is not None and top < hi:
+            raise self.err(f"shape {sname}: a run of {hi} needs {shape.size(hi)} cards, more "
+                           f"than the largest hand ({max_cards}); the longest playable run is "
+                           f"{top} (write {lo}..{top}, or {lo}.. for 'as long as a hand "
+                           "allows')", d.run_at)
+        most = max((self.deck_counts[i] for i in seq), default=0)
+        if copies > most:
+            raise self.err(f"shape {sname}: can never be formed: its body needs {copies} "
+                           f"cards of a rank, but the deck holds at most {most} of any "
+                           f"rank in {gname or 'the order'}", d.at)
+        fit = [i for i in range(len(seq) - lo + 1)
+               if all(self.deck_counts[j] >= copies for j in seq[i:i + lo])]
+        if not fit:
+            raise self.err(f"shape {sname}: can never be formed: no run of {lo} ranks of "
+                           f"{gname or 'the order'} has {copies} cards of each rank", d.at)
+        return replace(shape, run_max=top)
+
+    def kept(self, what: str, w: Word) -> bool:
+        """Whether the shape name ``w`` of a ``precedence`` or ``double`` clause stays: False
+        for a shape dropped by ``without`` in a parent file or by ``--without`` (the clause
+        loses the name); an error for one dropped by the clause's own file (a contradiction)."""
+        gone = self.raw.dropped.get(w.text)
+        if gone is None:
+            return True
+        if gone.path == w.at.path:
+            raise self.err(f"{what} {w.text}: this file drops {w.text} (without at "
+                           f"{gone.line}:{gone.column})", w.at)
+        return False
+
+    def precedence(self, shapes: tuple[Shape, ...]) -> tuple[Shape, ...]:
+        if "precedence" not in self.raw.sections:
+            return shapes
+        names: tuple[Word, ...] = self.section("precedence").values()["names"]
+        listed: list[str] = []
+        for w in names:
+            if w.text in listed:
+                raise self.err(f"precedence: {w.text} is listed twice", w.at)
+            if not self.kept("precedence", w):
+                continue
+            if w.text not in {s.name for s in shapes}:
+                raise self.err(f"precedence: no shape named {w.text!r}", w.at)
+            listed.append(w.text)
+        tiers = {n: len(listed) - i for i, n in enumerate(listed)}
+        return tuple(replace(s, tier=tiers.get(s.name, 0)) for s in shapes)
+
+    def restrictions(self, groups: dict[str, tuple[int, ...]]) -> tuple[Restriction, ...]:
+        out = []
+        for rname, d in self.raw.restrictions.items():
+            self.at(d.at.path)
+            if d.on:
+                out.append(self.restriction(d, registry.REGISTRY[rname].param, groups))
+        return tuple(out)
+
+    def restriction(self, d: RestrictionDecl, need: registry.Param,
+                    groups: dict[str, tuple[int, ...]]) -> Restriction:
+        """One switched-on restriction, its parameter checked against its registry entry."""
+        rname, pos = d.name, d.at
+        if need is registry.Param.COUNT:
+            if not d.numbers:
+                raise self.err(f"restriction {rname} needs a number ({rname} N)", pos)
+            if len(d.numbers) > 1 or d.ranks or d.groups:
+                raise self.err(f"restriction {rname} takes one number ({rname} N)", pos)
+            param = int(d.numbers[0].text)
+            most = max(self.deck_counts)
+            if param > most:
+                raise self.err(f"restriction {rname} {param}: N is at most {most} (no rank has "
+                               f"more than {most} cards; a larger N bars nothing)", pos)
+            if param < 1:
+                raise self.err(f"restriction {rname} {param}: N must be at least 1 (to allow "
+                               "no kicker at all, drop the shapes that carry kickers)", pos)
+            return Restriction(rname, param)
+        if need is registry.Param.NONE:
+            if d.numbers:
+                raise self.err(f"restriction {rname} takes no number", pos)
+            if d.ranks or d.groups:
+                raise self.err(f"restriction {rname} takes no ranks", pos)
+            return Restriction(rname)
+        ranks: set[int] = set()
+        for w in d.numbers:  # digits lex as numbers: 2, 3 … 10 are ranks here
+            if w.text not in RANK_OF_SYMBOL:
+                raise self.err(f"restriction {rname}: {w.text} is not a rank (ranks: 3-9, 10, "
+                               "J, Q, K, A, 2, B, R)", w.at)
+            ranks.add(RANK_OF_SYMBOL[w.text].index)
+        ranks.update(ra.rank.index for ra in d.ranks)
+        for g in d.groups:
+            if g.text not in groups:
+                raise self.err(f"restriction {rname}: unknown group {g.text!r} (groups: "
+                               f"{', '.join(groups) or 'none'})", g.at)
+            ranks.update(groups[g.text])
+        if not ranks:
+            raise self.err(f"restriction {rname} needs ranks or a group ({rname} 2 B R, "
+                           f"{rname} group jokers)", pos)
+        missing = [ALL_RANKS[i].symbol() for i in sorted(ranks) if not self.deck_counts[i]]
+        if missing:
+            raise self.err(f"restriction {rname}: {' '.join(missing)} not in the deck", pos)
+        return Restriction(rname, ranks=tuple(sorted(ranks)))
+
+    def bidding(self) -> Bidding:
+        sec = self.section("bidding")
+        b = Bidding(system=BiddingSystem(sec.head), **sec.values())
+        pos = sec.at
+        if b.system is BiddingSystem.AUCTION:
+            if not b.bids or list(b.bids) != sorted(set(b.bids)) or b.bids[0] < 1:
+                raise self.err("auction needs 'bids' as increasing positive numbers", pos)
+            if b.all_pass_first_bidder is None:
+                raise self.err("auction needs 'all_pass redeal first_bidder random|next'", pos)
+            if b.ends_at is not None and b.ends_at not in b.bids:
+                raise self.err(f"ends_at {b.ends_at} is not one of the bids "
+                               f"({' '.join(map(str, b.bids))})", pos)
+        elif b.max_robs < 1:
+            raise self.err("call_rob needs 'max_robs N' (N ≥ 1)", pos)
+        return b
+
+    def trick(self) -> Trick:
+        sec = self.section("trick")
+        vals = sec.values()
+        close, may = vals.get("close_after"), vals.get("leader_may_pass", False)
+        if close is None or close < 1:
+            raise self.err("trick needs 'close_after N passes' (N ≥ 1)", sec.at)
+        players = self.the_deal.players
+        if close != players - 1:
+            raise self.err(f"close_after {close} passes: with {players} players a trick closes "
+                           f"when the {players - 1} other(s) have passed in a row (close_after "
+                           f"{players - 1} passes; seeds 000/002)", sec.at)
+        if may:
+            raise self.err("leader_may_pass yes: the deal could never end (the leader must "
+                           "play; seeds 000/002)", sec.at)
+        return Trick(close, may)
+
+    def win(self) -> Win:
+        sec = self.section("win")
+        t: dict[str, Target] = {}
+        for item in sec.settings:
+            role, target = item.key, item.value
+            if role in t:
+                raise self.err(f"target {role} given twice", item.at)
+            t[role] = target
+            hand = self.the_deal.hand + (self.the_deal.talon if role == "landlord" else 0)
+            if isinstance(target, int) and target >= hand:
+                raise self.err(f"target {role} {target}: a {role} holds {hand} cards, so the "
+                               "deal would be won before it starts", item.at)
+        return Win(t.get("landlord", 0), t.get("peasant", 0))
+
+    def scoring(self, shapes: tuple[Shape, ...], bidding: Bidding) -> Scoring:
+        sec = self.section("scoring")
+        base: Base = 1
+        double: list[str] = []
+        settle = Settle.PER_PEASANT
+        names = {s.name for s in shapes}
+        for item in sec.settings:
+            if item.key == "base":
+                base = item.value
+                if isinstance(base, int) and base < 1:
+                    raise self.err("base must be at least 1 (or 'bid')", item.at)
+                if base == "bid" and bidding.system is not BiddingSystem.AUCTION:
+                    raise self.err("base bid needs auction bidding", item.at)
+            elif item.key == "double":
+                for w in item.value:
+                    if w.text in double:
+                        raise self.err(f"double {w.text}: listed twice", w.at)
+                    if w.text not in DOUBLE_EVENTS and not self.kept("double", w):
+                        continue
+                    if w.text not in names and w.text not in DOUBLE_EVENTS:
+                        raise self.err(f"double {w.text}: neither a shape nor an event "
+                                       f"({', '.join(DOUBLE_EVENTS)})", w.at)
+                    if w.text == "rob" and bidding.system is not BiddingSystem.CALL_ROB:
+                        raise self.err("double rob needs call_rob bidding", w.at)
+                    double.append(w.text)
+            else:
+                settle = item.value
+        return Scoring(base, tuple(double), settle)
