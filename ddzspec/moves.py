@@ -26,10 +26,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from .cards import GUARD4, N_RANKS, Cards, pack, pack4, parse_cards
+from .cards import ALL_RANKS, GUARD4, N_RANKS, Cards, pack, pack4, parse_cards
 from .check import ambiguity_problem, refusal, require_lone_cards
 from .errors import AmbiguousReadingError, GameError, IllegalMoveError, NotationError
-from .readings import Reading, make_reading
+from .readings import Reading, make_reading, read
 from .rules import KIND_SIZE, KickerKind, Rules, load_rules
 from .table import (
     Entry,
@@ -585,7 +585,6 @@ def _cards(x: str | Cards, rules: Rules, what: str) -> Cards:
     if isinstance(x, Cards):
         over = [i for i, c in enumerate(x.counts) if c > rules.deck[i]]
         if over:
-            from .cards import ALL_RANKS
             bad = ALL_RANKS[over[0]]
             held = rules.deck[over[0]]
             raise NotationError(f"{what} {x}: " + (f"the deck has no {bad.symbol()}" if not held
@@ -603,7 +602,6 @@ def to_reading(move: str | Cards | Reading, rules: Rules) -> Reading:
     cards = _cards(move, rules, "move")
     r = move_index(rules).lookup(cards)
     if r is None:
-        from .readings import read
         v = read(cards, rules)
         if v.ambiguous:
             raise IllegalMoveError(str(cards), "ambiguous, " + "; ".join(

@@ -16,6 +16,7 @@ module by module").
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Sequence
@@ -224,7 +225,6 @@ def batch_task(ident: str, line: str, want: str, seconds: float | None,
 def _run_batch(path: str, workers: int, want: str, seconds: float | None,
                as_json: bool, rules: Rules, notation: str, scheduler: str | None = None,
                output: str | None = None) -> None:
-    import hashlib
 
     from ddzspec.execute import ROW_KEY, ExecuteError, Task, rules_ref, run
     text = read_text(path)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.tree import Meta
 
 from ddzspec._resources import grammar_text
-from ddzspec.cards import N_RANKS, Cards, parse_cards
+from ddzspec.cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from ddzspec.check import require_playable
 from ddzspec.errors import DdzError, NotationError, excerpt
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
@@ -271,7 +271,6 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
     for h in pos.hands + ((pos.on_table,) if pos.on_table is not None else ()):
         for i, c in enumerate(h.counts):
             total[i] += c
-    from ddzspec.cards import ALL_RANKS
     for i, c in enumerate(total):
         if c > rules.deck[i]:
             sym = ALL_RANKS[i].symbol(pos.notation)
@@ -330,7 +329,6 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
                                 f"{pos.seats[pos.to_move]} is to move: that means {inferred} "
                                 f"pass(es), not {passes}", field="passes")
         passes = inferred
-    from dataclasses import replace
     return replace(pos, passes=passes)
 
 

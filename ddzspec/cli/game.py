@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..rules import Rules
+from ..rules import Rules, builtin_rules, load_rules
 from .common import (
     FileName,
     check_output,
@@ -231,7 +231,6 @@ def replay(file: str, rules_name: str | None, without: tuple[str, ...], notation
     from ..errors import DdzError
     from ..game.record import load, transcript
     from ..game.record import replay as replay_fn
-    from ..rules import builtin_rules, load_rules
     try:
         rec = load(file)
         given = None

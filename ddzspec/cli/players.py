@@ -3,6 +3,8 @@ the three computer levels), loaded by :mod:`ddzspec.cli.group` when first called
 
 from __future__ import annotations
 
+import time
+
 import click
 
 from ..rules import Rules
@@ -47,8 +49,6 @@ def arena(levels_text: str, games: int, seed: int, budget: float, workers: int |
     figures are the same whatever runs them. --output keeps every deal's seat-deals (JSONL,
     one row per deal) so that a stopped run resumes where it was.
     """
-    import time
-
     from ..errors import DdzError
     from ..execute import ExecuteError, Task, rules_ref, run
     from ..game.state import accept_rules

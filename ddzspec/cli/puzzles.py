@@ -10,13 +10,13 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import DdzError
 from ..puzzles import MAX_COUNT
-from ..rules import DEFAULT_RULES
+from ..rules import DEFAULT_RULES, Rules, load_rules
 from .common import (
     FileName,
     check_output,
@@ -52,7 +52,7 @@ def list_puzzles(as_json: bool) -> None:
     move, the winner with best play (the seat, landlord or peasant, with two seats; the side,
     landlord or peasants, with three) and the public source. --json prints a list of
     {"id", "source", "seats", "cards", "position", "to_move", "winner", "winning_moves"}."""
-    from ..puzzles import builtin_puzzles
+    from ..puzzles.catalogue import builtin_puzzles
     items = builtin_puzzles()
     if as_json:
         emit_json([p.to_json() for p in items])
@@ -113,8 +113,8 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
     it is lost. At the prompt type a move, 'hint', 'moves', 'pass', 'undo' or 'quit'. A move
     that throws the win away is flagged at once with the computer's winning reply.
     """
-    from ..puzzles import PuzzleGame, load_puzzle
-    from ..rules import load_rules
+    from ..puzzles.catalogue import load_puzzle
+    from ..puzzles.game import PuzzleGame
     try:
         pz = load_puzzle(puzzle, load_rules(rules_name))
         pos = pz.position()
@@ -189,8 +189,7 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
-def _load(rules_name: str, without: tuple[str, ...]) -> Any:
-    from ..rules import load_rules
+def _load(rules_name: str, without: tuple[str, ...]) -> Rules:
     try:
         return load_rules(rules_name, without=without)
     except DdzError as e:
@@ -238,7 +237,7 @@ def puzzles_generate(rules_name: str, without: tuple[str, ...], seats: int, card
     seed; the same seed gives the same puzzles whatever --workers.
     """
     from ..execute import ExecuteError
-    from ..puzzles import generate
+    from ..puzzles.generation import generate
     rules = _load(rules_name, without)
     sizes = _sizes(cards_text)
     if output is not None:
@@ -281,7 +280,7 @@ def puzzles_check(file: str, rules_name: str, without: tuple[str, ...],
     others under --rules. Exit 0 when every puzzle is right, 1 when one is not, 2 when the
     file cannot be read.
     """
-    from ..puzzles import check
+    from ..puzzles.catalogue import check
     rules = _load(rules_name, without)
     text = read_text(file)
     records = []

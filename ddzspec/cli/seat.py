@@ -5,12 +5,13 @@ the record autosaved after every action."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..cards import parse_cards
+from ..cards import ALL_RANKS, parse_cards
 from ..rules import Rules
 from .common import check_output, fail
 from .exits import ExitCode
@@ -34,8 +35,6 @@ def default_save_path(rules: Rules) -> Path:
     data folder (platformdirs: ``$XDG_DATA_HOME/ddzspec`` on Linux), one file per deal,
     named by the rules and the time it started, with a ``-2``, ``-3`` … suffix when that name
     is taken (a :class:`pathlib.Path`)."""
-    import time
-
     from platformdirs import user_data_dir
     stamp = time.strftime("%Y%m%d-%H%M%S")
     folder = Path(user_data_dir("ddzspec")) / "games"
@@ -47,7 +46,6 @@ def default_save_path(rules: Rules) -> Path:
 
 def _grouped(cards: Any, notation: str) -> str:
     """Cards grouped by rank, low to high: ``33 4 555 B`` (``-`` for none)."""
-    from ..cards import ALL_RANKS
     groups = [ALL_RANKS[i].symbol(notation) * n if len(ALL_RANKS[i].symbol(notation)) == 1
               else " ".join([ALL_RANKS[i].symbol(notation)] * n)
               for i, n in enumerate(cards.counts) if n]
@@ -161,7 +159,6 @@ class TerminalSeat:
     def counter(self) -> str:
         """The unseen cards per rank (seed 003's counter): ``unseen (20): 3x4 4x3 …``; in
         duel it counts the undealt cards, never shown."""
-        from ..cards import ALL_RANKS
         u = self.state.unseen(self.seat)
         parts = [f"{ALL_RANKS[i].symbol(self.notation)}x{c}" for i, c in enumerate(u.counts) if c]
         line = f"unseen ({len(u)}): " + (" ".join(parts) or "none")

@@ -13,6 +13,7 @@ in restrictions expanded to ranks; it loads back to the same rules.
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -256,15 +257,11 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     "figures": {name: {"n", "mean", "low", "high"}}, "bids", "robs"}],
     "differences": [{"a", "b", "paired", "figures": {name: {..., "significant"}}}]}.
     """
-    import time
-
     from ..balance import BLOCK, deal_task, summarize
     from ..balance import plot as plot_fn
-    from ..errors import DdzError
     from ..execute import ExecuteError, RunStats, Task, rules_ref, run
     from ..game.state import accept_rules
     from ..players.arena import parse_levels
-    from ..rules import load_rules
 
     if plot_path is not None:
         if not plot_path.lower().endswith((".png", ".svg")):

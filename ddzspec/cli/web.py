@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import secrets
+import socket
+
 import click
 
 from .common import FileName, fail
@@ -47,8 +50,6 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
     127.0.0.1 and [::1]; on any other address every request needs the token printed in the
     start URL (the page keeps it in a cookie).
     """
-    import secrets
-
     from ..errors import DdzError
     try:
         import uvicorn
@@ -81,7 +82,6 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
     real_port = sock.getsockname()[1]
     if host in ("0.0.0.0", "::"):
-        import socket
         shown = socket.gethostname()
     else:
         shown = f"[{host}]" if ":" in host else host

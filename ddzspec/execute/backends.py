@@ -8,8 +8,13 @@ docs/scaling.md, "Design notes, module by module".
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
 import os
+import secrets
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -80,7 +85,6 @@ def run_pool(todo: Sequence[Task], workers: int, retries: int
     and its unfinished tasks resubmitted, each at most ``retries`` times. A Ctrl-C, an error
     or the caller closing the stream ends the pool's processes at once (their running tasks
     are abandoned: a Ctrl-C must not wait for a long search)."""
-    import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
     pending = list(todo)
@@ -153,10 +157,6 @@ def _exit_with_parent(every: float = 1.0, parent: int | None = None) -> None:
     gone when the worker's parent process id is no longer ``parent`` (it was re-parented);
     ``parent`` None: the process that started this one under multiprocessing, else the
     current parent (a parent that died before this call is then missed)."""
-    import multiprocessing
-    import os
-    import threading
-    import time
     if parent is None:
         started_by = multiprocessing.parent_process()
         parent = os.getppid() if started_by is None or started_by.pid is None \
@@ -174,8 +174,6 @@ def _exit_with_parent(every: float = 1.0, parent: int | None = None) -> None:
 def _ignore_sigint() -> None:
     """In a worker process: ignore SIGINT, so that a Ctrl-C at the terminal interrupts only
     the parent, which shuts the workers down (no worker tracebacks). Main thread only."""
-    import signal
-    import threading
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -192,8 +190,6 @@ def _interrupt_deferred(caught: list[int] | None = None) -> Iterator[None]:
     cluster interrupted half-started cannot be closed cleanly. ``caught`` (optional) receives
     the signals held back, for the block to look at. Only in the main thread (where Python
     handles signals); elsewhere a plain block."""
-    import signal
-    import threading
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -258,8 +254,6 @@ def _client_of(client_class: Any, scheduler: str) -> Any:
     of a request) would hang the run forever. Raises what ``Client`` raises, or an
     ExecuteError when nothing answered in time (the connecting thread is left behind, a
     daemon)."""
-    import threading
-
     from dask.utils import parse_timedelta
     out: list[Any] = []
     err: list[BaseException] = []
@@ -287,9 +281,6 @@ def run_dask(todo: Sequence[Task], workers: int, scheduler: str | None, retries:
     """Dask distributed: a client of ``scheduler``, or of a LocalCluster of ``workers``
     single-thread processes started (and closed) here. ``worker_timeout`` (default
     :data:`WORKER_TIMEOUT`): seconds with no worker before an ExecuteError (docs/scaling.md)."""
-    import logging
-    import secrets
-
     timeout = WORKER_TIMEOUT if worker_timeout is None else worker_timeout
     dist: Any = import_module("distributed")  # untyped: reached through Any
     Client, LocalCluster = dist.Client, dist.LocalCluster

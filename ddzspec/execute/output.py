@@ -7,6 +7,7 @@ second run on the same file is refused at once.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sys
@@ -172,7 +173,6 @@ def _lock(fd: int, path: Path) -> None:
     another run holds it. A file system without locks (some network ones) runs unlocked."""
     if sys.platform == "win32":  # pragma: no cover - no flock; one writer is the user's care
         return
-    import fcntl
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

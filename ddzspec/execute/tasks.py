@@ -13,7 +13,7 @@ from importlib import import_module
 from typing import Any
 
 from ..errors import DdzError
-from ..rules import Rules
+from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
 
 
 class ExecuteError(DdzError):
@@ -63,7 +63,6 @@ def rules_ref(rules: Rules) -> dict[str, Any]:
     """``rules`` as JSON-able task arguments, rebuilt on a worker by :func:`rules_of`: a
     built-in by name (and ``without``), other rules by their resolved text, so that a worker
     on another machine needs no file of this one."""
-    from ..rules import builtin_rules, load_rules, resolved_text
     without = list(rules.without)
     if rules.name in builtin_rules():
         try:
@@ -81,7 +80,6 @@ def rules_of(ref: Mapping[str, Any]) -> Rules:
 
 @functools.lru_cache(maxsize=16)
 def _rules_of(name: str, without: tuple[str, ...], text: str | None) -> Rules:
-    from ..rules import load_rules, load_rules_text
     if text is None:
         return load_rules(name, without=without)
     return replace(load_rules_text(text, path=f"<rules {name}>", resolve=False), name=name,

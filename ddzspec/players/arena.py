@@ -12,6 +12,7 @@ Why figures are clustered by duplicate deal and differences paired by deal: docs
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -244,7 +245,6 @@ def arena(rules: Rules, levels: Sequence[int], games: int, seed: int = 0, *,
     with the number of deals played so far. Deterministic given ``seed``: the same figures
     every time (level 3's wall-clock guard aside, see :mod:`.level3`). Raises ValueError for
     bad levels or a non-positive ``games``."""
-    import time
     n = rules.deal.players
     if len(levels) != n or any(v not in LEVELS for v in levels):
         raise ValueError(f"levels {list(levels)}: one of 1, 2, 3 per seat ({n} seats)")

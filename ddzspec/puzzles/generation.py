@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ..cards import N_RANKS, Cards
+from ..cards import N_RANKS, Cards, parse_cards
 from ..rules import Rules
 
 if TYPE_CHECKING:
@@ -115,7 +115,6 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) ->
 def after(pos: Any, seat: str, cards: str) -> Any:
     """The position after ``seat`` plays ``cards`` (canonical English notation, ``PASS``
     for a pass) in ``pos``, as the solver's lines state them; None when the deal is over."""
-    from ..cards import parse_cards
     from ..solver import PASS
     s = pos.seat_index(seat)
     n = pos.n_seats

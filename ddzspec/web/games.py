@@ -23,7 +23,7 @@ from typing import Any
 
 from .._io import read_input, write_atomic
 from ..cards import SYMBOLS, Cards, parse_cards
-from ..errors import DdzError, GameError, NotAMoveError, RecordError
+from ..errors import DdzError, GameError, NotAMoveError, RecordError, UnplayableRulesError
 from ..explain import explain
 from ..game import Action, ActionKind, GameState, Phase
 from ..game.record import Record, record_of, record_rules, replay, result_lines
@@ -117,7 +117,6 @@ class Offer:
         on disk)."""
         if name not in self._refusals:
             from ..check import require_playable
-            from ..errors import UnplayableRulesError
             try:
                 require_playable(self.rules[name])
                 self._refusals[name] = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
+import resource
 import socket
 import threading
 import time
@@ -121,7 +122,6 @@ def config(app: Any) -> Any:
     hard limit and accept() failures logged in one line."""
     import uvicorn
     try:
-        import resource
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         target = max(soft, 65536) if hard == resource.RLIM_INFINITY else hard
         if soft < target:
