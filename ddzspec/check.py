@@ -114,7 +114,7 @@ def report_path(rules: Rules) -> Path:
     return cache_file(rules, ".check.json")
 
 
-def _payload_digest(counts: Any, ambiguous: Any) -> str:
+def _payload_digest(counts: object, ambiguous: object) -> str:
     """The SHA-256 (hex) of a check report's payload, its ``counts`` and ``ambiguous`` as
     JSON: written in the cache file, compared on load (a body damaged on disk that still
     parses is not trusted)."""

@@ -201,3 +201,58 @@ def test_the_module_map_names_every_module() -> None:
     assert not missing
     named = set(re.findall(r"^- `((?:ddzspec|solver)/[\w/]+\.py)` — ", doc, re.M))
     assert named == paths
+
+
+#: Standard-library modules light enough that importing them inside a function saves nothing.
+LIGHT_STDLIB = {"os", "sys", "time", "json", "re", "math", "secrets", "socket", "signal",
+                "logging", "fcntl", "resource", "hashlib", "threading", "multiprocessing",
+                "random", "dataclasses", "functools", "itertools", "pathlib"}
+
+
+def _absolute(package: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def function_level_imports(name: str) -> list[tuple[int, str, bool]]:
+    """(line, module, also imported at the top) of each import inside a function of ``name``."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = {a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names} | {
+        _absolute(package, n) for n in tree.body if isinstance(n, ast.ImportFrom)}
+    found = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            for n in ast.walk(fn):
+                if isinstance(n, ast.Import):
+                    found += [(n.lineno, a.name, a.name in top) for a in n.names]
+                elif isinstance(n, ast.ImportFrom):
+                    module = _absolute(package, n)
+                    found.append((n.lineno, module, module in top))
+    return found
+
+
+def test_function_level_imports_follow_the_rule() -> None:
+    """docs/architecture.md, "Imports inside functions": never a module the file already
+    imports at the top, never a light standard-library module."""
+    bad = [f"{MODULES[m].relative_to(ROOT)}:{line}: {module}"
+           + (" (imported at the top too)" if at_top else " (light: import it at the top)")
+           for m in MODULES for line, module, at_top in function_level_imports(m)
+           if at_top or module in LIGHT_STDLIB]
+    assert bad == []
+
+
+def test_the_function_level_import_check_sees_a_repeat(tmp_path: Path) -> None:
+    """The checker itself, on a module written here."""
+    path = tmp_path / "m.py"
+    path.write_text("import os\nfrom .cards import Cards\n\ndef f():\n    import os\n"
+                    "    from .cards import parse_cards\n    import lark\n", encoding="utf-8")
+    MODULES["ddzspec.m"] = path
+    try:
+        assert function_level_imports("ddzspec.m") == [
+            (5, "os", True), (6, "ddzspec.cards", True), (7, "lark", False)]
+    finally:
+        del MODULES["ddzspec.m"]

@@ -13,13 +13,20 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from ..errors import DdzError
 from ..rules import DEFAULT_RULES, Rules, load_rules
 from .exits import ExitCode
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, ProgressColumn
+
+    from ..check import CheckReport
+    from ..table import MoveTable
 
 F = Callable[..., Any]
 
@@ -99,7 +106,7 @@ def one_line_error(e: click.ClickException) -> NoReturn:
     sys.exit(e.exit_code)
 
 
-def progress_bar(*columns: Any, quiet: bool = False) -> Any:
+def progress_bar(*columns: str | ProgressColumn, quiet: bool = False) -> Progress:
     """A transient rich Progress on standard error (:func:`stderr_console`), shown only when
     standard error is a terminal and not ``quiet``: redirected, it writes nothing at all (not
     even a blank line)."""
@@ -216,14 +223,14 @@ def emit_json(obj: Any) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, indent=None))
 
 
-def stderr_console() -> Any:
+def stderr_console() -> Console:
     """A rich Console writing to standard error (progress bars never mix with the output)."""
     from rich.console import Console
     return Console(stderr=True)
 
 
-def table_with_progress(rules: Rules, quiet: bool = False) -> Any:
-    """The move table of ``rules`` (a :class:`ddzspec.table.MoveTable`), with a rich progress
+def table_with_progress(rules: Rules, quiet: bool = False) -> MoveTable:
+    """The move table of ``rules``, with a rich progress
     bar on standard error while it compiles cold; ``quiet``: no bar."""
     from ..table import get_table, is_cached
     if quiet or is_cached(rules):
@@ -245,8 +252,8 @@ def _progress(rules: Rules) -> Iterator[Callable[[int, int, str], None]]:
             task, completed=done, total=total, description=f"{rules.name}: {name}")
 
 
-def report_with_progress(rules: Rules, quiet: bool = False) -> Any:
-    """The check report of ``rules`` (a :class:`ddzspec.check.CheckReport`: counts per type,
+def report_with_progress(rules: Rules, quiet: bool = False) -> CheckReport:
+    """The check report of ``rules`` (counts per type,
     ambiguous moves, in bounded memory), with a progress bar on standard error while it is
     computed cold; ``quiet``: no bar."""
     from ..check import check_rules, report_path

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -25,10 +25,13 @@ from .common import (
 )
 from .exits import ExitCode
 
+if TYPE_CHECKING:
+    from ..game import Action, GameState
+
 # ----------------------------------------------------------------------------- play
 
 def self_play(rules: Rules, seed: int | str, levels: tuple[int, ...] | None = None
-              ) -> tuple[Any, list[tuple[Any, Any]]]:
+              ) -> tuple[GameState, list[tuple[Action, GameState]]]:
     """One deal among computer players (``levels``: one per seat, default 2 each; seat ``s``
     plays with seed ``f"{seed}:{s}"``): (initial state, [(action, state after)])."""
     from ..game import GameState
@@ -171,12 +174,13 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
     with progress_bar(TextColumn(f"{rules.name}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn()) as prog:
         task = prog.add_task("deals", total=games)
-        final = None
+        last: GameState | None = None
         for k in range(games):
             _, steps = self_play(rules, seed + k, levels)
-            final = steps[-1][1]
+            last = final = steps[-1][1]
             facts = deal_facts(final)
             wins["landlord" if facts["landlord_won"] else "peasants"] += 1
+            assert final.result is not None  # the deal is over
             for s, p in enumerate(final.result.scores):
                 points[s] += p
             landlord_points += facts["landlord_points"]
@@ -186,8 +190,8 @@ def play(seed: int, games: int, save_path: str | None, force: bool, levels_text:
             redeals += facts["redeals"]
             mults += facts["multiplier"]
             prog.advance(task)
-    if save_path is not None and final is not None:
-        save(final, save_path, overwrite=force)
+    if save_path is not None and last is not None:
+        save(last, save_path, overwrite=force)
     agg = {"rules": rules.name, "games": games, "first_seed": seed, "wins": wins,
            "landlord_win_rate": wins["landlord"] / games,
            "average_points": {str(s): p / games for s, p in enumerate(points)},

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -11,9 +11,12 @@ from ..cards import parse_cards
 from ..rules import Rules
 from .common import common_options, emit_json, fail
 
+if TYPE_CHECKING:
+    from ..readings import Verdict
+
 # ----------------------------------------------------------------------------- read
 
-def reading_json(verdict: Any, notation: str) -> dict[str, Any]:
+def reading_json(verdict: Verdict, notation: str) -> dict[str, Any]:
     """The JSON object of one read move: cards, legal, type, body, kickers, key, reason.
     ``kickers`` lists the kicker units joined by "+" ("5+5": two singles; "55": one pair)."""
     if verdict.legal:
@@ -41,7 +44,7 @@ def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> 
     """
     from ..errors import NotationError
     from ..readings import read as read_move
-    verdicts: list[Any] = []
+    verdicts: list[Verdict | None] = []
     errors: list[str] = []
     for n, m in enumerate(moves, 1):
         try:
@@ -52,9 +55,9 @@ def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> 
     if as_json:
         if errors:
             fail("\n".join(errors))
-        emit_json([reading_json(v, notation) for v in verdicts])
+        emit_json([reading_json(v, notation) for v in verdicts if v is not None])
         return
-    rows = []
+    rows: list[tuple[str, str, str]] = []
     for v in verdicts:
         if v is None:
             continue
@@ -67,7 +70,7 @@ def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> 
             rows.append((v.cards.format(notation), "AMBIGUOUS",
                          "; ".join(x.describe(notation) for x in v.readings)))
         else:
-            rows.append((v.cards.format(notation), "illegal", v.reason))
+            rows.append((v.cards.format(notation), "illegal", v.reason or ""))
     if rows:
         w0 = max(16, *(len(r[0]) + 1 for r in rows))
         w1 = max(len(r[1]) + 1 for r in rows)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +16,11 @@ from ..cards import ALL_RANKS, parse_cards
 from ..rules import Rules
 from .common import check_output, fail
 from .exits import ExitCode
+
+if TYPE_CHECKING:
+    from ..cards import Cards
+    from ..game import Action, GameState
+    from ..players import Player
 
 #: What the terminal seat accepts besides cards, with what each does (``help``).
 SEAT_COMMANDS = {
@@ -44,7 +50,7 @@ def default_save_path(rules: Rules) -> Path:
     return path
 
 
-def _grouped(cards: Any, notation: str) -> str:
+def _grouped(cards: Cards, notation: str) -> str:
     """Cards grouped by rank, low to high: ``33 4 555 B`` (``-`` for none)."""
     groups = [ALL_RANKS[i].symbol(notation) * n if len(ALL_RANKS[i].symbol(notation)) == 1
               else " ".join([ALL_RANKS[i].symbol(notation)] * n)
@@ -59,8 +65,9 @@ class TerminalSeat:
     ``path`` after every action (:func:`ddzspec.game.record.save`). ``ask`` reads one line
     (``input``: raises EOFError at the end of input), ``say`` prints one."""
 
-    def __init__(self, state: Any, seat: int, players: list[Any], path: Any, notation: str,
-                 ask: Any = input, say: Any = click.echo,
+    def __init__(self, state: GameState, seat: int, players: list[Player], path: str | Path,
+                 notation: str, ask: Callable[[str], str] = input,
+                 say: Callable[[str], None] = click.echo,
                  levels: tuple[int, ...] | None = None) -> None:
         self.state = state
         self.seat = seat
@@ -70,12 +77,12 @@ class TerminalSeat:
         self.notation = notation
         self.ask = ask
         self.say = say
-        self._hints: tuple[Any, list[Any]] | None = None
+        self._hints: tuple[GameState, list[Action]] | None = None
         self._hint_at = 0
 
     # ------------------------------------------------------------------ state changes
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Action) -> None:
         """Apply ``action`` (GameError: nothing changes), save the record, report it."""
         from ..game.record import save
         before = self.state
@@ -83,7 +90,7 @@ class TerminalSeat:
         save(self.state, self.path, seat=self.seat, levels=self.levels)
         self.say(self._action_line(action, before))
 
-    def _action_line(self, action: Any, before: Any) -> str:
+    def _action_line(self, action: Action, before: GameState) -> str:
         from ..game import ActionKind
         st = self.state
         who = "you" if action.seat == self.seat else f"seat {action.seat}"
@@ -93,6 +100,7 @@ class TerminalSeat:
                 r = next(x for s, x in reversed(st.trick) if s == action.seat)
             left = len(st.hands[action.seat])
             warn = {1: " — one card left!", 2: " — two cards left!"}.get(left, "")
+            assert r is not None
             line = f"{who}: {r.describe(self.notation)} ({left} left){warn}"
         elif action.kind is ActionKind.PASS:
             line = f"{who}: pass" + ("; the trick is over" if st.last is None else "")
@@ -275,6 +283,7 @@ class TerminalSeat:
         if a.kind is ActionKind.PASS:
             return where + "pass"
         from ..moves import to_reading
+        assert a.cards is not None  # a play
         r = to_reading(a.cards, self.state.rules)
         return where + f"{r.format(self.notation)} ({r.shape})"
 
@@ -286,6 +295,7 @@ class TerminalSeat:
         from ..game.record import result_lines
         while not self.state.over:
             turn = self.state.turn
+            assert turn is not None  # the deal is not over
             if turn == self.seat:
                 if self.state.phase is Phase.BIDDING:
                     self.bid_turn()

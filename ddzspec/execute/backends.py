@@ -19,9 +19,12 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .tasks import ExecuteError, Task, call
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 #: How long to try reaching a ``--scheduler`` before giving up (a Dask duration).
 CONNECT_TIMEOUT = "10s"
@@ -130,7 +133,7 @@ def run_pool(todo: Sequence[Task], workers: int, retries: int
         pending = [t for t, _ in again]
 
 
-def _stop_pool(ex: Any) -> None:
+def _stop_pool(ex: ProcessPoolExecutor) -> None:
     """End a process pool's worker processes now (its running tasks are abandoned):
     ``terminate_workers`` from Python 3.14, the pool's process table before."""
     stop = getattr(ex, "terminate_workers", None)

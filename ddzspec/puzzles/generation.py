@@ -24,6 +24,8 @@ from ..rules import Rules
 
 if TYPE_CHECKING:
     from ..execute import Progress
+    from ..solver.position import Position
+    from ..solver.search import SolveResult
 
 #: Candidate sources.
 SOURCES = ("random", "selfplay")
@@ -56,7 +58,7 @@ def _seat_names(n: int) -> tuple[str, ...]:
     return names
 
 
-def random_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> Any:
+def random_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> Position:
     """Candidate ``i``: a shuffled deck of ``rules`` split into hands of ``sizes`` (landlord
     first, to lead). Returns a :class:`ddzspec.solver.position.Position`."""
     from ..solver.position import make_position
@@ -73,7 +75,8 @@ def random_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> A
     return make_position(rules, hands, "landlord")
 
 
-def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> Any:
+def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int
+                       ) -> Position | None:
     """Candidate ``i``: a level-2 self-play deal cut when the hands hold at most
     ``sum(sizes)`` cards (module doc), or None when the deal ended before. Raises
     ValueError unless ``len(sizes)`` is the rules' number of players."""
@@ -112,7 +115,7 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) ->
                          peasants_played=any(st.plays[p] for p in peasants))
 
 
-def after(pos: Any, seat: str, cards: str) -> Any:
+def after(pos: Position, seat: str, cards: str) -> Position | None:
     """The position after ``seat`` plays ``cards`` (canonical English notation, ``PASS``
     for a pass) in ``pos``, as the solver's lines state them; None when the deal is over."""
     from ..solver import PASS
@@ -133,7 +136,7 @@ def after(pos: Any, seat: str, cards: str) -> Any:
                    played_by=s, passes=0)
 
 
-def difficulty(pos: Any, res: Any, seconds: float | None = None) -> Difficulty:
+def difficulty(pos: Position, res: SolveResult, seconds: float | None = None) -> Difficulty:
     """The :class:`Difficulty` of a solved position ``pos`` (``res``: its solve with every
     winning move): each of the winner's turns along the line is solved again to count its
     winning moves."""
@@ -196,7 +199,7 @@ def make_puzzle(rules: Rules, sizes: Sequence[int], seed: int, i: int, source: s
     return {"puzzle": record(pos, res, diff, rules, seed, i, source), "reason": None}
 
 
-def record(pos: Any, res: Any, diff: Difficulty, rules: Rules, seed: int, i: int,
+def record(pos: Position, res: SolveResult, diff: Difficulty, rules: Rules, seed: int, i: int,
            source: str) -> dict[str, Any]:
     """The JSONL record of a kept puzzle (module doc)."""
     from .catalogue import position_of

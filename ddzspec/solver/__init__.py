@@ -19,6 +19,7 @@ mypyc built (``hatch_build.py``) or the pure-Python ones: the answers are the sa
 compiled ones 7-16× faster on the puzzles (measured 2026-12-02, docs/solver.md).
 """
 
+import sys
 from pathlib import Path as _Path
 
 _here = _Path(__file__).resolve().parent
@@ -37,7 +38,6 @@ from .split import solve_split
 
 
 def _compiled() -> bool:
-    import sys
     from importlib.machinery import EXTENSION_SUFFIXES
 
     files = (sys.modules[f"{__name__}.{m}"].__file__ for m in ("search", "movegen"))

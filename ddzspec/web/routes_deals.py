@@ -12,6 +12,7 @@ Every route, with its parameters: docs/web-table.md, "The HTTP API".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -23,7 +24,7 @@ from .games import DEFAULT_LEVEL, WebError, levels_of, new_state, seat_of
 from .shared import check_fields, notation_of, read_json, table
 
 
-def query_levels(q: Any) -> Any:
+def query_levels(q: Mapping[str, str]) -> list[int] | int | None:
     """The computer levels of an upload's query: ``?levels=2,3,1`` (one per seat) or
     ``?level=N`` (every computer); None when neither is given. WebError otherwise."""
     try:

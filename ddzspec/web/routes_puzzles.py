@@ -31,6 +31,7 @@ from .shared import notation_of, read_json, table
 
 if TYPE_CHECKING:
     from ..puzzles import PuzzleGame
+    from ..solver.position import Position
 
 #: The solver's time per question on the web table, seconds.
 PUZZLE_SECONDS = 10.0
@@ -66,7 +67,7 @@ def _is_builtin(name: str) -> bool:
     return name in builtin_rules()
 
 
-def sides_of(position: Any) -> list[str]:
+def sides_of(position: Position) -> list[str]:
     """The sides a person may take in ``position``: landlord or peasants with three seats,
     a seat otherwise."""
     if len(position.seats) == 3:

@@ -18,9 +18,13 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .guard import LOOPBACK_HOSTS
+
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.types import ASGIApp
 
 #: Connections (and requests in progress) served at once: beyond, uvicorn answers 503.
 MAX_CONNECTIONS = 500
@@ -116,7 +120,7 @@ class _OneLine(logging.Filter):
         return True
 
 
-def config(app: Any) -> Any:
+def config(app: ASGIApp) -> uvicorn.Config:
     """uvicorn's Config for ``app``: warnings only, :data:`MAX_CONNECTIONS`, an idle
     connection closed after :data:`KEEP_ALIVE_SECONDS`; the open-file limit raised to its
     hard limit and accept() failures logged in one line."""
@@ -134,7 +138,7 @@ def config(app: Any) -> Any:
 
 
 @contextmanager
-def running(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+def running(app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """Serve ``app`` in a thread (uvicorn, :func:`config`) while the block runs; yields its
     base URL ``http://127.0.0.1:PORT``. For tests and ``bench/``."""
     import uvicorn

@@ -17,9 +17,12 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .games import WebError
+
+if TYPE_CHECKING:
+    from ..puzzles import MoveVerdict, Puzzle, PuzzleGame
 
 #: Puzzle sessions kept in memory: beyond this the one used least recently is dropped (its
 #: solver memory freed). Each holds up to tens of MiB of solver tables while in play.
@@ -37,9 +40,9 @@ class Session:
     for a typed position)."""
 
     sid: str
-    game: Any
-    puzzle: Any = None
-    verdict: Any = None
+    game: PuzzleGame
+    puzzle: Puzzle | None = None
+    verdict: MoveVerdict | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: when it was last used (time.monotonic())
     touched: float = field(default_factory=time.monotonic, repr=False)
