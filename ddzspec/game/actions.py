@@ -43,7 +43,8 @@ def _yes_no(kind: ActionKind, yes: object) -> int:
 class Action:
     """One action of a deal. ``kind`` (:class:`ActionKind`; a plain word such as ``"play"``
     is turned into its member): ``bid`` (auction; ``value`` 0 = pass, else the bid), ``call`` /
-    ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``play`` (``cards``), ``pass`` (a trick pass).
+    ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``double`` (a doubling round; ``value``: the
+    factor chosen), ``play`` (``cards``), ``pass`` (a trick pass).
     Build with the class methods; JSON with :meth:`to_json` / :meth:`from_json`. Raises
     GameError for an unknown kind or ``cards`` that are neither a :class:`Cards` nor None (a
     bad ``seat`` or ``value`` is refused by :meth:`GameState.apply`: BadSeatError,
@@ -91,6 +92,12 @@ class Action:
         return cls(ActionKind.ROB, seat, _yes_no(ActionKind.ROB, yes))
 
     @classmethod
+    def double(cls, seat: int, times: int) -> Action:
+        """A doubling round's choice: the factor ``times`` (1: no double), one of the round's
+        choices (checked by :meth:`GameState.apply`)."""
+        return cls(ActionKind.DOUBLE, seat, times)
+
+    @classmethod
     def play(cls, seat: int, cards: Cards | str) -> Action:
         """Play cards (Cards or English notation). Raises NotationError."""
         if isinstance(cards, str):
@@ -106,7 +113,7 @@ class Action:
         """``{"seat": 0, "bid": 2}``, ``{"seat": 1, "call": true}``, ``{"seat": 0, "rob": false}``,
         ``{"seat": 2, "play": "333+4"}``, ``{"seat": 1, "pass": true}``."""
         kind = self.kind.value
-        if self.kind is ActionKind.BID:
+        if self.kind in (ActionKind.BID, ActionKind.DOUBLE):
             return {"seat": self.seat, kind: self.value}
         if self.kind in (ActionKind.CALL, ActionKind.ROB):
             return {"seat": self.seat, kind: bool(self.value)}
@@ -136,6 +143,11 @@ class Action:
             if not isinstance(v, int) or isinstance(v, bool):
                 raise GameError(f"\"bid\" is an integer (0: pass), not {json_text(v)}")
             return cls.bid(seat, v)
+        if kind is ActionKind.DOUBLE:
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise GameError(f"\"double\" is an integer (the factor chosen, 1: no double), "
+                                f"not {json_text(v)}")
+            return cls.double(seat, v)
         if kind in (ActionKind.CALL, ActionKind.ROB):
             if not isinstance(v, bool):
                 raise GameError(f"\"{kind}\" is true or false, not {json_text(v)}")
@@ -159,6 +171,8 @@ class Action:
             return f"{who} {'robs' if self.value else 'does not rob'}"
         if self.kind is ActionKind.PLAY:
             return f"{who} plays {self.cards}"
+        if self.kind is ActionKind.DOUBLE:
+            return f"{who} {'does not double' if self.value == 1 else f'doubles x{self.value}'}"
         return f"{who} passes"
 
 

@@ -8,6 +8,13 @@ hand-over of the talon to the landlord.
 - ``call_rob`` (seed 003): call or not; after a call the others rob or decline in turn; a
   decline fixes the candidate; the ``max_robs``-th robber is landlord at once; no call: the
   first speaker is landlord with zero robs.
+- ``call_rob`` with ``rob_order each_once_caller_last`` (Happy Dou Dizhu, the QQ rules): seats
+  are asked in turn to call; after a call each other seat that did not decline to call robs or
+  not, once, in turn order; if anyone robbed, the caller has one last word (rob back: the
+  caller is landlord; else the last robber); nobody robbed: the caller; nobody called: redeal.
+- a doubling round (``round double``, after the talon): the seats of its ``order`` choose a
+  factor once each; a factor above 1 is a :class:`Factor` of that seat (with the round's scope
+  for a peasant).
 
 Each function takes the state before, the action (already checked for phase, turn and seat)
 and the log including it, and returns the state after, or raises InvalidBidError.
@@ -19,9 +26,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidBidError
+from ..rules import RobOrder, Round, RoundOrder, RoundStage, Scope
 from .actions import Action
 from .dealing import next_seat, shuffle_deal
-from .enums import Phase
+from .enums import ActionKind, Phase
 from .scoring import Factor
 
 if TYPE_CHECKING:
@@ -68,6 +76,8 @@ def redeal(state: GameState, log: tuple[Action, ...]) -> GameState:
 def call(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
     """Call the landlord (``a.value`` 1) or not (seed 003)."""
     bids = state.bids + (a,)
+    if state.rules.bidding.rob_order is RobOrder.EACH_ONCE_CALLER_LAST:
+        return _each_once(state, bids, log)
     if a.value:
         return replace(state, bids=bids, called=True, candidate=a.seat,
                        turn=next_seat(state.rules, a.seat), log=log)
@@ -81,6 +91,8 @@ def call(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
 def rob(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
     """Rob (``a.value`` 1) or decline (seed 003); each rob doubles when the rules say so."""
     bids = state.bids + (a,)
+    if state.rules.bidding.rob_order is RobOrder.EACH_ONCE_CALLER_LAST:
+        return _each_once(state, bids, log)
     if not a.value:
         assert state.candidate is not None
         return to_landlord(state, state.candidate, log, bids=bids)
@@ -94,16 +106,108 @@ def rob(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
                    turn=next_seat(state.rules, a.seat), log=log)
 
 
+def _each_once(state: GameState, bids: tuple[Action, ...],
+               log: tuple[Action, ...]) -> GameState:
+    """Call and rob in the QQ order (``rob_order each_once_caller_last``), from the actions of
+    this attempt ``bids`` (the last one just taken)."""
+    rules, last = state.rules, bids[-1]
+    robs, factors = state.robs, state.factors
+    if last.kind is ActionKind.ROB and last.value:
+        robs += 1
+        if "rob" in rules.scoring.double:
+            factors = factors + (Factor("rob", 2, last.seat),)
+    calls = [b for b in bids if b.kind is ActionKind.CALL]
+    caller = next((b.seat for b in calls if b.value), None)
+    if caller is None:
+        if len(calls) < state.players:
+            return replace(state, bids=bids, turn=next_seat(rules, last.seat), log=log)
+        if rules.bidding.no_call_first_speaker_landlord:
+            return to_landlord(state, state.first, log, bids=bids)
+        return redeal(state, log)
+    declined = {b.seat for b in calls if not b.value}
+    robbers = [s for s in _after(state, caller) if s not in declined]
+    asked = [b for b in bids if b.kind is ActionKind.ROB]
+    robbed = [b.seat for b in asked[:len(robbers)] if b.value]
+    kw: dict[str, Any] = {"bids": bids, "called": True, "robs": robs, "factors": factors}
+    if len(asked) < len(robbers):  # the lap of robs goes on
+        return replace(state, candidate=robbed[-1] if robbed else caller,
+                       turn=robbers[len(asked)], log=log, **kw)
+    if robbed and len(asked) == len(robbers):  # the caller's last word
+        return replace(state, candidate=robbed[-1], turn=caller, log=log, **kw)
+    if len(asked) > len(robbers):
+        return to_landlord(state, caller if asked[-1].value else robbed[-1], log, **kw)
+    return to_landlord(state, caller, log, **kw)
+
+
+def _after(state: GameState, seat: int) -> list[int]:
+    """The other seats, in turn order from the one after ``seat``."""
+    out, s = [], next_seat(state.rules, seat)
+    while s != seat:
+        out.append(s)
+        s = next_seat(state.rules, s)
+    return out
+
+
+def talon_round(state: GameState) -> Round | None:
+    """The round the rules play once the talon is taken, if any."""
+    return next((r for r in state.rules.rounds if r.stage is RoundStage.TALON), None)
+
+
+def round_seats(state: GameState, rnd: Round, spoken: tuple[Action, ...]) -> list[int]:
+    """The seats asked in ``rnd``, in order, once ``spoken`` (its choices so far) are made:
+    the landlord first or last, or last only when a peasant chose a factor above 1."""
+    assert state.landlord is not None
+    ll = state.landlord
+    peasants = _after(state, ll)
+    if rnd.order is RoundOrder.LANDLORD_PEASANTS:
+        return [ll] + peasants
+    if rnd.order is RoundOrder.PEASANTS_LANDLORD:
+        return peasants + [ll]
+    doubled = any(b.value > 1 for b in spoken if b.seat != ll)
+    return peasants + ([ll] if doubled else [])
+
+
+def double(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
+    """A doubling-round choice: ``a.value`` is the factor of one of the round's choices for
+    this seat's role; a factor above 1 is recorded as a :class:`Factor` of the seat (scope
+    ``pair`` for a peasant under ``scope pair``). The last seat's choice starts trick play.
+    Raises InvalidBidError for a factor that is not a choice."""
+    rnd = talon_round(state)
+    assert rnd is not None and state.landlord is not None
+    landlord = a.seat == state.landlord
+    choices = rnd.choices_of(landlord)
+    chosen = next((c for c in choices if c.times == a.value), None)
+    if chosen is None:
+        said = ", ".join(f"{c.name} ({c.times})" for c in choices)
+        raise InvalidBidError(f"double {a.value}: the choices are {said}")
+    factors = state.factors
+    if chosen.times > 1:
+        scope = Scope.TABLE if landlord else rnd.scope
+        factors = factors + (Factor(chosen.name, chosen.times, a.seat, scope=scope),)
+    bids = state.bids + (a,)
+    spoken = tuple(b for b in bids if b.kind is ActionKind.DOUBLE)
+    seats = round_seats(state, rnd, spoken)
+    if len(spoken) < len(seats):
+        return replace(state, bids=bids, factors=factors, turn=seats[len(spoken)], log=log)
+    return replace(state, bids=bids, factors=factors, phase=Phase.PLAY, turn=state.landlord,
+                   log=log)
+
+
 def to_landlord(state: GameState, seat: int, log: tuple[Action, ...], **kw: Any) -> GameState:
     """Bidding over: the talon is shown and added to the landlord, who leads; the base is the
-    winning bid or the rules' number."""
+    winning bid or the rules' number. With a round after the talon, that round comes first."""
     st = replace(state, log=log, **kw)
     base = st.rules.scoring.base
     hands = list(st.hands)
     hands[seat] = hands[seat] + st.talon
-    return replace(st, landlord=seat, candidate=seat, phase=Phase.PLAY, turn=seat,
-                   leader=seat, hands=tuple(hands),
-                   base=st.high if base == "bid" else int(base))
+    st = replace(st, landlord=seat, candidate=seat, phase=Phase.PLAY, turn=seat,
+                 leader=seat, hands=tuple(hands),
+                 base=st.high if base == "bid" else int(base))
+    rnd = talon_round(st)
+    if rnd is None:
+        return st
+    return replace(st, phase=Phase.DOUBLING, turn=round_seats(st, rnd, ())[0])
 
 
-__all__ = ["bid", "call", "redeal", "rob", "to_landlord"]
+__all__ = ["bid", "call", "double", "redeal", "rob", "round_seats", "talon_round",
+           "to_landlord"]

@@ -19,9 +19,11 @@ class Word(StrEnum):
 
 
 class Phase(Word):
-    """The phase of a deal: bidding (auction or call-and-rob), trick play, over."""
+    """The phase of a deal: bidding (auction or call-and-rob), a doubling round (when the rules
+    declare ``round double``), trick play, over."""
 
     BIDDING = "bidding"
+    DOUBLING = "doubling"
     PLAY = "play"
     OVER = "over"
 
@@ -42,13 +44,15 @@ class Winner(Word):
 
 class ActionKind(Word):
     """The kind of an :class:`~ddzspec.game.Action`: ``bid`` (auction), ``call`` / ``rob``
-    (call-and-rob, seed 003), ``play`` (cards) and ``pass`` (in trick play)."""
+    (call-and-rob, seed 003), ``double`` (a doubling round's choice: its factor), ``play``
+    (cards) and ``pass`` (in trick play)."""
 
     BID = "bid"
     CALL = "call"
     ROB = "rob"
     PLAY = "play"
     PASS = "pass"
+    DOUBLE = "double"
 
 
 __all__ = ["ActionKind", "Phase", "Role", "Winner", "Word"]

@@ -26,7 +26,7 @@ from .._io import read_input, write_atomic, write_problem
 from ..errors import DdzError, GameError, RecordError, RulesError
 from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
 from .actions import Action, json_text
-from .enums import ActionKind, Winner
+from .enums import ActionKind, Phase, Winner
 from .state import GameState, same_rules
 
 FORMAT = "ddzspec-record"
@@ -536,6 +536,11 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
                          else "no talon")  # a variant may deal none
                 out.append(f"landlord: seat {st.landlord} ({base}); {talon} "
                            f"({len(st.hands[st.landlord])} cards)")
+                out += _round_head(st)
+            prev = st
+            continue
+        if action.kind is ActionKind.DOUBLE:
+            out.append(f"  {_choice_words(prev, action)}, multiplier {st.multiplier}")
             prev = st
             continue
         if prev.last is None and action.kind is ActionKind.PLAY:
@@ -560,6 +565,26 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
     else:
         out.append(f"(deal in progress: {final.phase}, seat {final.turn} to act)")
     return out
+
+
+def _choice_words(st: GameState, action: Action) -> str:
+    """``seat 1 chooses super (x4, its own settlement with the landlord)``: a round's choice
+    by its name, from the state ``st`` before it."""
+    rnd = next(r for r in st.rules.rounds)
+    landlord = action.seat == st.landlord
+    name = next((c.name for c in rnd.choices_of(landlord) if c.times == action.value), "?")
+    pair = not landlord and rnd.scope == "pair" and action.value > 1
+    return (f"seat {action.seat} chooses {name} (x{action.value}"
+            + (", its own settlement with the landlord" if pair else "") + ")")
+
+
+def _round_head(st: GameState) -> list[str]:
+    """The heading of the round that follows the talon, if the rules play one."""
+    rnd = next((r for r in st.rules.rounds), None)
+    if rnd is None or st.phase is not Phase.DOUBLING:
+        return []
+    choices = ", ".join(f"{c.name} x{c.times}" for c in rnd.choices)
+    return [f"{rnd.kind} round ({rnd.order}; {choices}; scope {rnd.scope}):"]
 
 
 def _deal_lines(st: GameState, notation: str) -> list[str]:
@@ -587,7 +612,7 @@ def result_lines(st: GameState, notation: str = "en") -> list[str]:
         if f.cards:
             what += " " + str(f.cards_in(notation))
         if f.seat is not None:
-            what += f" (seat {f.seat})"
+            what += f" (seat {f.seat}" + (", its pair" if f.scope == "pair" else "") + ")"
         parts.append(f"×{f.times} {what}")
     lines.append("score: " + " ".join(parts) + f" = {r.stake}")
     lines.append("points: " + ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(r.scores)))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import parse_cards
+from ..rules import Scope
 from .enums import Phase, Winner
 
 if TYPE_CHECKING:
@@ -23,13 +24,16 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Factor:
     """One doubling of the multiplier: ``kind`` (a shape name such as bomb / rocket, or rob,
-    spring, anti_spring), ``times`` (2), the ``seat`` that caused it and the ``cards`` played
-    (canonical English notation)."""
+    spring, anti_spring, a round's choice), ``times`` (2), the ``seat`` that caused it, the
+    ``cards`` played (canonical English notation) and its ``scope`` (:class:`Scope`: a
+    peasant's doubling-round factor under ``scope pair`` is meant for its own settlement with
+    the landlord; settlement applies every factor to the whole table for now)."""
 
     kind: str
     times: int = 2
     seat: int | None = None
     cards: str | None = None
+    scope: Scope = Scope.TABLE
 
     def cards_in(self, notation: str = "en") -> str | None:
         """The cards played, in ``notation`` (None when there are none: rob, spring)."""
@@ -45,6 +49,8 @@ class Factor:
             d["seat"] = self.seat
         if self.cards is not None:
             d["cards"] = self.cards_in(notation)
+        if self.scope is not Scope.TABLE:
+            d["scope"] = self.scope.value
         return d
 
 

@@ -174,7 +174,8 @@ class GameState:
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat on turn may take now (empty once the deal is over):
-        bids (pass first), call/rob yes/no, or every legal play (hint order) then pass."""
+        bids (pass first), call/rob yes/no, a doubling round's choices (as written), or every
+        legal play (hint order) then pass."""
         if self.phase is Phase.OVER or self.turn is None:
             return []
         s = self.turn
@@ -184,6 +185,10 @@ class GameState:
                 return [Action.bid(s, 0)] + [Action.bid(s, v) for v in b.bids if v > self.high]
             kind = ActionKind.ROB if self.called else ActionKind.CALL
             return [Action(kind, s, 1), Action(kind, s, 0)]
+        if self.phase is Phase.DOUBLING:
+            rnd = bidding.talon_round(self)
+            assert rnd is not None
+            return [Action.double(s, c.times) for c in rnd.choices_of(s == self.landlord)]
         prev = None if self.last is None else self.last[1]
         lm = legal_moves(self.hands[s], prev, self.rules)
         out = [Action(ActionKind.PLAY, s, 0, r.cards) for r in lm.moves]
@@ -213,6 +218,8 @@ class GameState:
             if self.rules.bidding.system is BiddingSystem.AUCTION:
                 return (ActionKind.BID,)
             return (ActionKind.ROB,) if self.called else (ActionKind.CALL,)
+        if self.phase is Phase.DOUBLING:
+            return (ActionKind.DOUBLE,)
         if self.phase is Phase.PLAY:
             return (ActionKind.PLAY, ActionKind.PASS)
         return ()
@@ -254,7 +261,8 @@ def same_rules(a: Rules, b: Rules) -> bool:
 
 
 _TRANSITIONS = {ActionKind.BID: bidding.bid, ActionKind.CALL: bidding.call,
-                ActionKind.ROB: bidding.rob, ActionKind.PLAY: play.play_cards,
+                ActionKind.ROB: bidding.rob, ActionKind.DOUBLE: bidding.double,
+                ActionKind.PLAY: play.play_cards,
                 ActionKind.PASS: play.pass_turn}
 
 

@@ -24,9 +24,9 @@ class Player(Protocol):
     """A computer player. ``level``: 1, 2 or 3.
 
     :meth:`decide` returns the action of the seat on turn from its view alone: a bid, call or
-    rob during the bidding (:meth:`decide_bid`), a play or a pass during trick play
-    (:meth:`decide_move`). The action is always one of the deal's legal actions. Raises
-    ValueError when the view is not of the seat on turn or carries no rules.
+    rob during the bidding, or a doubling round's choice (:meth:`decide_bid`), a play or a
+    pass during trick play (:meth:`decide_move`). The action is always one of the deal's
+    legal actions. Raises ValueError when the view is not of the seat on turn or carries no rules.
     """
 
     @property
@@ -47,26 +47,31 @@ class Player(Protocol):
         ...
 
 
-def check_view(view: SeatView, phase: str | None = None) -> Rules:
-    """The view's rules, after checking the view is of the seat on turn (and in ``phase``).
-    Raises TypeError for something that is not a SeatView, ValueError saying what is wrong
-    with a view."""
+#: The phases whose decisions ``decide_bid`` takes: the bidding and a doubling round.
+BID_PHASES = ("bidding", "doubling")
+
+
+def check_view(view: SeatView, phase: str | tuple[str, ...] | None = None) -> Rules:
+    """The view's rules, after checking the view is of the seat on turn (and in ``phase``, or
+    one of the phases ``phase`` lists). Raises TypeError for something that is not a
+    SeatView, ValueError saying what is wrong with a view."""
     if not isinstance(view, SeatView):
         raise TypeError(f"a player decides from a SeatView, got {type(view).__name__}")
     if view.rules is None:
         raise ValueError("the view carries no rules: build it with GameState.view(seat)")
     if view.turn != view.seat:
         raise ValueError(f"it is not seat {view.seat}'s turn (turn: {view.turn})")
-    if phase is not None and view.phase != phase:
-        raise ValueError(f"seat {view.seat} is asked to decide in the {phase} phase, but the "
-                         f"deal is in its {view.phase} phase")
+    phases = (phase,) if isinstance(phase, str) else phase
+    if phases is not None and view.phase not in phases:
+        raise ValueError(f"seat {view.seat} is asked to decide in the {' or '.join(phases)} "
+                         f"phase, but the deal is in its {view.phase} phase")
     return view.rules
 
 
 def dispatch(player: Player, view: SeatView) -> Action:
     """``decide`` in terms of ``decide_bid`` / ``decide_move``: by the view's phase."""
     check_view(view)
-    if view.phase == "bidding":
+    if view.phase in BID_PHASES:
         return player.decide_bid(view)
     if view.phase == "play":
         return player.decide_move(view)

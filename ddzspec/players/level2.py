@@ -16,7 +16,7 @@ from ..game import Action, SeatView
 from ..moves import legal_moves
 from ..readings import Reading
 from ..rules import Rules
-from .base import check_view, dispatch, opponents, same_side, to_go
+from .base import BID_PHASES, check_view, dispatch, opponents, same_side, to_go
 from .level1 import bid_by_count
 
 # ----------------------------------------------------------------------------- planning
@@ -332,7 +332,7 @@ class Level2:
 
     def decide_bid(self, view: SeatView) -> Action:
         """Bid / call / rob on strength: high cards plus a plan term."""
-        rules = check_view(view, "bidding")
+        rules = check_view(view, BID_PHASES)
         counts = view.hand.counts
         p = plan(counts, rules)
         s = hand_strength(counts, rules) + max(-3.0, min(3.0, (7.0 - p.cost) * 0.6))

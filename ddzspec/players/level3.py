@@ -21,7 +21,15 @@ from ..game import Action, GameState, Phase, SeatView
 from ..moves import legal_moves
 from ..readings import Reading
 from ..rules import Rules
-from .base import check_view, dispatch, known_talon_left, played_by_seat, prepare, to_go
+from .base import (
+    BID_PHASES,
+    check_view,
+    dispatch,
+    known_talon_left,
+    played_by_seat,
+    prepare,
+    to_go,
+)
 from .level2 import Level2, choose_move, plan
 
 _L2 = Level2()
@@ -119,7 +127,7 @@ class Level3:
     def decide_bid(self, view: SeatView) -> Action:
         """Level 2's bid / call / rob (and the endgame solver's one-time set-up for these
         rules, so that no trick-play decision pays for it)."""
-        rules = check_view(view, "bidding")
+        rules = check_view(view, BID_PHASES)
         from .endgame import warm_up
         warm_up(rules)
         prepare(rules)  # the fast index of legal moves, built once per process

@@ -15,11 +15,18 @@ from .model import (
     Base,
     Bidding,
     BiddingSystem,
+    Choice,
     Deal,
     FirstBidder,
     KickerKind,
     Restriction,
+    RobOrder,
+    Round,
+    RoundKind,
+    RoundOrder,
+    RoundStage,
     Rules,
+    Scope,
     Scoring,
     Settle,
     Shape,
@@ -33,7 +40,8 @@ from .model import (
 )
 
 __all__ = ["DEFAULT_RULES", "DOUBLE_EVENTS", "KIND_SIZE", "RANK_OF_SYMBOL", "Base", "Bidding",
-           "BiddingSystem", "Deal", "FirstBidder", "KickerKind", "Restriction", "Rules",
+           "BiddingSystem", "Choice", "Deal", "FirstBidder", "KickerKind", "Restriction",
+           "RobOrder", "Round", "RoundKind", "RoundOrder", "RoundStage", "Rules", "Scope",
            "Scoring", "Settle", "Shape", "Target", "Trick", "Turn", "Win", "builtin_rules",
            "kicker_kind", "load_rules", "load_rules_text", "rank_symbol", "resolve_path",
            "resolved_text"]

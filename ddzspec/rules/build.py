@@ -24,10 +24,17 @@ from .model import (
     Base,
     Bidding,
     BiddingSystem,
+    Choice,
     Deal,
     KickerKind,
     Restriction,
+    RobOrder,
+    Round,
+    RoundKind,
+    RoundOrder,
+    RoundStage,
     Rules,
+    Scope,
     Scoring,
     Settle,
     Shape,
@@ -88,11 +95,13 @@ class Builder:
             raise self.err("a target of 'robs' needs call_rob bidding (only robs make a "
                            "handicap)", sec.at)
         scoring = self.scoring(shapes, bidding)
+        rounds = self.rounds(shapes)
         r = Rules(name=self.raw.name, title=self.raw.title or self.raw.name, path=self.raw.path,
                   deck=deck, jokers=jokers, order=order, strength=strength,
                   groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
                   shapes=shapes, restrictions=restrictions, trick=trick, win=win,
-                  scoring=scoring, max_cards=max_cards, parents=tuple(self.raw.parents))
+                  scoring=scoring, max_cards=max_cards, parents=tuple(self.raw.parents),
+                  rounds=rounds)
         return replace(r, digest=_digest(r))
 
     def deck(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -357,9 +366,90 @@ class Builder:
             if b.ends_at is not None and b.ends_at not in b.bids:
                 raise self.err(f"ends_at {b.ends_at} is not one of the bids "
                                f"({' '.join(map(str, b.bids))})", pos)
+            if "rob_order" in sec.values():
+                raise self.err("rob_order is a call_rob clause (an auction has no robs)",
+                               self._clause(sec, "rob_order"))
+        elif b.rob_order is RobOrder.EACH_ONCE_CALLER_LAST:
+            if "max_robs" in sec.values():
+                raise self.err("max_robs: rob_order each_once_caller_last bounds the robs "
+                               "itself (each other seat once, then the caller once)",
+                               self._clause(sec, "max_robs"))
+            if self.the_deal.players < 3:
+                raise self.err(f"rob_order each_once_caller_last needs three seats or more: "
+                               f"with {self.the_deal.players} the robs alternate (take_turns "
+                               "with max_robs, seed 003)", self._clause(sec, "rob_order"))
         elif b.max_robs < 1:
             raise self.err("call_rob needs 'max_robs N' (N ≥ 1)", pos)
         return b
+
+    @staticmethod
+    def _clause(sec: Section, key: str) -> At:
+        """Where clause ``key`` of ``sec`` was written (the section's place if absent)."""
+        return next((s.at for s in sec.settings if s.key == key), sec.at)
+
+    def rounds(self, shapes: tuple[Shape, ...]) -> tuple[Round, ...]:
+        """The ``round NAME { … }`` sections, in the order written (a parent's first)."""
+        return tuple(self.round(self.section(k), shapes) for k in self.raw.sections
+                     if k.startswith("round "))
+
+    def round(self, sec: Section, shapes: tuple[Shape, ...]) -> Round:
+        """One round: a known kind, stage, order and scope, and choices with distinct names
+        and factors, each factor ≥ 1, one of them 1 (a seat may always decline)."""
+        if sec.head not in set(RoundKind):
+            raise self.err(f"unknown round {sec.head!r} (rounds: "
+                           f"{', '.join(RoundKind)})", sec.at)
+        vals = sec.values()
+        name = f"round {sec.head}"
+        for key in ("after", "order", "choices"):
+            if key not in vals:
+                raise self.err(f"{name} needs '{key} …'", sec.at)
+        after: Word = vals["after"]
+        if after.text not in set(RoundStage):
+            raise self.err(f"{name}: after {after.text}: unknown stage (stages: "
+                           f"{', '.join(RoundStage)})", after.at)
+        words: tuple[Word, ...] = vals["order"]
+        order = " ".join(w.text for w in words)
+        if order not in set(RoundOrder):
+            raise self.err(f"{name}: impossible order {order!r} (orders: "
+                           f"{', '.join(RoundOrder)})", words[0].at)
+        scope = Scope.TABLE
+        if "scope" in vals:
+            w = vals["scope"]
+            if w.text not in set(Scope):
+                raise self.err(f"{name}: scope {w.text}: unknown (scopes: "
+                               f"{', '.join(Scope)})", w.at)
+            scope = Scope(w.text)
+        taken = {s.name for s in shapes} | set(DOUBLE_EVENTS)
+        choices = self.choices(name, vals["choices"], taken)
+        answers: tuple[Choice, ...] = ()
+        if "answer" in vals:
+            if order != RoundOrder.PEASANTS_ANSWER:
+                raise self.err(f"{name}: 'answer' needs order peasants answer (the landlord "
+                               "answers only there)", self._clause(sec, "answer"))
+            answers = self.choices(name, vals["answer"], taken)
+        return Round(RoundKind(sec.head), RoundStage(after.text), RoundOrder(order), choices,
+                     answers, scope)
+
+    def choices(self, name: str, pairs: tuple[tuple[Word, Word], ...],
+                taken: set[str]) -> tuple[Choice, ...]:
+        out: list[Choice] = []
+        for word, number in pairs:
+            times = int(number.text)
+            if times < 1:
+                raise self.err(f"{name}: choice {word.text} {times}: a factor is at least 1 "
+                               "(1: no change)", number.at)
+            if word.text in taken:
+                raise self.err(f"{name}: choice {word.text}: already a shape or an event "
+                               "(the factor's name in a result)", word.at)
+            if any(c.name == word.text for c in out):
+                raise self.err(f"{name}: choice {word.text} listed twice", word.at)
+            if any(c.times == times for c in out):
+                raise self.err(f"{name}: two choices of factor {times}", number.at)
+            out.append(Choice(word.text, times))
+        if not any(c.times == 1 for c in out):
+            raise self.err(f"{name}: no choice of factor 1 (a seat may always decline: "
+                           "no 1)", pairs[0][0].at)
+        return tuple(out)
 
     def trick(self) -> Trick:
         sec = self.section("trick")

@@ -68,6 +68,46 @@ class BiddingSystem(StrEnum):
     CALL_ROB = "call_rob"
 
 
+class RobOrder(StrEnum):
+    """Who may rob after a call in ``call_rob``: ``take_turns`` (the duel, seed 003: robs
+    alternate until one is declined or ``max_robs`` is reached) or ``each_once_caller_last``
+    (Happy Dou Dizhu, the QQ rules: each other seat that did not decline to call robs or not
+    once, in order; if anyone robbed, the caller has one last word)."""
+
+    TAKE_TURNS = "take_turns"
+    EACH_ONCE_CALLER_LAST = "each_once_caller_last"
+
+
+class RoundKind(StrEnum):
+    """The rounds a rules file may add to a deal: ``double`` (a doubling round, 加倍)."""
+
+    DOUBLE = "double"
+
+
+class RoundStage(StrEnum):
+    """When a round is played: ``talon`` (after the landlord took the talon, before play)."""
+
+    TALON = "talon"
+
+
+class RoundOrder(StrEnum):
+    """Who speaks in a round, once each: ``landlord peasants`` (the landlord, then the peasants
+    in turn order), ``peasants landlord``, or ``peasants answer`` (the peasants, then the
+    landlord only if a peasant chose a factor above 1: kick and counter-kick, 踢/反踢)."""
+
+    LANDLORD_PEASANTS = "landlord peasants"
+    PEASANTS_LANDLORD = "peasants landlord"
+    PEASANTS_ANSWER = "peasants answer"
+
+
+class Scope(StrEnum):
+    """What a seat's round factor multiplies: ``table`` (every settlement) or ``pair`` (a
+    peasant's factor only its own settlement with the landlord; the landlord's every one)."""
+
+    TABLE = "table"
+    PAIR = "pair"
+
+
 class FirstBidder(StrEnum):
     """Who speaks first: a ``random`` seat, or the ``next`` seat (after an all-pass redeal)."""
 
@@ -166,7 +206,8 @@ class Bidding:
     """``system``: an auction (bids 1/2/3, one turn each) or call_rob (duel).
 
     ``first_speaker``: random; ``all_pass_first_bidder``: after an all-pass redeal, random
-    (classic) or next (kawu). ``max_robs`` and ``no_call_first_speaker_landlord`` for call_rob.
+    (classic) or next (kawu). ``max_robs``, ``no_call_first_speaker_landlord`` and
+    ``rob_order`` (:class:`RobOrder`; the duel's ``take_turns`` unless declared) for call_rob.
     """
 
     system: BiddingSystem
@@ -176,6 +217,7 @@ class Bidding:
     all_pass_first_bidder: FirstBidder | None = None
     max_robs: int = 0
     no_call_first_speaker_landlord: bool = False
+    rob_order: RobOrder = RobOrder.TAKE_TURNS
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
@@ -186,10 +228,54 @@ class Bidding:
                 out.append(f"ends_at {self.ends_at}")
             out.append(f"all_pass redeal first_bidder {self.all_pass_first_bidder}")
         else:
-            out.append(f"max_robs {self.max_robs}")
+            if self.rob_order is RobOrder.TAKE_TURNS:
+                out.append(f"max_robs {self.max_robs}")
+            else:
+                out.append(f"rob_order {self.rob_order.value}")
             if self.no_call_first_speaker_landlord:
                 out.append("no_call landlord first_speaker")
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One choice of a round: its ``name`` (``no``, ``double``, ``super``) and the factor it
+    multiplies the stake by (``times`` ≥ 1; 1: no change)."""
+
+    name: str
+    times: int
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.times}"
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A round every seat named by ``order`` speaks in once, at ``stage``, choosing one of
+    ``choices`` (the landlord's answer in ``peasants answer``: ``answers``, else
+    ``choices``); a factor above 1 is recorded with the seat and its ``scope``
+    (:class:`Scope`). Source: the Happy Dou Dizhu doubling round (加倍 ×2, 超级加倍 ×4) and
+    the kick / counter-kick rooms of regional rules (4399 mini-games rule pages)."""
+
+    kind: RoundKind
+    stage: RoundStage
+    order: RoundOrder
+    choices: tuple[Choice, ...]
+    answers: tuple[Choice, ...] = ()
+    scope: Scope = Scope.TABLE
+
+    def choices_of(self, landlord: bool) -> tuple[Choice, ...]:
+        """The choices of the landlord (``landlord``) or of a peasant."""
+        answering = landlord and self.order is RoundOrder.PEASANTS_ANSWER
+        return self.answers if answering and self.answers else self.choices
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each (the first: the kind)."""
+        out = [self.kind.value, f"after {self.stage.value}", f"order {self.order.value}",
+               "choices " + " ".join(map(str, self.choices))]
+        if self.answers:
+            out.append("answer " + " ".join(map(str, self.answers)))
+        return out + [f"scope {self.scope.value}"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +348,8 @@ class Rules:
     max_cards: int
     parents: tuple[str, ...] = ()
     without: tuple[str, ...] = ()
+    #: the rounds played besides the bidding and trick play, in the order written
+    rounds: tuple[Round, ...] = ()
     digest: str = field(default="", compare=False)
 
     def shape(self, name: str) -> Shape:
@@ -361,6 +449,9 @@ def resolved_text(rules: Rules) -> str:
     block("trick", rules.trick.clauses())
     block("win", rules.win.clauses())
     block("scoring", rules.scoring.clauses())
+    for rnd in rules.rounds:
+        words = rnd.clauses()
+        block(f"round {words[0]}", words[1:])
     return "\n".join(out) + "\n"
 
 

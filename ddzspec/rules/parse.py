@@ -26,7 +26,7 @@ from .._resources import grammar_text
 from ..cards import Rank
 from ..errors import RulesError
 from ..larkerrors import SyntaxProblem, Vocabulary, parse_located
-from .model import RANK_OF_SYMBOL, BiddingSystem, FirstBidder, Settle, Turn
+from .model import RANK_OF_SYMBOL, BiddingSystem, FirstBidder, RobOrder, Settle, Turn
 
 
 @cache
@@ -48,7 +48,8 @@ _VOCABULARY = Vocabulary(
            "STRING": "a quoted title", "EACH": "each", "SWITCH": "on or off",
            "YESNO": "yes or no", "ROLE": "landlord or peasant",
            "BIDDING_SYSTEM": _either(BiddingSystem), "DIRECTION": _either(Turn),
-           "FIRST_BIDDER": _either(FirstBidder), "SETTLE": _either(Settle), "X": "'x'"},
+           "FIRST_BIDDER": _either(FirstBidder), "ROB_ORDER": _either(RobOrder),
+           "SETTLE": _either(Settle), "X": "'x'"},
     end="end of file",
     chars={'"': "unterminated quoted title (close the quote on the same line)"})
 
@@ -192,6 +193,7 @@ _CLAUSES: dict[str, tuple[str, Callable[[list[Any]], Any]]] = {
     "bid_first_speaker": ("first_speaker", _member(FirstBidder)),
     "bid_max_robs": ("max_robs", _int),
     "bid_no_call": ("no_call_first_speaker_landlord", lambda ch: True),
+    "bid_rob_order": ("rob_order", _member(RobOrder)),
     "trick_close_after": ("close_after", _int),
     "trick_leader_may_pass": ("leader_may_pass", lambda ch: str(ch[0]) == "yes"),
     "score_base": ("base", _int_or_word), "score_settle": ("settle", _member(Settle)),
@@ -245,6 +247,29 @@ class _Sections(Transformer[Token, File]):
 
     def bidding(self, meta: Meta, ch: list[Any]) -> Section:
         return self._section("bidding", meta, ch[1:], head=str(ch[0]))
+
+    def round(self, meta: Meta, ch: list[Any]) -> Section:
+        """``round NAME { … }``: the section ``round NAME`` (each round replaces the parent's
+        round of the same name); its words are checked when building."""
+        return self._section(f"round {ch[0]}", meta, ch[1:], head=str(ch[0]))
+
+    def round_after(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("after", self._word(ch[0]), self._at(meta))
+
+    def round_order(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("order", tuple(self._word(t) for t in ch), self._at(meta))
+
+    def round_choices(self, meta: Meta, ch: list[tuple[Word, Word]]) -> Setting:
+        return Setting("choices", tuple(ch), self._at(meta))
+
+    def round_answer(self, meta: Meta, ch: list[tuple[Word, Word]]) -> Setting:
+        return Setting("answer", tuple(ch), self._at(meta))
+
+    def round_scope(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("scope", self._word(ch[0]), self._at(meta))
+
+    def choice(self, meta: Meta, ch: list[Token]) -> tuple[Word, Word]:
+        return self._word(ch[0]), self._word(ch[1])
 
     def precedence(self, meta: Meta, ch: list[Token]) -> Section:
         names = tuple(self._word(t) for t in ch)
