@@ -239,8 +239,8 @@ def _deck_words(r: Rules) -> str:
 
 def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     """The sections of two loaded rules files that differ, each stated in plain words: deck,
-    order, groups, each shape, restrictions, deal, bidding, trick, win, scoring. Order: as in a
-    rules file."""
+    order, groups, each shape, restrictions, deal, bidding, trick, win, scoring, each round.
+    Order: as in a rules file."""
     out: list[SpecDifference] = []
 
     def add(what: str, x: str, y: str) -> None:
@@ -261,6 +261,10 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
         ", ".join(r for r in rb if r not in ra) or "-")
     for what in ("deal", "bidding", "trick", "win", "scoring"):
         add(what, *_fields(getattr(a, what), getattr(b, what)))
+    rda = {r.kind: ", ".join(r.clauses()[1:]) for r in a.rounds}
+    rdb = {r.kind: ", ".join(r.clauses()[1:]) for r in b.rounds}
+    for kind in dict.fromkeys([*rda, *rdb]):
+        add(f"round {kind}", rda.get(kind, "-"), rdb.get(kind, "-"))
     return tuple(out)
 
 

@@ -27,7 +27,17 @@ from typing import Any
 from .cards import ALL_RANKS, N_RANKS, Cards
 from .readings import Reading, make_reading, solve_readings
 from .restrictions import holds, words
-from .rules import BiddingSystem, FirstBidder, Rules, Shape, Target, resolved_text
+from .rules import (
+    BiddingSystem,
+    FirstBidder,
+    RobOrder,
+    RoundOrder,
+    Rules,
+    Scope,
+    Shape,
+    Target,
+    resolved_text,
+)
 from .table import body_kickers, shape_bodies
 
 #: Example moves shown per shape (smallest, middle, largest body).
@@ -251,15 +261,44 @@ def _bidding_words(rules: Rules) -> str:
                 f"bidding {' or '.join(map(str, b.bids))} strictly above the current bid, or "
                 f"passing; a bid of {top} ends it at once. The highest bidder is the landlord "
                 f"and the bid is the base. If all pass, the deal is void and redealt, and "
-                f"{again}.")
+                f"{again}." + _round_words(rules))
     robs = "each rob doubles the multiplier" if "rob" in rules.scoring.double else \
         "robs do not double"
     nocall = ("if nobody calls, the first speaker is the landlord" if
               b.no_call_first_speaker_landlord else "if nobody calls, the deal is redealt")
+    if b.rob_order is RobOrder.EACH_ONCE_CALLER_LAST:
+        return (f"call and rob, from a {b.first_speaker} first speaker: the players are asked "
+                "in turn to call the landlord; after a call each other player that did not "
+                "decline to call may rob once, in turn; if anyone robbed, the caller has one "
+                "last word (rob back and be the landlord, or leave it to the last robber); "
+                f"{robs}; {nocall}." + _round_words(rules))
     return (f"call and rob, from a {b.first_speaker} first speaker: a player may call the "
             f"landlord; after a call the other players may rob it in turn (at most "
             f"{b.max_robs} robs; the last robber is the landlord, and a refusal to rob leaves "
-            f"it with the last caller or robber); {robs}; {nocall}.")
+            f"it with the last caller or robber); {robs}; {nocall}." + _round_words(rules))
+
+
+_ORDER_WORDS = {
+    RoundOrder.LANDLORD_PEASANTS: "the landlord first, then each peasant once",
+    RoundOrder.PEASANTS_LANDLORD: "each peasant once, then the landlord",
+    RoundOrder.PEASANTS_ANSWER: "each peasant once, then the landlord only if a peasant chose "
+                                "a factor above 1",
+}
+
+
+def _round_words(rules: Rules) -> str:
+    """The rounds after the bidding, in sentences (empty when there are none)."""
+    out = ""
+    for r in rules.rounds:
+        choices = ", ".join(f"{c.name} x{c.times}" for c in r.choices)
+        answer = ("" if not r.answers else
+                  "; the landlord answers with " + ", ".join(f"{c.name} x{c.times}"
+                                                             for c in r.answers))
+        scope = ("a peasant's factor is for its own settlement with the landlord"
+                 if r.scope is Scope.PAIR else "every factor multiplies the whole table")
+        out += (f" Then a {r.kind} round after the {r.stage}, asking {_ORDER_WORDS[r.order]}: "
+                f"the choices are {choices}{answer}; {scope}.")
+    return out
 
 
 def _play_words(rules: Rules) -> tuple[str, ...]:
@@ -406,7 +445,11 @@ def _spec_sentence(what: str, a: Rules, b: Rules, x: str, y: str) -> str:
             if name not in rb:
                 parts.append(f"{b.name} drops {name} ({words(r)})")
         return "restrictions: " + "; ".join(parts) + "."
-    if what == "bidding" and a.bidding.system != b.bidding.system:
+    if what.startswith("round "):
+        gone = f"{b.name} has no {what}" if y == "-" else f"{b.name} has {y}"
+        return f"{what}: {a.name} has {x if x != '-' else 'none'}; {gone}."
+    if what == "bidding" and (a.bidding.system, a.bidding.rob_order) != \
+            (b.bidding.system, b.bidding.rob_order):
         return (f"bidding: {a.name} has {_bidding_words(a)[:-1]}; {b.name} has "
                 f"{_bidding_words(b)}")
     if x == "-":

@@ -1,0 +1,105 @@
+"""The bidding and round declarations of the rules language: ``rob_order`` in ``call_rob`` and
+``round double { … }``: they load, ``rules show`` writes them back (a file round-trips), and
+bad input is a located error (exit 2 in the CLI, never a traceback)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from ddzspec.errors import RulesError
+from ddzspec.rules import (
+    RobOrder,
+    RoundOrder,
+    Scope,
+    load_rules,
+    load_rules_text,
+    resolved_text,
+)
+
+QQ_BID = "bidding call_rob { first_speaker random  rob_order each_once_caller_last }\n"
+SCORE = "scoring { base 1  double rob bomb  settle per_peasant }\n"
+
+
+@pytest.mark.parametrize("path", ["examples/qq-bidding.rules", "examples/kick.rules"])
+def test_a_round_trips_through_rules_show(path: str) -> None:
+    r = load_rules(path)
+    again = load_rules_text(resolved_text(r), "shown.rules")
+    assert replace(again, path=r.path, parents=r.parents) == r
+
+
+def test_the_words_loaded() -> None:
+    qq, kick = load_rules("examples/qq-bidding.rules"), load_rules("examples/kick.rules")
+    assert qq.bidding.rob_order is RobOrder.EACH_ONCE_CALLER_LAST
+    assert "rob_order each_once_caller_last" in qq.bidding.clauses()
+    assert [c.times for c in qq.rounds[0].choices] == [1, 2, 4]
+    assert qq.rounds[0].scope is Scope.PAIR
+    assert kick.rounds[0].order is RoundOrder.PEASANTS_ANSWER
+    assert [c.name for c in kick.rounds[0].choices_of(landlord=True)] == ["no", "counter"]
+    assert "round double {\n    after talon\n    order peasants answer\n" in resolved_text(kick)
+    for name in ("classic", "kawu", "duel", "duel-literal"):
+        assert load_rules(name).rounds == ()
+        assert "round" not in resolved_text(load_rules(name))
+
+
+def _load(body: str) -> None:
+    load_rules_text("rules x extends classic\n" + body, "x.rules")
+
+
+@pytest.mark.parametrize("body, message", [
+    ("round triple { after talon  order landlord peasants  choices no 1 double 2 }\n",
+     r"x.rules:2:1: unknown round 'triple' \(rounds: double\)"),
+    ("round double { after talon  order landlord landlord  choices no 1 double 2 }\n",
+     r"x.rules:2:35: round double: impossible order 'landlord landlord' \(orders: landlord "
+     r"peasants, peasants landlord, peasants answer\)"),
+    ("round double { after talon  order landlord peasants  choices no 1 double 0 }\n",
+     r"x.rules:2:\d+: round double: choice double 0: a factor is at least 1"),
+    ("round double { after deal  order landlord peasants  choices no 1 double 2 }\n",
+     r"x.rules:2:22: round double: after deal: unknown stage \(stages: talon\)"),
+    ("round double { after talon  order landlord peasants  choices double 2 }\n",
+     r"round double: no choice of factor 1"),
+    ("round double { after talon  order landlord peasants  choices no 1 bomb 2 }\n",
+     r"choice bomb: already a shape or an event"),
+    ("round double { after talon  order landlord peasants  choices no 1 x 2 y 2 }\n",
+     r"two choices of factor 2"),
+    ("round double { after talon  order landlord peasants  choices no 1 x 2  scope seat }\n",
+     r"scope seat: unknown \(scopes: table, pair\)"),
+    ("round double { after talon  order landlord peasants  choices no 1 x 2  answer no 1 y 2 }"
+     "\n", r"'answer' needs order peasants answer"),
+    ("round double { order landlord peasants  choices no 1 x 2 }\n",
+     r"round double needs 'after …'"),
+    ("round double { after talon  order landlord peasants  choices no 1 x 2 }\n"
+     "round double { after talon  order landlord peasants  choices no 1 x 2 }\n",
+     r"section 'round double' given twice"),
+    (QQ_BID.replace("}", " max_robs 3 }") + SCORE,
+     r"max_robs: rob_order each_once_caller_last bounds the robs itself"),
+    ("bidding auction { bids 1 2 3  all_pass redeal first_bidder random  "
+     "rob_order each_once_caller_last }\n", r"rob_order is a call_rob clause"),
+    ("bidding call_rob { rob_order every_now_and_then }\n",
+     r"take_turns or each_once_caller_last"),
+])
+def test_bad_input_is_located(body: str, message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        _load(body)
+
+
+def test_the_qq_order_on_the_two_seat_duel_is_refused() -> None:
+    """Seed 003: with two seats the robs alternate (take_turns, max_robs)."""
+    with pytest.raises(RulesError, match=r"x.rules:2:20: rob_order each_once_caller_last needs "
+                       r"three seats or more: with 2 the robs alternate"):
+        load_rules_text("rules x extends duel\n"
+                        "bidding call_rob { rob_order each_once_caller_last }\n", "x.rules")
+
+
+def test_the_cli_shows_and_refuses(cli: Callable[..., tuple[int, str, str]],
+                                   tmp_path: Path) -> None:
+    code, out, _ = cli("rules", "show", "examples/qq-bidding.rules")
+    assert code == 0 and "rob_order each_once_caller_last" in out and "round double {" in out
+    bad = tmp_path / "bad.rules"
+    bad.write_text("rules bad extends classic\nround double { after talon  order landlord "
+                   "peasants  choices no 1 double 0 }\n")
+    code, _, err = cli("rules", "show", str(bad))
+    assert code == 2 and "a factor is at least 1" in err
