@@ -106,6 +106,9 @@ class TerminalSeat:
             line = f"{who}: pass" + ("; the trick is over" if st.last is None else "")
         elif action.kind is ActionKind.BID:
             line = f"{who}: " + ("pass" if action.value == 0 else f"bid {action.value}")
+        elif action.kind is ActionKind.DOUBLE:
+            name = self._choice_names(before, action.seat).get(action.value, "?")
+            line = f"{who}: {name} (x{action.value}; multiplier x{st.multiplier})"
         else:
             word = action.kind.value
             line = f"{who}: {word if action.value else 'no ' + word}"
@@ -156,6 +159,7 @@ class TerminalSeat:
             trick = [f"{'you' if s == self.seat else f'seat {s}'} "
                      + ("pass" if r is None else r.describe(n)) for s, r in v.trick]
             lines.append("trick: " + ("; ".join(trick) if trick else "you lead"))
+        if v.phase.value in ("doubling", "play"):
             factors = ", ".join(f.kind.replace("_", "-") + (f" {f.cards}" if f.cards else "")
                                 for f in v.factors)
             lines.append(f"multiplier: x{v.multiplier}" + (f" ({factors})" if factors else "")
@@ -197,14 +201,26 @@ class TerminalSeat:
             raise SeatQuit
         return False
 
+    @staticmethod
+    def _choice_names(state: GameState, seat: int) -> dict[int, str]:
+        """A doubling round's choices for ``seat``: factor -> name (``{1: "no", 2: "double"}``)."""
+        rnd = next(iter(state.rules.rounds), None)
+        if rnd is None:
+            return {}
+        return {c.times: c.name for c in rnd.choices_of(seat == state.landlord)}
+
     def bid_turn(self) -> None:
-        """One bidding turn of the person: only the legal choices are offered."""
+        """One bidding turn of the person (a bid, call or rob, or a doubling round's choice,
+        typed by its name): only the legal choices are offered."""
         from ..errors import GameError
         from ..game import Action, ActionKind
         legal = self.state.legal_actions()
         kind = legal[0].kind
+        names = self._choice_names(self.state, self.seat)
         if kind is ActionKind.BID:
             choices = ["pass" if a.value == 0 else str(a.value) for a in legal]
+        elif kind is ActionKind.DOUBLE:
+            choices = [names[a.value] for a in legal]
         else:
             choices = [kind.value, "no"]
         for line in self.status():
@@ -216,6 +232,9 @@ class TerminalSeat:
             if kind is ActionKind.BID:
                 value = 0 if word == "pass" else int(word) if word.isdigit() else None
                 action = None if value is None else Action.bid(self.seat, value)
+            elif kind is ActionKind.DOUBLE:
+                times = next((t for t, name in names.items() if name == word), None)
+                action = None if times is None else Action.double(self.seat, times)
             else:
                 yes = {kind.value: 1, "yes": 1, "y": 1, "no": 0, "n": 0, "pass": 0}.get(word)
                 action = None if yes is None else Action(kind, self.seat, yes)
@@ -297,7 +316,7 @@ class TerminalSeat:
             turn = self.state.turn
             assert turn is not None  # the deal is not over
             if turn == self.seat:
-                if self.state.phase is Phase.BIDDING:
+                if self.state.phase in (Phase.BIDDING, Phase.DOUBLING):
                     self.bid_turn()
                 else:
                     self.play_turn()

@@ -51,7 +51,7 @@ MAX_GAMES = 1000
 
 #: The fields of the person's action per kind (a {"kind": "pass", "cards": …} is refused).
 ACTION_FIELDS = {"bid": ("kind", "value"), "call": ("kind", "value"), "rob": ("kind", "value"),
-                 "pass": ("kind",), "play": ("kind", "cards")}
+                 "double": ("kind", "value"), "pass": ("kind",), "play": ("kind", "cards")}
 
 
 class WebError(DdzError):
@@ -201,6 +201,8 @@ def action_text(a: Action, notation: str, rules: Rules | None = None) -> str:
         return "calls" if a.value else "does not call"
     if a.kind is ActionKind.ROB:
         return "robs" if a.value else "does not rob"
+    if a.kind is ActionKind.DOUBLE:
+        return "does not double" if a.value == 1 else f"doubles x{a.value}"
     if a.kind is ActionKind.PLAY:
         return f"plays {action_cards(a, notation, rules)}"
     return "passes"
@@ -225,8 +227,9 @@ class WebGame:
         return self.state.turn is not None and self.state.turn != self.seat
 
     def legal(self, notation: str) -> dict[str, Any]:
-        """The person's legal choices now: ``{"kind": "bid"|"call"|"rob"|"play"|None,
-        "choices": [values], "moves": [cards text, smallest first], "can_pass"}``."""
+        """The person's legal choices now: ``{"kind": "bid"|"call"|"rob"|"double"|"play"|None,
+        "choices": [values], "moves": [cards text, smallest first], "can_pass"}``; a doubling
+        round's choices are factors, with their ``"names"`` (``["no", "double", "super"]``)."""
         st = self.state
         if st.turn != self.seat:
             return {"kind": None, "choices": [], "moves": [], "can_pass": False}
@@ -236,6 +239,11 @@ class WebGame:
             return {"kind": acts[0].kind.value,
                     "choices": [bool(a.value) if yes_no else a.value for a in acts],
                     "moves": [], "can_pass": False}
+        if st.phase is Phase.DOUBLING:
+            rnd = next(iter(st.rules.rounds))
+            names = {c.times: c.name for c in rnd.choices_of(self.seat == st.landlord)}
+            return {"kind": "double", "choices": [a.value for a in acts],
+                    "names": [names[a.value] for a in acts], "moves": [], "can_pass": False}
         moves = [move_text(a.cards, st.rules, notation) for a in acts if a.cards is not None]
         return {"kind": "play", "choices": [], "moves": moves,
                 "can_pass": any(a.kind is ActionKind.PASS for a in acts)}
@@ -280,9 +288,10 @@ class WebGame:
     # ---------------------------------------------------------------- actions
 
     def person_action(self, obj: Any, notation: str) -> Action:
-        """The person's action from the request body ``{"kind": "bid"|"call"|"rob"|"play"|
-        "pass", "value": int|bool, "cards": "..."}`` (cards in ``notation``). Raises WebError
-        for a malformed body, NotationError for unreadable cards."""
+        """The person's action from the request body ``{"kind": "bid"|"call"|"rob"|"double"|
+        "play"|"pass", "value": int|bool, "cards": "..."}`` (a double's value: the factor;
+        cards in ``notation``). Raises WebError for a malformed body, NotationError for
+        unreadable cards."""
         if not isinstance(obj, dict):
             raise WebError("the body is a JSON object {\"kind\": ..., ...}")
         kind = obj.get("kind")
@@ -303,6 +312,11 @@ class WebGame:
             if not isinstance(v, bool):
                 raise WebError(f"\"{kind}\" needs \"value\": true or false")
             return Action.call(s, v) if kind == "call" else Action.rob(s, v)
+        if kind == "double":
+            v = obj.get("value")
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise WebError("\"double\" needs an integer \"value\": the factor chosen")
+            return Action.double(s, v)
         if kind == "pass":
             return Action.pass_(s)
         if kind == "play":
@@ -313,7 +327,8 @@ class WebGame:
                 raise WebError("\"cards\" is longer than any hand")
             cards = parse_cards(text, notation, deck=self.state.rules.deck).cards
             return Action(ActionKind.PLAY, s, 0, cards)
-        raise WebError(f"unknown action kind {json.dumps(kind)} (bid, call, rob, play, pass)")
+        raise WebError(f"unknown action kind {json.dumps(kind)} (bid, call, rob, double, play, "
+                       "pass)")
 
     def check_person_turn(self) -> None:
         """WebError (409) unless the person is on turn."""

@@ -288,3 +288,36 @@ def test_an_unwritable_data_folder_is_a_located_one_line_error(
     assert err.startswith("ddzspec: error: /proc/nope/ddzspec/games: cannot create the folder "
                           "where deals are saved:")
     assert "--save FILE" in err and "XDG_DATA_HOME" in err and "Errno" not in err
+
+
+def test_a_doubling_round_is_a_prompt(tmp_path: Path) -> None:
+    """examples/qq-bidding.rules: call and rob in the QQ order, then the doubling round, whose
+    choices are typed by name; the record replays with the person's choice."""
+    save = tmp_path / "deal.json"
+    child = spawn(tmp_path, "--rules", "examples/qq-bidding.rules", "--seat", "0",
+                  "--seed", "1", "--levels", "1", "--save", str(save))
+    prompt = re.compile(r"seat (\d) (bid|call|rob|double) \[([^\]]*)\]> ")
+    doubled = False
+    for _ in range(200):
+        i = child.expect([prompt, TURN, END])
+        if i == 2:
+            break
+        if i == 1:
+            play_first_hint(child)
+            continue
+        kind, choices = child.match.group(2), child.match.group(3)
+        if kind == "double":
+            assert choices == "no/double/super"
+            child.sendline("triple")
+            child.expect("not a choice: 'triple'; type one of no, double, super")
+            child.expect(prompt)
+            child.sendline("super")
+            child.expect(r"you: super \(x4; multiplier x\d+\)")
+            doubled = True
+        else:
+            child.sendline(choices.split("/")[0])
+    assert doubled
+    assert finish(child) == 0
+    rec = json.loads(save.read_text())
+    assert {"seat": 0, "double": 4} in rec["actions"]
+    assert resume(load(save)).over

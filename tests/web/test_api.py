@@ -574,3 +574,27 @@ def test_errors_are_answered_by_the_exception_handlers_by_class() -> None:
     r = c.post("/api/boom")
     assert r.status_code == 405 and r.json() == {"error": "method not allowed: POST /api/boom"}
     assert c.get("/nothing").text == "Not Found"
+
+
+def test_a_doubling_round_is_offered_as_buttons(tmp_path: Path) -> None:
+    """examples/qq-bidding.rules: the person calls or robs, then chooses a factor by its name;
+    a factor that is not a choice is refused and changes nothing."""
+    c = TestClient(create_app([str(ROOT / "examples" / "qq-bidding.rules")], data_dir=tmp_path),
+                   base_url="http://localhost")
+    g = to_person(c, new_game(c, rules="qq-bidding", seat=0, seed=1))
+    while g["view"]["phase"] == "bidding":
+        g = to_person(c, c.post(f"/api/games/{g['id']}/action",
+                                json={"kind": g["legal"]["kind"], "value": True}).json())
+    assert g["view"]["phase"] == "doubling" and g["view"]["turn"] == 0
+    legal = g["legal"]
+    assert legal["kind"] == "double" and legal["choices"] == [1, 2, 4]
+    assert legal["names"] == ["no", "double", "super"]
+    bad = c.post(f"/api/games/{g['id']}/action", json={"kind": "double", "value": 3})
+    assert 400 <= bad.status_code < 500 and "the choices are" in bad.text
+    r = c.post(f"/api/games/{g['id']}/action", json={"kind": "double", "value": 4})
+    assert r.status_code == 200, r.text
+    factors = r.json()["view"]["factors"]
+    assert {"kind": "super", "times": 4, "seat": 0} in [
+        {k: f[k] for k in ("kind", "times", "seat")} for f in factors]
+    assert {"seat": 0, "kind": "double", "text": "doubles x4"} in [
+        {k: e[k] for k in ("seat", "kind", "text")} for e in r.json()["log"]]

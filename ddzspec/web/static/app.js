@@ -254,6 +254,7 @@ function render(actedSeat) {
   // status
   let status;
   if (v.phase === "over") status = "The deal is over";
+  else if (v.turn === g.seat && v.phase === "doubling") status = "Your turn to double or not";
   else if (v.turn === g.seat) status = v.phase === "bidding" ?
     "Your turn to " + (g.legal.kind === "bid" ? "bid" : g.legal.kind === "rob" ? "rob or not" : "call or not") :
     (v.trick.length && g.legal.can_pass ? "Your turn: beat it or pass" : "Your lead");
@@ -301,7 +302,7 @@ function render(actedSeat) {
 function factorText(f) {
   let t = "×" + f.times + " " + f.kind.replace("_", "-");
   if (f.cards) t += " " + cardText(f.cards);
-  if (f.seat !== undefined) t += " (seat " + f.seat + ")";
+  if (f.seat !== undefined) t += " (seat " + f.seat + (f.scope === "pair" ? ", its own settlement" : "") + ")";
   return t;
 }
 
@@ -354,6 +355,15 @@ function renderMe() {
       const b = el("button", yes ? "bid-btn primary" : "bid-btn", text);
       b.dataset.value = yes ? "1" : "0";
       b.addEventListener("click", () => act({ kind: legal.kind, value: yes }));
+      bid.appendChild(b);
+    });
+  } else if (legal.kind === "double") {
+    legal.choices.forEach((c, i) => {
+      const name = legal.names[i];
+      const b = el("button", c === 1 ? "bid-btn" : "bid-btn primary",
+        c === 1 ? name.charAt(0).toUpperCase() + name.slice(1) : name.charAt(0).toUpperCase() + name.slice(1) + " ×" + c);
+      b.dataset.value = String(c);
+      b.addEventListener("click", () => act({ kind: "double", value: c }));
       bid.appendChild(b);
     });
   }
@@ -465,6 +475,7 @@ function factorName(f) {
   let t = names[f.kind] || f.kind;
   if (f.cards) t += " " + cardText(f.cards);
   if (f.seat !== undefined) t += " by seat " + f.seat;
+  if (f.scope === "pair") t += " (its own settlement)";
   return t;
 }
 
