@@ -281,8 +281,10 @@ def _bidding_words(rules: Rules) -> str:
 _ORDER_WORDS = {
     RoundOrder.LANDLORD_PEASANTS: "the landlord first, then each peasant once",
     RoundOrder.PEASANTS_LANDLORD: "each peasant once, then the landlord",
-    RoundOrder.PEASANTS_ANSWER: "each peasant once, then the landlord only if a peasant chose "
-                                "a factor above 1",
+    RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED: "each peasant once, then the landlord only if a "
+                                             "peasant chose a factor above 1",
+    RoundOrder.LANDLORD: "the landlord alone",
+    RoundOrder.ALL: "every seat once, in turn",
 }
 
 

@@ -106,9 +106,12 @@ class TerminalSeat:
             line = f"{who}: pass" + ("; the trick is over" if st.last is None else "")
         elif action.kind is ActionKind.BID:
             line = f"{who}: " + ("pass" if action.value == 0 else f"bid {action.value}")
-        elif action.kind is ActionKind.DOUBLE:
+        elif action.kind in (ActionKind.DOUBLE, ActionKind.SHOW):
             name = self._choice_names(before, action.seat).get(action.value, "?")
             line = f"{who}: {name} (x{action.value}; multiplier x{st.multiplier})"
+            if action.seat in st.shown and action.seat not in before.shown:
+                verb = "show" if action.seat == self.seat else "shows"
+                line += f"\n{who} {verb}: {_grouped(st.hands[action.seat], self.notation)}"
         else:
             word = action.kind.value
             line = f"{who}: {word if action.value else 'no ' + word}"
@@ -155,6 +158,9 @@ class TerminalSeat:
                  "cards left: " + ", ".join(seats)]
         if v.talon is not None and len(v.talon):
             lines.append(f"talon: {_grouped(v.talon, n)}")
+        for s, h in v.shown:
+            if s != self.seat:
+                lines.append(f"seat {s} shows: {_grouped(h, n)}")
         if v.phase.value == "play":
             trick = [f"{'you' if s == self.seat else f'seat {s}'} "
                      + ("pass" if r is None else r.describe(n)) for s, r in v.trick]
@@ -203,8 +209,10 @@ class TerminalSeat:
 
     @staticmethod
     def _choice_names(state: GameState, seat: int) -> dict[int, str]:
-        """A doubling round's choices for ``seat``: factor -> name (``{1: "no", 2: "double"}``)."""
-        rnd = next(iter(state.rules.rounds), None)
+        """The current round's choices for ``seat``: factor -> name (``{1: "no", 2:
+        "double"}``); empty outside a round."""
+        from ..game.bidding import current_round
+        rnd = current_round(state)
         if rnd is None:
             return {}
         return {c.times: c.name for c in rnd.choices_of(seat == state.landlord)}
@@ -219,7 +227,7 @@ class TerminalSeat:
         names = self._choice_names(self.state, self.seat)
         if kind is ActionKind.BID:
             choices = ["pass" if a.value == 0 else str(a.value) for a in legal]
-        elif kind is ActionKind.DOUBLE:
+        elif kind in (ActionKind.DOUBLE, ActionKind.SHOW):
             choices = [names[a.value] for a in legal]
         else:
             choices = [kind.value, "no"]
@@ -232,9 +240,9 @@ class TerminalSeat:
             if kind is ActionKind.BID:
                 value = 0 if word == "pass" else int(word) if word.isdigit() else None
                 action = None if value is None else Action.bid(self.seat, value)
-            elif kind is ActionKind.DOUBLE:
+            elif kind in (ActionKind.DOUBLE, ActionKind.SHOW):
                 times = next((t for t, name in names.items() if name == word), None)
-                action = None if times is None else Action.double(self.seat, times)
+                action = None if times is None else Action(kind, self.seat, times)
             else:
                 yes = {kind.value: 1, "yes": 1, "y": 1, "no": 0, "n": 0, "pass": 0}.get(word)
                 action = None if yes is None else Action(kind, self.seat, yes)
@@ -316,7 +324,7 @@ class TerminalSeat:
             turn = self.state.turn
             assert turn is not None  # the deal is not over
             if turn == self.seat:
-                if self.state.phase in (Phase.BIDDING, Phase.DOUBLING):
+                if self.state.phase in (Phase.SHOWING, Phase.BIDDING, Phase.DOUBLING):
                     self.bid_turn()
                 else:
                     self.play_turn()

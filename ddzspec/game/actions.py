@@ -43,8 +43,8 @@ def _yes_no(kind: ActionKind, yes: object) -> int:
 class Action:
     """One action of a deal. ``kind`` (:class:`ActionKind`; a plain word such as ``"play"``
     is turned into its member): ``bid`` (auction; ``value`` 0 = pass, else the bid), ``call`` /
-    ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``double`` (a doubling round; ``value``: the
-    factor chosen), ``play`` (``cards``), ``pass`` (a trick pass).
+    ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``double`` / ``show`` (a round; ``value``:
+    the factor chosen), ``play`` (``cards``), ``pass`` (a trick pass).
     Build with the class methods; JSON with :meth:`to_json` / :meth:`from_json`. Raises
     GameError for an unknown kind or ``cards`` that are neither a :class:`Cards` nor None (a
     bad ``seat`` or ``value`` is refused by :meth:`GameState.apply`: BadSeatError,
@@ -98,6 +98,12 @@ class Action:
         return cls(ActionKind.DOUBLE, seat, times)
 
     @classmethod
+    def show(cls, seat: int, times: int) -> Action:
+        """A show-cards round's choice: the factor ``times`` (1: keep the hand hidden; above
+        1: show it), one of the round's choices (checked by :meth:`GameState.apply`)."""
+        return cls(ActionKind.SHOW, seat, times)
+
+    @classmethod
     def play(cls, seat: int, cards: Cards | str) -> Action:
         """Play cards (Cards or English notation). Raises NotationError."""
         if isinstance(cards, str):
@@ -113,7 +119,7 @@ class Action:
         """``{"seat": 0, "bid": 2}``, ``{"seat": 1, "call": true}``, ``{"seat": 0, "rob": false}``,
         ``{"seat": 2, "play": "333+4"}``, ``{"seat": 1, "pass": true}``."""
         kind = self.kind.value
-        if self.kind in (ActionKind.BID, ActionKind.DOUBLE):
+        if self.kind in (ActionKind.BID, ActionKind.DOUBLE, ActionKind.SHOW):
             return {"seat": self.seat, kind: self.value}
         if self.kind in (ActionKind.CALL, ActionKind.ROB):
             return {"seat": self.seat, kind: bool(self.value)}
@@ -143,11 +149,11 @@ class Action:
             if not isinstance(v, int) or isinstance(v, bool):
                 raise GameError(f"\"bid\" is an integer (0: pass), not {json_text(v)}")
             return cls.bid(seat, v)
-        if kind is ActionKind.DOUBLE:
+        if kind in (ActionKind.DOUBLE, ActionKind.SHOW):
             if not isinstance(v, int) or isinstance(v, bool):
-                raise GameError(f"\"double\" is an integer (the factor chosen, 1: no double), "
+                raise GameError(f"\"{kind}\" is an integer (the factor chosen, 1: no), "
                                 f"not {json_text(v)}")
-            return cls.double(seat, v)
+            return cls(kind, seat, v)
         if kind in (ActionKind.CALL, ActionKind.ROB):
             if not isinstance(v, bool):
                 raise GameError(f"\"{kind}\" is true or false, not {json_text(v)}")
@@ -173,6 +179,8 @@ class Action:
             return f"{who} plays {self.cards}"
         if self.kind is ActionKind.DOUBLE:
             return f"{who} {'does not double' if self.value == 1 else f'doubles x{self.value}'}"
+        if self.kind is ActionKind.SHOW:
+            return f"{who} {'does not show' if self.value == 1 else f'shows x{self.value}'}"
         return f"{who} passes"
 
 

@@ -12,9 +12,9 @@ hand-over of the talon to the landlord.
   are asked in turn to call; after a call each other seat that did not decline to call robs or
   not, once, in turn order; if anyone robbed, the caller has one last word (rob back: the
   caller is landlord; else the last robber); nobody robbed: the caller; nobody called: redeal.
-- a doubling round (``round double``, after the talon): the seats of its ``order`` choose a
-  factor once each; a factor above 1 is a :class:`Factor` of that seat (with the round's scope
-  for a peasant).
+- rounds (``round double``, ``round show``, after the deal or the talon): the seats of its
+  ``order`` choose a factor once each; a factor above 1 is a :class:`Factor` of that seat
+  (with the round's scope for a peasant), and in a show round shows the seat's hand.
 
 Each function takes the state before, the action (already checked for phase, turn and seat)
 and the log including it, and returns the state after, or raises InvalidBidError.
@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidBidError
-from ..rules import RobOrder, Round, RoundOrder, RoundStage, Scope
+from ..rules import RobOrder, Round, RoundKind, RoundOrder, RoundStage, Scope
 from .actions import Action
 from .dealing import next_seat, shuffle_deal
 from .enums import ActionKind, Phase
@@ -55,7 +55,7 @@ def bid(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
     top = b.ends_at if b.ends_at is not None else max(b.bids)
     if a.value and a.value >= top:
         return to_landlord(state, a.seat, log, bids=bids, high=high, high_seat=high_seat)
-    if len(bids) == state.players:
+    if sum(1 for x in bids if x.kind is ActionKind.BID) == state.players:
         if high_seat is None:
             return redeal(state, log)
         return to_landlord(state, high_seat, log, bids=bids, high=high, high_seat=high_seat)
@@ -81,7 +81,7 @@ def call(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
     if a.value:
         return replace(state, bids=bids, called=True, candidate=a.seat,
                        turn=next_seat(state.rules, a.seat), log=log)
-    if len(bids) == state.players:  # nobody called
+    if sum(1 for x in bids if x.kind is ActionKind.CALL) == state.players:  # nobody called
         if state.rules.bidding.no_call_first_speaker_landlord:
             return to_landlord(state, state.first, log, bids=bids)
         return redeal(state, log)
@@ -148,17 +148,28 @@ def _after(state: GameState, seat: int) -> list[int]:
     return out
 
 
-def talon_round(state: GameState) -> Round | None:
-    """The round the rules play once the talon is taken, if any."""
-    return next((r for r in state.rules.rounds if r.stage is RoundStage.TALON), None)
+#: The phase of each round kind, and the kind of action a seat takes in it.
+ROUND_PHASE = {RoundKind.DOUBLE: Phase.DOUBLING, RoundKind.SHOW: Phase.SHOWING}
+ROUND_ACTION = {RoundKind.DOUBLE: ActionKind.DOUBLE, RoundKind.SHOW: ActionKind.SHOW}
+
+
+def current_round(state: GameState) -> Round | None:
+    """The round the deal is in (its phase is a round's), or None."""
+    return next((r for r in state.rules.rounds if ROUND_PHASE[r.kind] is state.phase), None)
 
 
 def round_seats(state: GameState, rnd: Round, spoken: tuple[Action, ...]) -> list[int]:
     """The seats asked in ``rnd``, in order, once ``spoken`` (its choices so far) are made:
-    the landlord first or last, or last only when a peasant chose a factor above 1."""
-    assert state.landlord is not None
+    the landlord first or last, last only when a peasant chose a factor above 1, alone, or
+    every seat from the first speaker (from the landlord once there is one)."""
     ll = state.landlord
+    if rnd.order is RoundOrder.ALL:
+        start = state.first if ll is None else ll
+        return [start] + _after(state, start)
+    assert ll is not None
     peasants = _after(state, ll)
+    if rnd.order is RoundOrder.LANDLORD:
+        return [ll]
     if rnd.order is RoundOrder.LANDLORD_PEASANTS:
         return [ll] + peasants
     if rnd.order is RoundOrder.PEASANTS_LANDLORD:
@@ -167,30 +178,49 @@ def round_seats(state: GameState, rnd: Round, spoken: tuple[Action, ...]) -> lis
     return peasants + ([ll] if doubled else [])
 
 
-def double(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
-    """A doubling-round choice: ``a.value`` is the factor of one of the round's choices for
-    this seat's role; a factor above 1 is recorded as a :class:`Factor` of the seat (scope
-    ``pair`` for a peasant under ``scope pair``). The last seat's choice starts trick play.
+def start_rounds(state: GameState, stage: RoundStage, after: Round | None = None) -> GameState:
+    """The first round of ``stage`` (after the round ``after``, when given) as the deal's
+    phase, its first seat on turn; with none left, the deal goes on: the bidding from the
+    first speaker (stage deal) or trick play from the landlord (stage talon)."""
+    rounds = [r for r in state.rules.rounds if r.stage is stage]
+    if after is not None:
+        rounds = rounds[rounds.index(after) + 1:]
+    for rnd in rounds:
+        seats = round_seats(state, rnd, ())
+        if seats:
+            return replace(state, phase=ROUND_PHASE[rnd.kind], turn=seats[0])
+    if stage is RoundStage.DEAL:
+        return replace(state, phase=Phase.BIDDING, turn=state.first)
+    return replace(state, phase=Phase.PLAY, turn=state.landlord)
+
+
+def round_choice(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
+    """A round's choice (``double`` or ``show``): ``a.value`` is the factor of one of the
+    round's choices for this seat's role; a factor above 1 is recorded as a :class:`Factor`
+    of the seat (scope ``pair`` for a peasant under ``scope pair``) and, in a show round,
+    shows the seat's hand. The last seat's choice starts the next round or the next phase.
     Raises InvalidBidError for a factor that is not a choice."""
-    rnd = talon_round(state)
-    assert rnd is not None and state.landlord is not None
+    rnd = current_round(state)
+    assert rnd is not None
     landlord = a.seat == state.landlord
     choices = rnd.choices_of(landlord)
     chosen = next((c for c in choices if c.times == a.value), None)
     if chosen is None:
         said = ", ".join(f"{c.name} ({c.times})" for c in choices)
-        raise InvalidBidError(f"double {a.value}: the choices are {said}")
-    factors = state.factors
+        raise InvalidBidError(f"{a.kind} {a.value}: the choices are {said}")
+    factors, shown = state.factors, state.shown
     if chosen.times > 1:
-        scope = Scope.TABLE if landlord else rnd.scope
+        scope = Scope.TABLE if landlord or state.landlord is None else rnd.scope
         factors = factors + (Factor(chosen.name, chosen.times, a.seat, scope=scope),)
+        if rnd.kind is RoundKind.SHOW:
+            shown = tuple(sorted(shown + (a.seat,)))
     bids = state.bids + (a,)
-    spoken = tuple(b for b in bids if b.kind is ActionKind.DOUBLE)
+    spoken = tuple(b for b in bids if b.kind is ROUND_ACTION[rnd.kind])
     seats = round_seats(state, rnd, spoken)
+    st = replace(state, bids=bids, factors=factors, shown=shown, log=log)
     if len(spoken) < len(seats):
-        return replace(state, bids=bids, factors=factors, turn=seats[len(spoken)], log=log)
-    return replace(state, bids=bids, factors=factors, phase=Phase.PLAY, turn=state.landlord,
-                   log=log)
+        return replace(st, turn=seats[len(spoken)])
+    return start_rounds(st, rnd.stage, rnd)
 
 
 def to_landlord(state: GameState, seat: int, log: tuple[Action, ...], **kw: Any) -> GameState:
@@ -203,11 +233,8 @@ def to_landlord(state: GameState, seat: int, log: tuple[Action, ...], **kw: Any)
     st = replace(st, landlord=seat, candidate=seat, phase=Phase.PLAY, turn=seat,
                  leader=seat, hands=tuple(hands),
                  base=st.high if base == "bid" else int(base))
-    rnd = talon_round(st)
-    if rnd is None:
-        return st
-    return replace(st, phase=Phase.DOUBLING, turn=round_seats(st, rnd, ())[0])
+    return start_rounds(st, RoundStage.TALON)
 
 
-__all__ = ["bid", "call", "double", "redeal", "rob", "round_seats", "talon_round",
-           "to_landlord"]
+__all__ = ["ROUND_ACTION", "ROUND_PHASE", "bid", "call", "current_round", "redeal", "rob",
+           "round_choice", "round_seats", "start_rounds", "to_landlord"]

@@ -19,9 +19,10 @@ class Word(StrEnum):
 
 
 class Phase(Word):
-    """The phase of a deal: bidding (auction or call-and-rob), a doubling round (when the rules
-    declare ``round double``), trick play, over."""
+    """The phase of a deal: show cards and a doubling round (when the rules declare ``round
+    show`` / ``round double``), bidding (auction or call-and-rob), trick play, over."""
 
+    SHOWING = "showing"
     BIDDING = "bidding"
     DOUBLING = "doubling"
     PLAY = "play"
@@ -44,8 +45,8 @@ class Winner(Word):
 
 class ActionKind(Word):
     """The kind of an :class:`~ddzspec.game.Action`: ``bid`` (auction), ``call`` / ``rob``
-    (call-and-rob, seed 003), ``double`` (a doubling round's choice: its factor), ``play``
-    (cards) and ``pass`` (in trick play)."""
+    (call-and-rob, seed 003), ``double`` and ``show`` (a round's choice: its factor; show
+    cards), ``play`` (cards) and ``pass`` (in trick play)."""
 
     BID = "bid"
     CALL = "call"
@@ -53,6 +54,7 @@ class ActionKind(Word):
     PLAY = "play"
     PASS = "pass"
     DOUBLE = "double"
+    SHOW = "show"
 
 
 __all__ = ["ActionKind", "Phase", "Role", "Winner", "Word"]

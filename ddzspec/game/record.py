@@ -26,7 +26,8 @@ from .._io import read_input, write_atomic, write_problem
 from ..errors import DdzError, GameError, RecordError, RulesError
 from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
 from .actions import Action, json_text
-from .enums import ActionKind, Phase, Winner
+from .bidding import current_round
+from .enums import ActionKind, Winner
 from .state import GameState, same_rules
 
 FORMAT = "ddzspec-record"
@@ -536,11 +537,12 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
                          else "no talon")  # a variant may deal none
                 out.append(f"landlord: seat {st.landlord} ({base}); {talon} "
                            f"({len(st.hands[st.landlord])} cards)")
-                out += _round_head(st)
             prev = st
             continue
-        if action.kind is ActionKind.DOUBLE:
-            out.append(f"  {_choice_words(prev, action)}, multiplier {st.multiplier}")
+        if action.kind in (ActionKind.DOUBLE, ActionKind.SHOW):
+            if not any(b.kind is action.kind for b in prev.bids):
+                out += _round_head(prev)
+            out.append(f"  {_choice_words(prev, action, notation)}, multiplier {st.multiplier}")
             prev = st
             continue
         if prev.last is None and action.kind is ActionKind.PLAY:
@@ -567,24 +569,29 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
     return out
 
 
-def _choice_words(st: GameState, action: Action) -> str:
-    """``seat 1 chooses super (x4, its own settlement with the landlord)``: a round's choice
-    by its name, from the state ``st`` before it."""
-    rnd = next(r for r in st.rules.rounds)
+def _choice_words(st: GameState, action: Action, notation: str) -> str:
+    """``seat 1 chooses super (x4, its own settlement with the landlord)``, ``seat 0 chooses
+    show (x2): 33455…``: a round's choice by its name, from the state ``st`` before it."""
+    rnd = current_round(st)
+    assert rnd is not None
     landlord = action.seat == st.landlord
     name = next((c.name for c in rnd.choices_of(landlord) if c.times == action.value), "?")
-    pair = not landlord and rnd.scope == "pair" and action.value > 1
-    return (f"seat {action.seat} chooses {name} (x{action.value}"
-            + (", its own settlement with the landlord" if pair else "") + ")")
+    pair = st.landlord is not None and not landlord and rnd.scope == "pair" and action.value > 1
+    words = (f"seat {action.seat} chooses {name} (x{action.value}"
+             + (", its own settlement with the landlord" if pair else "") + ")")
+    if action.kind is ActionKind.SHOW and action.value > 1:
+        words += f": its hand {st.hands[action.seat].format(notation)} is shown"
+    return words
 
 
 def _round_head(st: GameState) -> list[str]:
-    """The heading of the round that follows the talon, if the rules play one."""
-    rnd = next((r for r in st.rules.rounds), None)
-    if rnd is None or st.phase is not Phase.DOUBLING:
+    """The heading of the round the deal is in."""
+    rnd = current_round(st)
+    if rnd is None:
         return []
     choices = ", ".join(f"{c.name} x{c.times}" for c in rnd.choices)
-    return [f"{rnd.kind} round ({rnd.order}; {choices}; scope {rnd.scope}):"]
+    return [f"{rnd.kind} round after the {rnd.stage} ({rnd.order}; {choices}; "
+            f"scope {rnd.scope}):"]
 
 
 def _deal_lines(st: GameState, notation: str) -> list[str]:

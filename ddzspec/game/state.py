@@ -13,7 +13,7 @@ from ..check import require_playable
 from ..errors import GameError, InvalidBidError, OutOfTurnError, WrongPhaseError
 from ..moves import legal_moves
 from ..readings import Reading
-from ..rules import BiddingSystem, Rules
+from ..rules import BiddingSystem, RoundStage, Rules
 from . import bidding, play, views
 from .actions import Action
 from .dealing import Setup, Start, check_seat, check_seed, explicit_deal, shuffle_deal
@@ -39,7 +39,8 @@ class GameState:
     ``start``: the options the deal was started with (what a record stores); ``setup``: the
     validated explicit deal, or None for a shuffled one. ``phase``: :class:`Phase`.
     ``attempt``: deal attempt (all-pass redeals add one). ``hands``: cards held per seat (the
-    landlord's includes the talon once taken). ``log``: every accepted action since the start,
+    landlord's includes the talon once taken). ``shown``: the seats whose hands are shown
+    (a show-cards round). ``log``: every accepted action since the start,
     voided attempts included (what a record stores).
 
     Two states are equal when every field is equal and their rules are the same rules: equal
@@ -75,6 +76,7 @@ class GameState:
     played: tuple[Cards, ...] = ()
     plays: tuple[int, ...] = ()
     factors: tuple[Factor, ...] = ()
+    shown: tuple[int, ...] = ()
     result: Result | None = None
     log: tuple[Action, ...] = field(default=())
 
@@ -131,12 +133,14 @@ class GameState:
     def deal_state(cls, rules: Rules, start: Start, setup: Setup | None, attempt: int,
                    dealt: Setup, log: tuple[Action, ...]) -> GameState:
         """The state at the start of deal attempt ``attempt`` with the cards ``dealt``
-        (hands, talon, undealt, first speaker): bidding, the first speaker to act."""
+        (hands, talon, undealt, first speaker): bidding, the first speaker to act (or a round
+        the rules play once the hands are dealt: show cards)."""
         hands, talon, undealt, first = dealt
         n = rules.deal.players
-        return cls(rules=rules, start=start, setup=setup, attempt=attempt, hands=hands,
-                   talon=talon, undealt=undealt, first=first, phase=Phase.BIDDING, turn=first,
-                   played=(EMPTY,) * n, plays=(0,) * n, log=log)
+        st = cls(rules=rules, start=start, setup=setup, attempt=attempt, hands=hands,
+                 talon=talon, undealt=undealt, first=first, phase=Phase.BIDDING, turn=first,
+                 played=(EMPTY,) * n, plays=(0,) * n, log=log)
+        return bidding.start_rounds(st, RoundStage.DEAL) if rules.rounds else st
 
     # ------------------------------------------------------------------ queries
 
@@ -185,10 +189,10 @@ class GameState:
                 return [Action.bid(s, 0)] + [Action.bid(s, v) for v in b.bids if v > self.high]
             kind = ActionKind.ROB if self.called else ActionKind.CALL
             return [Action(kind, s, 1), Action(kind, s, 0)]
-        if self.phase is Phase.DOUBLING:
-            rnd = bidding.talon_round(self)
-            assert rnd is not None
-            return [Action.double(s, c.times) for c in rnd.choices_of(s == self.landlord)]
+        rnd = bidding.current_round(self)
+        if rnd is not None:
+            kind = bidding.ROUND_ACTION[rnd.kind]
+            return [Action(kind, s, c.times) for c in rnd.choices_of(s == self.landlord)]
         prev = None if self.last is None else self.last[1]
         lm = legal_moves(self.hands[s], prev, self.rules)
         out = [Action(ActionKind.PLAY, s, 0, r.cards) for r in lm.moves]
@@ -218,8 +222,9 @@ class GameState:
             if self.rules.bidding.system is BiddingSystem.AUCTION:
                 return (ActionKind.BID,)
             return (ActionKind.ROB,) if self.called else (ActionKind.CALL,)
-        if self.phase is Phase.DOUBLING:
-            return (ActionKind.DOUBLE,)
+        rnd = bidding.current_round(self)
+        if rnd is not None:
+            return (bidding.ROUND_ACTION[rnd.kind],)
         if self.phase is Phase.PLAY:
             return (ActionKind.PLAY, ActionKind.PASS)
         return ()
@@ -261,7 +266,8 @@ def same_rules(a: Rules, b: Rules) -> bool:
 
 
 _TRANSITIONS = {ActionKind.BID: bidding.bid, ActionKind.CALL: bidding.call,
-                ActionKind.ROB: bidding.rob, ActionKind.DOUBLE: bidding.double,
+                ActionKind.ROB: bidding.rob, ActionKind.DOUBLE: bidding.round_choice,
+                ActionKind.SHOW: bidding.round_choice,
                 ActionKind.PLAY: play.play_cards,
                 ActionKind.PASS: play.pass_turn}
 

@@ -25,7 +25,8 @@ class SeatView:
     """What a front end shows one seat (seeds 003/004): its own ``hand``, the public state and
     the helpers — ``unseen`` (per rank, cards this seat has not seen: duel includes the 9 undealt
     cards, never revealed), ``targets`` (cards left at which each seat wins: the duel handicap
-    display) and ``warnings`` (seat → "one card left" / "two cards left")."""
+    display), ``warnings`` (seat → "one card left" / "two cards left") and ``shown`` (the
+    hands shown in a show-cards round, public to every seat)."""
 
     seat: int
     role: Role | None
@@ -51,6 +52,8 @@ class SeatView:
     rules: Rules | None = None
     #: every trick-play action of this deal so far, in order (plays and passes; all public)
     history: tuple[Action, ...] = ()
+    #: the hands shown in a show-cards round (明牌): (seat, the cards it holds now), public
+    shown: tuple[tuple[int, Cards], ...] = ()
 
     def to_json(self, notation: str = "en") -> dict[str, Any]:
         """The view as JSON-ready data (cards in ``notation``)."""
@@ -70,21 +73,28 @@ class SeatView:
             "unseen": {sym: n for sym, n in zip(SYMBOLS[notation], self.unseen.counts) if n},
             "warnings": {str(s): w for s, w in self.warnings},
             "result": None if self.result is None else self.result.to_json(notation),
+            **({"shown": {str(seat): h.format(notation) for seat, h in self.shown}}
+               if self.shown else {}),
         }
 
 
 def unseen(state: GameState, seat: int) -> Cards:
     """Per rank, the cards ``seat`` has not seen (the seed 003 *Counter*): the deck minus its
-    own cards (held and played), every card played, and the talon once revealed — a talon card
-    the landlord may since have played is counted once (suits never matter, so a played rank the
-    talon showed may be that very card). In duel it includes the 9 undealt cards, which are never
-    revealed (seed 003). ``seat`` must be valid (the caller checks it)."""
+    own cards (held and played), every card played, the hands shown (a show-cards round), and
+    the talon once revealed — a talon card the landlord may since have played is counted once
+    (suits never matter, so a played rank the talon showed may be that very card). In duel it
+    includes the 9 undealt cards, which are never revealed (seed 003). ``seat`` must be valid
+    (the caller checks it)."""
     seen = [a + b for a, b in zip(state.hands[seat].counts, state.played[seat].counts)]
     for s in range(state.players):
         if s == seat:
             continue
         p = state.played[s].counts
-        if state.landlord is not None and s == state.landlord:
+        if s in state.shown:  # every card it held: the talon's too, once taken
+            h = state.hands[s].counts
+            for i in range(N_RANKS):
+                seen[i] += p[i] + h[i]
+        elif state.landlord is not None and s == state.landlord:
             t = state.talon.counts
             for i in range(N_RANKS):
                 seen[i] += max(p[i], t[i])
@@ -120,7 +130,8 @@ def view(state: GameState, seat: int) -> SeatView:
         targets=tuple(state.target(s) for s in range(state.players)) if shown else None,
         unseen=unseen(state, seat), warnings=warnings(state), result=state.result,
         rules=state.rules,
-        history=tuple(a for a in state.log if a.kind in (ActionKind.PLAY, ActionKind.PASS)))
+        history=tuple(a for a in state.log if a.kind in (ActionKind.PLAY, ActionKind.PASS)),
+        shown=tuple((s, state.hands[s]) for s in state.shown))
 
 
 __all__ = ["SeatView", "unseen", "view", "warnings"]

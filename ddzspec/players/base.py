@@ -47,8 +47,9 @@ class Player(Protocol):
         ...
 
 
-#: The phases whose decisions ``decide_bid`` takes: the bidding and a doubling round.
-BID_PHASES = ("bidding", "doubling")
+#: The phases whose decisions ``decide_bid`` takes: the bidding and the rounds (show cards,
+#: doubling).
+BID_PHASES = ("showing", "bidding", "doubling")
 
 
 def check_view(view: SeatView, phase: str | tuple[str, ...] | None = None) -> Rules:

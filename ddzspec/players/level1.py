@@ -4,7 +4,8 @@
   (the 2) and each four of a rank count one. Auction (seeds 000/002/004): 5 or more bids the
   top bid, 4 the middle one, 3 the lowest, when it is above the current bid; else pass.
   call_rob (seed 003): call with 3 or more, rob with 4 plus one per rob already made.
-  A doubling round: the lowest factor above 1 with 4 or more, the next one with 5 or more.
+  A round (show cards, doubling): the lowest factor above 1 with 4 or more, the next one with
+  5 or more.
 - Leading: the smallest legal lead (the first of the hint order: fewest cards, lowest body).
   The leader never passes (seeds 000/002).
 - Answering: the smallest ordinary answer; a bomb or the rocket only when there is no other;
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import Action, Role, SeatView
+from ..game import Action, ActionKind, Role, SeatView
 from ..moves import legal_moves
 from ..rules import BiddingSystem
 from .base import BID_PHASES, check_view, dispatch
@@ -38,19 +39,20 @@ def bid_by_count(view: SeatView, count: int, need: tuple[float, float, float],
                  call: float, rob: float, rob_step: float) -> Action:
     """The bidding action for a hand scored ``count``: auction bids from the top down where
     ``count`` reaches ``need`` (top, middle, lowest bid), only above the current bid; call_rob
-    calls at ``call`` and robs at ``rob + rob_step × robs so far``; in a doubling round, the
+    calls at ``call`` and robs at ``rob + rob_step × robs so far``; in a round, the
     choices from ×1 up, one step at ``rob`` and one more per ``rob_step`` above it (a simple
     rule from hand strength). Shared by levels 1–3."""
     rules = check_view(view, BID_PHASES)
-    if view.phase == "doubling":
-        rnd = next(r for r in rules.rounds)
+    if view.phase in ("doubling", "showing"):
+        kind = ActionKind.DOUBLE if view.phase == "doubling" else ActionKind.SHOW
+        rnd = next(r for r in rules.rounds if r.kind == kind.value)
         choices = sorted(rnd.choices_of(view.role is Role.LANDLORD), key=lambda c: c.times)
         step = 0 if count < rob else 1 + int((count - rob) // rob_step)
-        return Action.double(view.seat, choices[min(step, len(choices) - 1)].times)
+        return Action(kind, view.seat, choices[min(step, len(choices) - 1)].times)
     b = rules.bidding
     seat = view.seat
     if b.system is BiddingSystem.AUCTION:
-        high = max((a.value for a in view.bids), default=0)
+        high = max((a.value for a in view.bids if a.kind == "bid"), default=0)
         bids = sorted(b.bids, reverse=True)
         want = 0
         for v, n in zip(bids, need):

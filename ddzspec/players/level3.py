@@ -37,8 +37,9 @@ _L2 = Level2()
 
 def sample_deal(view: SeatView, rng: random.Random) -> GameState:
     """A deal consistent with ``view`` (trick play only), the hidden hands drawn uniformly from
-    the unseen cards: the state reached by replaying the public bids and plays on it. Its
-    public view for ``view.seat`` equals ``view``. Raises ValueError outside trick play."""
+    the unseen cards (a shown hand is taken as shown): the state reached by replaying the
+    public bids and plays on it. Its public view for ``view.seat`` equals ``view``. Raises
+    ValueError outside trick play."""
     rules = check_view(view)
     if view.phase != "play" or view.landlord is None or view.talon is None or not view.bids:
         raise ValueError("hidden hands are sampled during trick play only")
@@ -49,9 +50,13 @@ def sample_deal(view: SeatView, rng: random.Random) -> GameState:
     rng.shuffle(pool)
     hands: list[Cards] = []
     at = 0
+    shown = dict(view.shown)
     for s in range(n):
         if s == view.seat:
             hands.append(view.hand)
+            continue
+        if s in shown:  # a shown hand is public (show cards): no sampling
+            hands.append(shown[s])
             continue
         base = known if s == view.landlord else Cards((0,) * N_RANKS)
         k = view.cards_left[s] - len(base)

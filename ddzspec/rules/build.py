@@ -412,6 +412,10 @@ class Builder:
         if order not in set(RoundOrder):
             raise self.err(f"{name}: impossible order {order!r} (orders: "
                            f"{', '.join(RoundOrder)})", words[0].at)
+        stage = RoundStage(after.text)
+        if stage is RoundStage.DEAL and order != RoundOrder.ALL:
+            raise self.err(f"{name}: impossible order {order!r} after deal (there is no "
+                           "landlord yet: order all)", words[0].at)
         scope = Scope.TABLE
         if "scope" in vals:
             w = vals["scope"]
@@ -419,16 +423,18 @@ class Builder:
                 raise self.err(f"{name}: scope {w.text}: unknown (scopes: "
                                f"{', '.join(Scope)})", w.at)
             scope = Scope(w.text)
+            if scope is Scope.PAIR and sec.head == RoundKind.SHOW:
+                raise self.err(f"{name}: scope pair: a hand is shown to the whole table "
+                               "(scope table)", w.at)
         taken = {s.name for s in shapes} | set(DOUBLE_EVENTS)
         choices = self.choices(name, vals["choices"], taken)
         answers: tuple[Choice, ...] = ()
         if "answer" in vals:
-            if order != RoundOrder.PEASANTS_ANSWER:
-                raise self.err(f"{name}: 'answer' needs order peasants answer (the landlord "
-                               "answers only there)", self._clause(sec, "answer"))
+            if order != RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED:
+                raise self.err(f"{name}: 'answer' needs order peasants landlord_if_doubled "
+                               "(the landlord answers only there)", self._clause(sec, "answer"))
             answers = self.choices(name, vals["answer"], taken)
-        return Round(RoundKind(sec.head), RoundStage(after.text), RoundOrder(order), choices,
-                     answers, scope)
+        return Round(RoundKind(sec.head), stage, RoundOrder(order), choices, answers, scope)
 
     def choices(self, name: str, pairs: tuple[tuple[Word, Word], ...],
                 taken: set[str]) -> tuple[Choice, ...]:

@@ -79,25 +79,33 @@ class RobOrder(StrEnum):
 
 
 class RoundKind(StrEnum):
-    """The rounds a rules file may add to a deal: ``double`` (a doubling round, 加倍)."""
+    """The rounds a rules file may add to a deal: ``double`` (a doubling round, 加倍) and
+    ``show`` (show cards, 明牌: a seat that chooses a factor above 1 plays face up)."""
 
     DOUBLE = "double"
+    SHOW = "show"
 
 
 class RoundStage(StrEnum):
-    """When a round is played: ``talon`` (after the landlord took the talon, before play)."""
+    """When a round is played: ``deal`` (once the hands are dealt, before the bidding) or
+    ``talon`` (after the landlord took the talon, before play)."""
 
+    DEAL = "deal"
     TALON = "talon"
 
 
 class RoundOrder(StrEnum):
     """Who speaks in a round, once each: ``landlord peasants`` (the landlord, then the peasants
-    in turn order), ``peasants landlord``, or ``peasants answer`` (the peasants, then the
-    landlord only if a peasant chose a factor above 1: kick and counter-kick, 踢/反踢)."""
+    in turn order), ``peasants landlord``, ``peasants landlord_if_doubled`` (the peasants,
+    then the landlord only if a peasant chose a factor above 1: kick and counter-kick, 踢/反踢),
+    ``landlord`` (the landlord alone) or ``all`` (every seat in turn order from the first
+    speaker, or from the landlord once there is one; the only order before the bidding)."""
 
     LANDLORD_PEASANTS = "landlord peasants"
     PEASANTS_LANDLORD = "peasants landlord"
-    PEASANTS_ANSWER = "peasants answer"
+    PEASANTS_LANDLORD_IF_DOUBLED = "peasants landlord_if_doubled"
+    LANDLORD = "landlord"
+    ALL = "all"
 
 
 class Scope(StrEnum):
@@ -252,10 +260,11 @@ class Choice:
 @dataclass(frozen=True, slots=True)
 class Round:
     """A round every seat named by ``order`` speaks in once, at ``stage``, choosing one of
-    ``choices`` (the landlord's answer in ``peasants answer``: ``answers``, else
-    ``choices``); a factor above 1 is recorded with the seat and its ``scope``
-    (:class:`Scope`). Source: the Happy Dou Dizhu doubling round (加倍 ×2, 超级加倍 ×4) and
-    the kick / counter-kick rooms of regional rules (4399 mini-games rule pages)."""
+    ``choices`` (the landlord's answer under ``peasants landlord_if_doubled``: ``answers``,
+    else ``choices``); a factor above 1 is recorded with the seat and its ``scope``
+    (:class:`Scope`); in a ``show`` round such a seat's hand is shown to every seat. Source:
+    the Happy Dou Dizhu doubling round (加倍 ×2, 超级加倍 ×4) and show cards (明牌), the kick /
+    counter-kick rooms of regional rules (4399 mini-games rule pages)."""
 
     kind: RoundKind
     stage: RoundStage
@@ -266,7 +275,7 @@ class Round:
 
     def choices_of(self, landlord: bool) -> tuple[Choice, ...]:
         """The choices of the landlord (``landlord``) or of a peasant."""
-        answering = landlord and self.order is RoundOrder.PEASANTS_ANSWER
+        answering = landlord and self.order is RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED
         return self.answers if answering and self.answers else self.choices
 
     def clauses(self) -> list[str]:

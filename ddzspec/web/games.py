@@ -26,6 +26,7 @@ from ..cards import SYMBOLS, Cards, parse_cards
 from ..errors import DdzError, GameError, NotAMoveError, RecordError, UnplayableRulesError
 from ..explain import explain
 from ..game import Action, ActionKind, GameState, Phase
+from ..game.bidding import current_round
 from ..game.record import Record, record_of, record_rules, replay, result_lines
 from ..moves import move_index
 from ..players import player_for
@@ -51,7 +52,8 @@ MAX_GAMES = 1000
 
 #: The fields of the person's action per kind (a {"kind": "pass", "cards": …} is refused).
 ACTION_FIELDS = {"bid": ("kind", "value"), "call": ("kind", "value"), "rob": ("kind", "value"),
-                 "double": ("kind", "value"), "pass": ("kind",), "play": ("kind", "cards")}
+                 "double": ("kind", "value"), "show": ("kind", "value"), "pass": ("kind",),
+                 "play": ("kind", "cards")}
 
 
 class WebError(DdzError):
@@ -203,6 +205,8 @@ def action_text(a: Action, notation: str, rules: Rules | None = None) -> str:
         return "robs" if a.value else "does not rob"
     if a.kind is ActionKind.DOUBLE:
         return "does not double" if a.value == 1 else f"doubles x{a.value}"
+    if a.kind is ActionKind.SHOW:
+        return "does not show" if a.value == 1 else f"shows the hand x{a.value}"
     if a.kind is ActionKind.PLAY:
         return f"plays {action_cards(a, notation, rules)}"
     return "passes"
@@ -227,9 +231,9 @@ class WebGame:
         return self.state.turn is not None and self.state.turn != self.seat
 
     def legal(self, notation: str) -> dict[str, Any]:
-        """The person's legal choices now: ``{"kind": "bid"|"call"|"rob"|"double"|"play"|None,
-        "choices": [values], "moves": [cards text, smallest first], "can_pass"}``; a doubling
-        round's choices are factors, with their ``"names"`` (``["no", "double", "super"]``)."""
+        """The person's legal choices now: ``{"kind": "bid"|"call"|"rob"|"double"|"show"|
+        "play"|None, "choices": [values], "moves": [cards text, smallest first], "can_pass"}``;
+        a round's choices are factors, with their ``"names"`` (``["no", "double", "super"]``)."""
         st = self.state
         if st.turn != self.seat:
             return {"kind": None, "choices": [], "moves": [], "can_pass": False}
@@ -239,10 +243,10 @@ class WebGame:
             return {"kind": acts[0].kind.value,
                     "choices": [bool(a.value) if yes_no else a.value for a in acts],
                     "moves": [], "can_pass": False}
-        if st.phase is Phase.DOUBLING:
-            rnd = next(iter(st.rules.rounds))
+        rnd = current_round(st)
+        if rnd is not None:  # a round: show cards or double, by factor
             names = {c.times: c.name for c in rnd.choices_of(self.seat == st.landlord)}
-            return {"kind": "double", "choices": [a.value for a in acts],
+            return {"kind": acts[0].kind.value, "choices": [a.value for a in acts],
                     "names": [names[a.value] for a in acts], "moves": [], "can_pass": False}
         moves = [move_text(a.cards, st.rules, notation) for a in acts if a.cards is not None]
         return {"kind": "play", "choices": [], "moves": moves,
@@ -267,6 +271,8 @@ class WebGame:
             "hand_cards": card_list(st.hands[self.seat], notation),
             "talon_cards": None if v.talon is None else card_list(v.talon, notation),
             "talon_size": len(st.talon),
+            "shown_cards": [{"seat": s, "cards": card_list(h, notation)} for s, h in v.shown
+                            if s != self.seat],
             "trick_cards": [{"seat": s, "cards": None if r is None else
                              card_list(r.cards, notation),
                              "text": None if r is None else r.format(notation)}
@@ -289,7 +295,7 @@ class WebGame:
 
     def person_action(self, obj: Any, notation: str) -> Action:
         """The person's action from the request body ``{"kind": "bid"|"call"|"rob"|"double"|
-        "play"|"pass", "value": int|bool, "cards": "..."}`` (a double's value: the factor;
+        "show"|"play"|"pass", "value": int|bool, "cards": "..."}`` (a double's value: the factor;
         cards in ``notation``). Raises WebError for a malformed body, NotationError for
         unreadable cards."""
         if not isinstance(obj, dict):
@@ -312,11 +318,11 @@ class WebGame:
             if not isinstance(v, bool):
                 raise WebError(f"\"{kind}\" needs \"value\": true or false")
             return Action.call(s, v) if kind == "call" else Action.rob(s, v)
-        if kind == "double":
+        if kind in ("double", "show"):
             v = obj.get("value")
             if not isinstance(v, int) or isinstance(v, bool):
-                raise WebError("\"double\" needs an integer \"value\": the factor chosen")
-            return Action.double(s, v)
+                raise WebError(f"\"{kind}\" needs an integer \"value\": the factor chosen")
+            return Action(ActionKind(kind), s, v)
         if kind == "pass":
             return Action.pass_(s)
         if kind == "play":
@@ -327,8 +333,8 @@ class WebGame:
                 raise WebError("\"cards\" is longer than any hand")
             cards = parse_cards(text, notation, deck=self.state.rules.deck).cards
             return Action(ActionKind.PLAY, s, 0, cards)
-        raise WebError(f"unknown action kind {json.dumps(kind)} (bid, call, rob, double, play, "
-                       "pass)")
+        raise WebError(f"unknown action kind {json.dumps(kind)} (bid, call, rob, double, show, "
+                       "play, pass)")
 
     def check_person_turn(self) -> None:
         """WebError (409) unless the person is on turn."""

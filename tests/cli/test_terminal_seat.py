@@ -321,3 +321,15 @@ def test_a_doubling_round_is_a_prompt(tmp_path: Path) -> None:
     rec = json.loads(save.read_text())
     assert {"seat": 0, "double": 4} in rec["actions"]
     assert resume(load(save)).over
+
+
+def test_show_cards_is_a_prompt(tmp_path: Path) -> None:
+    """examples/show-cards.rules: the first prompt asks to show the hand, by name."""
+    child = spawn(tmp_path, "--rules", "examples/show-cards.rules", "--seat", "0",
+                  "--seed", "4", "--levels", "1", "--save", str(tmp_path / "deal.json"))
+    child.expect(re.compile(r"seat 0 show \[no/show\]> "))
+    child.sendline("show")
+    child.expect(r"you: show \(x2; multiplier x2\)")
+    child.expect(r"you show: ")
+    child.sendline("quit")
+    assert finish(child) == 0

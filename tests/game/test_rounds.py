@@ -18,6 +18,7 @@ from ddzspec.rules import Rules, Scope, load_rules
 
 QQ = load_rules("examples/qq-bidding.rules")
 KICK = load_rules("examples/kick.rules")
+SHOW = load_rules("examples/show-cards.rules")
 
 
 def qq_landlord_1() -> GameState:
@@ -84,7 +85,8 @@ def test_records_carry_the_round_and_replay() -> None:
     assert r.ok and r.state == g
     lines = transcript(GameState.new(QQ, seed=5, first=0), r.steps)
     text = "\n".join(lines)
-    assert "double round (landlord peasants; no x1, double x2, super x4; scope pair):" in text
+    assert ("double round after the talon (landlord peasants; no x1, double x2, super x4; "
+            "scope pair):" in text)
     assert ("seat 2 chooses super (x4, its own settlement with the landlord), multiplier 8"
             in text)
 
@@ -96,10 +98,69 @@ def test_a_seat_view_shows_the_round() -> None:
     assert v.to_json()["phase"] == "doubling"
 
 
-@pytest.mark.parametrize("rules", [QQ, KICK], ids=["qq", "kick"])
+@pytest.mark.parametrize("rules", [QQ, KICK, SHOW], ids=["qq", "kick", "show"])
 @pytest.mark.parametrize("level", [1, 2])
 def test_computer_players_play_the_round(rules: Rules, level: int) -> None:
     for seed in range(3):
         g = play_deal(rules, [player_for(level, seed) for _ in range(3)], seed)
         assert g.over and g.result is not None
         assert any(a.kind is ActionKind.DOUBLE for a in g.log)
+
+
+def test_show_cards_once_dealt_then_the_bidding() -> None:
+    g = GameState.new(SHOW, seed=6, first=1)
+    assert g.phase is Phase.SHOWING and g.turn == 1
+    assert [(a.kind, a.value) for a in g.legal_actions()] == [(ActionKind.SHOW, 1),
+                                                              (ActionKind.SHOW, 2)]
+    hand2 = g.hands[2]
+    g = g.apply(Action.show(1, 1)).apply(Action.show(2, 2))
+    assert g.shown == (2,) and g.turn == 0
+    with pytest.raises(InvalidBidError, match=r"show 5: the choices are no \(1\), show \(2\)"):
+        g.apply(Action.show(0, 5))
+    g = g.apply(Action.show(0, 1))
+    assert g.phase is Phase.BIDDING and g.turn == 1  # the first speaker bids first
+    assert [(f.kind, f.times, f.seat) for f in g.factors] == [("show", 2, 2)]
+    # the shown hand is public: in every seat's view, not in its unseen cards
+    v0 = g.view(0)
+    assert v0.shown == ((2, hand2),)
+    assert v0.to_json()["shown"] == {"2": hand2.format("en")}
+    assert sum(v0.unseen.counts) == 54 - 17 - 17
+    assert "shown" not in GameState.new(QQ, seed=6).view(0).to_json()
+
+
+def test_a_redeal_plays_the_show_round_again_from_scratch() -> None:
+    g = GameState.new(SHOW, seed=6, first=1)
+    for a in (Action.show(1, 2), Action.show(2, 1), Action.show(0, 1),
+              Action.call(1, False), Action.call(2, False), Action.call(0, False)):
+        g = g.apply(a)
+    assert g.attempt == 1 and g.phase is Phase.SHOWING and g.shown == () and g.factors == ()
+
+
+def test_shown_hands_replay_and_are_in_the_transcript() -> None:
+    g = play_deal(SHOW, [player_for(2, 0) for _ in range(3)], 4)
+    rec = record_of(g)
+    r = replay(Record.from_json(json.loads(rec.dumps())))
+    assert r.ok and r.state == g
+    text = "\n".join(transcript(GameState.new(SHOW, seed=4), r.steps))
+    assert "show round after the deal (all; no x1, show x2; scope table):" in text
+    if g.shown:
+        assert "is shown, multiplier" in text
+
+
+def test_level_3_samples_a_shown_hand_as_shown() -> None:
+    import random
+
+    from ddzspec.players.level3 import sample_deal
+    g = GameState.new(SHOW, seed=6, first=1)
+    for a in (Action.show(1, 1), Action.show(2, 1), Action.show(0, 2), Action.call(1),
+              Action.rob(2, False), Action.rob(0, False)):
+        g = g.apply(a)
+    for a in (Action.double(1, 1), Action.double(2, 1), Action.double(0, 1)):
+        g = g.apply(a)
+    assert g.phase is Phase.PLAY and g.landlord == 1
+    g = g.apply(g.legal_actions()[0])
+    view = g.view(2)  # seat 2 on turn; seat 0 showed its hand
+    samples = [sample_deal(view, random.Random(k)) for k in range(5)]
+    assert all(x.hands[0] == g.hands[0] and x.hands[2] == g.hands[2] for x in samples)
+    # three seats, no undealt cards: the one hidden hand left is the rest, exactly
+    assert all(x.hands[1] == g.hands[1] for x in samples)

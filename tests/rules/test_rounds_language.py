@@ -37,9 +37,10 @@ def test_the_words_loaded() -> None:
     assert "rob_order each_once_caller_last" in qq.bidding.clauses()
     assert [c.times for c in qq.rounds[0].choices] == [1, 2, 4]
     assert qq.rounds[0].scope is Scope.PAIR
-    assert kick.rounds[0].order is RoundOrder.PEASANTS_ANSWER
+    assert kick.rounds[0].order is RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED
     assert [c.name for c in kick.rounds[0].choices_of(landlord=True)] == ["no", "counter"]
-    assert "round double {\n    after talon\n    order peasants answer\n" in resolved_text(kick)
+    assert ("round double {\n    after talon\n    order peasants landlord_if_doubled\n"
+            in resolved_text(kick))
     for name in ("classic", "kawu", "duel", "duel-literal"):
         assert load_rules(name).rounds == ()
         assert "round" not in resolved_text(load_rules(name))
@@ -51,14 +52,19 @@ def _load(body: str) -> None:
 
 @pytest.mark.parametrize("body, message", [
     ("round triple { after talon  order landlord peasants  choices no 1 double 2 }\n",
-     r"x.rules:2:1: unknown round 'triple' \(rounds: double\)"),
+     r"x.rules:2:1: unknown round 'triple' \(rounds: double, show\)"),
     ("round double { after talon  order landlord landlord  choices no 1 double 2 }\n",
      r"x.rules:2:35: round double: impossible order 'landlord landlord' \(orders: landlord "
-     r"peasants, peasants landlord, peasants answer\)"),
+     r"peasants, peasants landlord, peasants landlord_if_doubled, landlord, all\)"),
     ("round double { after talon  order landlord peasants  choices no 1 double 0 }\n",
      r"x.rules:2:\d+: round double: choice double 0: a factor is at least 1"),
-    ("round double { after deal  order landlord peasants  choices no 1 double 2 }\n",
-     r"x.rules:2:22: round double: after deal: unknown stage \(stages: talon\)"),
+    ("round double { after bidding  order landlord peasants  choices no 1 double 2 }\n",
+     r"x.rules:2:22: round double: after bidding: unknown stage \(stages: deal, talon\)"),
+    ("round show { after deal  order landlord  choices no 1 show 2 }\n",
+     r"x.rules:2:32: round show: impossible order 'landlord' after deal \(there is no "
+     r"landlord yet: order all\)"),
+    ("round show { after deal  order all  choices no 1 show 2  scope pair }\n",
+     r"round show: scope pair: a hand is shown to the whole table"),
     ("round double { after talon  order landlord peasants  choices double 2 }\n",
      r"round double: no choice of factor 1"),
     ("round double { after talon  order landlord peasants  choices no 1 bomb 2 }\n",
@@ -68,7 +74,7 @@ def _load(body: str) -> None:
     ("round double { after talon  order landlord peasants  choices no 1 x 2  scope seat }\n",
      r"scope seat: unknown \(scopes: table, pair\)"),
     ("round double { after talon  order landlord peasants  choices no 1 x 2  answer no 1 y 2 }"
-     "\n", r"'answer' needs order peasants answer"),
+     "\n", r"'answer' needs order peasants landlord_if_doubled"),
     ("round double { order landlord peasants  choices no 1 x 2 }\n",
      r"round double needs 'after …'"),
     ("round double { after talon  order landlord peasants  choices no 1 x 2 }\n"

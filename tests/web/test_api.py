@@ -598,3 +598,21 @@ def test_a_doubling_round_is_offered_as_buttons(tmp_path: Path) -> None:
         {k: f[k] for k in ("kind", "times", "seat")} for f in factors]
     assert {"seat": 0, "kind": "double", "text": "doubles x4"} in [
         {k: e[k] for k in ("seat", "kind", "text")} for e in r.json()["log"]]
+
+
+def test_show_cards_are_buttons_and_a_shown_hand_is_face_up(tmp_path: Path) -> None:
+    """examples/show-cards.rules: the person shows its hand once dealt; a computer's shown
+    hand reaches the page face up, the others' stay hidden."""
+    c = TestClient(create_app([str(ROOT / "examples" / "show-cards.rules")], data_dir=tmp_path),
+                   base_url="http://localhost")
+    g = to_person(c, new_game(c, rules="show-cards", seat=0, seed=4))
+    assert g["view"]["phase"] == "showing"
+    assert g["legal"] == {"kind": "show", "choices": [1, 2], "names": ["no", "show"],
+                          "moves": [], "can_pass": False}
+    r = c.post(f"/api/games/{g['id']}/action", json={"kind": "show", "value": 2})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    assert g["view"]["shown"]["0"] == g["view"]["hand"]
+    assert g["shown_cards"] == []  # the person's own hand is not repeated
+    others = {str(s) for s in range(1, 3)} & set(g["view"]["shown"])
+    assert [e["seat"] for e in g["shown_cards"]] == sorted(int(s) for s in others)

@@ -241,6 +241,10 @@ function render(actedSeat) {
     for (let i = 0; i < g.talon_size; i++) backs.appendChild(el("div", "back"));
     talon.appendChild(backs);
   }
+  (g.shown_cards || []).forEach((s) => {  // hands shown face up (show cards)
+    talon.appendChild(el("span", "", "Seat " + s.seat + " shows:"));
+    talon.appendChild(cardsRow(s.cards));
+  });
   // trick
   const trick = $("trick");
   trick.innerHTML = "";
@@ -255,6 +259,7 @@ function render(actedSeat) {
   let status;
   if (v.phase === "over") status = "The deal is over";
   else if (v.turn === g.seat && v.phase === "doubling") status = "Your turn to double or not";
+  else if (v.turn === g.seat && v.phase === "showing") status = "Your turn: show your hand or not";
   else if (v.turn === g.seat) status = v.phase === "bidding" ?
     "Your turn to " + (g.legal.kind === "bid" ? "bid" : g.legal.kind === "rob" ? "rob or not" : "call or not") :
     (v.trick.length && g.legal.can_pass ? "Your turn: beat it or pass" : "Your lead");
@@ -357,13 +362,12 @@ function renderMe() {
       b.addEventListener("click", () => act({ kind: legal.kind, value: yes }));
       bid.appendChild(b);
     });
-  } else if (legal.kind === "double") {
+  } else if (legal.kind === "double" || legal.kind === "show") {
     legal.choices.forEach((c, i) => {
-      const name = legal.names[i];
-      const b = el("button", c === 1 ? "bid-btn" : "bid-btn primary",
-        c === 1 ? name.charAt(0).toUpperCase() + name.slice(1) : name.charAt(0).toUpperCase() + name.slice(1) + " ×" + c);
+      const name = legal.names[i].charAt(0).toUpperCase() + legal.names[i].slice(1);
+      const b = el("button", c === 1 ? "bid-btn" : "bid-btn primary", c === 1 ? name : name + " ×" + c);
       b.dataset.value = String(c);
-      b.addEventListener("click", () => act({ kind: "double", value: c }));
+      b.addEventListener("click", () => act({ kind: legal.kind, value: c }));
       bid.appendChild(b);
     });
   }
