@@ -109,3 +109,35 @@ def test_the_cli_shows_and_refuses(cli: Callable[..., tuple[int, str, str]],
                    "peasants  choices no 1 double 0 }\n")
     code, _, err = cli("rules", "show", str(bad))
     assert code == 2 and "a factor is at least 1" in err
+
+
+def test_diff_says_the_bidding_and_round_differences_in_words() -> None:
+    from ddzspec.diff import spec_differences
+    from ddzspec.learn import diff_words
+    classic, qq = load_rules("classic"), load_rules("examples/qq-bidding.rules")
+    kick = load_rules("examples/kick.rules")
+    diffs = {d.what: (d.a, d.b) for d in spec_differences(classic, qq)}
+    assert list(diffs) == ["bidding", "scoring", "round double"]
+    assert diffs["round double"] == ("-", "after talon, order landlord peasants, choices no 1 "
+                                     "double 2 super 4, scope pair")
+    words = diff_words(qq, kick)
+    assert any(w.startswith("bidding: qq-bidding has call and rob") and "one last word" in w
+               for w in words)
+    assert ("round double: qq-bidding has after talon, order landlord peasants, choices no 1 "
+            "double 2 super 4, scope pair; kick has after talon, order peasants "
+            "landlord_if_doubled, choices no 1 kick 2, answer no 1 counter 2, scope pair."
+            in words)
+    assert spec_differences(classic, load_rules("kawu"))[-1].what == "bidding"
+
+
+def test_play_and_replay_on_the_command_line(cli: Callable[..., tuple[int, str, str]],
+                                              tmp_path: Path) -> None:
+    save = tmp_path / "deal.json"
+    code, out, _ = cli("play", "--rules", "examples/show-cards.rules", "--seed", "4",
+                       "--save", str(save))
+    assert code == 0, out
+    assert "show round after the deal (all; no x1, show x2; scope table):" in out
+    assert "double round after the talon (landlord peasants;" in out
+    code, again, _ = cli("replay", str(save))
+    assert code == 0 and "show round after the deal" in again
+    assert again.splitlines()[-1] == out.splitlines()[-1]  # the same points
