@@ -1,14 +1,8 @@
 """Learning a rules file (the web table's Learn tab): every shape with real example moves, every
 restriction with the readings it rules out, bidding and scoring in words
 (:func:`rules_overview`), and the difference between two rules files in plain sentences
-(:func:`diff_words`).
-
-Everything is generated from the loaded rules, never from a list of classic shapes: the examples
-are moves of the rules' own move table (bodies from :func:`ddzspec.table.shape_bodies`, kickers
-from :func:`ddzspec.table.body_kickers`, each checked to read as its shape by the CSP of
-:mod:`ddzspec.readings`); the readings a restriction rules out are the candidate readings with
-every restriction lifted (the readings of :func:`ddzspec.readings.candidates`) that break it;
-the differences come from :mod:`ddzspec.diff`. Seeds: classic 000/002, kawu 004, duel 003.
+(:func:`diff_words`). Everything is generated from the loaded rules, never from a list of
+classic shapes (how: docs/web-table.md, "Learning"). Seeds: classic 000/002, kawu 004, duel 003.
 
 >>> from ddzspec.rules import load_rules
 >>> o = rules_overview(load_rules("classic"))

@@ -1,13 +1,9 @@
 """Endgame positions: open hands, roles, the trick in progress, targets and scoring state.
 
 A position is read from the text format of ``grammar/position.lark`` (:func:`parse_position`),
-built from arguments (:func:`make_position`, what the CLI's quick options use) or from a shared
-puzzle record (:func:`position_from_puzzle`). Every problem raises :class:`PositionError` with
-the line and column (text input) and what was expected — never a traceback.
-
-Seats are in play order: two seats ``landlord``, ``peasant``; three seats ``landlord``,
-``peasant1`` (plays right after the landlord), ``peasant2``. With two seats a single pass closes
-a trick; with three, two passes do.
+built from arguments (:func:`make_position`, the CLI's quick options) or from a shared puzzle
+record (:func:`position_from_puzzle`); every problem is a located :class:`PositionError`, never
+a traceback. Seats are in play order; the seats and the format: docs/solver.md.
 
 >>> p = parse_position('''
 ... rules classic

@@ -2,10 +2,8 @@
 :class:`Deal`, :class:`Bidding`, :class:`Shape` s, :class:`Restriction` s, :class:`Trick`,
 :class:`Win`, :class:`Scoring`), and :func:`resolved_text`, which writes them back as one
 self-contained rules file. Loading lives in :mod:`ddzspec.rules.load` (parse, merge, build).
-A closed vocabulary of the language is a ``StrEnum`` (:class:`BiddingSystem`, :class:`FirstBidder`,
-:class:`Turn`, :class:`Settle`) or, where a plain string feeds the digest or sits beside a number,
-a ``Literal`` (:data:`KickerKind`, :data:`Target`, :data:`Base`); each is written back as its word.
-
+A closed vocabulary of the language is a ``StrEnum`` or a ``Literal`` (:class:`BiddingSystem`,
+:data:`KickerKind`, …; which is which: docs/rules-language.md), written back as its word.
 A rules file declares one variant (see ``rules/classic.rules``, which cites seeds 000/002).
 
 >>> from ddzspec.rules import load_rules
@@ -14,7 +12,6 @@ A rules file declares one variant (see ``rules/classic.rules``, which cites seed
 (['single', 'pair', 'trio'], 20)
 >>> load_rules("classic", without=("nope",))
 Traceback (most recent call last):
-...
 ddzspec.errors.RulesError: classic: --without nope: no such shape (shapes: single, pair, ...)
 """
 

@@ -539,7 +539,12 @@ async function init() {
   app.meta = await api("GET", "/api/rules");
   // Play offers only the rules that can be dealt; Learn offers them all
   const setupSel = $("setup-rules");
-  playable().forEach((r) => { const o = el("option", "", r.title); o.value = r.name; setupSel.appendChild(o); });
+  // a title two offered files share gets the name the table offers each under
+  const shared = (r) => playable().filter((x) => x.title === r.title).length > 1;
+  playable().forEach((r) => {
+    const o = el("option", "", shared(r) ? `${r.title} (${r.name})` : r.title);
+    o.value = r.name; setupSel.appendChild(o);
+  });
   const want = localStorage.getItem("ddz-rules");
   setupSel.value = playable().some((r) => r.name === want) ? want : "classic";
   setupRulesChanged();
