@@ -1,23 +1,17 @@
-"""The bidding phase, from the rules file's ``bidding``: the transitions behind
-:meth:`GameState.apply` for ``bid``, ``call`` and ``rob`` actions, the all-pass redeal and the
-hand-over of the talon to the landlord.
+"""The bidding phase and the rounds, from the rules file's ``bidding`` and ``round`` sections:
+the transitions behind :meth:`GameState.apply` for ``bid``, ``call``, ``rob``, ``double`` and
+``show`` actions, the all-pass redeal and the hand-over of the talon to the landlord.
 
-- ``auction`` (seeds 000/002/004): one turn each, a bid strictly above the current one or pass;
-  the top bid ends it at once; all pass: the deal is void and redealt, nothing carried over, the
-  first bidder drawn at random again (classic) or the next player (kawu, seed 004).
-- ``call_rob`` (seed 003): call or not; after a call the others rob or decline in turn; a
-  decline fixes the candidate; the ``max_robs``-th robber is landlord at once; no call: the
-  first speaker is landlord with zero robs.
-- ``call_rob`` with ``rob_order each_once_caller_last`` (Happy Dou Dizhu, the QQ rules): seats
-  are asked in turn to call; after a call each other seat that did not decline to call robs or
-  not, once, in turn order; if anyone robbed, the caller has one last word (rob back: the
-  caller is landlord; else the last robber); nobody robbed: the caller; nobody called: redeal.
-- rounds (``round double``, ``round show``, after the deal or the talon): the seats of its
-  ``order`` choose a factor once each; a factor above 1 is a :class:`Factor` of that seat
-  (with the round's scope for a peasant), and in a show round shows the seat's hand.
+- ``auction`` (seeds 000/002/004) and ``call_rob`` (seed 003, the duel's robs in turn;
+  ``rob_order each_once_caller_last``: Happy Dou Dizhu's, each other seat that did not decline
+  to call robs once, then the caller's last word): :func:`bid`, :func:`call`, :func:`rob`.
+- rounds after the deal or the talon (:func:`start_rounds`, :func:`round_choice`): the seats
+  of the round's order choose a factor once each; a factor above 1 is a :class:`Factor` of
+  the seat (with the round's scope), and in a show round shows the seat's hand.
 
-Each function takes the state before, the action (already checked for phase, turn and seat)
-and the log including it, and returns the state after, or raises InvalidBidError.
+Each transition takes the state before, the action (already checked for phase, turn and seat)
+and the log including it, and returns the state after, or raises InvalidBidError. The rules
+in words: docs/rules-language.md and docs/game.md.
 """
 
 from __future__ import annotations
