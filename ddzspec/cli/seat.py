@@ -92,6 +92,8 @@ class TerminalSeat:
 
     def _action_line(self, action: Action, before: GameState) -> str:
         from ..game import ActionKind
+        from ..game.actions import ROUND_KINDS
+        from ..game.bidding import talon_taken
         st = self.state
         who = "you" if action.seat == self.seat else f"seat {action.seat}"
         if action.kind is ActionKind.PLAY:
@@ -106,7 +108,7 @@ class TerminalSeat:
             line = f"{who}: pass" + ("; the trick is over" if st.last is None else "")
         elif action.kind is ActionKind.BID:
             line = f"{who}: " + ("pass" if action.value == 0 else f"bid {action.value}")
-        elif action.kind in (ActionKind.DOUBLE, ActionKind.SHOW):
+        elif action.kind in ROUND_KINDS:
             name = self._choice_names(before, action.seat).get(action.value, "?")
             line = f"{who}: {name} (x{action.value}; multiplier x{st.multiplier})"
             if action.seat in st.shown and action.seat not in before.shown:
@@ -119,14 +121,17 @@ class TerminalSeat:
                 line += f" (multiplier x{st.multiplier})"
         if st.attempt != before.attempt:
             line += "\nall passed: the deal is void and redealt"
+        talon = (f"the talon {_grouped(st.talon, self.notation)} is shown and taken"
+                 if len(st.talon) else "there is no talon")
         if st.landlord is not None and before.landlord is None:
             role = "you are" if st.landlord == self.seat else f"seat {st.landlord} is"
-            line += (f"\n{role} the landlord (base {st.base}); " + (
-                f"the talon {_grouped(st.talon, self.notation)} is shown and taken"
-                if len(st.talon) else "there is no talon"))
+            line += (f"\n{role} the landlord (base {st.base}); "
+                     + (talon if talon_taken(st) else "the talon stays face down for now"))
             targets = [st.target(s) for s in range(st.players)]
             if any(targets):
                 line += "\n" + self._targets_line()
+        elif talon_taken(st) and not talon_taken(before):
+            line += "\n" + talon
         return line
 
     # ------------------------------------------------------------------ display
@@ -218,16 +223,17 @@ class TerminalSeat:
         return {c.times: c.name for c in rnd.choices_of(seat == state.landlord)}
 
     def bid_turn(self) -> None:
-        """One bidding turn of the person (a bid, call or rob, or a doubling round's choice,
-        typed by its name): only the legal choices are offered."""
+        """One bidding turn of the person (a bid, call or rob, or a round's choice, typed by
+        its name): only the legal choices are offered."""
         from ..errors import GameError
         from ..game import Action, ActionKind
+        from ..game.actions import ROUND_KINDS
         legal = self.state.legal_actions()
         kind = legal[0].kind
         names = self._choice_names(self.state, self.seat)
         if kind is ActionKind.BID:
             choices = ["pass" if a.value == 0 else str(a.value) for a in legal]
-        elif kind in (ActionKind.DOUBLE, ActionKind.SHOW):
+        elif kind in ROUND_KINDS:
             choices = [names[a.value] for a in legal]
         else:
             choices = [kind.value, "no"]
@@ -240,7 +246,7 @@ class TerminalSeat:
             if kind is ActionKind.BID:
                 value = 0 if word == "pass" else int(word) if word.isdigit() else None
                 action = None if value is None else Action.bid(self.seat, value)
-            elif kind in (ActionKind.DOUBLE, ActionKind.SHOW):
+            elif kind in ROUND_KINDS:
                 times = next((t for t, name in names.items() if name == word), None)
                 action = None if times is None else Action(kind, self.seat, times)
             else:
@@ -324,7 +330,8 @@ class TerminalSeat:
             turn = self.state.turn
             assert turn is not None  # the deal is not over
             if turn == self.seat:
-                if self.state.phase in (Phase.SHOWING, Phase.BIDDING, Phase.DOUBLING):
+                if self.state.phase in (Phase.SHOWING, Phase.BIDDING, Phase.BLIND,
+                                        Phase.DOUBLING):
                     self.bid_turn()
                 else:
                     self.play_turn()

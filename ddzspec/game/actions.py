@@ -19,6 +19,8 @@ from ..errors import GameError
 from .enums import ActionKind
 
 ACTION_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
+#: The kinds of a round's choice (``value``: the factor chosen).
+ROUND_KINDS = (ActionKind.DOUBLE, ActionKind.SHOW, ActionKind.BLIND)
 
 
 def json_text(value: Any, limit: int = 60) -> str:
@@ -43,8 +45,8 @@ def _yes_no(kind: ActionKind, yes: object) -> int:
 class Action:
     """One action of a deal. ``kind`` (:class:`ActionKind`; a plain word such as ``"play"``
     is turned into its member): ``bid`` (auction; ``value`` 0 = pass, else the bid), ``call`` /
-    ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``double`` / ``show`` (a round; ``value``:
-    the factor chosen), ``play`` (``cards``), ``pass`` (a trick pass).
+    ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``double`` / ``show`` / ``blind`` (a round;
+    ``value``: the factor chosen), ``play`` (``cards``), ``pass`` (a trick pass).
     Build with the class methods; JSON with :meth:`to_json` / :meth:`from_json`. Raises
     GameError for an unknown kind or ``cards`` that are neither a :class:`Cards` nor None (a
     bad ``seat`` or ``value`` is refused by :meth:`GameState.apply`: BadSeatError,
@@ -119,7 +121,7 @@ class Action:
         """``{"seat": 0, "bid": 2}``, ``{"seat": 1, "call": true}``, ``{"seat": 0, "rob": false}``,
         ``{"seat": 2, "play": "333+4"}``, ``{"seat": 1, "pass": true}``."""
         kind = self.kind.value
-        if self.kind in (ActionKind.BID, ActionKind.DOUBLE, ActionKind.SHOW):
+        if self.kind in (ActionKind.BID, *ROUND_KINDS):
             return {"seat": self.seat, kind: self.value}
         if self.kind in (ActionKind.CALL, ActionKind.ROB):
             return {"seat": self.seat, kind: bool(self.value)}
@@ -149,7 +151,7 @@ class Action:
             if not isinstance(v, int) or isinstance(v, bool):
                 raise GameError(f"\"bid\" is an integer (0: pass), not {json_text(v)}")
             return cls.bid(seat, v)
-        if kind in (ActionKind.DOUBLE, ActionKind.SHOW):
+        if kind in ROUND_KINDS:
             if not isinstance(v, int) or isinstance(v, bool):
                 raise GameError(f"\"{kind}\" is an integer (the factor chosen, 1: no), "
                                 f"not {json_text(v)}")
@@ -181,7 +183,10 @@ class Action:
             return f"{who} {'does not double' if self.value == 1 else f'doubles x{self.value}'}"
         if self.kind is ActionKind.SHOW:
             return f"{who} {'does not show' if self.value == 1 else f'shows x{self.value}'}"
+        if self.kind is ActionKind.BLIND:
+            return f"{who} " + ("does not go blind" if self.value == 1
+                                else f"goes blind x{self.value}")
         return f"{who} passes"
 
 
-__all__ = ["ACTION_KINDS", "Action", "ActionKind", "json_text"]
+__all__ = ["ACTION_KINDS", "ROUND_KINDS", "Action", "ActionKind", "json_text"]

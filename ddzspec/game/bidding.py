@@ -1,13 +1,14 @@
 """The bidding phase and the rounds, from the rules file's ``bidding`` and ``round`` sections:
-the transitions behind :meth:`GameState.apply` for ``bid``, ``call``, ``rob``, ``double`` and
-``show`` actions, the all-pass redeal and the hand-over of the talon to the landlord.
+the transitions behind :meth:`GameState.apply` for ``bid``, ``call``, ``rob`` and the rounds'
+actions, the all-pass redeal and the hand-over of the talon to the landlord.
 
 - ``auction`` (seeds 000/002/004) and ``call_rob`` (seed 003, the duel's robs in turn;
   ``rob_order each_once_caller_last``: Happy Dou Dizhu's, each other seat that did not decline
   to call robs once, then the caller's last word): :func:`bid`, :func:`call`, :func:`rob`.
-- rounds after the deal or the talon (:func:`start_rounds`, :func:`round_choice`): the seats
-  of the round's order choose a factor once each; a factor above 1 is a :class:`Factor` of
-  the seat (with the round's scope), and in a show round shows the seat's hand.
+- rounds after the deal, the bidding or the talon (:func:`start_rounds`,
+  :func:`round_choice`): the seats of the round's order choose a factor once each; a factor
+  above 1 is a :class:`Factor` of the seat (with the round's scope); a show round shows the
+  seat's hand.
 
 Each transition takes the state before, the action (already checked for phase, turn and seat)
 and the log including it, and returns the state after, or raises InvalidBidError. The rules
@@ -143,13 +144,22 @@ def _after(state: GameState, seat: int) -> list[int]:
 
 
 #: The phase of each round kind, and the kind of action a seat takes in it.
-ROUND_PHASE = {RoundKind.DOUBLE: Phase.DOUBLING, RoundKind.SHOW: Phase.SHOWING}
-ROUND_ACTION = {RoundKind.DOUBLE: ActionKind.DOUBLE, RoundKind.SHOW: ActionKind.SHOW}
+ROUND_PHASE = {RoundKind.DOUBLE: Phase.DOUBLING, RoundKind.SHOW: Phase.SHOWING,
+               RoundKind.BLIND: Phase.BLIND}
+ROUND_ACTION = {RoundKind.DOUBLE: ActionKind.DOUBLE, RoundKind.SHOW: ActionKind.SHOW,
+                RoundKind.BLIND: ActionKind.BLIND}
 
 
 def current_round(state: GameState) -> Round | None:
     """The round the deal is in (its phase is a round's), or None."""
     return next((r for r in state.rules.rounds if ROUND_PHASE[r.kind] is state.phase), None)
+
+
+def talon_taken(state: GameState) -> bool:
+    """Whether the landlord has taken the talon (shown to every seat): once there is a
+    landlord and no round before the talon (stage ``landlord``, blind landlord) is on."""
+    rnd = current_round(state)
+    return state.landlord is not None and (rnd is None or rnd.stage is not RoundStage.LANDLORD)
 
 
 def round_seats(state: GameState, rnd: Round, spoken: tuple[Action, ...]) -> list[int]:
@@ -185,6 +195,8 @@ def start_rounds(state: GameState, stage: RoundStage, after: Round | None = None
             return replace(state, phase=ROUND_PHASE[rnd.kind], turn=seats[0])
     if stage is RoundStage.DEAL:
         return replace(state, phase=Phase.BIDDING, turn=state.first)
+    if stage is RoundStage.LANDLORD:
+        return _take_talon(state)
     return replace(state, phase=Phase.PLAY, turn=state.landlord)
 
 
@@ -219,16 +231,22 @@ def round_choice(state: GameState, a: Action, log: tuple[Action, ...]) -> GameSt
 
 def to_landlord(state: GameState, seat: int, log: tuple[Action, ...], **kw: Any) -> GameState:
     """Bidding over: the talon is shown and added to the landlord, who leads; the base is the
-    winning bid or the rules' number. With a round after the talon, that round comes first."""
+    winning bid or the rules' number. A round before the talon (blind landlord) comes first,
+    a round after it before the first lead."""
     st = replace(state, log=log, **kw)
     base = st.rules.scoring.base
-    hands = list(st.hands)
-    hands[seat] = hands[seat] + st.talon
-    st = replace(st, landlord=seat, candidate=seat, phase=Phase.PLAY, turn=seat,
-                 leader=seat, hands=tuple(hands),
+    st = replace(st, landlord=seat, candidate=seat, phase=Phase.PLAY, turn=seat, leader=seat,
                  base=st.high if base == "bid" else int(base))
-    return start_rounds(st, RoundStage.TALON)
+    return start_rounds(st, RoundStage.LANDLORD)
+
+
+def _take_talon(state: GameState) -> GameState:
+    """The talon is shown and added to the landlord's hand; then the rounds after the talon."""
+    assert state.landlord is not None
+    hands = list(state.hands)
+    hands[state.landlord] = hands[state.landlord] + state.talon
+    return start_rounds(replace(state, hands=tuple(hands)), RoundStage.TALON)
 
 
 __all__ = ["ROUND_ACTION", "ROUND_PHASE", "bid", "call", "current_round", "redeal", "rob",
-           "round_choice", "round_seats", "start_rounds", "to_landlord"]
+           "round_choice", "round_seats", "start_rounds", "talon_taken", "to_landlord"]

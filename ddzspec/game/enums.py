@@ -19,11 +19,12 @@ class Word(StrEnum):
 
 
 class Phase(Word):
-    """The phase of a deal: show cards and a doubling round (when the rules declare ``round
-    show`` / ``round double``), bidding (auction or call-and-rob), trick play, over."""
+    """The phase of a deal: the rounds the rules declare (``round show``, ``round blind``,
+    ``round double``), bidding (auction or call-and-rob), trick play, over."""
 
     SHOWING = "showing"
     BIDDING = "bidding"
+    BLIND = "blind"
     DOUBLING = "doubling"
     PLAY = "play"
     OVER = "over"
@@ -45,8 +46,8 @@ class Winner(Word):
 
 class ActionKind(Word):
     """The kind of an :class:`~ddzspec.game.Action`: ``bid`` (auction), ``call`` / ``rob``
-    (call-and-rob, seed 003), ``double`` and ``show`` (a round's choice: its factor; show
-    cards), ``play`` (cards) and ``pass`` (in trick play)."""
+    (call-and-rob, seed 003), ``double``, ``show`` and ``blind`` (a round's choice: its
+    factor), ``play`` (cards) and ``pass`` (in trick play)."""
 
     BID = "bid"
     CALL = "call"
@@ -55,6 +56,7 @@ class ActionKind(Word):
     PASS = "pass"
     DOUBLE = "double"
     SHOW = "show"
+    BLIND = "blind"
 
 
 __all__ = ["ActionKind", "Phase", "Role", "Winner", "Word"]

@@ -25,8 +25,8 @@ from typing import Any
 from .._io import read_input, write_atomic, write_problem
 from ..errors import DdzError, GameError, RecordError, RulesError
 from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
-from .actions import Action, json_text
-from .bidding import current_round
+from .actions import ROUND_KINDS, Action, json_text
+from .bidding import current_round, talon_taken
 from .enums import ActionKind, Winner
 from .state import GameState, same_rules
 
@@ -533,16 +533,17 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
                     left = st.target(peasant)
                     base += (f", robs {st.robs}: a peasant wins at {left} "
                              f"card{'' if left == 1 else 's'} left")
-                talon = (f"talon {st.talon.format(notation)} shown and taken" if len(st.talon)
-                         else "no talon")  # a variant may deal none
-                out.append(f"landlord: seat {st.landlord} ({base}); {talon} "
-                           f"({len(st.hands[st.landlord])} cards)")
+                out.append(f"landlord: seat {st.landlord} ({base}); "
+                           + (_talon_words(st, notation) if talon_taken(st) else
+                              "the talon stays face down for now"))
             prev = st
             continue
-        if action.kind in (ActionKind.DOUBLE, ActionKind.SHOW):
+        if action.kind in ROUND_KINDS:
             if not any(b.kind is action.kind for b in prev.bids):
                 out += _round_head(prev)
             out.append(f"  {_choice_words(prev, action, notation)}, multiplier {st.multiplier}")
+            if talon_taken(st) and not talon_taken(prev):
+                out.append("  " + _talon_words(st, notation))
             prev = st
             continue
         if prev.last is None and action.kind is ActionKind.PLAY:
@@ -567,6 +568,14 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
     else:
         out.append(f"(deal in progress: {final.phase}, seat {final.turn} to act)")
     return out
+
+
+def _talon_words(st: GameState, notation: str) -> str:
+    """``talon 46J shown and taken (20 cards)``, once the landlord has taken it."""
+    assert st.landlord is not None
+    talon = (f"talon {st.talon.format(notation)} shown and taken" if len(st.talon)
+             else "no talon")  # a variant may deal none
+    return f"{talon} ({len(st.hands[st.landlord])} cards)"
 
 
 def _choice_words(st: GameState, action: Action, notation: str) -> str:

@@ -268,6 +268,7 @@ def same_rules(a: Rules, b: Rules) -> bool:
 _TRANSITIONS = {ActionKind.BID: bidding.bid, ActionKind.CALL: bidding.call,
                 ActionKind.ROB: bidding.rob, ActionKind.DOUBLE: bidding.round_choice,
                 ActionKind.SHOW: bidding.round_choice,
+                ActionKind.BLIND: bidding.round_choice,
                 ActionKind.PLAY: play.play_cards,
                 ActionKind.PASS: play.pass_turn}
 

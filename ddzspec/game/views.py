@@ -13,6 +13,7 @@ from ..cards import N_RANKS, SYMBOLS, Cards
 from ..readings import Reading
 from ..rules import Rules
 from .actions import Action
+from .bidding import talon_taken
 from .enums import ActionKind, Phase, Role
 from .scoring import Factor, Result
 
@@ -94,7 +95,7 @@ def unseen(state: GameState, seat: int) -> Cards:
             h = state.hands[s].counts
             for i in range(N_RANKS):
                 seen[i] += p[i] + h[i]
-        elif state.landlord is not None and s == state.landlord:
+        elif talon_taken(state) and s == state.landlord:
             t = state.talon.counts
             for i in range(N_RANKS):
                 seen[i] += max(p[i], t[i])
@@ -120,7 +121,7 @@ def warnings(state: GameState) -> tuple[tuple[int, str], ...]:
 
 def view(state: GameState, seat: int) -> SeatView:
     """What ``seat`` may see (``seat`` must be valid: the caller checks it)."""
-    shown = state.landlord is not None
+    shown = talon_taken(state)
     return SeatView(
         seat=seat, role=state.role(seat), hand=state.hands[seat], phase=state.phase,
         turn=state.turn, cards_left=tuple(len(h) for h in state.hands),

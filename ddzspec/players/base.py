@@ -48,8 +48,8 @@ class Player(Protocol):
 
 
 #: The phases whose decisions ``decide_bid`` takes: the bidding and the rounds (show cards,
-#: doubling).
-BID_PHASES = ("showing", "bidding", "doubling")
+#: blind landlord, doubling).
+BID_PHASES = ("showing", "bidding", "blind", "doubling")
 
 
 def check_view(view: SeatView, phase: str | tuple[str, ...] | None = None) -> Rules:

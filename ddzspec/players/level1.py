@@ -21,6 +21,10 @@ from ..moves import legal_moves
 from ..rules import BiddingSystem
 from .base import BID_PHASES, check_view, dispatch
 
+#: The action of each round's phase.
+_ROUND_ACTION = {"showing": ActionKind.SHOW, "blind": ActionKind.BLIND,
+                 "doubling": ActionKind.DOUBLE}
+
 
 def high_card_count(view: SeatView) -> int:
     """Jokers + cards of the highest ordinary rank + fours of a rank in ``view.hand``."""
@@ -43,8 +47,8 @@ def bid_by_count(view: SeatView, count: int, need: tuple[float, float, float],
     choices from ×1 up, one step at ``rob`` and one more per ``rob_step`` above it (a simple
     rule from hand strength). Shared by levels 1–3."""
     rules = check_view(view, BID_PHASES)
-    if view.phase in ("doubling", "showing"):
-        kind = ActionKind.DOUBLE if view.phase == "doubling" else ActionKind.SHOW
+    if view.phase in _ROUND_ACTION:
+        kind = _ROUND_ACTION[view.phase]
         rnd = next(r for r in rules.rounds if r.kind == kind.value)
         choices = sorted(rnd.choices_of(view.role is Role.LANDLORD), key=lambda c: c.times)
         step = 0 if count < rob else 1 + int((count - rob) // rob_step)

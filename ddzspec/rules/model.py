@@ -76,18 +76,22 @@ class RobOrder(StrEnum):
 
 
 class RoundKind(StrEnum):
-    """The rounds a rules file may add to a deal: ``double`` (a doubling round, 加倍) and
-    ``show`` (show cards, 明牌: a seat that chooses a factor above 1 plays face up)."""
+    """The rounds a rules file may add to a deal: ``double`` (a doubling round, 加倍), ``show``
+    (show cards, 明牌: a seat that chooses a factor above 1 plays face up) and ``blind`` (blind
+    landlord, 闷: a choice made before the talon is shown)."""
 
     DOUBLE = "double"
     SHOW = "show"
+    BLIND = "blind"
 
 
 class RoundStage(StrEnum):
-    """When a round is played: ``deal`` (once the hands are dealt, before the bidding) or
+    """When a round is played: ``deal`` (once the hands are dealt, before the bidding),
+    ``landlord`` (once the landlord is known, before the talon is shown and taken) or
     ``talon`` (after the landlord took the talon, before play)."""
 
     DEAL = "deal"
+    LANDLORD = "landlord"
     TALON = "talon"
 
 

@@ -52,7 +52,8 @@ MAX_GAMES = 1000
 
 #: The fields of the person's action per kind (a {"kind": "pass", "cards": …} is refused).
 ACTION_FIELDS = {"bid": ("kind", "value"), "call": ("kind", "value"), "rob": ("kind", "value"),
-                 "double": ("kind", "value"), "show": ("kind", "value"), "pass": ("kind",),
+                 "double": ("kind", "value"), "show": ("kind", "value"),
+                 "blind": ("kind", "value"), "pass": ("kind",),
                  "play": ("kind", "cards")}
 
 
@@ -207,6 +208,8 @@ def action_text(a: Action, notation: str, rules: Rules | None = None) -> str:
         return "does not double" if a.value == 1 else f"doubles x{a.value}"
     if a.kind is ActionKind.SHOW:
         return "does not show" if a.value == 1 else f"shows the hand x{a.value}"
+    if a.kind is ActionKind.BLIND:
+        return "does not go blind" if a.value == 1 else f"goes blind x{a.value}"
     if a.kind is ActionKind.PLAY:
         return f"plays {action_cards(a, notation, rules)}"
     return "passes"
@@ -232,8 +235,9 @@ class WebGame:
 
     def legal(self, notation: str) -> dict[str, Any]:
         """The person's legal choices now: ``{"kind": "bid"|"call"|"rob"|"double"|"show"|
-        "play"|None, "choices": [values], "moves": [cards text, smallest first], "can_pass"}``;
-        a round's choices are factors, with their ``"names"`` (``["no", "double", "super"]``)."""
+        "blind"|"play"|None, "choices": [values], "moves": [cards text, smallest first],
+        "can_pass"}``; a round's choices are factors, with their ``"names"`` (``["no",
+        "double", "super"]``)."""
         st = self.state
         if st.turn != self.seat:
             return {"kind": None, "choices": [], "moves": [], "can_pass": False}
@@ -295,8 +299,8 @@ class WebGame:
 
     def person_action(self, obj: Any, notation: str) -> Action:
         """The person's action from the request body ``{"kind": "bid"|"call"|"rob"|"double"|
-        "show"|"play"|"pass", "value": int|bool, "cards": "..."}`` (a double's value: the factor;
-        cards in ``notation``). Raises WebError for a malformed body, NotationError for
+        "show"|"blind"|"play"|"pass", "value": int|bool, "cards": "..."}`` (a round's value:
+        the factor; cards in ``notation``). Raises WebError for a malformed body, NotationError for
         unreadable cards."""
         if not isinstance(obj, dict):
             raise WebError("the body is a JSON object {\"kind\": ..., ...}")
@@ -318,7 +322,7 @@ class WebGame:
             if not isinstance(v, bool):
                 raise WebError(f"\"{kind}\" needs \"value\": true or false")
             return Action.call(s, v) if kind == "call" else Action.rob(s, v)
-        if kind in ("double", "show"):
+        if kind in ("double", "show", "blind"):
             v = obj.get("value")
             if not isinstance(v, int) or isinstance(v, bool):
                 raise WebError(f"\"{kind}\" needs an integer \"value\": the factor chosen")
@@ -334,7 +338,7 @@ class WebGame:
             cards = parse_cards(text, notation, deck=self.state.rules.deck).cards
             return Action(ActionKind.PLAY, s, 0, cards)
         raise WebError(f"unknown action kind {json.dumps(kind)} (bid, call, rob, double, show, "
-                       "play, pass)")
+                       "blind, play, pass)")
 
     def check_person_turn(self) -> None:
         """WebError (409) unless the person is on turn."""

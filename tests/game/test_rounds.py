@@ -11,6 +11,7 @@ import pytest
 
 from ddzspec.errors import InvalidBidError, OutOfTurnError, WrongPhaseError
 from ddzspec.game import Action, ActionKind, GameState, Phase
+from ddzspec.game.actions import ROUND_KINDS
 from ddzspec.game.record import Record, record_of, replay, transcript
 from ddzspec.players import player_for
 from ddzspec.players.arena import play_deal
@@ -19,6 +20,7 @@ from ddzspec.rules import Rules, Scope, load_rules
 QQ = load_rules("examples/qq-bidding.rules")
 KICK = load_rules("examples/kick.rules")
 SHOW = load_rules("examples/show-cards.rules")
+BLIND = load_rules("examples/blind.rules")
 
 
 def qq_landlord_1() -> GameState:
@@ -98,13 +100,14 @@ def test_a_seat_view_shows_the_round() -> None:
     assert v.to_json()["phase"] == "doubling"
 
 
-@pytest.mark.parametrize("rules", [QQ, KICK, SHOW], ids=["qq", "kick", "show"])
+@pytest.mark.parametrize("rules", [QQ, KICK, SHOW, BLIND],
+                         ids=["qq", "kick", "show", "blind"])
 @pytest.mark.parametrize("level", [1, 2])
 def test_computer_players_play_the_round(rules: Rules, level: int) -> None:
     for seed in range(3):
         g = play_deal(rules, [player_for(level, seed) for _ in range(3)], seed)
         assert g.over and g.result is not None
-        assert any(a.kind is ActionKind.DOUBLE for a in g.log)
+        assert any(a.kind in ROUND_KINDS for a in g.log)
 
 
 def test_show_cards_once_dealt_then_the_bidding() -> None:
@@ -164,3 +167,30 @@ def test_level_3_samples_a_shown_hand_as_shown() -> None:
     assert all(x.hands[0] == g.hands[0] and x.hands[2] == g.hands[2] for x in samples)
     # three seats, no undealt cards: the one hidden hand left is the rest, exactly
     assert all(x.hands[1] == g.hands[1] for x in samples)
+
+
+def test_a_blind_landlord_chooses_before_the_talon_is_shown() -> None:
+    g = GameState.new(BLIND, seed=3, first=0)
+    talon = g.talon
+    g = g.apply(Action.bid(0, 3))
+    assert g.phase is Phase.BLIND and g.landlord == 0 and g.turn == 0
+    assert len(g.hands[0]) == 17  # not taken yet
+    for seat in range(3):  # face down for every seat, the landlord included
+        v = g.view(seat)
+        assert v.talon is None
+        assert sum(v.unseen.counts) == 54 - 17
+    with pytest.raises(WrongPhaseError):
+        g.apply(Action.play(0, "3"))
+    done = g.apply(Action(ActionKind.BLIND, 0, 2))
+    assert done.phase is Phase.PLAY and done.turn == 0 and len(done.hands[0]) == 20
+    assert done.view(1).talon == talon
+    assert [(f.kind, f.times, f.seat) for f in done.factors] == [("blind", 2, 0)]
+    rec = record_of(done)
+    assert {"seat": 0, "blind": 2} in json.loads(rec.dumps())["actions"]
+    r = replay(Record.from_json(json.loads(rec.dumps())))
+    assert r.ok and r.state == done
+    text = "\n".join(transcript(GameState.new(BLIND, seed=3, first=0), r.steps))
+    assert "landlord: seat 0 (base 3); the talon stays face down for now" in text
+    assert ("blind round after the landlord (landlord; no x1, blind x2; scope table):\n"
+            "  seat 0 chooses blind (x2), multiplier 2\n"
+            f"  talon {talon.format('en')} shown and taken (20 cards)") in text

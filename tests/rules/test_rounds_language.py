@@ -24,7 +24,8 @@ QQ_BID = "bidding call_rob { first_speaker random  rob_order each_once_caller_la
 SCORE = "scoring { base 1  double rob bomb  settle per_peasant }\n"
 
 
-@pytest.mark.parametrize("path", ["examples/qq-bidding.rules", "examples/kick.rules"])
+@pytest.mark.parametrize("path", ["examples/qq-bidding.rules", "examples/kick.rules",
+                                  "examples/show-cards.rules", "examples/blind.rules"])
 def test_a_round_trips_through_rules_show(path: str) -> None:
     r = load_rules(path)
     again = load_rules_text(resolved_text(r), "shown.rules")
@@ -52,14 +53,14 @@ def _load(body: str) -> None:
 
 @pytest.mark.parametrize("body, message", [
     ("round triple { after talon  order landlord peasants  choices no 1 double 2 }\n",
-     r"x.rules:2:1: unknown round 'triple' \(rounds: double, show\)"),
+     r"x.rules:2:1: unknown round 'triple' \(rounds: double, show, blind\)"),
     ("round double { after talon  order landlord landlord  choices no 1 double 2 }\n",
      r"x.rules:2:35: round double: impossible order 'landlord landlord' \(orders: landlord "
      r"peasants, peasants landlord, peasants landlord_if_doubled, landlord, all\)"),
     ("round double { after talon  order landlord peasants  choices no 1 double 0 }\n",
      r"x.rules:2:\d+: round double: choice double 0: a factor is at least 1"),
     ("round double { after bidding  order landlord peasants  choices no 1 double 2 }\n",
-     r"x.rules:2:22: round double: after bidding: unknown stage \(stages: deal, talon\)"),
+     r"x.rules:2:22: round double: after bidding: unknown stage \(stages: deal, landlord, talon\)"),
     ("round show { after deal  order landlord  choices no 1 show 2 }\n",
      r"x.rules:2:32: round show: impossible order 'landlord' after deal \(there is no "
      r"landlord yet: order all\)"),

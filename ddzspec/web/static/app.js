@@ -260,6 +260,7 @@ function render(actedSeat) {
   if (v.phase === "over") status = "The deal is over";
   else if (v.turn === g.seat && v.phase === "doubling") status = "Your turn to double or not";
   else if (v.turn === g.seat && v.phase === "showing") status = "Your turn: show your hand or not";
+  else if (v.turn === g.seat && v.phase === "blind") status = "Your turn: go blind (before the talon) or not";
   else if (v.turn === g.seat) status = v.phase === "bidding" ?
     "Your turn to " + (g.legal.kind === "bid" ? "bid" : g.legal.kind === "rob" ? "rob or not" : "call or not") :
     (v.trick.length && g.legal.can_pass ? "Your turn: beat it or pass" : "Your lead");
@@ -362,7 +363,7 @@ function renderMe() {
       b.addEventListener("click", () => act({ kind: legal.kind, value: yes }));
       bid.appendChild(b);
     });
-  } else if (legal.kind === "double" || legal.kind === "show") {
+  } else if (["double", "show", "blind"].includes(legal.kind)) {
     legal.choices.forEach((c, i) => {
       const name = legal.names[i].charAt(0).toUpperCase() + legal.names[i].slice(1);
       const b = el("button", c === 1 ? "bid-btn" : "bid-btn primary", c === 1 ? name : name + " ×" + c);
