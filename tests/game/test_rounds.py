@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ddzspec.errors import InvalidBidError, OutOfTurnError, WrongPhaseError
 from ddzspec.game import Action, ActionKind, GameState, Phase
@@ -15,7 +17,7 @@ from ddzspec.game.actions import ROUND_KINDS
 from ddzspec.game.record import Record, record_of, replay, transcript
 from ddzspec.players import player_for
 from ddzspec.players.arena import play_deal
-from ddzspec.rules import Rules, Scope, load_rules
+from ddzspec.rules import Rules, Scope, load_rules, load_rules_text
 
 QQ = load_rules("examples/qq-bidding.rules")
 KICK = load_rules("examples/kick.rules")
@@ -194,3 +196,46 @@ def test_a_blind_landlord_chooses_before_the_talon_is_shown() -> None:
     assert ("blind round after the landlord (landlord; no x1, blind x2; scope table):\n"
             "  seat 0 chooses blind (x2), multiplier 2\n"
             f"  talon {talon.format('en')} shown and taken (20 cards)") in text
+
+
+def _round_reference(order: str, landlord: int, choices: list[int]) -> tuple[list[int], int]:
+    """(the seats asked, in order; the product of the factors) for a round of three seats
+    numbered in turn order, from the orders as written in docs/rules-language.md."""
+    peasants = [(landlord + 1) % 3, (landlord + 2) % 3]
+    seats = {"landlord peasants": [landlord] + peasants,
+             "peasants landlord": peasants + [landlord],
+             "peasants landlord_if_doubled": peasants, "landlord": [landlord],
+             "all": [landlord] + peasants}[order]
+    it = iter(choices)
+    asked, product = [], 1
+    for seat in seats:
+        asked.append(seat)
+        product *= next(it)
+    if order == "peasants landlord_if_doubled" and product > 1:
+        asked.append(landlord)
+        product *= next(it)
+    return asked, product
+
+
+@settings(max_examples=60, deadline=None)
+@given(order=st.sampled_from(["landlord peasants", "peasants landlord",
+                              "peasants landlord_if_doubled", "landlord", "all"]),
+       landlord=st.integers(0, 2),
+       choices=st.lists(st.sampled_from([1, 2, 4]), min_size=4, max_size=4))
+def test_every_round_order_matches_a_plain_reference(order: str, landlord: int,
+                                                     choices: list[int]) -> None:
+    rules = load_rules_text(
+        "rules r extends classic\n"
+        f"round double {{ after talon  order {order}  choices no 1 double 2 super 4 }}\n",
+        "r.rules")
+    want_asked, want_product = _round_reference(order, landlord, choices)
+    g = GameState.new(rules, seed=1, first=landlord).apply(Action.bid(landlord, 3))
+    asked = []
+    it = iter(choices)
+    while g.phase is Phase.DOUBLING:
+        assert g.turn is not None
+        asked.append(g.turn)
+        g = g.apply(Action.double(g.turn, next(it)))
+    assert asked == want_asked
+    assert g.phase is Phase.PLAY and g.turn == landlord
+    assert g.multiplier == want_product
