@@ -297,7 +297,7 @@ def check_save_path(path: str | Path) -> None:
 
 def load(path: str | Path) -> Record:
     """Read a record file ("-": standard input). Raises RecordError (unreadable file, bad JSON,
-    bad format)."""
+    bad format), its message starting with ``path``."""
     try:
         text = read_input(path)
         obj = json.loads(text)
@@ -312,7 +312,10 @@ def load(path: str | Path) -> Record:
             from None
     except ValueError:  # an integer literal longer than Python converts (sys.int_info)
         raise RecordError(f"{path}: {_long_number(text)}: no deal record holds one") from None
-    return Record.from_json(obj)
+    try:
+        return Record.from_json(obj)
+    except RecordError as e:  # what is wrong inside, said of this file
+        raise RecordError(f"{path}: {e}") from None
 
 
 def _long_number(text: str) -> str:
