@@ -27,7 +27,17 @@ from typing import Any
 from .cards import ALL_RANKS, N_RANKS, Cards
 from .readings import Reading, make_reading, solve_readings
 from .restrictions import holds, words
-from .rules import BiddingSystem, FirstBidder, Rules, Shape, Target, resolved_text
+from .rules import (
+    BiddingSystem,
+    FirstBidder,
+    Rules,
+    Shape,
+    TalonFactor,
+    TalonPattern,
+    Target,
+    rank_symbol,
+    resolved_text,
+)
 from .table import body_kickers, shape_bodies
 
 #: Example moves shown per shape (smallest, middle, largest body).
@@ -294,13 +304,36 @@ _EVENT_WORDS = {
 }
 
 
+_TALON_WORDS = {TalonPattern.JOKER: "a joker", TalonPattern.ROCKET: "both jokers",
+                TalonPattern.PAIR: "a pair", TalonPattern.TRIO: "a trio",
+                TalonPattern.STRAIGHT: "a straight"}
+
+
+def _talon_words(t: TalonFactor) -> str:
+    if t.rank is None:
+        return _TALON_WORDS[t.pattern]
+    sym = rank_symbol(t.rank)
+    return f"the joker {sym}" if t.pattern is TalonPattern.JOKER else \
+        f"{_TALON_WORDS[t.pattern]} of {sym}s"
+
+
 def _scoring_words(rules: Rules) -> tuple[str, ...]:
     s = rules.scoring
     base = "the winning bid" if s.base == "bid" else str(s.base)
     out = [f"The base is {base}; the multiplier starts at 1."]
     for d in s.double:
         what = _EVENT_WORDS.get(d, f"each {d.replace('_', ' ')} played")
-        out.append(f"{what[0].upper()}{what[1:]} doubles the multiplier.")
+        times = s.factor(d)
+        verb = "doubles the multiplier" if times == 2 else f"multiplies the multiplier by {times}"
+        out.append(f"{what[0].upper()}{what[1:]} {verb}.")
+    if s.talon:
+        items = "; ".join(f"{_talon_words(t)} x{t.times}" for t in s.talon)
+        out.append(f"The talon multiplies the stake by its pattern, the highest that applies: "
+                   f"{items}.")
+    if s.cap_bombs is not None:
+        out.append(f"At most {s.cap_bombs} bombs or rockets multiply; later ones do not.")
+    if s.cap_multiplier is not None:
+        out.append(f"The multiplier is capped at {s.cap_multiplier}.")
     if rules.deal.players == 2:
         out.append("The winner wins base x multiplier points; the loser loses as many.")
     else:
