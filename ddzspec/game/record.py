@@ -534,6 +534,9 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
                              f"card{'' if left == 1 else 's'} left")
                 talon = (f"talon {st.talon.format(notation)} shown and taken" if len(st.talon)
                          else "no talon")  # a variant may deal none
+                talon += "".join(f", {f.kind.replace('_', '-')} ×{f.times}"
+                                 for f in st.factors[len(prev.factors):]
+                                 if f.kind.startswith("talon_"))
                 out.append(f"landlord: seat {st.landlord} ({base}); {talon} "
                            f"({len(st.hands[st.landlord])} cards)")
             prev = st
