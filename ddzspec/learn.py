@@ -439,6 +439,11 @@ def _spec_sentence(what: str, a: Rules, b: Rules, x: str, y: str) -> str:
             if name not in rb:
                 parts.append(f"{b.name} drops {name} ({words(r)})")
         return "restrictions: " + "; ".join(parts) + "."
+    if what == "scoring":  # the sentences of the overview that differ, on each side
+        wa, wb = _scoring_words(a), _scoring_words(b)
+        sides = [f"{r.name} says: {' '.join(w for w in mine if w not in theirs)}"
+                 for r, mine, theirs in ((b, wb, wa), (a, wa, wb)) if set(mine) - set(theirs)]
+        return "scoring: " + " ".join(sides or [f"{b.name} has {y}."])
     if what == "bidding" and a.bidding.system != b.bidding.system:
         return (f"bidding: {a.name} has {_bidding_words(a)[:-1]}; {b.name} has "
                 f"{_bidding_words(b)}")

@@ -18,6 +18,7 @@ from ddzspec.errors import RulesError
 from ddzspec.game import Action, GameState
 from ddzspec.game.record import Record, record_of, replay, result_lines
 from ddzspec.game.scoring import Factor, settle, talon_factor
+from ddzspec.learn import diff_words
 from ddzspec.rules import Rules, load_rules, load_rules_text, resolved_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -206,7 +207,10 @@ def test_random_deals_under_caps_and_talon_are_zero_sum_and_replay() -> None:
         r = g.result
         assert r is not None and sum(r.scores) == 0 and r.multiplier <= 4
         capped += r.uncapped is not None
-        rec = Record.from_json(record_of(g).to_json())
+        obj = record_of(g).to_json()
+        assert obj["result"].get("uncapped") == r.uncapped  # only when the cap cut
+        rec = Record.from_json(obj)
+        assert rec.rules_text is not None and "    cap multiplier 4\n" in rec.rules_text
         assert replay(rec).ok
     assert capped  # the cap bit at least once
 
@@ -226,6 +230,12 @@ def test_diff_says_the_scoring_differences(cli: Any) -> None:
     assert "spring-x3: double bomb rocket, factor spring 3 anti_spring 3" in out
     code, out, _ = cli("diff", "classic", str(EXAMPLES / "capped.rules"))
     assert "cap multiplier 64, cap bombs 3, talon rocket 4" in out
+    said = [w for w in diff_words(load_rules("classic"), load_rules(str(EXAMPLES / "capped.rules")))
+            if w.startswith("scoring")]
+    assert said == ["scoring: capped says: The talon multiplies the stake by its pattern, the "
+                    "highest that applies: both jokers x4; a trio x4; a straight x3; a pair of "
+                    "2s x2; a joker x2. At most 3 bombs or rockets multiply; later ones do not. "
+                    "The multiplier is capped at 64."]
 
 
 @pytest.mark.parametrize("clause, message", [
