@@ -404,11 +404,13 @@ class Builder:
         talon: list[TalonFactor] = []
         settle = Settle.PER_PEASANT
         names = {s.name for s in shapes}
+        named: set[str] = set()  # the names of double and factor, dropped shapes included
 
         def multiplies(w: Word, clause: str) -> bool:
             """Whether the name ``w`` of a ``double`` or ``factor`` clause stays (checked)."""
             if w.text in double or w.text in dict(times):
                 raise self.err(f"{clause} {w.text}: listed twice (in double or factor)", w.at)
+            named.add(w.text)
             if w.text not in DOUBLE_EVENTS and not self.kept(clause, w):
                 return False
             if w.text not in names and w.text not in DOUBLE_EVENTS:
@@ -445,11 +447,15 @@ class Builder:
                     talon.append(self.talon_factor(t, talon))
             else:
                 settle = item.value
-        if Cap.BOMBS in caps and not names & set(double + [n for n, _ in times]):
+        if Cap.BOMBS in caps and not named - set(DOUBLE_EVENTS):  # as written: drops aside
             raise self.err("cap bombs: no shape multiplies (list bomb or rocket in double or "
                            "factor)", sec.at)
-        return Scoring(base, tuple(double + [n for n, _ in times]), settle, tuple(times),
-                       caps.get(Cap.MULTIPLIER), caps.get(Cap.BOMBS), tuple(talon))
+        every = tuple(double + [n for n, _ in times])
+        # with every multiplying shape dropped (without), the bombs cap bounds nothing: it goes
+        # too, so the resolved text loads back
+        bombs = caps.get(Cap.BOMBS) if names & set(every) else None
+        return Scoring(base, every, settle, tuple(times), caps.get(Cap.MULTIPLIER), bombs,
+                       tuple(talon))
 
     def cap(self, value: tuple[Word, Word], caps: dict[Cap, int], pos: At) -> None:
         """One ``cap WHAT N`` clause into ``caps`` (checked: a known WHAT, once, N ≥ 1)."""

@@ -224,6 +224,12 @@ def test_the_scoring_round_trips_through_rules_show(cli: Any) -> None:
         assert replace(again, path=r.path, parents=r.parents) == r
 
 
+def test_dropping_every_multiplying_shape_drops_the_bombs_cap() -> None:
+    r = load_rules(str(EXAMPLES / "capped.rules"), without=("bomb", "rocket"))
+    assert r.scoring.cap_bombs is None and r.scoring.double == ("spring", "anti_spring")
+    assert load_rules_text(resolved_text(r)).scoring == r.scoring
+
+
 def test_diff_says_the_scoring_differences(cli: Any) -> None:
     code, out, _ = cli("diff", "classic", str(EXAMPLES / "spring-x3.rules"))
     assert code == 1
