@@ -160,6 +160,7 @@ def test_pair_factors_in_a_deal_reach_the_result_and_its_lines() -> None:
     g = landlord_bids_1(deal(load_rules("classic")))
     g = replace(g, factors=g.factors + (Factor("super_double", 4, 2, pair=2),))
     assert g.multiplier == 1  # a pair's own factor is not the table's
+    assert [g.pair_multiplier(s) for s in range(3)] == [1, 1, 4]
     g = two_bombs_and_out(g)
     r = g.result
     assert r is not None and r.scores == (40, -8, -32) and r.multiplier == 8
