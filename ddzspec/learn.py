@@ -29,7 +29,10 @@ from .rules import (
     Rules,
     Scope,
     Shape,
+    TalonFactor,
+    TalonPattern,
     Target,
+    rank_symbol,
     resolved_text,
 )
 from .table import body_kickers, shape_bodies
@@ -329,13 +332,36 @@ _EVENT_WORDS = {
 }
 
 
+_TALON_WORDS = {TalonPattern.JOKER: "a joker", TalonPattern.ROCKET: "both jokers",
+                TalonPattern.PAIR: "a pair", TalonPattern.TRIO: "a trio",
+                TalonPattern.STRAIGHT: "a straight"}
+
+
+def _talon_words(t: TalonFactor) -> str:
+    if t.rank is None:
+        return _TALON_WORDS[t.pattern]
+    sym = rank_symbol(t.rank)
+    return f"the joker {sym}" if t.pattern is TalonPattern.JOKER else \
+        f"{_TALON_WORDS[t.pattern]} of {sym}s"
+
+
 def _scoring_words(rules: Rules) -> tuple[str, ...]:
     s = rules.scoring
     base = "the winning bid" if s.base == "bid" else str(s.base)
     out = [f"The base is {base}; the multiplier starts at 1."]
     for d in s.double:
         what = _EVENT_WORDS.get(d, f"each {d.replace('_', ' ')} played")
-        out.append(f"{what[0].upper()}{what[1:]} doubles the multiplier.")
+        times = s.factor(d)
+        verb = "doubles the multiplier" if times == 2 else f"multiplies the multiplier by {times}"
+        out.append(f"{what[0].upper()}{what[1:]} {verb}.")
+    if s.talon:
+        items = "; ".join(f"{_talon_words(t)} x{t.times}" for t in s.talon)
+        out.append(f"The talon multiplies the stake by its pattern, the highest that applies: "
+                   f"{items}.")
+    if s.cap_bombs is not None:
+        out.append(f"At most {s.cap_bombs} bombs or rockets multiply; later ones do not.")
+    if s.cap_multiplier is not None:
+        out.append(f"The multiplier is capped at {s.cap_multiplier}.")
     if rules.deal.players == 2:
         out.append("The winner wins base x multiplier points; the loser loses as many.")
     else:
@@ -444,6 +470,11 @@ def _spec_sentence(what: str, a: Rules, b: Rules, x: str, y: str) -> str:
     if what.startswith("round "):
         gone = f"{b.name} has no {what}" if y == "-" else f"{b.name} has {y}"
         return f"{what}: {a.name} has {x if x != '-' else 'none'}; {gone}."
+    if what == "scoring":  # the sentences of the overview that differ, on each side
+        wa, wb = _scoring_words(a), _scoring_words(b)
+        sides = [f"{r.name} says: {' '.join(w for w in mine if w not in theirs)}"
+                 for r, mine, theirs in ((b, wb, wa), (a, wa, wb)) if set(mine) - set(theirs)]
+        return "scoring: " + " ".join(sides or [f"{b.name} has {y}."])
     if what == "bidding" and (a.bidding.system, a.bidding.rob_order) != \
             (b.bidding.system, b.bidding.rob_order):
         return (f"bidding: {a.name} has {_bidding_words(a)[:-1]}; {b.name} has "

@@ -25,7 +25,7 @@ from ..rules import RobOrder, Round, RoundKind, RoundOrder, RoundStage, Scope
 from .actions import Action
 from .dealing import next_seat, shuffle_deal
 from .enums import ActionKind, Phase
-from .scoring import Factor
+from .scoring import Factor, talon_factor
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -94,7 +94,7 @@ def rob(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
     robs = state.robs + 1
     factors = state.factors
     if "rob" in state.rules.scoring.double:
-        factors = factors + (Factor("rob", 2, a.seat),)
+        factors = factors + (Factor("rob", state.rules.scoring.factor("rob"), a.seat),)
     if robs >= state.rules.bidding.max_robs:
         return to_landlord(state, a.seat, log, bids=bids, robs=robs, factors=factors)
     return replace(state, bids=bids, candidate=a.seat, robs=robs, factors=factors,
@@ -110,7 +110,7 @@ def _each_once(state: GameState, bids: tuple[Action, ...],
     if last.kind is ActionKind.ROB and last.value:
         robs += 1
         if "rob" in rules.scoring.double:
-            factors = factors + (Factor("rob", 2, last.seat),)
+            factors = factors + (Factor("rob", rules.scoring.factor("rob"), last.seat),)
     calls = [b for b in bids if b.kind is ActionKind.CALL]
     caller = next((b.seat for b in calls if b.value), None)
     if caller is None:
@@ -216,8 +216,9 @@ def round_choice(state: GameState, a: Action, log: tuple[Action, ...]) -> GameSt
         raise InvalidBidError(f"{a.kind} {a.value}: the choices are {said}")
     factors, shown = state.factors, state.shown
     if chosen.times > 1:
-        scope = Scope.TABLE if landlord or state.landlord is None else rnd.scope
-        factors = factors + (Factor(chosen.name, chosen.times, a.seat, scope=scope),)
+        pair = None if landlord or state.landlord is None or rnd.scope is Scope.TABLE \
+            else a.seat  # a peasant's own factor under scope pair: its settlement only
+        factors = factors + (Factor(chosen.name, chosen.times, a.seat, pair=pair),)
         if rnd.kind is RoundKind.SHOW:
             shown = tuple(sorted(shown + (a.seat,)))
     bids = state.bids + (a,)
@@ -245,7 +246,9 @@ def _take_talon(state: GameState) -> GameState:
     assert state.landlord is not None
     hands = list(state.hands)
     hands[state.landlord] = hands[state.landlord] + state.talon
-    return start_rounds(replace(state, hands=tuple(hands)), RoundStage.TALON)
+    talon = talon_factor(state.rules, state.talon)  # the talon's pattern, when the rules list it
+    factors = state.factors if talon is None else state.factors + (talon,)
+    return start_rounds(replace(state, hands=tuple(hands), factors=factors), RoundStage.TALON)
 
 
 __all__ = ["ROUND_ACTION", "ROUND_PHASE", "bid", "call", "current_round", "redeal", "rob",

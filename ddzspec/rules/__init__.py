@@ -15,6 +15,7 @@ from .model import (
     Base,
     Bidding,
     BiddingSystem,
+    Cap,
     Choice,
     Deal,
     FirstBidder,
@@ -30,6 +31,8 @@ from .model import (
     Scoring,
     Settle,
     Shape,
+    TalonFactor,
+    TalonPattern,
     Target,
     Trick,
     Turn,
@@ -40,8 +43,9 @@ from .model import (
 )
 
 __all__ = ["DEFAULT_RULES", "DOUBLE_EVENTS", "KIND_SIZE", "RANK_OF_SYMBOL", "Base", "Bidding",
-           "BiddingSystem", "Choice", "Deal", "FirstBidder", "KickerKind", "Restriction",
+           "BiddingSystem", "Cap", "Choice", "Deal", "FirstBidder", "KickerKind", "Restriction",
            "RobOrder", "Round", "RoundKind", "RoundOrder", "RoundStage", "Rules", "Scope",
-           "Scoring", "Settle", "Shape", "Target", "Trick", "Turn", "Win", "builtin_rules",
+           "Scoring", "Settle", "Shape", "TalonFactor", "TalonPattern", "Target", "Trick",
+           "Turn", "Win", "builtin_rules",
            "kicker_kind", "load_rules", "load_rules_text", "rank_symbol", "resolve_path",
            "resolved_text"]

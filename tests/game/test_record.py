@@ -286,7 +286,7 @@ def test_every_record_field_is_checked(tmp_path: Path, edit: object, message: st
     f.write_text(json.dumps(obj))
     code, out, err = cli("replay", str(f))
     assert code == 2 and out == ""
-    assert err.startswith(f"ddzspec: error: {message}") and err.count("\n") == 1, err
+    assert err.startswith(f"ddzspec: error: {f}: {message}") and err.count("\n") == 1, err
 
 
 # found by tester 1

@@ -17,7 +17,7 @@ from ddzspec.game.actions import ROUND_KINDS
 from ddzspec.game.record import Record, record_of, replay, transcript
 from ddzspec.players import player_for
 from ddzspec.players.arena import play_deal
-from ddzspec.rules import Rules, Scope, load_rules, load_rules_text
+from ddzspec.rules import Rules, load_rules, load_rules_text
 
 QQ = load_rules("examples/qq-bidding.rules")
 KICK = load_rules("examples/kick.rules")
@@ -45,9 +45,10 @@ def test_the_landlord_first_then_each_peasant_once() -> None:
     g = g.apply(Action.double(0, 1))
     assert g.phase is Phase.PLAY and g.turn == 1 and g.leader == 1
     # landlord x2 (the whole table), seat 2 x4 (its own pair); seat 0's "no" adds nothing
-    assert [(f.kind, f.times, f.seat, f.scope) for f in g.factors] == [
-        ("double", 2, 1, Scope.TABLE), ("super", 4, 2, Scope.PAIR)]
-    assert g.multiplier == 2 * 4  # whole-table settlement until it reads the scope
+    assert [(f.kind, f.times, f.seat, f.pair) for f in g.factors] == [
+        ("double", 2, 1, None), ("super", 4, 2, 2)]
+    # the landlord's x2 for the whole table, seat 2's x4 for its own settlement only
+    assert (g.multiplier, g.pair_multiplier(2), g.pair_multiplier(0)) == (2, 2 * 4, 2)
 
 
 def test_refusals_change_nothing() -> None:
@@ -72,9 +73,10 @@ def test_kick_asks_the_landlord_only_after_a_kick() -> None:
     assert kicked.phase is Phase.DOUBLING and kicked.turn == 0
     assert [a.value for a in kicked.legal_actions()] == [1, 2]
     done = kicked.apply(Action.double(0, 2))
-    assert [(f.kind, f.seat, f.scope) for f in done.factors] == [
-        ("kick", 1, Scope.PAIR), ("counter", 0, Scope.TABLE)]
-    assert done.multiplier == 4 and done.phase is Phase.PLAY
+    assert [(f.kind, f.seat, f.pair) for f in done.factors] == [
+        ("kick", 1, 1), ("counter", 0, None)]
+    assert (done.multiplier, done.pair_multiplier(1), done.pair_multiplier(2)) == (2, 4, 2)
+    assert done.phase is Phase.PLAY
 
 
 def test_records_carry_the_round_and_replay() -> None:
@@ -91,8 +93,8 @@ def test_records_carry_the_round_and_replay() -> None:
     text = "\n".join(lines)
     assert ("double round after the talon (landlord peasants; no x1, double x2, super x4; "
             "scope pair):" in text)
-    assert ("seat 2 chooses super (x4, its own settlement with the landlord), multiplier 8"
-            in text)
+    assert ("seat 2 chooses super (x4, its own settlement with the landlord), seat 2's "
+            "settlement at x8" in text)
 
 
 def test_a_seat_view_shows_the_round() -> None:
@@ -239,3 +241,20 @@ def test_every_round_order_matches_a_plain_reference(order: str, landlord: int,
     assert asked == want_asked
     assert g.phase is Phase.PLAY and g.turn == landlord
     assert g.multiplier == want_product
+
+
+def test_a_peasants_own_double_settles_its_pair_only() -> None:
+    """QQ, scope pair: the landlord doubles x2 (both pairs), seat 2 super-doubles x4 (its own
+    pair), seat 0 does not: seat 2 settles at 4 times seat 0's stake, and the deal is
+    zero-sum (landlord: the two settlements)."""
+    g = qq_landlord_1()
+    for a in (Action.double(1, 2), Action.double(2, 4), Action.double(0, 1)):
+        g = g.apply(a)
+    players = [player_for(2, 0) for _ in range(3)]
+    while not g.over:
+        assert g.turn is not None
+        g = g.apply(players[g.turn].decide(g.view(g.turn)))
+    r = g.result
+    assert r is not None and r.landlord == 1
+    assert abs(r.scores[2]) == 4 * abs(r.scores[0]) and sum(r.scores) == 0
+    assert abs(r.scores[0]) == r.base * g.pair_multiplier(0)
