@@ -258,3 +258,27 @@ def test_a_peasants_own_double_settles_its_pair_only() -> None:
     assert r is not None and r.landlord == 1
     assert abs(r.scores[2]) == 4 * abs(r.scores[0]) and sum(r.scores) == 0
     assert abs(r.scores[0]) == r.base * g.pair_multiplier(0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(path=st.sampled_from(["examples/qq-bidding.rules", "examples/kick.rules",
+                             "examples/show-cards.rules", "examples/blind.rules"]),
+       seed=st.integers(0, 10_000), picks=st.lists(st.integers(0, 7), min_size=40,
+                                                   max_size=40))
+def test_random_legal_actions_end_and_replay(path: str, seed: int, picks: list[int]) -> None:
+    """Any sequence of legal choices through the rounds ends the deal; its record replays to
+    the same state and its points sum to zero."""
+    rules = load_rules(path)
+    g = GameState.new(rules, seed=seed)
+    k = 0
+    while not g.over:
+        acts = g.legal_actions()
+        if g.phase is Phase.PLAY or g.attempt >= 3:  # (three redeals: someone calls now)
+            a = acts[0]
+        else:
+            a = acts[picks[k % len(picks)] % len(acts)]
+            k += 1
+        g = g.apply(a)
+    assert g.result is not None and sum(g.result.scores) == 0
+    r = replay(Record.from_json(json.loads(record_of(g).dumps())))
+    assert r.ok and r.state == g
