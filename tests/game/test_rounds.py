@@ -273,8 +273,10 @@ def test_random_legal_actions_end_and_replay(path: str, seed: int, picks: list[i
     k = 0
     while not g.over:
         acts = g.legal_actions()
-        if g.phase is Phase.PLAY or g.attempt >= 3:  # (three redeals: someone calls now)
+        if g.phase is Phase.PLAY:
             a = acts[0]
+        elif g.attempt >= 3:  # three redeals: now the top bid, or a call
+            a = acts[-1] if acts[0].kind is ActionKind.BID else acts[0]
         else:
             a = acts[picks[k % len(picks)] % len(acts)]
             k += 1
