@@ -263,7 +263,7 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
             bcards = Cards(tuple(body))
             top = shape.seq[start + run - 1]
             b = bodies[entry] = (bcards.key, bcards, pack4(body), (
-                shape.name, shape.tier, strength[top], shape.size(run), run,
+                shape.name, shape.tier, shape.height(strength, start, run), shape.size(run), run,
                 shape.kicker_kind, top))
         bkey, bcards, b4, (name, tier, height, size, run, kind, top) = b
         kkey = key - bkey  # packed counts add up rank by rank
@@ -367,6 +367,8 @@ class MoveIndex:
         self._readings: dict[int, Reading] = {}
         self._kick_cards: dict[int, Cards] = {}
         self._ambiguous4: list[tuple[int, int]] | None = None
+        #: the last-play-only shapes (``last_play``): legal only when they empty the hand
+        self.last_only = frozenset(s.name for s in rules.shapes if s.last_play)
 
     # ----------------------------------------------------------------- the compiled table
 
@@ -465,7 +467,7 @@ class MoveIndex:
                 bcards = _known_cards(tuple(copies if i in body else 0 for i in range(N_RANKS)),
                                       bkey)
                 top = body[-1]
-                height = strength[top]
+                height = shape.height(strength, start, run)
                 size = shape.size(run)
                 bsort = (((tier * 16 + height) * 256 + si) * 32 + size) << 32
                 for kkey, kick in body_kickers(rules, si, start, run, counts):
@@ -506,8 +508,10 @@ class MoveIndex:
         fast = self._fast_index()
         if fast is not None:
             self._check_hand(counts)
-            return fast.leads(counts)
-        return self.hand_moves(counts)
+            moves = fast.leads(counts)
+        else:
+            moves = self.hand_moves(counts)
+        return self._last_play(moves, counts) if self.last_only else moves
 
     def answers(self, counts: Sequence[int], previous: Reading) -> list[Reading]:
         """Every move a hand holds that beats ``previous``: the same type and card count with a
@@ -516,11 +520,19 @@ class MoveIndex:
         fast = self._fast_index()
         if fast is not None:
             self._check_hand(counts)
-            return fast.answers(counts, previous)
-        return [r for r in self.hand_moves(counts)
-                if r.tier > previous.tier or (r.shape == previous.shape
-                                              and r.size == previous.size
-                                              and r.key > previous.key)]
+            moves = fast.answers(counts, previous)
+        else:
+            moves = [r for r in self.hand_moves(counts)
+                     if r.tier > previous.tier or (r.shape == previous.shape
+                                                   and r.size == previous.size
+                                                   and r.key > previous.key)]
+        return self._last_play(moves, counts) if self.last_only else moves
+
+    def _last_play(self, moves: list[Reading], counts: Sequence[int]) -> list[Reading]:
+        """``moves`` without those of a last-play-only shape that would not empty the hand
+        (house rule: "a bare trio only as the last play", /VARIANTS.md)."""
+        n, last = sum(counts), self.last_only
+        return [r for r in moves if r.size == n or r.shape not in last]
 
 
 def _first(item: tuple[int, Reading]) -> int:

@@ -26,6 +26,7 @@ from constraint import FunctionConstraint, Problem
 from .cards import ALL_RANKS, N_RANKS, Cards, ParsedCards, parse_cards
 from .restrictions import holds
 from .rules import KIND_SIZE, KickerKind, Restriction, Rules, Shape
+from .rules.model import kickers_in_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,8 @@ def make_reading(rules: Rules, shape: Shape, counts: Sequence[int], start: int,
     kick = tuple(c - b for c, b in zip(counts, body))
     top = shape.seq[start + run - 1]
     return Reading(shape.name, shape.tier, Cards(tuple(body)), Cards(kick),
-                   rules.strength[top], shape.size(run), run, shape.kicker_kind, top)
+                   shape.height(rules.strength, start, run), shape.size(run), run,
+                   shape.kicker_kind, top)
 
 
 def _structure(shape: Shape, counts: Sequence[int]):  # type: ignore[no-untyped-def]
@@ -111,10 +113,13 @@ def _structure(shape: Shape, counts: Sequence[int]):  # type: ignore[no-untyped-
         return all(counts[i] >= copies for i in seq[start:start + run])
 
     def kickers_form(start: int, run: int) -> bool:
-        if k == 1:
+        if k == 1 and not shape.kickers_consecutive:
             return True
         body = seq[start:start + run]
-        return all((c - (copies if i in body else 0)) % k == 0 for i, c in enumerate(counts))
+        rem = [c - (copies if i in body else 0) for i, c in enumerate(counts)]
+        if any(c % k for c in rem):
+            return False
+        return not shape.kickers_consecutive or kickers_in_line(shape, rem)
 
     return body_fits, kickers_form
 
@@ -158,6 +163,8 @@ def solve_readings(counts: Sequence[int], rules: Rules,
         for c in _structure(shape, counts):
             p.addConstraint(FunctionConstraint(c), ["start", "run"])
         for r in active:
+            if not r.binds(shape.name):
+                continue
             p.addConstraint(FunctionConstraint(_restriction_constraint(r, rules, shape, counts)),
                             ["start", "run"])
         for sol in sorted(p.getSolutions(), key=lambda s: (s["run"], s["start"])):
