@@ -530,7 +530,8 @@ class MoveIndex:
 
     def _last_play(self, moves: list[Reading], counts: Sequence[int]) -> list[Reading]:
         """``moves`` without those of a last-play-only shape that would not empty the hand
-        (house rule: "a bare trio only as the last play", /VARIANTS.md)."""
+        (house rule: "a bare trio only as the last play", lizhenghong66/open_spiel's game
+        ``landlord``, isThreeNoAddMustLastPut)."""
         n, last = sum(counts), self.last_only
         return [r for r in moves if r.size == n or r.shape not in last]
 

@@ -199,8 +199,9 @@ class Builder:
                  order: tuple[Rank, ...]) -> tuple[int, ...]:
         """A declared chain order (``group NAME = sequence A 2 3 .. A``): its ranks as
         written, a span ``LO .. HI`` expanded along ``order``; every rank at most once, but
-        one rank may stand at both ends (the low-straight house rule: A2345 and 10JQKA; seen
-        in regional rooms, /VARIANTS.md "low straights A2345"). Raises RulesError, located."""
+        one rank may stand at both ends (the low-straight house rule, A2345 and 10JQKA, of
+        regional rooms: Shanghai's low A-2 chains, QuiQiJingFeng/M2_CLIENT's rule page
+        srddz2RuleListLayer.csd). Raises RulesError, located."""
         out: list[tuple[Rank, At]] = []
         for item in items:
             for ra in (item if isinstance(item, tuple) else (item,)):
@@ -388,8 +389,8 @@ class Builder:
 
     def bound_shapes(self, d: RestrictionDecl, shapes: set[str]) -> tuple[str, ...]:
         """The shapes of a restriction's ``for`` clause (a house rule per shape: "plane wings
-        never 2s or jokers" while a trio may still carry a 2; /VARIANTS.md, house rules on
-        shapes): each a shape of the rules, once; a shape dropped by ``without`` leaves it."""
+        never 2s or jokers" while a trio may still carry a 2): each a shape of the rules,
+        once; a shape dropped by ``without`` leaves the list."""
         out: list[str] = []
         for w in d.shapes:
             if w.text in out:

@@ -174,7 +174,7 @@ class Restriction:
 def kickers_in_line(shape: Shape, kickers: Sequence[int]) -> bool:
     """Whether the kickers (15 counts) are one unit per rank on consecutive ranks of the
     shape's ``seq`` (``+ each pair consecutive``: plane wings as consecutive pairs, the
-    two-deck game, /VARIANTS.md "plane wings are consecutive pairs")."""
+    two-deck game: smeteor/dou-zero-4p's spec, "plane wings are consecutive pairs")."""
     unit = KIND_SIZE.get(shape.kicker_kind or "", 1)
     ranks = {i for i, c in enumerate(kickers) if c}
     if any(kickers[i] != unit for i in ranks):

@@ -1,5 +1,5 @@
 """Last-play-only shapes in the game (examples/last-play-trio.rules: a bare trio and a four
-with two only as a hand's last play, /VARIANTS.md "House rules on shapes"): ``apply`` refuses
+with two only as a hand's last play, a house rule): ``apply`` refuses
 such a move that would not empty the hand, with a clear error and the state unchanged; the
 legal actions leave it out; the computer players, choosing from legal moves, never play one.
 """

@@ -1,5 +1,5 @@
 """House rules on shapes in readings, the move table, legal moves and the solver's move set
-(/VARIANTS.md, "House rules on shapes"): low A-2 chains (examples/low-straights.rules),
+(sources in each example file): low A-2 chains (examples/low-straights.rules),
 last-play-only shapes (examples/last-play-trio.rules), plane wings without 2s or jokers
 (examples/wings-no-twos.rules), wings as consecutive pairs (examples/consecutive-wings.rules).
 Counts are worked out here by hand from the rules as written, not from ddzspec.

@@ -1,4 +1,4 @@
-"""House rules on shapes, written as rules files (/VARIANTS.md, "House rules on shapes"):
+"""House rules on shapes, written as rules files (sources in each example file):
 a declared chain order (``group chain = sequence A 2 3 .. A``: low A-2 straights), a group
 written out of order refused with its place, last-play-only shapes, restrictions bound to
 named shapes (``for``), consecutive kicker units. Each loads, prints back with ``rules show``

@@ -1,5 +1,5 @@
 """The solver under last-play-only shapes (examples/last-play-trio.rules: a bare trio only as
-a hand's last play, /VARIANTS.md "House rules on shapes"): its own move generation offers such
+a hand's last play, a house rule): its own move generation offers such
 a move only when it is the whole hand. Positions worked by hand.
 """
 
