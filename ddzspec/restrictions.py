@@ -57,7 +57,8 @@ class RestrictionKind:
         """Plain-words statement of ``r`` (a restriction of this kind)."""
         syms = [ALL_RANKS[i].symbol() for i in r.ranks]
         ranks = ", ".join(syms[:-1]) + " or " + syms[-1] if len(syms) > 1 else "".join(syms)
-        return self.wording.format(n=r.param, ranks=ranks)
+        text = self.wording.format(n=r.param, ranks=ranks)
+        return text + (f", for {', '.join(r.shapes)} only" if r.shapes else "")
 
 
 def _quad_block(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],

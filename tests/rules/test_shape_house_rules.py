@@ -174,3 +174,18 @@ def test_cli_exits_2_without_traceback(tmp_path: Path, command: list[str], cli: 
     assert res.exit_code == 2, res.output
     assert f"{f}:2:19: group chain: 3 is written after 2" in res.output
     assert "Traceback" not in res.output
+
+
+def test_overview_words() -> None:
+    from ddzspec.learn import shape_words
+    from ddzspec.restrictions import words
+    low = load_rules(str(EXAMPLES / "low-straights.rules"))
+    assert shape_words(low.shape("straight"), low) == (
+        "5 to 12 cards of consecutive ranks of the chain order A 2 3 4 5 6 7 8 9 T J Q K A (the "
+        "chain; no wrap), nothing added")
+    last = load_rules(str(EXAMPLES / "last-play-trio.rules"))
+    assert shape_words(last.shape("trio"), last).endswith(
+        "nothing added, only as the move that empties the hand")
+    wings = load_rules(str(EXAMPLES / "wings-no-twos.rules"))
+    assert words(wings.restriction("kicker_not_in")) == (  # type: ignore[arg-type]
+        "no kicker is a 2, B or R (house rule), for plane_singles, plane_pairs only")
