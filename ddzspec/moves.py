@@ -79,7 +79,8 @@ class LegalMoves:
 
 class TableIndex:
     """The fast path of :class:`MoveIndex` once a rules file's compiled table is in memory: the
-    table's moves in hint order, grouped for leads and answers (see the module doc)."""
+    table's moves in hint order, grouped for leads and answers (see the module doc). A move of
+    a last-play-only shape is left out of the groups and found only as the whole hand."""
 
     def __init__(self, table: MoveTable) -> None:
         rules = table.rules
@@ -93,7 +94,11 @@ class TableIndex:
         self.four: dict[int, int] = {key: m4 for _, key, _, m4 in items}
         by_type: dict[tuple[int, int], list[tuple[int, int, Reading]]] = {}
         tiered: list[tuple[int, int, Reading]] = []
+        #: shape indexes of the last-play-only shapes (``last_play``)
+        self.last_only = frozenset(i for i, s in enumerate(rules.shapes) if s.last_play)
         for (tier, k, si, size, _), key, r, _ in items:
+            if si in self.last_only:
+                continue
             by_type.setdefault((si, size), []).append((k, self.four[key], r))
             if tier > 0:
                 tiered.append((tier, self.four[key], r))
@@ -130,6 +135,8 @@ class TableIndex:
                 eid = (si << 8) | (start << 4) | run
                 self.kcheck[(key << eid_shift) | eid] = self.rank[key]
         for si, shape in enumerate(rules.shapes):
+            if si in self.last_only:
+                continue
             k = KIND_SIZE.get(shape.kicker_kind or "", 1)
             incs = tuple(k << (3 * r + eid_shift) for r in range(N_RANKS))
             for run in range(shape.run_min, shape.run_max + 1):
@@ -208,9 +215,20 @@ class TableIndex:
                                 found.append(p)
                 else:
                     _kickers(cand, avail, k, units, 0, ebase, incs, kcheck, found)
+        if self.last_only:
+            whole = self._whole_hand(counts)
+            if whole is not None:
+                found.append(self.rank[whole.cards.key])
         found.sort()
         by_pos = self.by_pos
         return [by_pos[p] for p in found]
+
+    def _whole_hand(self, counts: Sequence[int]) -> Reading | None:
+        """The hand itself as a move of a last-play-only shape, or None."""
+        r = self.reading.get(pack(counts))
+        if r is None or self.shape_index[r.shape] not in self.last_only:
+            return None
+        return r
 
     def answers(self, counts: Sequence[int], previous: Reading) -> list[Reading]:
         """Every table move contained in a hand that beats ``previous``, hint order."""
@@ -234,6 +252,13 @@ class TableIndex:
             _, m4, r = tiered[j]
             if (hand4 - m4) & g == g:
                 out.append(r)
+        if self.last_only:
+            whole = self._whole_hand(counts)
+            if whole is not None and (whole.tier > previous.tier or (
+                    whole.shape == previous.shape and whole.size == previous.size
+                    and whole.key > previous.key)):
+                out.append(whole)
+                out.sort(key=lambda x: self.rank[x.cards.key])  # hint order
         return out
 
 
@@ -508,9 +533,8 @@ class MoveIndex:
         fast = self._fast_index()
         if fast is not None:
             self._check_hand(counts)
-            moves = fast.leads(counts)
-        else:
-            moves = self.hand_moves(counts)
+            return fast.leads(counts)
+        moves = self.hand_moves(counts)
         return self._last_play(moves, counts) if self.last_only else moves
 
     def answers(self, counts: Sequence[int], previous: Reading) -> list[Reading]:
@@ -520,12 +544,11 @@ class MoveIndex:
         fast = self._fast_index()
         if fast is not None:
             self._check_hand(counts)
-            moves = fast.answers(counts, previous)
-        else:
-            moves = [r for r in self.hand_moves(counts)
-                     if r.tier > previous.tier or (r.shape == previous.shape
-                                                   and r.size == previous.size
-                                                   and r.key > previous.key)]
+            return fast.answers(counts, previous)
+        moves = [r for r in self.hand_moves(counts)
+                 if r.tier > previous.tier or (r.shape == previous.shape
+                                               and r.size == previous.size
+                                               and r.key > previous.key)]
         return self._last_play(moves, counts) if self.last_only else moves
 
     def _last_play(self, moves: list[Reading], counts: Sequence[int]) -> list[Reading]:

@@ -172,3 +172,27 @@ def test_consecutive_wings_by_hand() -> None:
     assert read("333444+5566", r).legal and read("333444+8899", r).legal
     assert not read("333444+5588", r).legal and not read("333444+2255", r).legal
     assert not read("KKKAAA+QQ22", r).legal  # 2 is not in the chain
+
+
+def test_the_table_index_and_per_hand_generation_agree(last: Rules) -> None:
+    """Both paths of legal moves (the compiled table's index, and generation from the hand)
+    leave out a last-play-only move unless it is the whole hand, in the same hint order."""
+    from random import Random
+
+    from ddzspec.moves import MoveIndex, TableIndex
+    fast, slow = TableIndex(get_table(last)), MoveIndex(last)
+    rng = Random(5)
+    deck = [i for i in range(15) for _ in range(last.deck[i])]
+    hands = ["777", "77735", "KKK", "999945", "33334444"]
+    for n in (3, 4, 6, 8, 12, 20) * 8:
+        pick = rng.sample(deck, n)
+        hands.append(Cards(tuple(pick.count(i) for i in range(15))).format())
+    for text in hands:
+        counts = Cards.parse(text).counts
+        leads = slow._last_play(slow.hand_moves(counts), counts)
+        assert fast.leads(counts) == leads, text
+        for prev in ("QQQ", "5", "333+4", "3333", "4444+56"):
+            p = read(prev, last).reading
+            want = [r for r in leads if r.tier > p.tier or (
+                r.shape == p.shape and r.size == p.size and r.key > p.key)]
+            assert fast.answers(counts, p) == want, (text, prev)
