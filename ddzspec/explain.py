@@ -50,7 +50,7 @@ class Explanation:
         move = v.reading.format(notation) if v.legal else v.cards.format(notation)
         return {
             "move": move, "legal": v.legal,
-            "readings": [{"shape": r.shape, "body": r.body.format(notation),
+            "readings": [{"shape": r.shape, "body": r.body_text(notation),
                           "kickers": "+".join(u.format(notation) for u in r.units()),
                           "key": r.key, "tier": r.tier, "text": r.describe(notation)}
                          for r in v.readings],
@@ -125,7 +125,7 @@ def explain(move: str | Cards, rules: Rules, notation: str = "en") -> Explanatio
             if written != r.body:
                 lines.append(f"You wrote {written.format(notation)} as the body; the split "
                              "does not matter: the reading is derived from the cards alone, "
-                             f"and its body is {r.body.format(notation)}.")
+                             f"and its body is {r.body_text(notation)}.")
         lines.extend(_not_higher_tier(r, rules, notation))
     elif v.ambiguous:
         lines.append(f"{shown} under {rules.label}: AMBIGUOUS, {len(v.readings)} readings — a "

@@ -274,7 +274,7 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
     strength = rules.strength
     memo = table._memo  # the table's memoised Readings: one object per move everywhere
     bodies: dict[Entry, tuple[int, Cards, int, tuple[str, int, int, int, int,
-                                                     KickerKind | None, int]]] = {}
+                                                     KickerKind | None, int, tuple[int, ...]]]] = {}
     kicks: dict[int, tuple[Cards, tuple[int, ...], int]] = {}
     items = []
     for key, entry in table.entries.items():
@@ -289,8 +289,8 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
             top = shape.seq[start + run - 1]
             b = bodies[entry] = (bcards.key, bcards, pack4(body), (
                 shape.name, shape.tier, shape.height(strength, start, run), shape.size(run), run,
-                shape.kicker_kind, top))
-        bkey, bcards, b4, (name, tier, height, size, run, kind, top) = b
+                shape.kicker_kind, top, shape.chain(start, run)))
+        bkey, bcards, b4, (name, tier, height, size, run, kind, top, chain) = b
         kkey = key - bkey  # packed counts add up rank by rank
         kc = kicks.get(kkey)
         if kc is None:
@@ -300,7 +300,8 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
                 pack4(kcards.counts))
         r = memo.get(key)
         if r is None:
-            r = memo[key] = Reading(name, tier, bcards, kc[0], height, size, run, kind, top)
+            r = memo[key] = Reading(name, tier, bcards, kc[0], height, size, run, kind, top,
+                                    chain)
         items.append(((tier, height, entry[0], size, kc[1]), key, r, b4 + kc[2]))
     items.sort(key=_first_of)
     return items
@@ -493,6 +494,7 @@ class MoveIndex:
                                       bkey)
                 top = body[-1]
                 height = shape.height(strength, start, run)
+                chain = shape.chain(start, run)
                 size = shape.size(run)
                 bsort = (((tier * 16 + height) * 256 + si) * 32 + size) << 32
                 for kkey, kick in body_kickers(rules, si, start, run, counts):
@@ -507,7 +509,7 @@ class MoveIndex:
                         if kc is None:
                             kc = kick_cards[kkey] = _known_cards(tuple(kick), kkey)
                         r = memo[key] = Reading(name, tier, bcards, kc, height, size, run, kind,
-                                                top)
+                                                top, chain)
                     n += 1
                     items.append((bsort + n, r))
         if ambiguous:

@@ -125,6 +125,10 @@ class Shape:
         top = start + run - 1
         return top if self.chain_order else strength[self.seq[top]]
 
+    def chain(self, start: int, run: int) -> tuple[int, ...]:
+        """The body's ranks in the declared chain order (``chain_order``), else empty."""
+        return self.seq[start:start + run] if self.chain_order else ()
+
     def units(self, run: int) -> int:
         """Kicker units (singles or pairs) for a body ``run`` ranks long."""
         if self.kicker_kind is None:

@@ -82,8 +82,8 @@ def test_legal_straights_of_a_hand(low: Rules) -> None:
     assert len(straights) == len(expected) == 15
     # answering A2345: every straight of five above it that the hand holds
     answers = legal_moves("".join(hand), "A2345", low)
-    assert sorted(m.body.format() for m in answers if m.shape == "straight") == sorted(
-        Cards.parse("".join(w)).format() for w in windows(SEQUENCE, 5, 5)[1:5])
+    assert [m.format() for m in answers if m.shape == "straight"] == [
+        "".join(w).replace("10", "T") for w in windows(SEQUENCE, 5, 5)[1:5]]
 
 
 def test_the_solver_ranks_chains_by_the_sequence(low: Rules) -> None:
@@ -94,7 +94,8 @@ def test_the_solver_ranks_chains_by_the_sequence(low: Rules) -> None:
     assert strength[0] < strength[1] and strength[3] > strength[1]
     info = ms.info(pack4(Cards.parse("23456789").counts))
     beaten = {ms.text(m) for m in ms.answers(info, ids[0] or 0)}
-    assert {"34562", "34567", "45678", "56789"} <= beaten
+    assert {"23456", "34567", "45678", "56789"} <= beaten
+    assert ms.text(ids[0] or 0) == "A2345"
 
 
 # ----------------------------------------------------------------------------- last play
