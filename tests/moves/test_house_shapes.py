@@ -197,3 +197,31 @@ def test_the_table_index_and_per_hand_generation_agree(last: Rules) -> None:
             want = [r for r in leads if r.tier > p.tier or (
                 r.shape == p.shape and r.size == p.size and r.key > p.key)]
             assert fast.answers(counts, p) == want, (text, prev)
+
+
+@pytest.mark.parametrize("name", ["low-straights", "wings-no-twos", "consecutive-wings"])
+def test_the_csp_and_the_table_agree(name: str) -> None:
+    """Every table entry sampled has exactly the CSP's one reading; random multisets near
+    the house rules' shapes are legal under the table iff the CSP reads them once."""
+    from random import Random
+
+    from ddzspec.readings import solve_readings
+    rules = example(name)
+    table = get_table(rules)
+    rng = Random(11)
+    for key in rng.sample(list(table.entries), 1500):
+        got = solve_readings(Cards.from_key(key).counts, rules)
+        assert got == [table.lookup(key)], Cards.from_key(key)
+        assert got[0].format() == table.lookup(key).format()  # type: ignore[union-attr]
+    for _ in range(1500):
+        counts = [0] * 15
+        start, run, copies = rng.randrange(13), rng.randint(2, 6), rng.randint(1, 3)
+        for i in range(start, start + run):  # a run across 2 and the ace, as in A2345
+            counts[(i + 11) % 13] = copies
+        for _ in range(rng.randint(0, 4)):
+            i = rng.randrange(15)
+            counts[i] = min(counts[i] + rng.randint(1, 2), rules.deck[i])
+        if sum(counts) > rules.max_cards:
+            continue
+        csp = solve_readings(counts, rules)
+        assert (len(csp) == 1) == (table.lookup(Cards(tuple(counts))) is not None), counts
