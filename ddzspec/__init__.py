@@ -9,14 +9,10 @@ from its module on first use, so ``import ddzspec`` stays cheap (the error class
 'four_two_singles 4444+5+5'
 >>> [m.format() for m in legal_moves("773", "6", rules)]
 ['7']
->>> read("33X", rules)
-Traceback (most recent call last):
-ddzspec.errors.NotationError: column 3: unknown symbol 'X' in English notation
-  33X
-    ^
 
 The rules of each variant are rules files (built in: classic, kawu, duel, duel-literal; seeds
-000/002 classic, 003 duel, 004 kawu); the endgame solver is :mod:`ddzspec.solver`.
+000/002 classic, 003 duel, 004 kawu); a bad card is a located NotationError (:mod:`ddzspec.cards`
+shows one); the endgame solver is :mod:`ddzspec.solver`.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Ranks, card multisets and the card notation (English, French, German).
 
-Suits never matter (seeds 000/002: "les quatre cartes d'une même hauteur sont équivalentes"),
-so a move or a hand is a multiset of ranks: :class:`Cards`, a frozen vector of 15 counts.
-
-Notation is parsed by Lark grammars (``grammar/notation_common.lark`` plus one terminal file per
-language) and formatted canonically: ranks low to high, body then kickers.
+Suits never matter (seeds 000/002), so a move or a hand is a multiset of ranks: :class:`Cards`,
+a frozen vector of 15 counts. Lark grammars (``grammar/notation_common.lark`` plus one terminal
+file per language) parse the notation; output is canonical: ranks low to high, body then kickers.
 
 >>> str(parse_cards("3 3 3 4 4 4 + 5 7").cards)
 '33344457'
@@ -12,7 +10,6 @@ language) and formatted canonically: ranks low to high, body then kickers.
 True
 >>> parse_cards("33X")
 Traceback (most recent call last):
-...
 ddzspec.errors.NotationError: column 3: unknown symbol 'X' in English notation
   33X
     ^

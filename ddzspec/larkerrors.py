@@ -1,11 +1,9 @@
 """Lark syntax errors as located, plain-words messages: one helper shared by the rules-file
 loader (:mod:`ddzspec.rules.parse`) and the solver's position format (``solver/position.py``).
 
-:func:`parse_located` runs a Lark parser and turns ``UnexpectedCharacters``, ``UnexpectedToken``
-and ``UnexpectedEOF`` into a :class:`SyntaxProblem` (``message``, 1-based ``line`` and
-``column``) that the caller raises as its own error class. What was expected is read from the
-interactive parser's ``accepts()`` (the LALR lookahead sets of merged states are wider than
-what the failing state accepts), each terminal in words of the caller's :class:`Vocabulary`.
+:func:`parse_located` runs a Lark parser and turns its syntax errors into a :class:`SyntaxProblem`
+(``message``, 1-based ``line`` and ``column``) that the caller raises as its own error class,
+each expected terminal in words of the caller's :class:`Vocabulary` (docs/rules-language.md).
 
 >>> from lark import Lark
 >>> p = Lark('start: "go" NAME\\nNAME: /[a-z]+/\\n%ignore " "', parser="lalr")

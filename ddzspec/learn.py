@@ -1,14 +1,8 @@
 """Learning a rules file (the web table's Learn tab): every shape with real example moves, every
 restriction with the readings it rules out, bidding and scoring in words
 (:func:`rules_overview`), and the difference between two rules files in plain sentences
-(:func:`diff_words`).
-
-Everything is generated from the loaded rules, never from a list of classic shapes: the examples
-are moves of the rules' own move table (bodies from :func:`ddzspec.table.shape_bodies`, kickers
-from :func:`ddzspec.table.body_kickers`, each checked to read as its shape by the CSP of
-:mod:`ddzspec.readings`); the readings a restriction rules out are the candidate readings with
-every restriction lifted (the readings of :func:`ddzspec.readings.candidates`) that break it;
-the differences come from :mod:`ddzspec.diff`. Seeds: classic 000/002, kawu 004, duel 003.
+(:func:`diff_words`). Everything is generated from the loaded rules, never from a list of
+classic shapes (how: docs/web-table.md, "Learning"). Seeds: classic 000/002, kawu 004, duel 003.
 
 >>> from ddzspec.rules import load_rules
 >>> o = rules_overview(load_rules("classic"))
@@ -27,7 +21,17 @@ from typing import Any
 from .cards import ALL_RANKS, N_RANKS, Cards
 from .readings import Reading, make_reading, solve_readings
 from .restrictions import holds, words
-from .rules import BiddingSystem, FirstBidder, Rules, Shape, Target, resolved_text
+from .rules import (
+    BiddingSystem,
+    FirstBidder,
+    Rules,
+    Shape,
+    TalonFactor,
+    TalonPattern,
+    Target,
+    rank_symbol,
+    resolved_text,
+)
 from .table import body_kickers, shape_bodies
 
 #: Example moves shown per shape (smallest, middle, largest body).
@@ -298,13 +302,36 @@ _EVENT_WORDS = {
 }
 
 
+_TALON_WORDS = {TalonPattern.JOKER: "a joker", TalonPattern.ROCKET: "both jokers",
+                TalonPattern.PAIR: "a pair", TalonPattern.TRIO: "a trio",
+                TalonPattern.STRAIGHT: "a straight"}
+
+
+def _talon_words(t: TalonFactor) -> str:
+    if t.rank is None:
+        return _TALON_WORDS[t.pattern]
+    sym = rank_symbol(t.rank)
+    return f"the joker {sym}" if t.pattern is TalonPattern.JOKER else \
+        f"{_TALON_WORDS[t.pattern]} of {sym}s"
+
+
 def _scoring_words(rules: Rules) -> tuple[str, ...]:
     s = rules.scoring
     base = "the winning bid" if s.base == "bid" else str(s.base)
     out = [f"The base is {base}; the multiplier starts at 1."]
     for d in s.double:
         what = _EVENT_WORDS.get(d, f"each {d.replace('_', ' ')} played")
-        out.append(f"{what[0].upper()}{what[1:]} doubles the multiplier.")
+        times = s.factor(d)
+        verb = "doubles the multiplier" if times == 2 else f"multiplies the multiplier by {times}"
+        out.append(f"{what[0].upper()}{what[1:]} {verb}.")
+    if s.talon:
+        items = "; ".join(f"{_talon_words(t)} x{t.times}" for t in s.talon)
+        out.append(f"The talon multiplies the stake by its pattern, the highest that applies: "
+                   f"{items}.")
+    if s.cap_bombs is not None:
+        out.append(f"At most {s.cap_bombs} bombs or rockets multiply; later ones do not.")
+    if s.cap_multiplier is not None:
+        out.append(f"The multiplier is capped at {s.cap_multiplier}.")
     if rules.deal.players == 2:
         out.append("The winner wins base x multiplier points; the loser loses as many.")
     else:
@@ -410,6 +437,11 @@ def _spec_sentence(what: str, a: Rules, b: Rules, x: str, y: str) -> str:
             if name not in rb:
                 parts.append(f"{b.name} drops {name} ({words(r)})")
         return "restrictions: " + "; ".join(parts) + "."
+    if what == "scoring":  # the sentences of the overview that differ, on each side
+        wa, wb = _scoring_words(a), _scoring_words(b)
+        sides = [f"{r.name} says: {' '.join(w for w in mine if w not in theirs)}"
+                 for r, mine, theirs in ((b, wb, wa), (a, wa, wb)) if set(mine) - set(theirs)]
+        return "scoring: " + " ".join(sides or [f"{b.name} has {y}."])
     if what == "bidding" and a.bidding.system != b.bidding.system:
         return (f"bidding: {a.name} has {_bidding_words(a)[:-1]}; {b.name} has "
                 f"{_bidding_words(b)}")

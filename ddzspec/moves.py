@@ -4,10 +4,7 @@ Everything comes from the compiled move table (:mod:`ddzspec.table`); nothing en
 subsets of a hand. Entry points: :func:`legal_moves` (a hand's leads, or its answers to a move,
 as :class:`LegalMoves` with ``can_pass``) and :func:`move_index`, the index per rules file that
 it reads and the solver shares. Moves come smallest useful first, the order a hint button
-cycles through: by tier (ordinary moves, then bombs, then the rocket), then by body height. A
-hand that holds four 7s may still play 777+x: restriction 2 limits what is played, not what is
-held (seeds 000/002). How the index answers and leads: docs/game.md, "Design notes, module by
-module".
+cycles through (how the index answers and leads, and the order: docs/game.md, "Legal moves").
 
 >>> from ddzspec.rules import load_rules
 >>> rules = load_rules("classic")

@@ -4,17 +4,13 @@ Derived generically from the shape descriptions: for every shape, run length and
 kicker multiset the deck allows is generated, each restriction predicate (the same functions the
 CSP uses, :mod:`ddzspec.restrictions`) filters it, and the candidates are grouped by multiset.
 Exhaustive: no legal multiset can be missed, and a multiset with two readings that differ in type
-or body is *ambiguous*. Cached on disk (platformdirs; ``DDZSPEC_CACHE_DIR`` overrides) under the
-key of everything that determines the table (:func:`cache_key`: the resolved rules, the package
-version and a digest of the compiling code), so neither a changed file nor an upgrade or a local
-edit of the compiler can serve a stale table. The cache file is a small binary format read without
-pickle, trusted only when its header (magic, format version, key) matches, its size is the one the
-header declares (checked before the body is read), its SHA-256 trailer matches its bytes (so a
-body damaged on disk that would still parse is caught too) and every entry can be read from its
-multiset (:func:`entry_check`); anything else is recompiled with a
-:class:`~ddzspec.errors.CacheWarning`. The checksum is integrity, not authenticity: whoever can
-write the cache folder can forge a table that passes it. Lookup by packed
-multiset is one dict access.
+or body is *ambiguous*. Lookup by packed multiset is one dict access.
+
+Entry points: :func:`get_table` (compiled once per rules file, then cached on disk under
+:func:`cache_key`: ``DDZSPEC_CACHE_DIR`` overrides the folder), :class:`MoveTable`,
+:func:`compile_table`; :func:`shape_bodies` and :func:`body_kickers` for the parts. How the
+cache file is keyed, checked and refused (:func:`entry_check`, a
+:class:`~ddzspec.errors.CacheWarning`): docs/rules-language.md, "The move table".
 """
 
 from __future__ import annotations

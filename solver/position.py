@@ -1,13 +1,9 @@
 """Endgame positions: open hands, roles, the trick in progress, targets and scoring state.
 
 A position is read from the text format of ``grammar/position.lark`` (:func:`parse_position`),
-built from arguments (:func:`make_position`, what the CLI's quick options use) or from a shared
-puzzle record (:func:`position_from_puzzle`). Every problem raises :class:`PositionError` with
-the line and column (text input) and what was expected — never a traceback.
-
-Seats are in play order: two seats ``landlord``, ``peasant``; three seats ``landlord``,
-``peasant1`` (plays right after the landlord), ``peasant2``. With two seats a single pass closes
-a trick; with three, two passes do.
+built from arguments (:func:`make_position`, the CLI's quick options) or from a shared puzzle
+record (:func:`position_from_puzzle`); every problem is a located :class:`PositionError`, never
+a traceback. Seats are in play order; the seats and the format: docs/solver.md.
 
 >>> p = parse_position('''
 ... rules classic
@@ -158,6 +154,26 @@ def seat_index(name: str, seats: tuple[str, ...]) -> int:
     raise PositionError(f"unknown seat {name!r}: expected one of {', '.join(seats)}")
 
 
+def score_unsupported(rules: Rules) -> str | None:
+    """Why the exact score (``want="score"``) cannot be searched under ``rules``, or None.
+    The search values a deal as ±2^k stakes: each multiplying play and a spring or
+    anti-spring doubles, uncapped. So it refuses a factor other than 2 on a shape, a spring
+    or an anti-spring, and either cap. Factors met before play (robs, the talon) are in the
+    position's multiplier; a peasant's own factor (one pair's) is not carried: a position
+    holds one multiplier, shared by both peasants."""
+    sc = rules.scoring
+    other = [f"{n} x{t}" for n, t in sc.times if t != 2 and n != "rob"]
+    if other:
+        return (f"{rules.label}: the score search values only doubling plays, springs and "
+                f"anti-springs (x2), not {', '.join(other)}; solve without the score")
+    caps = [c for c, v in (("cap multiplier", sc.cap_multiplier), ("cap bombs", sc.cap_bombs))
+            if v is not None]
+    if caps:
+        return (f"{rules.label}: the score search does not apply {' or '.join(caps)}; solve "
+                "without the score")
+    return None
+
+
 def _require_robs(rules: Rules, what: str, field: str) -> None:
     """The one rule for robs in a position (``robs N``, ``--robs``, ``target SEAT: robs``):
     they exist only under rules whose win target or multiplier depends on them (duel)."""
@@ -179,8 +195,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     ``hands``: ``{"landlord": …, "peasant": …}`` or ``{"landlord", "peasant1", "peasant2"}``
     (Cards or notation strings). ``targets`` overrides per-seat targets (a number, or
     ``"robs"``: the number of robs, only under rules that have robs); ``robs`` gives the
-    duel handicap (the peasant's target when the rules' win target is ``robs``) and, when the
-    rules double on a rob, the multiplier 2^robs unless ``multiplier`` is given.
+    duel handicap (the peasant's target when the rules' win target is ``robs``) and, when a
+    rob multiplies, the multiplier (the rob's factor)^robs unless ``multiplier`` is given.
     ``landlord_plays``: the landlord's plays so far (0, 1 or 2: 2 stands for "two or more"),
     ``peasants_played``: whether a peasant has played (the spring and anti-spring; None: as
     the landlord's plays imply, no before the landlord's first lead, else yes).
@@ -245,10 +261,10 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                                 '"robs"', field=f"target of {s}")
         tg[seat_index(s, seats)] = (robs or 0) if t == "robs" else int(t)
     mult = multiplier
-    rob_mult = 2 ** (robs or 0) if "rob" in rules.scoring.double else 1
+    rob_mult = rules.scoring.factor("rob") ** (robs or 0)
     if mult is None:
         mult = rob_mult
-    elif mult % rob_mult:
+    elif mult % rob_mult and rules.scoring.cap_multiplier is None:  # a cap may have cut it
         raise PositionError(f"multiplier {mult} is the multiplier so far, robs included: with "
                             f"{robs} robs it is a multiple of {rob_mult}", field="multiplier")
     pos = Position(rules, seats, ("landlord",) + ("peasant",) * (len(seats) - 1), cards, tm,

@@ -31,7 +31,7 @@ from ddzspec.check import require_playable
 
 from .interrupt import checkpoint
 from .movegen import GUARD, ByteTable, HandInfo, MoveSet, move_set
-from .position import Position
+from .position import Position, PositionError, score_unsupported
 
 PASS = "PASS"
 #: A child of a node: (move id or -1 for a pass, seat to move or -1 when the deal ended,
@@ -908,7 +908,9 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     ``line``: compute the principal variation. Each call starts from empty hand caches, so
     a position's figures (``nodes``, the line) do not depend on what the process solved
     before (the same in any worker of a batch). Raises UnplayableRulesError for rules that
-    ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played); ValueError
+    ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played);
+    PositionError for ``want="score"`` under scoring the search cannot value
+    (:func:`~ddzspec.solver.position.score_unsupported`: factors other than 2, caps); ValueError
     for a bad ``want``, a ``seconds`` that is not a finite number ≥ 0 (or that differs from
     the ``limit``'s own seconds), or a negative node limit;
     TypeError for a ``limit`` that is not a Limit, an int or None. A Ctrl-C raises
@@ -916,6 +918,9 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     """
     if want not in ("winner", "one", "all", "score"):
         raise ValueError(f"want must be 'winner', 'one', 'all' or 'score', not {want!r}")
+    why = score_unsupported(position.rules) if want == "score" else None
+    if why is not None:
+        raise PositionError(why, field="score")
     t0 = time.perf_counter()  # the time limit covers the set-up (move set) too
     # the collector paused from the start: a collection the previous search's allocations
     # made due would otherwise run at this call's first Python frame and walk the hand caches

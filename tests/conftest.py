@@ -80,9 +80,11 @@ def classic_table(classic: Rules) -> MoveTable:
 
 class CliResult(tuple[int, str, str]):
     """A run of ``ddzspec``: unpacks as (exit code, stdout, stderr); ``output`` is what a
-    terminal shows (both streams as written), ``shown`` the pair (exit code, output)."""
+    terminal shows (both streams as written), ``shown`` the pair (exit code, output);
+    ``exception`` what ended the run (None, the SystemExit of an exit code, or an error)."""
 
     output: str
+    exception: BaseException | None
 
     @property
     def shown(self) -> tuple[int, str]:
@@ -106,6 +108,7 @@ def _invoke(*args: str, input: str | None = None) -> CliResult:
     res = CliRunner().invoke(main, list(args), input=input)
     out = CliResult((res.exit_code, res.stdout, res.stderr))
     out.output = res.output
+    out.exception = res.exception
     assert "Traceback" not in res.output, res.output  # a located message, never a traceback
     return out
 

@@ -4,6 +4,7 @@ the page shows, and the docs name only paths inside the repository."""
 
 from __future__ import annotations
 
+import doctest
 import re
 import shlex
 from pathlib import Path
@@ -103,3 +104,20 @@ def test_the_readme_is_the_home_page_with_its_links_made_relative() -> None:
     spec.loader.exec_module(hooks)
     assert hooks.readme_as_home_page("see [the solver](docs/solver.md) in `docs/`") == \
         "see [the solver](solver.md) in `docs/`"
+
+
+PYCON = re.compile(r"^```pycon\n(.*?)^```", re.M | re.S)
+
+
+@pytest.mark.parametrize("page", [_page_name(p) for p in PAGES
+                                  if PYCON.search(p.read_text(encoding="utf-8"))])
+def test_the_python_examples_print_what_the_docs_show(page: str) -> None:
+    """Every ```pycon block of a docs page runs as a doctest and prints what the page shows."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for n, block in enumerate(PYCON.findall(text), 1):
+        test = parser.get_doctest(block, {}, f"{page} block {n}", page, 0)
+        assert test.examples, f"{page} block {n}: no >>> example"
+        runner.run(test)
+    assert runner.failures == 0, f"{page}: {runner.failures} example(s) print something else"

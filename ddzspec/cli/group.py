@@ -82,6 +82,21 @@ COMMANDS: tuple[Command, ...] = (
 _BY_NAME = {c.name: c for c in COMMANDS}
 
 
+def _closed_streams() -> None:
+    """A standard stream closed when ddzspec started (``>&-``, ``<&-``: Python makes it None):
+    a closed standard error or input becomes the null device (input then ends at once, as an
+    empty file would), a closed standard output is one ``ddzspec: error:`` line and
+    ``ExitCode.OUTPUT_FAILED`` before any work."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the run
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the run
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the run
+        sys.stderr.write("ddzspec: error: standard output is closed\n")
+        sys.exit(ExitCode.OUTPUT_FAILED)
+
+
 def _output_failed(e: OSError) -> NoReturn:
     """Report an OSError escaping a command (typically a write to a full device) in one line
     and exit ``ExitCode.OUTPUT_FAILED``; a closed pipe (``| head``) exits
@@ -166,6 +181,7 @@ class _Main(click.Group):
         is reported here, in one line, not as a traceback at interpreter exit. ddzspec's own
         warnings (an untrusted cache file) are one ``ddzspec: warning:`` line each."""
         warnings.showwarning = _show_warning
+        _closed_streams()
         try:
             try:
                 return super().main(*args, **kwargs)

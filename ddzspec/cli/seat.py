@@ -157,6 +157,9 @@ class TerminalSeat:
                      + ("pass" if r is None else r.describe(n)) for s, r in v.trick]
             lines.append("trick: " + ("; ".join(trick) if trick else "you lead"))
             factors = ", ".join(f.kind.replace("_", "-") + (f" {f.cards}" if f.cards else "")
+                                + ("" if f.times == 2 else f" x{f.times}")
+                                + (" not counted" if f.cut else "")
+                                + ("" if f.pair is None else f" seat {f.pair} only")
                                 for f in v.factors)
             lines.append(f"multiplier: x{v.multiplier}" + (f" ({factors})" if factors else "")
                          + f"; base {v.base}")

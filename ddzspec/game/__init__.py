@@ -4,9 +4,7 @@ talon, trick play, win and scoring (seeds 000/002 classic, 003 duel, 004 kawu).
 Entry points: :class:`GameState`, an immutable value (:meth:`GameState.new`;
 :meth:`GameState.apply` validates an :class:`Action` and returns the next state, or raises a
 specific :class:`~ddzspec.errors.GameError` subclass, importable from here too), and
-:class:`Game`, a small mutable holder for front ends. The submodules — ``enums``, ``actions``,
-``dealing``, ``bidding``, ``play``, ``scoring``, ``views``, ``state``, ``record`` — each have a
-line in docs/architecture.md; docs/game.md, "Design notes, module by module", says what each holds.
+:class:`Game`, a small mutable holder for front ends. What each submodule holds: docs/game.md.
 
 >>> from ddzspec.rules import load_rules
 >>> g = GameState.new(load_rules("classic"), seed=7)
@@ -15,10 +13,6 @@ line in docs/architecture.md; docs/game.md, "Design notes, module by module", sa
 >>> g2 = g.apply(Action.bid(2, 3))
 >>> str(g2.phase), g2.landlord, len(g2.hands[2]), g2.base
 ('play', 2, 20, 3)
->>> g2.apply(Action.bid(0, 1))
-Traceback (most recent call last):
-...
-ddzspec.errors.WrongPhaseError: bid is not possible now: the deal is in its play phase ...
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from ..errors import InvalidBidError
 from .actions import Action
 from .dealing import next_seat, shuffle_deal
 from .enums import Phase
-from .scoring import Factor
+from .scoring import Factor, talon_factor
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -87,7 +87,7 @@ def rob(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
     robs = state.robs + 1
     factors = state.factors
     if "rob" in state.rules.scoring.double:
-        factors = factors + (Factor("rob", 2, a.seat),)
+        factors = factors + (Factor("rob", state.rules.scoring.factor("rob"), a.seat),)
     if robs >= state.rules.bidding.max_robs:
         return to_landlord(state, a.seat, log, bids=bids, robs=robs, factors=factors)
     return replace(state, bids=bids, candidate=a.seat, robs=robs, factors=factors,
@@ -101,8 +101,10 @@ def to_landlord(state: GameState, seat: int, log: tuple[Action, ...], **kw: Any)
     base = st.rules.scoring.base
     hands = list(st.hands)
     hands[seat] = hands[seat] + st.talon
+    talon = talon_factor(st.rules, st.talon)  # the talon's pattern, when the rules list it
+    factors = st.factors if talon is None else st.factors + (talon,)
     return replace(st, landlord=seat, candidate=seat, phase=Phase.PLAY, turn=seat,
-                   leader=seat, hands=tuple(hands),
+                   leader=seat, hands=tuple(hands), factors=factors,
                    base=st.high if base == "bid" else int(base))
 
 

@@ -4,7 +4,8 @@
 A trick closes after ``close_after`` passes in a row (classic 2, duel 1); the last player who
 played leads next; the leader may not pass (seeds 000/002). A seat wins when, after its own
 move, its cards left ≤ its target (landlord 0; duel peasant: the number of robs, seed 003).
-Each shape listed in ``scoring.double`` (bomb, rocket) doubles the multiplier.
+Each shape listed in ``scoring.double`` (bomb, rocket) multiplies the multiplier by its factor
+(2, or ``factor NAME N``), up to ``cap bombs`` plays (:func:`~ddzspec.game.scoring.shape_factor`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..moves import move_index
 from ..readings import beats, read
 from .actions import Action
 from .dealing import next_seat
-from .scoring import Factor, finish
+from .scoring import finish, shape_factor
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -67,8 +68,9 @@ def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameStat
     plays = list(state.plays)
     plays[s] += 1
     factors = state.factors
-    if reading.shape in state.rules.scoring.double:
-        factors = factors + (Factor(reading.shape, 2, s, reading.format()),)
+    factor = shape_factor(state, reading, s)
+    if factor is not None:
+        factors = factors + (factor,)
     trick = state.trick + ((s, reading),)
     st = replace(state, hands=tuple(hands), played=tuple(played), plays=tuple(plays),
                  factors=factors, last=(s, reading), passes=0, trick=trick, log=log,

@@ -297,7 +297,7 @@ def check_save_path(path: str | Path) -> None:
 
 def load(path: str | Path) -> Record:
     """Read a record file ("-": standard input). Raises RecordError (unreadable file, bad JSON,
-    bad format)."""
+    bad format), its message starting with ``path``."""
     try:
         text = read_input(path)
         obj = json.loads(text)
@@ -312,7 +312,10 @@ def load(path: str | Path) -> Record:
             from None
     except ValueError:  # an integer literal longer than Python converts (sys.int_info)
         raise RecordError(f"{path}: {_long_number(text)}: no deal record holds one") from None
-    return Record.from_json(obj)
+    try:
+        return Record.from_json(obj)
+    except RecordError as e:  # what is wrong inside, said of this file
+        raise RecordError(f"{path}: {e}") from None
 
 
 def _long_number(text: str) -> str:
@@ -534,6 +537,9 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
                              f"card{'' if left == 1 else 's'} left")
                 talon = (f"talon {st.talon.format(notation)} shown and taken" if len(st.talon)
                          else "no talon")  # a variant may deal none
+                talon += "".join(f", {f.kind.replace('_', '-')} ×{f.times}"
+                                 for f in st.factors[len(prev.factors):]
+                                 if f.kind.startswith("talon_"))
                 out.append(f"landlord: seat {st.landlord} ({base}); {talon} "
                            f"({len(st.hands[st.landlord])} cards)")
             prev = st
@@ -582,14 +588,14 @@ def result_lines(st: GameState, notation: str = "en") -> list[str]:
     verb = "wins" if r.winner is Winner.LANDLORD else "win"
     lines = [f"result: {who} {verb} (seat {r.out_seat} reached its target)"]
     parts = [f"base {r.base}" + (" (the bid)" if st.rules.scoring.base == "bid" else "")]
-    for f in r.factors:
-        what = f.kind.replace("_", "-")
-        if f.cards:
-            what += " " + str(f.cards_in(notation))
-        if f.seat is not None:
-            what += f" (seat {f.seat})"
-        parts.append(f"×{f.times} {what}")
-    lines.append("score: " + " ".join(parts) + f" = {r.stake}")
+    parts += [f.words(notation) for f in r.factors]
+    capped = ("" if r.uncapped is None else
+              f" (×{r.uncapped} capped at ×{st.rules.scoring.cap_multiplier})")
+    lines.append("score: " + " ".join(parts) + f" = {r.stake}{capped}")
+    for p in r.pairs:
+        cut = "" if p.uncapped is None else f" (×{p.uncapped} capped)"
+        lines.append(f"  seat {p.seat} settles with the landlord at ×{p.multiplier}{cut}: "
+                     f"{r.base * p.multiplier}")
     lines.append("points: " + ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(r.scores)))
     return lines
 

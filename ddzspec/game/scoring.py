@@ -1,10 +1,16 @@
-"""Scoring: the doubling factors (:class:`Factor`), the end of a deal — spring, anti-spring and
-settlement — and its :class:`Result` (seeds 000/002 classic, 003 duel, 004 kawu).
+"""Scoring: the factors of the multiplier (:class:`Factor`), the end of a deal — spring,
+anti-spring and settlement — and its :class:`Result` (seeds 000/002 classic, 003 duel, 004
+kawu; the caps, the talon's patterns and factors other than 2: Happy Dou Dizhu's rule pages).
 
 ``scoring`` in the rules file: ``base`` (the bid or a number); every shape / event listed in
-``double`` doubles the multiplier (bomb, rocket, each rob, spring, anti-spring; four + kickers
-never); ``per_peasant``: each peasant settles base × multiplier with the landlord (classic
-landlord ±2S, each peasant ∓S; duel ±S). Always zero-sum.
+``double`` multiplies the multiplier by 2, in ``factor NAME N`` by N (bomb, rocket, each rob,
+spring, anti-spring; four + kickers never); ``talon`` patterns multiply by the highest factor
+the talon matches when the landlord takes it; ``cap bombs N``: plays of a multiplying shape
+beyond the N-th are itemised but do not multiply; ``per_peasant``: each peasant settles base ×
+its pair's multiplier with the landlord (classic landlord ±2S, each peasant ∓S; duel ±S), its
+pair's multiplier being the table's factors times the factors of that pair alone
+(:attr:`Factor.pair`: a peasant's own doubling), at most ``cap multiplier N``. Always
+zero-sum.
 """
 
 from __future__ import annotations
@@ -13,23 +19,30 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ..cards import parse_cards
+from ..cards import Cards, parse_cards
+from ..rules import Rules, TalonFactor, TalonPattern
 from .enums import Phase, Winner
 
 if TYPE_CHECKING:
+    from ..readings import Reading
     from .state import GameState
 
 
 @dataclass(frozen=True, slots=True)
 class Factor:
-    """One doubling of the multiplier: ``kind`` (a shape name such as bomb / rocket, or rob,
-    spring, anti_spring), ``times`` (2), the ``seat`` that caused it and the ``cards`` played
-    (canonical English notation)."""
+    """One factor of the multiplier: ``kind`` (a shape name such as bomb / rocket, or rob,
+    spring, anti_spring, ``talon_PATTERN``), ``times`` (2, or the rules' factor), the ``seat``
+    that caused it and the ``cards`` played (canonical English notation; the talon's for a
+    talon pattern). ``pair``: None when it multiplies the whole table, else the peasant seat
+    whose settlement with the landlord alone it multiplies (a peasant's own doubling). ``cut``:
+    beyond ``cap bombs`` — itemised, it does not multiply."""
 
     kind: str
     times: int = 2
     seat: int | None = None
     cards: str | None = None
+    pair: int | None = None
+    cut: bool = False
 
     def cards_in(self, notation: str = "en") -> str | None:
         """The cards played, in ``notation`` (None when there are none: rob, spring)."""
@@ -39,28 +52,116 @@ class Factor:
 
     def to_json(self, notation: str = "en") -> dict[str, Any]:
         """``{"kind", "times"}`` plus ``"seat"`` and ``"cards"`` (in ``notation``; records
-        keep English) when known."""
+        keep English) when known, ``"pair"`` and ``"cut": true`` when set."""
         d: dict[str, Any] = {"kind": self.kind, "times": self.times}
         if self.seat is not None:
             d["seat"] = self.seat
         if self.cards is not None:
             d["cards"] = self.cards_in(notation)
+        if self.pair is not None:
+            d["pair"] = self.pair
+        if self.cut:
+            d["cut"] = True
         return d
 
+    def words(self, notation: str = "en") -> str:
+        """``×2 bomb 3333 (seat 1)``, and what it applies to or why it does not count."""
+        what = self.kind.replace("_", "-")
+        if self.cards:
+            what += " " + str(self.cards_in(notation))
+        if self.seat is not None:
+            what += f" (seat {self.seat})"
+        if self.pair is not None:
+            what += f" (seat {self.pair}'s settlement only)"
+        if self.cut:
+            what += " (beyond the bombs cap: not counted)"
+        return f"×{self.times} {what}"
 
-def multiplier_of(factors: Iterable[Factor]) -> int:
-    """The product of the factors' ``times`` (1 for none)."""
+
+def multiplier_of(factors: Iterable[Factor], cap: int | None = None,
+                  pair: int | None = None) -> int:
+    """The product of the factors' ``times`` (1 for none) that count: not ``cut``, and of the
+    whole table or (with ``pair``) of that peasant's settlement; at most ``cap`` when given."""
     m = 1
     for f in factors:
-        m *= f.times
-    return m
+        if not f.cut and (f.pair is None or f.pair == pair):
+            m *= f.times
+    return m if cap is None else min(m, cap)
+
+
+def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None:
+    """The factor of ``seat`` playing ``reading`` (None when its shape does not multiply),
+    ``cut`` when ``cap bombs N`` plays of a multiplying shape have already counted."""
+    sc = state.rules.scoring
+    times = sc.factor(reading.shape)
+    if times == 1:
+        return None
+    names = {s.name for s in state.rules.shapes}
+    counted = sum(1 for f in state.factors if f.kind in names and not f.cut)
+    cut = sc.cap_bombs is not None and counted >= sc.cap_bombs
+    return Factor(reading.shape, times, seat, reading.format(), cut=cut)
+
+
+def talon_matches(rules: Rules, talon: Cards, pattern: TalonFactor) -> bool:
+    """Whether ``talon`` has ``pattern``: a joker (of the rank given) in it, every joker of the
+    deck (rocket), two or three cards of one rank (of the rank given: ``pair of 2``), or only
+    cards of distinct ranks, consecutive in group ``chain`` (straight)."""
+    counts = talon.counts
+    jokers = [i for i in rules.jokers if rules.deck[i]]
+    p, rank = pattern.pattern, pattern.rank
+    if p is TalonPattern.JOKER:
+        return any(counts[i] for i in ([rank] if rank is not None else jokers))
+    if p is TalonPattern.ROCKET:
+        return bool(jokers) and all(counts[i] for i in jokers)
+    if p in (TalonPattern.PAIR, TalonPattern.TRIO):
+        need = 2 if p is TalonPattern.PAIR else 3
+        return any(c >= need for i, c in enumerate(counts) if rank is None or i == rank)
+    chain = dict(rules.groups).get("chain", ())
+    held = [i for i, c in enumerate(counts) if c]
+    if len(held) < 2 or any(counts[i] > 1 or i not in chain for i in held):
+        return False
+    places = sorted(chain.index(i) for i in held)
+    return places[-1] - places[0] == len(places) - 1
+
+
+def talon_factor(rules: Rules, talon: Cards) -> Factor | None:
+    """The factor of the talon the landlord takes: the highest of the rules' ``talon``
+    patterns it matches (the first listed among equals), None when it matches none."""
+    best: TalonFactor | None = None
+    for pattern in rules.scoring.talon:
+        if talon_matches(rules, talon, pattern) and (best is None or pattern.times > best.times):
+            best = pattern
+    if best is None:
+        return None
+    return Factor(f"talon_{best.pattern.value}", best.times, None, talon.format())
+
+
+@dataclass(frozen=True, slots=True)
+class PairStake:
+    """One peasant's settlement with the landlord when factors of one pair exist: its
+    ``seat``, the ``multiplier`` it settles at and, when ``cap multiplier`` cut it, the
+    product before the cap (``uncapped``)."""
+
+    seat: int
+    multiplier: int
+    uncapped: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat", "multiplier"}`` plus ``"uncapped"`` when the cap cut it."""
+        d: dict[str, Any] = {"seat": self.seat, "multiplier": self.multiplier}
+        if self.uncapped is not None:
+            d["uncapped"] = self.uncapped
+        return d
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a deal ended. ``winner``: :class:`Winner` (landlord or peasants); ``out_seat``: the
-    seat that reached its target; ``base`` × ``multiplier`` (product of ``factors``) = ``stake``
-    (S, points); ``scores``: points per seat (sum 0); ``spring`` / ``anti_spring`` flags."""
+    seat that reached its target; ``base`` × ``multiplier`` (the product of the table's
+    ``factors`` that count, at most the cap) = ``stake`` (S, points); ``scores``: points per
+    seat (sum 0); ``spring`` / ``anti_spring`` flags. ``uncapped``: the table's product when
+    ``cap multiplier`` cut it (else None); ``pairs``: each peasant's own multiplier, when some
+    factor belongs to one pair (else empty: every peasant settles S)."""
 
     winner: Winner
     out_seat: int
@@ -71,6 +172,8 @@ class Result:
     scores: tuple[int, ...]
     spring: bool
     anti_spring: bool
+    uncapped: int | None = None
+    pairs: tuple[PairStake, ...] = ()
 
     @property
     def stake(self) -> int:
@@ -80,19 +183,51 @@ class Result:
     def to_json(self, notation: str = "en") -> dict[str, Any]:
         """``{"winner", "out_seat", "landlord", "base", "multiplier", "stake", "factors",
         "scores": {seat: points}, "spring", "anti_spring"}`` (seats as strings, JSON keys;
-        the factors' cards in ``notation``: a record keeps English)."""
-        return {"winner": self.winner.value, "out_seat": self.out_seat,
-                "landlord": self.landlord, "base": self.base, "multiplier": self.multiplier,
-                "stake": self.stake, "factors": [f.to_json(notation) for f in self.factors],
-                "scores": {str(s): p for s, p in enumerate(self.scores)},
-                "spring": self.spring, "anti_spring": self.anti_spring}
+        the factors' cards in ``notation``: a record keeps English), plus ``"uncapped"`` when
+        the cap cut the multiplier and ``"pairs"`` when a pair settles at its own multiplier."""
+        d = {"winner": self.winner.value, "out_seat": self.out_seat,
+             "landlord": self.landlord, "base": self.base, "multiplier": self.multiplier,
+             "stake": self.stake, "factors": [f.to_json(notation) for f in self.factors],
+             "scores": {str(s): p for s, p in enumerate(self.scores)},
+             "spring": self.spring, "anti_spring": self.anti_spring}
+        if self.uncapped is not None:
+            d["uncapped"] = self.uncapped
+        if self.pairs:
+            d["pairs"] = [p.to_json() for p in self.pairs]
+        return d
+
+
+def settle(base: int, landlord: int, players: int, landlord_wins: bool,
+           factors: tuple[Factor, ...], cap: int | None
+           ) -> tuple[tuple[int, ...], int, int | None, tuple[PairStake, ...]]:
+    """``per_peasant`` settlement: each peasant settles base × its pair's multiplier (the
+    table's factors times its own, at most ``cap``) with the landlord, who gets or pays the
+    sum (zero-sum). Returns the scores, the table's multiplier (capped), its product when the
+    cap cut it, and the pairs' stakes when some factor belongs to one pair."""
+    sign = 1 if landlord_wins else -1
+    scores = [0] * players
+    own = any(f.pair is not None for f in factors)
+    pairs: list[PairStake] = []
+    for p in range(players):
+        if p == landlord:
+            continue
+        raw = multiplier_of(factors, pair=p)
+        mult = raw if cap is None else min(raw, cap)
+        scores[p] = -sign * base * mult
+        scores[landlord] += sign * base * mult
+        if own:
+            pairs.append(PairStake(p, mult, raw if mult != raw else None))
+    table = multiplier_of(factors)
+    capped = table if cap is None else min(table, cap)
+    return tuple(scores), capped, (table if capped != table else None), tuple(pairs)
 
 
 def finish(state: GameState, seat: int) -> GameState:
     """``seat`` reached its target: the deal ends. Spring (the landlord goes out while no
     peasant has played a card) and anti-spring (a peasant goes out while the landlord has
-    played only the opening lead) double when the rules list them (seeds 000/002); then
-    ``per_peasant`` settlement: each peasant settles S = base × multiplier with the landlord."""
+    played only the opening lead) multiply when the rules list them (seeds 000/002); then
+    ``per_peasant`` settlement (:func:`settle`): each peasant settles S = base × multiplier
+    with the landlord, the multiplier of its own pair when some factor belongs to one."""
     assert state.landlord is not None and state.base is not None
     ll = state.landlord
     landlord_wins = seat == ll
@@ -100,21 +235,16 @@ def finish(state: GameState, seat: int) -> GameState:
     spring = landlord_wins and all(state.plays[s] == 0 for s in peasants)
     anti = not landlord_wins and state.plays[ll] == 1
     factors = state.factors
-    dbl = state.rules.scoring.double
-    if spring and "spring" in dbl:
-        factors = factors + (Factor("spring", 2),)
-    if anti and "anti_spring" in dbl:
-        factors = factors + (Factor("anti_spring", 2),)
-    mult = multiplier_of(factors)
-    stake = state.base * mult
-    sign = 1 if landlord_wins else -1
-    scores = [0] * state.players
-    for p in peasants:  # settle per_peasant: each peasant settles S with the landlord
-        scores[p] = -sign * stake
-        scores[ll] += sign * stake
+    sc = state.rules.scoring
+    if spring and "spring" in sc.double:
+        factors = factors + (Factor("spring", sc.factor("spring")),)
+    if anti and "anti_spring" in sc.double:
+        factors = factors + (Factor("anti_spring", sc.factor("anti_spring")),)
+    scores, mult, uncapped, pairs = settle(state.base, ll, state.players, landlord_wins,
+                                           factors, sc.cap_multiplier)
     res = Result(Winner.LANDLORD if landlord_wins else Winner.PEASANTS, seat, ll, state.base,
-                 mult, factors, tuple(scores), spring, anti)
+                 mult, factors, scores, spring, anti, uncapped, pairs)
     return replace(state, factors=factors, result=res, phase=Phase.OVER, turn=None)
 
-
-__all__ = ["Factor", "Result", "finish", "multiplier_of"]
+__all__ = ["Factor", "PairStake", "Result", "finish", "multiplier_of", "settle", "shape_factor",
+           "talon_factor", "talon_matches"]

@@ -169,8 +169,15 @@ class GameState:
 
     @property
     def multiplier(self) -> int:
-        """Product of the doubling factors so far."""
-        return multiplier_of(self.factors)
+        """The table's multiplier so far: the product of the factors that count (a pair's
+        own factors and those beyond ``cap bombs`` do not), at most ``cap multiplier``."""
+        return multiplier_of(self.factors, self.rules.scoring.cap_multiplier)
+
+    def pair_multiplier(self, seat: int) -> int:
+        """The multiplier the peasant ``seat`` settles at so far: the table's factors times
+        those of its own pair (:attr:`~ddzspec.game.scoring.Factor.pair`: its own doubling),
+        at most ``cap multiplier``; the table's for the landlord's seat."""
+        return multiplier_of(self.factors, self.rules.scoring.cap_multiplier, pair=seat)
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat on turn may take now (empty once the deal is over):

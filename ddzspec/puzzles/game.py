@@ -4,28 +4,15 @@ Entry point: :class:`PuzzleGame`, an immutable game: :meth:`PuzzleGame.start`,
 :meth:`~PuzzleGame.play` (the human's move, judged by a :class:`MoveVerdict`),
 :meth:`~PuzzleGame.reply` (the solver's move: the fastest win, or when lost the longest
 resistance), :meth:`~PuzzleGame.hint`, :meth:`~PuzzleGame.take_back` and
-:meth:`~PuzzleGame.to_json`. Inside, one engine per game (its search shared by every game
-derived from the same start) answers the win/loss of a state through the solver's
-:class:`~ddzspec.solver.search.Searcher` and the plies to the end by its own iterative
-deepening. Every solver call has a time limit: past it the game says "unknown in 10 s"
-rather than guess. ``ddzspec puzzles play`` and the web table's Puzzle tab use it.
-
-The puzzles, plies and distances, the rules of two- and three-seat puzzles: docs/solver.md,
-"Design notes, module by module".
+:meth:`~PuzzleGame.to_json`. ``ddzspec puzzles play`` and the web table's Puzzle tab use it.
+How it searches, the time limits and the rules of puzzles: docs/solver.md, "Puzzle play".
 
 >>> from ddzspec.puzzles.catalogue import puzzle_by_id
 >>> g = PuzzleGame.start(puzzle_by_id("DDZ2-15").position(), "landlord")
 >>> g.hands, g.hint()
 ({'landlord': 'TTQQ', 'peasant': '3A'}, ('TT', 'QQ'))
->>> g2, verdict = g.play("T")
->>> verdict.keeps_win, verdict.lines[0]
-(False, 'this loses: after T the peasant wins with A')
->>> g2, verdict = g.play("TT")
->>> verdict.keeps_win, g2.to_move
-(True, 'peasant')
->>> g3 = g2.reply()
->>> g3.history
-(('landlord', 'TT'), ('peasant', 'PASS'))
+>>> g.play("T")[1].lines[0]
+'this loses: after T the peasant wins with A'
 """
 
 from __future__ import annotations

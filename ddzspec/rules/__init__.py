@@ -15,6 +15,7 @@ from .model import (
     Base,
     Bidding,
     BiddingSystem,
+    Cap,
     Deal,
     FirstBidder,
     KickerKind,
@@ -23,6 +24,8 @@ from .model import (
     Scoring,
     Settle,
     Shape,
+    TalonFactor,
+    TalonPattern,
     Target,
     Trick,
     Turn,
@@ -33,7 +36,8 @@ from .model import (
 )
 
 __all__ = ["DEFAULT_RULES", "DOUBLE_EVENTS", "KIND_SIZE", "RANK_OF_SYMBOL", "Base", "Bidding",
-           "BiddingSystem", "Deal", "FirstBidder", "KickerKind", "Restriction", "Rules",
-           "Scoring", "Settle", "Shape", "Target", "Trick", "Turn", "Win", "builtin_rules",
+           "BiddingSystem", "Cap", "Deal", "FirstBidder", "KickerKind", "Restriction", "Rules",
+           "Scoring", "Settle", "Shape", "TalonFactor", "TalonPattern", "Target", "Trick",
+           "Turn", "Win", "builtin_rules",
            "kicker_kind", "load_rules", "load_rules_text", "rank_symbol", "resolve_path",
            "resolved_text"]

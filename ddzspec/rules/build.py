@@ -24,6 +24,7 @@ from .model import (
     Base,
     Bidding,
     BiddingSystem,
+    Cap,
     Deal,
     KickerKind,
     Restriction,
@@ -31,6 +32,8 @@ from .model import (
     Scoring,
     Settle,
     Shape,
+    TalonFactor,
+    TalonPattern,
     Target,
     Trick,
     Turn,
@@ -39,7 +42,7 @@ from .model import (
     kicker_kind,
     rank_symbol,
 )
-from .parse import At, RankAt, RestrictionDecl, Section, SeqItem, ShapeDecl, Word
+from .parse import At, RankAt, RestrictionDecl, Section, SeqItem, ShapeDecl, TalonItem, Word
 
 
 class Builder:
@@ -78,6 +81,7 @@ class Builder:
         self.sequences = tuple(g for g, decl in self.raw.groups.items() if decl.sequence)
         deal = self.deal(deck)
         self.deck_counts, self.the_deal = deck, deal
+        self.jokers, self.group_ranks = jokers, groups
         max_cards = deal.hand + deal.talon
         shapes = self.shapes(groups, order, max_cards)
         shapes = self.precedence(shapes)
@@ -497,8 +501,27 @@ class Builder:
         sec = self.section("scoring")
         base: Base = 1
         double: list[str] = []
+        times: list[tuple[str, int]] = []
+        caps: dict[Cap, int] = {}
+        talon: list[TalonFactor] = []
         settle = Settle.PER_PEASANT
         names = {s.name for s in shapes}
+        named: set[str] = set()  # the names of double and factor, dropped shapes included
+
+        def multiplies(w: Word, clause: str) -> bool:
+            """Whether the name ``w`` of a ``double`` or ``factor`` clause stays (checked)."""
+            if w.text in double or w.text in dict(times):
+                raise self.err(f"{clause} {w.text}: listed twice (in double or factor)", w.at)
+            named.add(w.text)
+            if w.text not in DOUBLE_EVENTS and not self.kept(clause, w):
+                return False
+            if w.text not in names and w.text not in DOUBLE_EVENTS:
+                raise self.err(f"{clause} {w.text}: neither a shape nor an event "
+                               f"({', '.join(DOUBLE_EVENTS)})", w.at)
+            if w.text == "rob" and bidding.system is not BiddingSystem.CALL_ROB:
+                raise self.err(f"{clause} rob needs call_rob bidding", w.at)
+            return True
+
         for item in sec.settings:
             if item.key == "base":
                 base = item.value
@@ -507,17 +530,84 @@ class Builder:
                 if base == "bid" and bidding.system is not BiddingSystem.AUCTION:
                     raise self.err("base bid needs auction bidding", item.at)
             elif item.key == "double":
-                for w in item.value:
-                    if w.text in double:
-                        raise self.err(f"double {w.text}: listed twice", w.at)
-                    if w.text not in DOUBLE_EVENTS and not self.kept("double", w):
-                        continue
-                    if w.text not in names and w.text not in DOUBLE_EVENTS:
-                        raise self.err(f"double {w.text}: neither a shape nor an event "
-                                       f"({', '.join(DOUBLE_EVENTS)})", w.at)
-                    if w.text == "rob" and bidding.system is not BiddingSystem.CALL_ROB:
-                        raise self.err("double rob needs call_rob bidding", w.at)
-                    double.append(w.text)
+                double += [w.text for w in item.value if multiplies(w, "double")]
+            elif item.key == "factor":
+                for w, n in item.value:
+                    if int(n.text) < 2:
+                        raise self.err(f"factor {w.text} {n.text}: a factor is at least 2 (to "
+                                       f"leave {w.text} without a factor, do not list it)",
+                                       n.at)
+                    if multiplies(w, "factor"):
+                        times.append((w.text, int(n.text)))
+            elif item.key == "cap":
+                self.cap(item.value, caps, item.at)
+            elif item.key == "talon":
+                if talon:
+                    raise self.err("talon given twice (list every pattern in one clause)",
+                                   item.at)
+                for t in item.value:
+                    talon.append(self.talon_factor(t, talon))
             else:
                 settle = item.value
-        return Scoring(base, tuple(double), settle)
+        if Cap.BOMBS in caps and not named - set(DOUBLE_EVENTS):  # as written: drops aside
+            raise self.err("cap bombs: no shape multiplies (list bomb or rocket in double or "
+                           "factor)", sec.at)
+        every = tuple(double + [n for n, _ in times])
+        # with every multiplying shape dropped (without), the bombs cap bounds nothing: it goes
+        # too, so the resolved text loads back
+        bombs = caps.get(Cap.BOMBS) if names & set(every) else None
+        return Scoring(base, every, settle, tuple(times), caps.get(Cap.MULTIPLIER), bombs,
+                       tuple(talon))
+
+    def cap(self, value: tuple[Word, Word], caps: dict[Cap, int], pos: At) -> None:
+        """One ``cap WHAT N`` clause into ``caps`` (checked: a known WHAT, once, N ≥ 1)."""
+        what, n = value
+        kinds = {c.value: c for c in Cap}
+        if what.text not in kinds:
+            raise self.err(f"cap {what.text}: unknown cap (caps: {', '.join(kinds)})", what.at)
+        kind = kinds[what.text]
+        if kind in caps:
+            raise self.err(f"cap {what.text}: given twice", pos)
+        if int(n.text) < 1:
+            raise self.err(f"cap {what.text} {n.text}: a cap is at least 1", n.at)
+        caps[kind] = int(n.text)
+
+    def talon_factor(self, t: TalonItem, seen: list[TalonFactor]) -> TalonFactor:
+        """One talon pattern (checked against the deck, the deal and group ``chain``)."""
+        kinds = {p.value: p for p in TalonPattern}
+        word = t.pattern.text
+        if word not in kinds:
+            why = (" (cards have no suits here, so a flush cannot be stated)"
+                   if word == "flush" else "")
+            raise self.err(f"talon {word}: unknown pattern (patterns: {', '.join(kinds)})"
+                           f"{why}", t.pattern.at)
+        pattern = kinds[word]
+        times = int(t.times.text)
+        if times < 2:
+            raise self.err(f"talon {word}: a factor is at least 2", t.times.at)
+        size = self.the_deal.talon
+        jokers = [i for i in self.jokers if self.deck_counts[i]]
+        need = {TalonPattern.JOKER: 1, TalonPattern.ROCKET: len(jokers), TalonPattern.PAIR: 2,
+                TalonPattern.TRIO: 3, TalonPattern.STRAIGHT: 2}[pattern]
+        if size < need:
+            raise self.err(f"talon {word}: needs a talon of at least {need} cards (the deal's "
+                           f"talon has {size})", t.pattern.at)
+        rank = None if t.rank is None else t.rank.rank.index
+        if t.rank is not None:
+            sym = t.rank.rank.symbol()
+            if pattern in (TalonPattern.ROCKET, TalonPattern.STRAIGHT):
+                raise self.err(f"talon {word}: takes no rank ('of {sym}')", t.rank.at)
+            if pattern is TalonPattern.JOKER and rank not in jokers:
+                raise self.err(f"talon joker of {sym}: {sym} is not a joker of the deck",
+                               t.rank.at)
+            if self.deck_counts[t.rank.rank.index] < need:
+                raise self.err(f"talon {word} of {sym}: the deck holds "
+                               f"{self.deck_counts[t.rank.rank.index]} {sym}", t.rank.at)
+        if pattern in (TalonPattern.JOKER, TalonPattern.ROCKET) and not jokers:
+            raise self.err(f"talon {word}: the deck has no jokers", t.pattern.at)
+        if pattern is TalonPattern.STRAIGHT and "chain" not in self.group_ranks:
+            raise self.err("talon straight: needs group chain (the ranks that may form "
+                           "chains)", t.pattern.at)
+        if any(f.pattern is pattern and f.rank == rank for f in seen):
+            raise self.err(f"talon {word}: listed twice", t.pattern.at)
+        return TalonFactor(pattern, times, rank)

@@ -73,8 +73,9 @@ def _find_rules_file(name_or_path: str, base: Path | None, as_path: bool) -> Pat
     for c in candidates:
         if c.is_file():
             return c
-    if p.is_dir():
-        raise RulesError("is a folder, not a rules file", name_or_path)
+    for c in candidates:  # a folder, where it was looked for (next to ``base``)
+        if c.is_dir():
+            raise RulesError("is a folder, not a rules file", str(c))
     for c in candidates:  # exists, but neither a file nor a folder (/dev/null, a pipe)
         if c.exists():
             raise RulesError("is not a regular file (a device, a pipe or a socket), not a "
@@ -153,12 +154,19 @@ def raw_of_text(text: str, shown: str, base: Path | None, chain: tuple[Path, ...
         try:
             parent_path = resolve_path(ext.text.strip('"'), base,
                                        as_path=ext.text.startswith('"'))
-        except RulesError as e:
-            raise RulesError(e.message, shown, *loc) from None
+        except RulesError as e:  # said at the extends, naming the file looked for
+            message = e.message if e.path in e.message else f"{e.path}: {e.message}"
+            raise RulesError(message, shown, *loc) from None
         if parent_path.resolve() in chain:
             names = " -> ".join([p.name for p in chain] + [parent_path.name])
             raise RulesError(f"a cycle of extends: {names}", shown, *loc)
-        parent = read_raw(parent_path, chain)
+        try:
+            parent = read_raw(parent_path, chain)
+        except RulesError as e:
+            if e.line is not None:  # located in the parent's text: said there
+                raise
+            # the parent file as a whole (unreadable, not UTF-8, too large): at the extends
+            raise RulesError(f"{e.path}: {e.message}", shown, *loc) from None
         raw.extends_at = loc
         raw.parents = [parent.name] + parent.parents
         raw.sections = dict(parent.sections)

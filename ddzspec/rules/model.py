@@ -2,10 +2,8 @@
 :class:`Deal`, :class:`Bidding`, :class:`Shape` s, :class:`Restriction` s, :class:`Trick`,
 :class:`Win`, :class:`Scoring`), and :func:`resolved_text`, which writes them back as one
 self-contained rules file. Loading lives in :mod:`ddzspec.rules.load` (parse, merge, build).
-A closed vocabulary of the language is a ``StrEnum`` (:class:`BiddingSystem`, :class:`FirstBidder`,
-:class:`Turn`, :class:`Settle`) or, where a plain string feeds the digest or sits beside a number,
-a ``Literal`` (:data:`KickerKind`, :data:`Target`, :data:`Base`); each is written back as its word.
-
+A closed vocabulary of the language is a ``StrEnum`` or a ``Literal`` (:class:`BiddingSystem`,
+:data:`KickerKind`, …; which is which: docs/rules-language.md), written back as its word.
 A rules file declares one variant (see ``rules/classic.rules``, which cites seeds 000/002).
 
 >>> from ddzspec.rules import load_rules
@@ -14,7 +12,6 @@ A rules file declares one variant (see ``rules/classic.rules``, which cites seed
 (['single', 'pair', 'trio'], 20)
 >>> load_rules("classic", without=("nope",))
 Traceback (most recent call last):
-...
 ddzspec.errors.RulesError: classic: --without nope: no such shape (shapes: single, pair, ...)
 """
 
@@ -79,6 +76,41 @@ class Settle(StrEnum):
     """How a deal's score is settled: ``per_peasant`` (each peasant with the landlord)."""
 
     PER_PEASANT = "per_peasant"
+
+
+class Cap(StrEnum):
+    """What a ``cap`` clause bounds (封顶, Happy Dou Dizhu): the ``multiplier`` a pair settles
+    at, or the number of ``bombs`` (plays of a multiplying shape) that multiply."""
+
+    MULTIPLIER = "multiplier"
+    BOMBS = "bombs"
+
+
+class TalonPattern(StrEnum):
+    """A pattern of the talon that multiplies the stake when the landlord takes it (底牌翻倍):
+    a ``joker`` in it, every joker of the deck (``rocket``), a ``pair`` or ``trio`` (cards of
+    one rank), a ``straight`` (every card of another rank, consecutive in group ``chain``).
+    Cards have no suits here, so a flush cannot be stated."""
+
+    JOKER = "joker"
+    ROCKET = "rocket"
+    PAIR = "pair"
+    TRIO = "trio"
+    STRAIGHT = "straight"
+
+
+@dataclass(frozen=True, slots=True)
+class TalonFactor:
+    """``pattern`` (of the rank index ``rank`` when given: ``pair of 2``) multiplies by
+    ``times``. ``str()`` is the item in the rules language: ``pair of 2 2``."""
+
+    pattern: TalonPattern
+    times: int
+    rank: int | None = None
+
+    def __str__(self) -> str:
+        of = "" if self.rank is None else f" of {rank_symbol(self.rank)}"
+        return f"{self.pattern.value}{of} {self.times}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,18 +301,55 @@ class Win:
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """``base``: a number or ``"bid"``; ``double``: shape names and events (spring, anti_spring,
-    rob) that double the multiplier; ``settle``: per_peasant (each peasant settles base ×
-    multiplier with the landlord: classic landlord ±2S, each peasant ∓S; duel winner ±S)."""
+    """``base``: a number or ``"bid"``; ``double``: every shape name and event (spring,
+    anti_spring, rob) that multiplies the multiplier, those by 2 first; ``times``: (name,
+    factor) of those that multiply by another factor (``factor spring 3``); ``settle``:
+    per_peasant (each peasant settles base × multiplier with the landlord: classic landlord
+    ±2S, each peasant ∓S; duel winner ±S; a factor of one pair multiplies only that pair's).
+    ``cap_multiplier``: the most a pair's multiplier may reach (封顶); ``cap_bombs``: the most
+    plays of a multiplying shape that multiply; ``talon``: the talon's patterns and factors
+    (the highest matched applies). Sources: Happy Dou Dizhu's rule pages (the caps, talon
+    doubling), house rules for spring ×3."""
 
     base: Base
     double: tuple[str, ...]
     settle: Settle = Settle.PER_PEASANT
+    times: tuple[tuple[str, int], ...] = ()
+    cap_multiplier: int | None = None
+    cap_bombs: int | None = None
+    talon: tuple[TalonFactor, ...] = ()
+
+    def __repr__(self) -> str:  # the seeds' repr, unchanged: the later fields only when set
+        extra = "".join(f", {f}={getattr(self, f)!r}" for f in _SCORING_EXTRAS
+                        if getattr(self, f) != _SCORING_DEFAULTS[f])
+        return (f"Scoring(base={self.base!r}, double={self.double!r}, "
+                f"settle={self.settle!r}{extra})")
+
+    def factor(self, name: str) -> int:
+        """The factor of the shape or event ``name``: 2 for ``double``, N for ``factor NAME
+        N``, 1 when it does not multiply."""
+        if name not in self.double:
+            return 1
+        return dict(self.times).get(name, 2)
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
-        double = ["double " + " ".join(self.double)] if self.double else []
+        other = dict(self.times)
+        by2 = [d for d in self.double if d not in other]
+        double = ["double " + " ".join(by2)] if by2 else []
+        if self.times:
+            double.append("factor " + " ".join(f"{n} {t}" for n, t in self.times))
+        if self.cap_multiplier is not None:
+            double.append(f"cap {Cap.MULTIPLIER.value} {self.cap_multiplier}")
+        if self.cap_bombs is not None:
+            double.append(f"cap {Cap.BOMBS.value} {self.cap_bombs}")
+        if self.talon:
+            double.append("talon " + ", ".join(map(str, self.talon)))
         return [f"base {self.base}", *double, f"settle {self.settle.value}"]
+
+
+_SCORING_EXTRAS = ("times", "cap_multiplier", "cap_bombs", "talon")
+_SCORING_DEFAULTS = {"times": (), "cap_multiplier": None, "cap_bombs": None, "talon": ()}
 
 
 @dataclass(frozen=True, slots=True)

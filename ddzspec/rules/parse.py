@@ -78,6 +78,15 @@ class RankAt:
 
 
 @dataclass(frozen=True, slots=True)
+class TalonItem:
+    """One talon pattern as written: its name, the rank of ``of RANK`` and its factor."""
+
+    pattern: Word
+    rank: RankAt | None
+    times: Word
+
+
+@dataclass(frozen=True, slots=True)
 class Header:
     name: str
     title: str | None
@@ -291,6 +300,22 @@ class _Sections(Transformer[Token, File]):
 
     def score_double(self, meta: Meta, ch: list[Token]) -> Setting:
         return Setting("double", tuple(self._word(t) for t in ch), self._at(meta))
+
+    def score_factor(self, meta: Meta, ch: list[Token]) -> Setting:
+        """``factor NAME N …``: (name, factor) pairs, as written."""
+        pairs = tuple((self._word(ch[i]), self._word(ch[i + 1])) for i in range(0, len(ch), 2))
+        return Setting("factor", pairs, self._at(meta))
+
+    def score_cap(self, meta: Meta, ch: list[Token]) -> Setting:
+        """``cap WHAT N``: what is capped and the cap, as written."""
+        return Setting("cap", (self._word(ch[0]), self._word(ch[1])), self._at(meta))
+
+    def score_talon(self, meta: Meta, ch: list[TalonItem]) -> Setting:
+        return Setting("talon", tuple(ch), self._at(meta))
+
+    def talon_item(self, meta: Meta, ch: list[Any]) -> TalonItem:
+        rank = next((RankAt(RANK_OF_SYMBOL[str(c)], self._tok(c)) for c in ch[1:-1]), None)
+        return TalonItem(self._word(ch[0]), rank, self._word(ch[-1]))
 
     # sections that merge by name
     def group(self, meta: Meta, ch: list[Any]) -> Group:

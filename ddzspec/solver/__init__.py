@@ -8,15 +8,11 @@ under any rules file — the winner, every winning move, the exact score, a line
 >>> r.winner, sorted(r.winning_moves)
 ('landlord', ['QQ', 'TT'])
 
-It sits on the move layer of :mod:`ddzspec` (cards, rules, the move table and index, the
-check verdict) and on the execution layer; of the rest of the library only the endgame player
-of level 3, puzzle play, puzzle generation, the web table's puzzles and the CLI import it
-(docs/architecture.md). Its modules live in the repository's top-level ``solver/`` folder: a
-wheel installs them here, as ``ddzspec/solver/``; in a source tree or an editable install this
-package's ``__path__`` is extended to that folder, so ``ddzspec.solver`` is the one import name
-either way. :data:`COMPILED` says whether ``search`` and ``movegen`` are the extension modules
-mypyc built (``hatch_build.py``) or the pure-Python ones: the answers are the same, the
-compiled ones 7-16× faster on the puzzles (measured 2026-12-02, docs/solver.md).
+It sits on the move and execution layers. Its modules live in the repository's top-level
+``solver/`` folder, imported as ``ddzspec.solver`` either way (this package's ``__path__``; the
+layers and who imports it: docs/architecture.md). :data:`COMPILED` says whether ``search``
+and ``movegen`` are the extension modules mypyc built (``hatch_build.py``) or the pure-Python
+ones, with the same answers (docs/solver.md).
 """
 
 import sys

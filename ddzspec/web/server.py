@@ -33,12 +33,17 @@ KEEP_ALIVE_SECONDS = 5
 
 
 def is_loopback(host: str) -> bool:
-    """Whether ``host`` (a bind address) is this machine only: localhost, 127.x, ::1."""
+    """Whether ``host`` (a bind address) is this machine only: localhost, 127.x (also in the
+    short forms the socket accepts, such as 127.1), ::1."""
     if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
+        pass
+    try:  # inet_aton reads what bind() reads: 127.1, 0x7f.1, …
+        return ipaddress.IPv4Address(socket.inet_aton(host)).is_loopback
+    except OSError:
         return False
 
 
@@ -62,16 +67,17 @@ def check_host_name(name: str) -> str:
 
 
 def allowed_hosts(host: str, extra: Sequence[str] = ()) -> list[str] | None:
-    """The host names a server bound to ``host`` answers to: the loopback names for a
-    loopback bind; the address itself (and ``extra``) for another one; None (any, the token
+    """The host names a server bound to ``host`` answers to: the loopback names and ``host``
+    for a loopback bind; the address itself (and ``extra``) for another one; None (any, the token
     guarding it) for a wildcard bind (0.0.0.0, ::) with no ``extra`` names."""
-    if is_loopback(host):
-        return [*LOOPBACK_HOSTS, *extra]
+    given = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    if is_loopback(host):  # the loopback names and the address as given (127.0.0.2, 127.1)
+        return list(dict.fromkeys([*LOOPBACK_HOSTS, given, *extra]))
     if host in ("0.0.0.0", "::", ""):
         if not extra:
             return None
         return [*LOOPBACK_HOSTS, socket.gethostname(), socket.getfqdn(), *extra]
-    return [f"[{host}]" if ":" in host else host, *extra]
+    return [given, *extra]
 
 
 def listen(host: str, port: int) -> socket.socket:

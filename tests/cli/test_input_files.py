@@ -5,6 +5,8 @@ batch files and records as in rules files."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -63,3 +65,21 @@ def test_a_byte_order_mark_is_read_as_the_rules_files_read_it(tmp_path: Path, cl
     rec.write_text(bom + rec.read_text(encoding="utf-8"), encoding="utf-8")
     code, out, err = cli("replay", str(rec))
     assert code == 0, err
+
+
+@pytest.mark.parametrize(("shell", "code", "stderr"), [
+    # a closed standard output: one line, exit 74, before any work
+    ("read 33 >&-", 74, "ddzspec: error: standard output is closed\n"),
+    # a closed standard input reads as an empty one
+    ("solve - <&-", 2, "ddzspec: error: <stdin>: no hands given (e.g. 'landlord: 33', "
+                       "'peasant: 44')\n"),
+    ("puzzles play DDZ2-15 <&-", 0, ""),
+    ("read 33 2>&-", 0, ""),
+])
+def test_a_closed_standard_stream_is_one_line_never_a_traceback(
+        shell: str, code: int, stderr: str) -> None:
+    """``ddzspec read 33 >&-`` ended in an AttributeError traceback and exit 1; ``<&-`` in
+    ``input(): lost sys.stdin`` (found by a tester)."""
+    done = subprocess.run(["bash", "-c", f"{sys.executable} -m ddzspec {shell}"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (code, stderr)

@@ -8,11 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddzspec.cli.group import main
 from ddzspec.errors import GameError
 from ddzspec.game import Action, GameState
 from ddzspec.game.record import (
@@ -146,10 +144,9 @@ def test_transcript_has_every_part() -> None:
 
 # ----------------------------------------------------------------------------- CLI
 
-def test_cli_play_json_record_and_replay(tmp_path: Path) -> None:
-    runner = CliRunner()
+def test_cli_play_json_record_and_replay(tmp_path: Path, cli: Any) -> None:
     for name in VARIANTS:
-        res = runner.invoke(main, ["play", "--rules", name, "--seed", "3", "--json"])
+        res = cli("play", "--rules", name, "--seed", "3", "--json")
         assert res.exit_code == 0, res.output
         rec = json.loads(res.output)
         r = rec["result"]
@@ -159,32 +156,31 @@ def test_cli_play_json_record_and_replay(tmp_path: Path) -> None:
         assert all({"kind", "times"} <= set(f) for f in r["factors"])
         f = tmp_path / f"{name}.json"
         f.write_text(res.output)
-        res = runner.invoke(main, ["replay", str(f)])
+        res = cli("replay", str(f))
         assert res.exit_code == 0, res.output
         assert "result:" in res.output and "points:" in res.output
-        res = runner.invoke(main, ["replay", str(f), "--json"])
+        res = cli("replay", str(f), "--json")
         assert json.loads(res.output)["valid"] is True
     rec["actions"][3] = {"seat": 9, "pass": True}
     f.write_text(json.dumps(rec))
-    res = runner.invoke(main, ["replay", str(f)])
+    res = cli("replay", str(f))
     assert res.exit_code == 1
     assert "invalid action 3" in res.output
     f.write_text("{")
-    res = runner.invoke(main, ["replay", str(f)])
+    res = cli("replay", str(f))
     assert res.exit_code == 2
 
 
-def test_cli_play_transcript_and_games() -> None:
-    runner = CliRunner()
-    res = runner.invoke(main, ["play", "--rules", "kawu", "--seed", "7"])
+def test_cli_play_transcript_and_games(cli: Any) -> None:
+    res = cli("play", "--rules", "kawu", "--seed", "7")
     assert res.exit_code == 0, res.output
     assert "bidding" in res.output and "points:" in res.output
-    res = runner.invoke(main, ["play", "--rules", "duel", "--games", "5", "--json"])
+    res = cli("play", "--rules", "duel", "--games", "5", "--json")
     assert res.exit_code == 0, res.output
     agg = json.loads(res.output)
     assert agg["games"] == 5 and sum(agg["wins"].values()) == 5
     assert abs(sum(agg["average_points"].values())) < 1e-9
-    res = runner.invoke(main, ["play", "--games", "3", "--seed", "1"])
+    res = cli("play", "--games", "3", "--seed", "1")
     assert res.exit_code == 0 and "wins: landlord" in res.output
 
 
@@ -231,7 +227,7 @@ def test_score_line_speaks_the_notation(cli: Any) -> None:
 def test_replay_reads_stdin(tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "r.json"
     cli("play", "--seed", "4", "--save", str(f))
-    res = CliRunner().invoke(main, ["replay", "-"], input=f.read_text())
+    res = cli("replay", "-", input=f.read_text())
     assert res.exit_code == 0 and res.stdout.splitlines()[-1].startswith("points:")
 
 
@@ -290,7 +286,7 @@ def test_every_record_field_is_checked(tmp_path: Path, edit: object, message: st
     f.write_text(json.dumps(obj))
     code, out, err = cli("replay", str(f))
     assert code == 2 and out == ""
-    assert err.startswith(f"ddzspec: error: {message}") and err.count("\n") == 1, err
+    assert err.startswith(f"ddzspec: error: {f}: {message}") and err.count("\n") == 1, err
 
 
 # found by tester 1
@@ -477,10 +473,11 @@ def test_a_record_whose_rules_extend_anything_is_refused_before_any_file_is_read
     assert read == []
 
 
-def test_replay_cli_refuses_a_record_extending_a_file_as_bad_input(tmp_path: Path) -> None:
+def test_replay_cli_refuses_a_record_extending_a_file_as_bad_input(tmp_path: Path,
+                                                                   cli: Any) -> None:
     f = tmp_path / "evil.json"
     f.write_text(json.dumps(_record_whose_rules_say('rules classic extends "/etc/passwd"')))
-    r = CliRunner().invoke(main, ["replay", str(f)])
+    r = cli("replay", str(f))
     assert r.exit_code == 2
     assert 'extends "/etc/passwd": refused' in r.output and "root" not in r.output
 

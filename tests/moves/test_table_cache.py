@@ -4,6 +4,7 @@ trusted only when its header matches, never unpickled, recompiled with a warning
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -190,18 +191,15 @@ def test_a_forged_table_whose_checksum_matches_is_rebuilt_not_served(
 
 @pytest.mark.parametrize("change", ["key", "entry"])
 def test_diff_and_check_over_a_forged_table_answer_without_a_traceback(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
-    from click.testing import CliRunner
-
-    from ddzspec.cli.group import main
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str, cli: Any) -> None:
     from ddzspec.rules import load_rules
     monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(table_mod, "_LOADED", {})
-    clean = CliRunner().invoke(main, ["diff", "classic", "kawu"])
+    clean = cli("diff", "classic", "kawu")
     _forge(table_path(load_rules("classic")), change)
     monkeypatch.setattr(table_mod, "_LOADED", {})
     for args, out in ((["diff", "classic", "kawu"], clean.output), (["check", "kawu"], None)):
-        r = CliRunner().invoke(main, args)
+        r = cli(*args)
         assert r.exception is None or isinstance(r.exception, SystemExit), r.output
         shown = [x for x in r.output.splitlines(keepends=True) if "warning" not in x]
         assert r.exit_code in (0, 1) and (out is None or "".join(shown) == out)
@@ -243,24 +241,21 @@ def test_a_truncated_table_is_rebuilt(small: Rules, monkeypatch: pytest.MonkeyPa
 
 
 def test_a_rules_name_longer_than_a_file_name_still_caches(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from click.testing import CliRunner
-
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> None:
     from ddzspec.check import report_path
-    from ddzspec.cli.group import main
     monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(table_mod, "_LOADED", {})
     name = "x" * 240
     f = tmp_path / "long.rules"
     f.write_text(SMALL.replace("rules small", f"rules {name}"))
-    r = CliRunner().invoke(main, ["check", str(f)])
+    r = cli("check", str(f))
     assert r.exit_code == 0 and r.output.endswith("each with exactly one reading.\n"), r.output
     rules = load_rules_text(f.read_text())
     assert report_path(rules).is_file() and len(report_path(rules).name) < 120
     assert report_path(rules).name.startswith("x" * table_mod.CACHE_NAME_CHARS + "-")
     get_table(rules)
     assert table_path(rules).is_file() and len(table_path(rules).name) < 120
-    r = CliRunner().invoke(main, ["check", "--rules", "y" * 300])
+    r = cli("check", "--rules", "y" * 300)
     assert r.exit_code == 2 and "File name too long (a name in a path is at most 255 bytes)" \
         in r.output
 

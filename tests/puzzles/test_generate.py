@@ -1,5 +1,5 @@
-"""Puzzle generation and checking (ddzspec/puzzles/) through the click commands
-``puzzles_generate`` / ``puzzles_check`` (attached to ``ddzspec puzzles`` at merge)."""
+"""Puzzle generation and checking (ddzspec/puzzles/) through the command line
+(``ddzspec puzzles generate`` / ``ddzspec puzzles check``)."""
 
 from __future__ import annotations
 
@@ -8,27 +8,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ddzspec import load_rules
-from ddzspec.cli.puzzles import puzzles_check, puzzles_generate
 from ddzspec.puzzles import MAX_COUNT, Difficulty, after, generate, position_of
 from ddzspec.solver import solve
 
 DATA = Path(__file__).parents[1] / "data" / "puzzles" / "two_seat.jsonl"
 
 
-def _gen(tmp_path: Path, *args: str) -> list[dict]:
+def _gen(cli: Any, tmp_path: Path, *args: str) -> list[dict]:
     out = tmp_path / "p.jsonl"
-    res = CliRunner().invoke(puzzles_generate, [*args, "--workers", "1", "--output", str(out),
-                                                "--force", "--max-candidates", "400"])
+    res = cli("puzzles", "generate", *args, "--workers", "1", "--output", str(out), "--force",
+              "--max-candidates", "400")
     assert res.exit_code == 0, res.output
     assert res.stderr.startswith("kept ")
     return [json.loads(x) for x in out.read_text().splitlines()]
 
 
-def _check(path: Path, *args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(puzzles_check, [str(path), *args])
+def _check(cli: Any, path: Path, *args: str) -> tuple[int, str]:
+    res = cli("puzzles", "check", str(path), *args)
     return res.exit_code, res.stdout
 
 
@@ -37,8 +35,9 @@ def _write(path: Path, recs: list[dict]) -> Path:
     return path
 
 
-def test_generated_three_seat_puzzles_have_one_answer_and_check_clean(tmp_path: Path) -> None:
-    recs = _gen(tmp_path, "--rules", "classic", "--seats", "3", "--cards", "5,4,4",
+def test_generated_three_seat_puzzles_have_one_answer_and_check_clean(tmp_path: Path,
+                                                                      cli: Any) -> None:
+    recs = _gen(cli, tmp_path, "--rules", "classic", "--seats", "3", "--cards", "5,4,4",
                 "--count", "2", "--seed", "1")
     assert len(recs) == 2
     for r in recs:
@@ -53,23 +52,23 @@ def test_generated_three_seat_puzzles_have_one_answer_and_check_clean(tmp_path: 
         assert 1 <= d["only_moves"] <= d["line"]  # the first move is an only-move
         assert d["rating"] == Difficulty(d["nodes"], d["line"], d["only_moves"]).rating
         assert r["line"][0]["cards"] == r["winning_moves"][0]
-    code, out = _check(_write(tmp_path / "ok.jsonl", recs))
+    code, out = _check(cli, _write(tmp_path / "ok.jsonl", recs))
     assert code == 0 and out.endswith("2 puzzles checked, 0 with a problem\n")
     # the same seed, the same puzzles; another seed, others
-    again = _gen(tmp_path, "--rules", "classic", "--seats", "3", "--cards", "5,4,4",
+    again = _gen(cli, tmp_path, "--rules", "classic", "--seats", "3", "--cards", "5,4,4",
                  "--count", "2", "--seed", "1")
     assert again == recs
-    assert _gen(tmp_path, "--rules", "classic", "--seats", "3", "--cards", "5,4,4",
+    assert _gen(cli, tmp_path, "--rules", "classic", "--seats", "3", "--cards", "5,4,4",
                 "--count", "1", "--seed", "2")[0]["id"] not in {r["id"] for r in recs}
 
 
-def test_check_catches_a_tampered_puzzle(tmp_path: Path) -> None:
-    recs = _gen(tmp_path, "--rules", "classic", "--seats", "3", "--cards", "5,4,4",
+def test_check_catches_a_tampered_puzzle(tmp_path: Path, cli: Any) -> None:
+    recs = _gen(cli, tmp_path, "--rules", "classic", "--seats", "3", "--cards", "5,4,4",
                 "--count", "1", "--seed", "1")
     (r,) = recs
     wrong_move = {**r, "winning_moves": ["3"] if r["winning_moves"] != ["3"] else ["4"]}
     wrong_winner = {**r, "winner": "peasants" if r["winner"] == "landlord" else "landlord"}
-    code, out = _check(_write(tmp_path / "t.jsonl", [r, wrong_move, wrong_winner]))
+    code, out = _check(cli, _write(tmp_path / "t.jsonl", [r, wrong_move, wrong_winner]))
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(f"line 2 ({r['id']}): the winning moves are "
@@ -79,40 +78,40 @@ def test_check_catches_a_tampered_puzzle(tmp_path: Path) -> None:
     assert lines[2] == "3 puzzles checked, 2 with a problem"
 
 
-def test_check_reports_a_puzzle_with_two_answers() -> None:
+def test_check_reports_a_puzzle_with_two_answers(cli: Any) -> None:
     """DDZ2-01 of the shared data: first wins with 4 or 5. Listed as such it is right (the
     exact set, tester 3); claiming the single answer 4 it is not unique."""
-    code, out = _check(DATA.parent / "README.md")  # not JSONL: exit 2
+    code, out = _check(cli, DATA.parent / "README.md")  # not JSONL: exit 2
     assert code == 2
     first = DATA.read_text().splitlines()[0]
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         p = Path(d) / "one.jsonl"
         p.write_text(first + "\n")
-        code, out = _check(p)
+        code, out = _check(cli, p)
         assert code == 0 and out == "1 puzzles checked, 0 with a problem\n"
         p.write_text(first.replace('["4", "5"]', '["4"]') + "\n")
-        code, out = _check(p)
+        code, out = _check(cli, p)
     assert code == 1 and "line 1 (DDZ2-01): 2 winning moves: not unique" in out
 
 
-def test_two_seat_puzzles_in_the_shared_form_with_a_ban(tmp_path: Path) -> None:
-    recs = _gen(tmp_path, "--rules", "classic", "--without", "bomb", "--seats", "2",
+def test_two_seat_puzzles_in_the_shared_form_with_a_ban(tmp_path: Path, cli: Any) -> None:
+    recs = _gen(cli, tmp_path, "--rules", "classic", "--without", "bomb", "--seats", "2",
                 "--cards", "5,4", "--count", "1", "--seed", "3")
     (r,) = recs
     assert r["without"] == ["bomb"] and r["to_move"] == "first" and r["winner"] == "first"
     assert set(r["hands"]) == {"first", "second"} and "position" not in r
     assert len(r["hands"]["first"]) == 5 and len(r["hands"]["second"]) == 4
-    code, _ = _check(_write(tmp_path / "ok.jsonl", recs))
+    code, _ = _check(cli, _write(tmp_path / "ok.jsonl", recs))
     assert code == 0
 
 
-def test_selfplay_puzzles_on_duel(tmp_path: Path) -> None:
-    recs = _gen(tmp_path, "--rules", "duel", "--seats", "2", "--cards", "6,5",
+def test_selfplay_puzzles_on_duel(tmp_path: Path, cli: Any) -> None:
+    recs = _gen(cli, tmp_path, "--rules", "duel", "--seats", "2", "--cards", "6,5",
                 "--source", "selfplay", "--count", "2", "--seed", "1")
     assert len(recs) == 2 and all(r["rules"] == "duel" for r in recs)
     assert all("selfplay" in r["source"] for r in recs)
-    code, _ = _check(_write(tmp_path / "ok.jsonl", recs))
+    code, _ = _check(cli, _write(tmp_path / "ok.jsonl", recs))
     assert code == 0
 
 
@@ -126,11 +125,10 @@ def test_after_closes_a_two_seat_trick_on_one_pass() -> None:
     assert after(p2, "landlord", "K") is None  # out: the deal is over
 
 
-def test_generate_refuses_bad_options(tmp_path: Path) -> None:
-    res = CliRunner().invoke(puzzles_generate, ["--seats", "3", "--cards", "5,4"])
+def test_generate_refuses_bad_options(tmp_path: Path, cli: Any) -> None:
+    res = cli("puzzles", "generate", "--seats", "3", "--cards", "5,4")
     assert res.exit_code == 2 and "needs 3 hand sizes" in res.stderr
-    res = CliRunner().invoke(puzzles_generate, ["--rules", "duel", "--seats", "3",
-                                                "--cards", "5,4,4"])
+    res = cli("puzzles", "generate", "--rules", "duel", "--seats", "3", "--cards", "5,4,4")
     assert res.exit_code == 2 and "2-player variant" in res.stderr
 
 

@@ -16,10 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ddzspec.cards import Cards, parse_cards
-from ddzspec.cli.group import main
 from ddzspec.errors import PuzzleError
 from ddzspec.puzzles import (
     MoveVerdict,
@@ -506,9 +504,9 @@ def test_puzzles_play_takes_rules_for_a_file_without_and_names_a_folder(
         tmp_path: Path, cli: Any) -> None:
     f = tmp_path / "p.txt"
     f.write_text("landlord: 3455\npeasant1: 66\npeasant2: 77\nto_move: landlord\n")
-    res = CliRunner().invoke(main, ["puzzles", "play", str(f)], input="quit\n")
+    res = cli("puzzles", "play", str(f), input="quit\n")
     assert res.exit_code == 0 and "landlord to move (you lose with best play)." in res.stdout
-    res = CliRunner().invoke(main, ["puzzles", "play", str(f), "--rules", "duel"])
+    res = cli("puzzles", "play", str(f), "--rules", "duel")
     assert res.exit_code == 2 and "the deck has no 3" in res.stderr  # read under duel
     code, _, err = cli("puzzles", "play", str(tmp_path))
     assert (code, err) == (2, f"ddzspec: error: {tmp_path}: is a folder, not a position file\n")

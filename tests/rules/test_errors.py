@@ -199,3 +199,25 @@ def test_cli_exits_2_with_the_location(tmp_path: Path, command: list[str], cli: 
     assert res.exit_code == 2, res.output
     assert f"{f}:3:5: unknown restriction 'no_such_rule'" in res.output
     assert "Traceback" not in res.output
+
+
+@pytest.mark.parametrize(("parent", "make", "message"), [
+    ('"sub"', lambda d: (d / "sub").mkdir(), "DIR/sub: is a folder, not a rules file"),
+    ('"bad"', lambda d: (d / "bad.rules").write_bytes(b"\xff\xfe"),
+     "BAD.rules: not UTF-8 text (byte 0: b'\\xff')"),
+    ('"gone"', lambda d: None, "no rules file 'gone' (tried DIR/gone, DIR/gone.rules)"),
+])
+def test_an_extends_that_cannot_be_read_is_said_at_the_extends(
+        tmp_path: Path, parent: str, make: Any, message: str) -> None:
+    """A folder, or a parent that is not UTF-8, was said without the extends that named it or
+    without the name it was given (found by a tester)."""
+    make(tmp_path)
+    child = tmp_path / "child.rules"
+    child.write_text(f"rules child extends {parent}\n", encoding="utf-8")
+    with pytest.raises(RulesError) as e:
+        load_rules(str(child))
+    assert (e.value.path, e.value.line, e.value.column) == (str(child), 1, 21)
+    named = {"BAD": str(tmp_path / "bad"), "DIR": str(tmp_path)}
+    for k, v in named.items():
+        message = message.replace(k, v)
+    assert e.value.message == message

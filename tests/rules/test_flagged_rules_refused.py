@@ -9,10 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ddzspec.check import check_rules, report_path, require_playable
-from ddzspec.cli.group import main
 from ddzspec.errors import AmbiguousReadingError, GameError, UnplayableRulesError
 from ddzspec.game import GameState
 from ddzspec.moves import legal_moves
@@ -50,15 +48,14 @@ def test_ambiguous_lone_cards_are_refused_everywhere(tmp_path: Path, text: str) 
         assert f"run `ddzspec check --rules {f}`" in msg
 
 
-def test_play_and_solve_refuse_with_exit_2(tmp_path: Path) -> None:
+def test_play_and_solve_refuse_with_exit_2(tmp_path: Path, cli: Any) -> None:
     """Before: `play` crashed with IndexError, `solve` said the landlord (3 v 4) loses."""
     f, _ = _rules(tmp_path, LONE)
-    r = CliRunner()
     for args in (["play", "--rules", str(f), "--seed", "1"],
                  ["solve", "--rules", str(f), "--landlord", "3", "--peasant", "4",
                   "--to-move", "landlord"],
                  ["moves", "--rules", str(f), "345"]):
-        res = r.invoke(main, args)
+        res = cli(*args)
         assert res.exit_code == 2, (args, res.output)
         assert res.exception is None or isinstance(res.exception, SystemExit)
         assert "several readings" in res.output and "ddzspec check --rules" in res.output

@@ -15,10 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ddzspec._resources import data_dir
-from ddzspec.cli.group import main
 from ddzspec.diff import diff_rules, read_moves_file, spec_differences
 from ddzspec.explain import explain
 from ddzspec.readings import read
@@ -331,10 +329,10 @@ def test_diff_moves_file_errors(tmp_path: Path, cli: Any) -> None:
     with pytest.raises(Exception, match=r"m\.txt:1:2"):
         read_moves_file("4X\n", "m.txt")
     # more copies than either deck holds; a rank neither deck has (duel vs duel-literal: no 3)
-    res = CliRunner().invoke(main, ["diff", "classic", "kawu", "--moves", "-"], input="22222\n")
+    res = cli("diff", "classic", "kawu", "--moves", "-", input="22222\n")
     assert res.exit_code == 2 and "<stdin>:1:5: more copies of '2' than the deck holds (4)" \
         in res.output
-    res = CliRunner().invoke(main, ["diff", "duel", "duel-literal", "--moves", "-"], input="33\n")
+    res = cli("diff", "duel", "duel-literal", "--moves", "-", input="33\n")
     assert res.exit_code == 2 and "<stdin>:1:1: the deck has no 3" in res.output
 
 

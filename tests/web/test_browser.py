@@ -164,6 +164,12 @@ def test_classic_deal_by_clicking(browser: Any, server: str, shots: Path) -> Non
     start(page, server, "classic")
     done = play_deal(page, shots, "02-classic")
     assert done["bids"] >= 1 and done["plays"] >= 1 and done["illegal"] == 1
+    # a long log scrolls under its heading: "Moves" stays at the top of its panel
+    log = page.eval_on_selector(".log-panel", """p => { const l = p.querySelector('.log');
+        p.scrollTop = p.scrollHeight; l.scrollTop = l.scrollHeight;  // to the last move
+        return {moves: l.children.length, panel: p.getBoundingClientRect().top,
+                head: p.querySelector('h3').getBoundingClientRect().top}; }""")
+    assert log["moves"] > 15 and log["head"] >= log["panel"]
     check_result(page, 3)
     snap(page, shots, "03-classic-result")
     page.click("#btn-replay")
@@ -205,6 +211,27 @@ def test_narrow_window_and_notation(browser: Any, server: str, shots: Path) -> N
     page.wait_for_function("() => document.querySelector('#counter .cell[data-symbol=\"PJ\"]')")
     snap(page, shots, "08-narrow-fr")
     page.close()
+
+
+def test_two_offered_files_with_one_title_are_told_apart(browser: Any, tmp_path: Path) -> None:
+    """Two ``--rules`` files with the same title showed as two identical entries in the
+    Variant list (found by a tester): a shared title gets the name each is offered under."""
+    from ddzspec.web import create_app
+    from ddzspec.web.games import Offer
+    from ddzspec.web.server import running
+    a, b = tmp_path / "a.rules", tmp_path / "b.rules"
+    a.write_text('rules house "House rules" extends classic\n', encoding="utf-8")
+    b.write_text('rules house "House rules" extends kawu\n', encoding="utf-8")
+    app = create_app(data_dir=tmp_path / "data", offer=Offer.build([str(a), str(b)]))
+    with running(app) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"{url}/")
+        page.wait_for_function("() => document.querySelectorAll('#setup-rules option').length")
+        labels = page.eval_on_selector_all("#setup-rules option", "os => os.map(o => o.text)")
+        page.close()
+    assert [x for x in labels if x.startswith("House")] == ["House rules (house)",
+                                                            "House rules (b)"]
+    assert "Classic Dou Dizhu (3 players; seeds 000/002)" in labels  # unique: the title alone
 
 
 def test_learn_explains_44445555(browser: Any, server: str, shots: Path) -> None:

@@ -113,21 +113,18 @@ def test_a_typed_three_seat_position_from_the_peasants_side(client: TestClient) 
 
 
 def test_a_typed_position_without_a_rules_line_is_classic_as_in_the_cli(
-        client: TestClient) -> None:
+        client: TestClient, cli: Any) -> None:
     """Tester 7: the page refused a position with no ``rules`` line, which ``ddzspec solve``
     reads under its default rules (classic); both now take the default from DEFAULT_RULES."""
     import json
 
-    from click.testing import CliRunner
-
-    from ddzspec.cli.group import main
     text = "landlord: 3332\npeasant: A\nto_move: landlord\n"
     s = start(client, {"position": text})
     assert s["game"]["to_move"] == "landlord" and s["game"]["human_to_move"]
     hint = client.get(f"/api/puzzles/{s['sid']}/hint").json()["moves"]
-    cli = CliRunner().invoke(main, ["solve", "-", "--all", "--json"], input=text)
-    assert cli.exit_code == 0, cli.output
-    assert sorted(hint) == sorted(json.loads(cli.output)["winning_moves"]) \
+    solved = cli("solve", "-", "--all", "--json", input=text)
+    assert solved.exit_code == 0, solved.output
+    assert sorted(hint) == sorted(json.loads(solved.output)["winning_moves"]) \
         == ["2", "33", "333", "333+2"]  # 333+2: classic (a 2 may be a kicker)
     from ddzspec.rules import DEFAULT_RULES
     assert DEFAULT_RULES == "classic"

@@ -30,7 +30,7 @@ from ddzspec.rules import load_rules
 from ddzspec.web import app as web_app
 from ddzspec.web import create_app
 from ddzspec.web.guard import Busy, WorkQueue, token_cookie
-from ddzspec.web.server import allowed_hosts, check_host_name, listen, running
+from ddzspec.web.server import allowed_hosts, check_host_name, is_loopback, listen, running
 
 LOCAL = "http://localhost"
 DEAL = {"rules": "classic", "seat": 0, "levels": 1, "seed": 3}
@@ -131,6 +131,17 @@ def test_the_page_cannot_be_framed(client: TestClient) -> None:
         assert r.headers["x-content-type-options"] == "nosniff"
     page = client.get("/").text
     assert "<script>" not in page and "onclick" not in page  # the policy allows no inline script
+
+
+def test_any_loopback_bind_answers_to_its_own_address() -> None:
+    """``serve --host 127.0.0.2`` printed a URL that refused every request (400: foreign host
+    name), and ``--host 127.1`` (127.0.0.1 to the socket) asked for a token as if reachable
+    from the network (found by a tester)."""
+    assert is_loopback("127.0.0.2") and is_loopback("127.1") and is_loopback("[::1]")
+    assert not is_loopback("192.168.1.9") and not is_loopback("box.lan")
+    assert allowed_hosts("127.0.0.2") == ["localhost", "127.0.0.1", "[::1]", "127.0.0.2"]
+    assert allowed_hosts("127.1") == ["localhost", "127.0.0.1", "[::1]", "127.1"]
+    assert allowed_hosts("::1") == ["localhost", "127.0.0.1", "[::1]"]
 
 
 def test_a_token_is_asked_beyond_localhost(tmp_path: Path) -> None:

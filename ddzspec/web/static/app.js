@@ -302,6 +302,8 @@ function factorText(f) {
   let t = "×" + f.times + " " + f.kind.replace("_", "-");
   if (f.cards) t += " " + cardText(f.cards);
   if (f.seat !== undefined) t += " (seat " + f.seat + ")";
+  if (f.pair !== undefined) t += " (seat " + f.pair + "'s settlement only)";
+  if (f.cut) t += " (beyond the bombs cap: not counted)";
   return t;
 }
 
@@ -432,11 +434,14 @@ function showResult() {
     tr.appendChild(el("td", "", a)); tr.appendChild(el("td", "", b)); t.appendChild(tr);
   };
   row("Base" + (g.bidding === "auction" ? " (the winning bid)" : ""), String(r.base));
-  r.factors.forEach((f) => row(factorName(f), "×" + f.times));
+  r.factors.forEach((f) => row(factorName(f), f.cut ? "×1 (cut)" : "×" + f.times));
   if (!r.factors.length) row("No doubling", "×1");
   row("Spring", r.spring ? "yes" : "no");
   row("Anti-spring", r.anti_spring ? "yes" : "no");
+  if (r.uncapped !== undefined) row("Capped: ×" + r.uncapped + " becomes", "×" + r.multiplier);
   row("Stake = base × " + r.multiplier, String(r.stake), "total");
+  (r.pairs || []).forEach((q) => row("Seat " + q.seat + " settles at ×" + q.multiplier +
+    (q.uncapped !== undefined ? " (×" + q.uncapped + " capped)" : ""), String(r.base * q.multiplier)));
   const p = $("result-points");
   p.innerHTML = "";
   Object.entries(r.scores).forEach(([s, pts]) => {
@@ -465,6 +470,8 @@ function factorName(f) {
   let t = names[f.kind] || f.kind;
   if (f.cards) t += " " + cardText(f.cards);
   if (f.seat !== undefined) t += " by seat " + f.seat;
+  if (f.pair !== undefined) t += ", seat " + f.pair + "'s settlement only";
+  if (f.cut) t += " (beyond the bombs cap: not counted)";
   return t;
 }
 
@@ -524,7 +531,12 @@ async function init() {
   app.meta = await api("GET", "/api/rules");
   // Play offers only the rules that can be dealt; Learn offers them all
   const setupSel = $("setup-rules");
-  playable().forEach((r) => { const o = el("option", "", r.title); o.value = r.name; setupSel.appendChild(o); });
+  // a title two offered files share gets the name the table offers each under
+  const shared = (r) => playable().filter((x) => x.title === r.title).length > 1;
+  playable().forEach((r) => {
+    const o = el("option", "", shared(r) ? `${r.title} (${r.name})` : r.title);
+    o.value = r.name; setupSel.appendChild(o);
+  });
   const want = localStorage.getItem("ddz-rules");
   setupSel.value = playable().some((r) => r.name === want) ? want : "classic";
   setupRulesChanged();
