@@ -181,6 +181,18 @@ class Cards:
                 out += (" " + s) if len(s) > 1 and out else s
         return out
 
+    @staticmethod
+    def format_in_order(ranks: Sequence[int], copies: int, notation: str = "en") -> str:
+        """``copies`` cards of each rank index of ``ranks``, in that order (a body of a
+        declared chain order: ``A2345``), written as :meth:`format` writes cards."""
+        sym = SYMBOLS[notation]
+        out = ""
+        for i in ranks:
+            for _ in range(copies):
+                s = sym[i]
+                out += (" " + s) if len(s) > 1 and out else s
+        return out
+
     def shortfall(self, held: Cards, notation: str = "en") -> str:
         """What ``held`` lacks to hold these cards, rank by rank, in ``notation``: e.g.
         ``"4 x 3 (holds 2), 1 x K (holds 0)"`` ("" when it holds them all) — the words of a

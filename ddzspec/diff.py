@@ -250,8 +250,14 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     add("deck", _deck_words(a), _deck_words(b))
     add("order", _ranks(r.index for r in a.order), _ranks(r.index for r in b.order))
     ga, gb = dict(a.groups), dict(b.groups)
+
+    def group(r: Rules, g: str, idx: dict[str, tuple[int, ...]]) -> str:
+        if g not in idx:
+            return "-"
+        return ("chain order " if g in r.sequences else "") + _ranks(idx[g])
+
     for g in dict.fromkeys([*ga, *gb]):
-        add(f"group {g}", _ranks(ga[g]) if g in ga else "-", _ranks(gb[g]) if g in gb else "-")
+        add(f"group {g}", group(a, g, ga), group(b, g, gb))
     sa, sb = {s.name: s for s in a.shapes}, {s.name: s for s in b.shapes}
     for n in dict.fromkeys([*sa, *sb]):
         add(f"shape {n}", sa[n].describe() if n in sa else "-",

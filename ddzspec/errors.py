@@ -157,6 +157,11 @@ class NotAMoveError(GameError):
         super().__init__(message)
 
 
+class LastPlayOnlyError(NotAMoveError):
+    """A move of a last-play-only shape (``trio = 3 x 1 last_play``: "a bare trio only as the
+    last play", a house rule) that would not empty the seat's hand."""
+
+
 class DoesNotBeatError(GameError):
     """A legal move that does not beat the trick's last move; ``reason`` says why (different
     types, lower body, …)."""

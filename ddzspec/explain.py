@@ -50,7 +50,7 @@ class Explanation:
         move = v.reading.format(notation) if v.legal else v.cards.format(notation)
         return {
             "move": move, "legal": v.legal,
-            "readings": [{"shape": r.shape, "body": r.body.format(notation),
+            "readings": [{"shape": r.shape, "body": r.body_text(notation),
                           "kickers": "+".join(u.format(notation) for u in r.units()),
                           "key": r.key, "tier": r.tier, "text": r.describe(notation)}
                          for r in v.readings],
@@ -88,6 +88,21 @@ def _not_higher_tier(reading: Reading, rules: Rules, notation: str) -> list[str]
     return out
 
 
+def _compares_by(r: Reading, rules: Rules, notation: str) -> str:
+    """How a legal move compares: by its highest body rank, or under a declared chain order
+    by its top's place in the sequence (A2345 the lowest straight, 10JQKA the highest)."""
+    shape = rules.shape(r.shape)
+    if not shape.chain_order:
+        return f"compares by its highest body rank, {rules.order[r.key].symbol(notation)}"
+    return (f"compares by its top, {ALL_RANKS[r.body_top].symbol(notation)}, at place "
+            f"{r.key + 1} of the chain order {_sequence(shape.seq, notation)}")
+
+
+def _sequence(seq: Sequence[int], notation: str) -> str:
+    """A declared chain order in words: ``A 2 3 4 5 6 7 8 9 10 J Q K A``."""
+    return " ".join(ALL_RANKS[i].symbol(notation) for i in seq)
+
+
 def explain(move: str | Cards, rules: Rules, notation: str = "en") -> Explanation:
     """Explain ``move`` (notation or Cards) under ``rules``. Raises NotationError on a bad
     string."""
@@ -104,14 +119,13 @@ def explain(move: str | Cards, rules: Rules, notation: str = "en") -> Explanatio
                      f"(body {r.format(notation).split('+')[0]}"
                      + (f", kickers {'+'.join(u.format(notation) for u in r.units())}"
                         if r.kickers.counts != (0,) * 15 else "")
-                     + f"; compares by its highest body rank, "
-                     f"{rules.order[r.key].symbol(notation)}).")
+                     + f"; {_compares_by(r, rules, notation)}).")
         if v.parsed is not None and len(v.parsed.groups) > 1:
             written = v.parsed.groups[0]
             if written != r.body:
                 lines.append(f"You wrote {written.format(notation)} as the body; the split "
                              "does not matter: the reading is derived from the cards alone, "
-                             f"and its body is {r.body.format(notation)}.")
+                             f"and its body is {r.body_text(notation)}.")
         lines.extend(_not_higher_tier(r, rules, notation))
     elif v.ambiguous:
         lines.append(f"{shown} under {rules.label}: AMBIGUOUS, {len(v.readings)} readings — a "
@@ -265,12 +279,20 @@ def _failures(rules: Rules, shape: Shape, counts: Sequence[int], body: Sequence[
     outside = [i for i in body if i not in pos]
     if outside:
         group = shape.group or "order"
+        span = (_sequence(shape.seq, notation) if shape.chain_order else
+                f"{ALL_RANKS[shape.seq[0]].symbol(notation)}.."
+                f"{ALL_RANKS[shape.seq[-1]].symbol(notation)}")
         out.append(Failure(Condition.GROUP, f"{_syms(outside, notation)} {_is(outside)} not "
                            f"{'a ' if len(outside) == 1 else ''}{group} rank"
-                           f"{'s' if len(outside) > 1 else ''} ({group}: "
-                           f"{ALL_RANKS[shape.seq[0]].symbol(notation)}.."
-                           f"{ALL_RANKS[shape.seq[-1]].symbol(notation)})", tuple(outside)))
+                           f"{'s' if len(outside) > 1 else ''} ({group}: {span})",
+                           tuple(outside)))
     inside = sorted(pos[i] for i in body if i in pos)
+    ends = shape.seq[0]
+    if inside and len(shape.seq) > 1 and shape.seq[-1] == ends and ends in body:
+        # a rank at both ends of a chain order: take the place that keeps the run shortest
+        low = sorted(0 if i == ends else pos[i] for i in body if i in pos)
+        if low[-1] - low[0] < inside[-1] - inside[0]:
+            inside = low
     if shape.run_max > 1 and inside and inside[-1] - inside[0] + 1 != len(inside):
         missing = [shape.seq[p] for p in range(inside[0], inside[-1]) if p not in inside]
         out.append(Failure(Condition.CONSECUTIVE, f"the {_unit(c)} are not consecutive: "

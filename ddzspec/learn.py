@@ -189,7 +189,9 @@ def shape_words(shape: Shape, rules: Rules) -> str:
     where = ""
     if shape.group:
         seq = shape.seq
-        where = f" of the {shape.group} ({_ranks([seq[0]])}..{_ranks([seq[-1]])})"
+        where = (f" of the chain order {_ranks(list(seq))} (the {shape.group}; no wrap)"
+                 if shape.chain_order else
+                 f" of the {shape.group} ({_ranks([seq[0]])}..{_ranks([seq[-1]])})")
     if shape.run_min == top == 1:
         body = "one card" if c == 1 else f"{c} cards of one rank"
         if shape.group:
@@ -200,13 +202,15 @@ def shape_words(shape: Shape, rules: Rules) -> str:
     else:
         n = f"{shape.run_min}" if shape.run_min == top else f"{shape.run_min} to {top}"
         body = f"{n} {_units(c, 2)} of consecutive ranks{where or ' of the order'}"
+    last = ", only as the move that empties the hand" if shape.last_play else ""
     if shape.kicker_kind is None:
-        return body + ", nothing added"
+        return body + ", nothing added" + last
     kind = shape.kicker_kind
+    line = " on consecutive ranks" if shape.kickers_consecutive else ""
     if shape.kicker_each:
-        return body + f", plus one {kind} kicker per {_units(c, 1)}"
+        return body + f", plus one {kind} kicker per {_units(c, 1)}{line}" + last
     k = shape.kicker_count
-    return body + f", plus {k} {kind} kicker{'s' if k != 1 else ''}"
+    return body + f", plus {k} {kind} kicker{'s' if k != 1 else ''}{line}" + last
 
 
 def _order_key(cards: Cards, rules: Rules) -> tuple[int, tuple[int, ...]]:

@@ -76,7 +76,8 @@ class LegalMoves:
 
 class TableIndex:
     """The fast path of :class:`MoveIndex` once a rules file's compiled table is in memory: the
-    table's moves in hint order, grouped for leads and answers (see the module doc)."""
+    table's moves in hint order, grouped for leads and answers (see the module doc). A move of
+    a last-play-only shape is left out of the groups and found only as the whole hand."""
 
     def __init__(self, table: MoveTable) -> None:
         rules = table.rules
@@ -90,7 +91,11 @@ class TableIndex:
         self.four: dict[int, int] = {key: m4 for _, key, _, m4 in items}
         by_type: dict[tuple[int, int], list[tuple[int, int, Reading]]] = {}
         tiered: list[tuple[int, int, Reading]] = []
+        #: shape indexes of the last-play-only shapes (``last_play``)
+        self.last_only = frozenset(i for i, s in enumerate(rules.shapes) if s.last_play)
         for (tier, k, si, size, _), key, r, _ in items:
+            if si in self.last_only:
+                continue
             by_type.setdefault((si, size), []).append((k, self.four[key], r))
             if tier > 0:
                 tiered.append((tier, self.four[key], r))
@@ -127,6 +132,8 @@ class TableIndex:
                 eid = (si << 8) | (start << 4) | run
                 self.kcheck[(key << eid_shift) | eid] = self.rank[key]
         for si, shape in enumerate(rules.shapes):
+            if si in self.last_only:
+                continue
             k = KIND_SIZE.get(shape.kicker_kind or "", 1)
             incs = tuple(k << (3 * r + eid_shift) for r in range(N_RANKS))
             for run in range(shape.run_min, shape.run_max + 1):
@@ -205,9 +212,20 @@ class TableIndex:
                                 found.append(p)
                 else:
                     _kickers(cand, avail, k, units, 0, ebase, incs, kcheck, found)
+        if self.last_only:
+            whole = self._whole_hand(counts)
+            if whole is not None:
+                found.append(self.rank[whole.cards.key])
         found.sort()
         by_pos = self.by_pos
         return [by_pos[p] for p in found]
+
+    def _whole_hand(self, counts: Sequence[int]) -> Reading | None:
+        """The hand itself as a move of a last-play-only shape, or None."""
+        r = self.reading.get(pack(counts))
+        if r is None or self.shape_index[r.shape] not in self.last_only:
+            return None
+        return r
 
     def answers(self, counts: Sequence[int], previous: Reading) -> list[Reading]:
         """Every table move contained in a hand that beats ``previous``, hint order."""
@@ -231,6 +249,13 @@ class TableIndex:
             _, m4, r = tiered[j]
             if (hand4 - m4) & g == g:
                 out.append(r)
+        if self.last_only:
+            whole = self._whole_hand(counts)
+            if whole is not None and (whole.tier > previous.tier or (
+                    whole.shape == previous.shape and whole.size == previous.size
+                    and whole.key > previous.key)):
+                out.append(whole)
+                out.sort(key=lambda x: self.rank[x.cards.key])  # hint order
         return out
 
 
@@ -246,7 +271,7 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
     strength = rules.strength
     memo = table._memo  # the table's memoised Readings: one object per move everywhere
     bodies: dict[Entry, tuple[int, Cards, int, tuple[str, int, int, int, int,
-                                                     KickerKind | None, int]]] = {}
+                                                     KickerKind | None, int, tuple[int, ...]]]] = {}
     kicks: dict[int, tuple[Cards, tuple[int, ...], int]] = {}
     items = []
     for key, entry in table.entries.items():
@@ -260,9 +285,9 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
             bcards = Cards(tuple(body))
             top = shape.seq[start + run - 1]
             b = bodies[entry] = (bcards.key, bcards, pack4(body), (
-                shape.name, shape.tier, strength[top], shape.size(run), run,
-                shape.kicker_kind, top))
-        bkey, bcards, b4, (name, tier, height, size, run, kind, top) = b
+                shape.name, shape.tier, shape.height(strength, start, run), shape.size(run), run,
+                shape.kicker_kind, top, shape.chain(start, run)))
+        bkey, bcards, b4, (name, tier, height, size, run, kind, top, chain) = b
         kkey = key - bkey  # packed counts add up rank by rank
         kc = kicks.get(kkey)
         if kc is None:
@@ -272,7 +297,8 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
                 pack4(kcards.counts))
         r = memo.get(key)
         if r is None:
-            r = memo[key] = Reading(name, tier, bcards, kc[0], height, size, run, kind, top)
+            r = memo[key] = Reading(name, tier, bcards, kc[0], height, size, run, kind, top,
+                                    chain)
         items.append(((tier, height, entry[0], size, kc[1]), key, r, b4 + kc[2]))
     items.sort(key=_first_of)
     return items
@@ -364,6 +390,8 @@ class MoveIndex:
         self._readings: dict[int, Reading] = {}
         self._kick_cards: dict[int, Cards] = {}
         self._ambiguous4: list[tuple[int, int]] | None = None
+        #: the last-play-only shapes (``last_play``): legal only when they empty the hand
+        self.last_only = frozenset(s.name for s in rules.shapes if s.last_play)
 
     # ----------------------------------------------------------------- the compiled table
 
@@ -462,7 +490,8 @@ class MoveIndex:
                 bcards = _known_cards(tuple(copies if i in body else 0 for i in range(N_RANKS)),
                                       bkey)
                 top = body[-1]
-                height = strength[top]
+                height = shape.height(strength, start, run)
+                chain = shape.chain(start, run)
                 size = shape.size(run)
                 bsort = (((tier * 16 + height) * 256 + si) * 32 + size) << 32
                 for kkey, kick in body_kickers(rules, si, start, run, counts):
@@ -477,7 +506,7 @@ class MoveIndex:
                         if kc is None:
                             kc = kick_cards[kkey] = _known_cards(tuple(kick), kkey)
                         r = memo[key] = Reading(name, tier, bcards, kc, height, size, run, kind,
-                                                top)
+                                                top, chain)
                     n += 1
                     items.append((bsort + n, r))
         if ambiguous:
@@ -504,7 +533,8 @@ class MoveIndex:
         if fast is not None:
             self._check_hand(counts)
             return fast.leads(counts)
-        return self.hand_moves(counts)
+        moves = self.hand_moves(counts)
+        return self._last_play(moves, counts) if self.last_only else moves
 
     def answers(self, counts: Sequence[int], previous: Reading) -> list[Reading]:
         """Every move a hand holds that beats ``previous``: the same type and card count with a
@@ -514,10 +544,18 @@ class MoveIndex:
         if fast is not None:
             self._check_hand(counts)
             return fast.answers(counts, previous)
-        return [r for r in self.hand_moves(counts)
-                if r.tier > previous.tier or (r.shape == previous.shape
-                                              and r.size == previous.size
-                                              and r.key > previous.key)]
+        moves = [r for r in self.hand_moves(counts)
+                 if r.tier > previous.tier or (r.shape == previous.shape
+                                               and r.size == previous.size
+                                               and r.key > previous.key)]
+        return self._last_play(moves, counts) if self.last_only else moves
+
+    def _last_play(self, moves: list[Reading], counts: Sequence[int]) -> list[Reading]:
+        """``moves`` without those of a last-play-only shape that would not empty the hand
+        (house rule: "a bare trio only as the last play", lizhenghong66/open_spiel's game
+        ``landlord``, isThreeNoAddMustLastPut)."""
+        n, last = sum(counts), self.last_only
+        return [r for r in moves if r.size == n or r.shape not in last]
 
 
 def _first(item: tuple[int, Reading]) -> int:

@@ -19,13 +19,14 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from constraint import FunctionConstraint, Problem
 
 from .cards import ALL_RANKS, N_RANKS, Cards, ParsedCards, parse_cards
 from .restrictions import holds
 from .rules import KIND_SIZE, KickerKind, Restriction, Rules, Shape
+from .rules.model import kickers_in_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,9 @@ class Reading:
     """One reading of a move: its ``shape`` (type name), ``body`` and ``kickers`` (Cards),
     comparison ``key`` (the rules' strength of the body's highest rank), ``tier`` (0 ordinary,
     higher for bomb / rocket), ``size`` (cards) and ``run`` (body length in ranks).
-    ``body_top`` is the rank index (0 … 14) of the body's highest rank."""
+    ``body_top`` is the rank index (0 … 14) of the body's highest rank. ``chain``: under a
+    declared chain order, the body's ranks in that order (written so: ``A2345``, not ``345A2``);
+    empty otherwise. It follows from the rest, so it is no part of equality."""
 
     shape: str
     tier: int
@@ -44,6 +47,7 @@ class Reading:
     run: int
     kicker_kind: KickerKind | None
     body_top: int = 0
+    chain: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def cards(self) -> Cards:
@@ -65,12 +69,19 @@ class Reading:
 
     def format(self, notation: str = "en", split_units: bool = False) -> str:
         """Canonical notation, body then kickers: ``333444+57`` (or ``333444+5+7``)."""
-        body = self.body.format(notation)
+        body = self.body_text(notation)
         if not len(self.kickers):
             return body
         if split_units:
             return "+".join([body] + [u.format(notation) for u in self.units()])
         return body + "+" + self.kickers.format(notation)
+
+    def body_text(self, notation: str = "en") -> str:
+        """The body in ``notation``, low to high; a body of a declared chain order in that
+        order (``A2345``)."""
+        if not self.chain:
+            return self.body.format(notation)
+        return Cards.format_in_order(self.chain, self.body.counts[self.chain[0]], notation)
 
     def __str__(self) -> str:
         return self.format()
@@ -97,7 +108,8 @@ def make_reading(rules: Rules, shape: Shape, counts: Sequence[int], start: int,
     kick = tuple(c - b for c, b in zip(counts, body))
     top = shape.seq[start + run - 1]
     return Reading(shape.name, shape.tier, Cards(tuple(body)), Cards(kick),
-                   rules.strength[top], shape.size(run), run, shape.kicker_kind, top)
+                   shape.height(rules.strength, start, run), shape.size(run), run,
+                   shape.kicker_kind, top, shape.chain(start, run))
 
 
 def _structure(shape: Shape, counts: Sequence[int]):  # type: ignore[no-untyped-def]
@@ -111,10 +123,13 @@ def _structure(shape: Shape, counts: Sequence[int]):  # type: ignore[no-untyped-
         return all(counts[i] >= copies for i in seq[start:start + run])
 
     def kickers_form(start: int, run: int) -> bool:
-        if k == 1:
+        if k == 1 and not shape.kickers_consecutive:
             return True
         body = seq[start:start + run]
-        return all((c - (copies if i in body else 0)) % k == 0 for i, c in enumerate(counts))
+        rem = [c - (copies if i in body else 0) for i, c in enumerate(counts)]
+        if any(c % k for c in rem):
+            return False
+        return not shape.kickers_consecutive or kickers_in_line(shape, rem)
 
     return body_fits, kickers_form
 
@@ -158,6 +173,8 @@ def solve_readings(counts: Sequence[int], rules: Rules,
         for c in _structure(shape, counts):
             p.addConstraint(FunctionConstraint(c), ["start", "run"])
         for r in active:
+            if not r.binds(shape.name):
+                continue
             p.addConstraint(FunctionConstraint(_restriction_constraint(r, rules, shape, counts)),
                             ["start", "run"])
         for sol in sorted(p.getSolutions(), key=lambda s: (s["run"], s["start"])):

@@ -5,7 +5,8 @@ each parameter against its entry; the CSP (:mod:`ddzspec.readings`), the table c
 
 Each predicate sees one *candidate reading* — the restriction as written, the rules, the shape,
 the played counts (15 per rank), the body's rank indices and the remainder (the kickers'
-counts) — and says whether it holds.
+counts) — and says whether it holds. A restriction written ``for SHAPE, …`` holds trivially
+for any other shape (:func:`holds`).
 Seeds: 000/002 (classic: restrictions 1–4), 004 (kawu: distinct kicker ranks), 003 (duel);
 ``kicker_not_in`` is a house rule ("no jokers and no 2s among kickers").
 
@@ -56,7 +57,8 @@ class RestrictionKind:
         """Plain-words statement of ``r`` (a restriction of this kind)."""
         syms = [ALL_RANKS[i].symbol() for i in r.ranks]
         ranks = ", ".join(syms[:-1]) + " or " + syms[-1] if len(syms) > 1 else "".join(syms)
-        return self.wording.format(n=r.param, ranks=ranks)
+        text = self.wording.format(n=r.param, ranks=ranks)
+        return text + (f", for {', '.join(r.shapes)} only" if r.shapes else "")
 
 
 def _quad_block(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
@@ -132,5 +134,8 @@ def words(r: Restriction) -> str:
 def holds(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],
           body: Sequence[int], rem: Sequence[int]) -> bool:
     """Whether restriction ``r`` holds for one candidate reading: ``counts`` the played cards
-    (15 per rank), ``body`` the body's rank indices, ``rem`` the kickers' counts."""
+    (15 per rank), ``body`` the body's rank indices, ``rem`` the kickers' counts. A restriction
+    bound to other shapes (``for …``) holds."""
+    if r.shapes and shape.name not in r.shapes:
+        return True
     return REGISTRY[r.name].predicate(r, rules, shape, counts, body, rem)

@@ -33,6 +33,7 @@ from .errors import CacheWarning
 from .readings import Reading, make_reading
 from .restrictions import holds
 from .rules import KIND_SIZE, Rules, Shape
+from .rules.model import kickers_in_line
 
 FORMAT_VERSION = 3
 #: Magic bytes of a cache file of ours.
@@ -124,6 +125,8 @@ def kicker_caps(rules: Rules, shape: Shape, body: Sequence[int],
         in_body[i] = True
     caps = [avail[i] - (copies if in_body[i] else 0) for i in range(N_RANKS)]
     for r in rules.restrictions:
+        if not r.binds(shape.name):
+            continue
         if r.name == "kicker_not_body_rank":
             for i in body:
                 caps[i] = 0
@@ -145,18 +148,23 @@ EXACT_BY_CAPS = frozenset({"kicker_not_body_rank", "kicker_rank_max", "distinct_
                            "quad_block", "jokers_not_both_kickers"})
 
 
-def joker_limit(rules: Rules, body: Sequence[int]) -> int:
+def joker_limit(rules: Rules, body: Sequence[int], shape: Shape | None = None) -> int:
     """The most distinct jokers outside the body that kickers may hold: restrictions 1-2 (the
     joker pair only as the rocket: not every joker in one move unless all are in the body) and
-    4 (never every joker among the kickers), seeds 000/002. ``N_RANKS`` when unlimited."""
+    4 (never every joker among the kickers), seeds 000/002. ``N_RANKS`` when unlimited.
+    With ``shape``, only the restrictions that bind it count."""
+    def on(name: str) -> bool:
+        r = rules.restriction(name)
+        return r is not None and (shape is None or r.binds(shape.name))
+
     jk = rules.jokers
     if len(jk) < 2:
         return N_RANKS
     limit = N_RANKS
     in_body = sum(1 for j in jk if j in body)
-    if rules.restriction("quad_block") is not None and in_body < len(jk):
+    if on("quad_block") and in_body < len(jk):
         limit = min(limit, len(jk) - 1 - in_body)
-    if rules.restriction("jokers_not_both_kickers") is not None:
+    if on("jokers_not_both_kickers"):
         limit = min(limit, len(jk) - 1)
     return limit
 
@@ -249,6 +257,8 @@ def body_kickers(rules: Rules, shape_index: int, start: int, run: int,
         base[i] = shape.copies
     units = shape.units(run)
     restrictions = rules.restrictions
+    if any(r.shapes for r in restrictions):
+        restrictions = tuple(r for r in restrictions if r.binds(shape.name))
     if units == 0:
         if all(holds(r, rules, shape, base, body, _ZERO) for r in restrictions):
             yield 0, _ZERO
@@ -264,7 +274,9 @@ def body_kickers(rules: Rules, shape_index: int, start: int, run: int,
         exact = exact - {"jokers_not_both_kickers"}
     checked = [r for r in restrictions if r.name not in exact]
     jk = [j for j in rules.jokers if j not in body]
-    sets = _kicker_sets(caps, units, k, ranks, jk, joker_limit(rules, body))
+    sets = _kicker_sets(caps, units, k, ranks, jk, joker_limit(rules, body, shape))
+    if shape.kickers_consecutive:
+        sets = [(kk, kick) for kk, kick in sets if kickers_in_line(shape, kick)]
     if not checked:
         yield from sets
         return

@@ -200,6 +200,8 @@ class MoveSet:
         self.cls: list[int] = []
         self.strength: list[int] = []
         self.doubles: list[bool] = []
+        #: a last-play-only shape (``last_play``): legal only as the whole hand
+        self.last_only: list[bool] = []
         self.by_key4: dict[int, int] = {}
         #: ranks used (bit i: rank index i) → ids of the moves using exactly those ranks
         self.by_support: dict[int, list[int]] = {}
@@ -217,9 +219,11 @@ class MoveSet:
             self.size.append(size)
             self.tier.append(shape.tier)
             self.cls.append(c)
-            self.strength.append(rules.strength[shape.seq[start + run - 1]])
+            self.strength.append(shape.height(rules.strength, start, run))
             self.doubles.append(shape.name in dbl)
+            self.last_only.append(shape.last_play)
         self.n_moves = len(self.mk)
+        self.any_last_only = any(self.last_only)
         #: comparison classes (one shape, one size): ``cls`` is below this
         self.n_classes = len(classes)
         #: move id → the first id of the same comparison class and strength: the moves that
@@ -273,6 +277,12 @@ class MoveSet:
         hg = hand | g
         mk = self.mk
         ids = [i for i in pool if (hg - mk[i]) & g == g]
+        if self.any_last_only:  # such a move only as the whole hand: at most one, the largest
+            last_only = self.last_only
+            ids = [i for i in ids if not last_only[i]]
+            whole = self.by_key4.get(hand, -1)
+            if whole >= 0 and last_only[whole]:
+                ids.insert(0, whole)
         size, strength, tier, cls, doubles = (self.size, self.strength, self.tier, self.cls,
                                               self.doubles)
         if parent is None:  # a parent's leads are in this order already (a subset keeps it)
@@ -326,6 +336,13 @@ class MoveSet:
         g, mk = GUARD, self.mk
         hg = hand | g
         fit = [m for m in pool if (hg - mk[m]) & g == g]
+        if self.any_last_only:  # a last-play-only move only as the whole hand
+            last_only = self.last_only
+            whole = self.by_key4.get(hand, -1)
+            if whole >= 0 and last_only[whole]:
+                memo.put(hand, 1 << 1)
+                return 1
+            fit = [m for m in fit if not last_only[m]]
         shift = ((hand & -hand).bit_length() - 1) & ~3  # the lowest rank's 4 bits
         best = 99
         for m in fit:

@@ -22,7 +22,7 @@ def reading_json(verdict: Verdict, notation: str) -> dict[str, Any]:
     if verdict.legal:
         r = verdict.reading
         return {"cards": r.format(notation), "legal": True, "type": r.shape,
-                "body": r.body.format(notation),
+                "body": r.body_text(notation),
                 "kickers": "+".join(u.format(notation) for u in r.units()),
                 "key": r.key, "reason": None}
     out = {"cards": verdict.cards.format(notation), "legal": False, "type": None,
@@ -65,7 +65,7 @@ def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> 
             r = v.reading
             kick = "+".join(u.format(notation) for u in r.units()) or "-"
             rows.append((r.format(notation), r.shape,
-                         f"body {r.body.format(notation)}  kickers {kick}"))
+                         f"body {r.body_text(notation)}  kickers {kick}"))
         elif v.ambiguous:
             rows.append((v.cards.format(notation), "AMBIGUOUS",
                          "; ".join(x.describe(notation) for x in v.readings)))

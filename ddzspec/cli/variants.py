@@ -52,10 +52,10 @@ def check(rules_path: str | None, rules: Rules, notation: str,
           as_json: bool) -> None:
     """Check a rules file exhaustively: every legal move, one reading each.
 
-    Prints the number of legal moves, the count per type, and every ambiguous multiset with all
-    its readings. Exit 1 if any move is ambiguous, a shape has no legal move, or a rank of the
-    deck cannot be played as a lone card (a leader could be stuck): play and solve refuse such
-    rules. Give the rules as RULES or --rules, not both.
+    Prints the number of legal moves, the count per type, every ambiguous multiset with all
+    its readings, and the last-play-only shapes. Exit 1 if any move is ambiguous, a shape has
+    no legal move, or a rank of the deck cannot be played as a lone card (a leader could be
+    stuck): play and solve refuse such rules. Give the rules as RULES or --rules, not both.
     """
     from click.core import ParameterSource
     if rules_path is not None:
@@ -69,9 +69,11 @@ def check(rules_path: str | None, rules: Rules, notation: str,
     n_amb = len(table.ambiguous)
     amb = table.ambiguous_readings(None if as_json else _SHOWN_AMBIGUOUS)
     never = table.never_played()
+    last_only = [s.name for s in rules.shapes if s.last_play]
     if as_json:
         emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),
                    "by_type": table.by_type(), "never_played": never,
+                   "last_play_only": last_only,
                    "unplayable": [lone] if lone else [],
                    "ambiguous": [{"cards": c.format(notation),
                                   "readings": [x.describe(notation) for x in rs]}
@@ -87,6 +89,9 @@ def check(rules_path: str | None, rules: Rules, notation: str,
         for name, n in table.by_type().items():
             t.add_row(name, str(n))
         console.print(t)
+        if last_only:
+            click.echo(f"Last-play-only: {', '.join(last_only)} (legal only as the move that "
+                       "empties the hand; counted above as moves)")
         if amb:
             click.echo(f"{n_amb} ambiguous moves (a defect of the rules file: every legal "
                        "move must have exactly one reading):")

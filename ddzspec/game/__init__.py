@@ -23,6 +23,7 @@ from ..errors import (
                       DoesNotBeatError,
                       GameError,
                       InvalidBidError,
+                      LastPlayOnlyError,
                       LeaderMayNotPassError,
                       NotAMoveError,
                       NotationError,
@@ -39,6 +40,6 @@ from .views import SeatView
 
 __all__ = ["ACTION_KINDS", "Action", "ActionKind", "BadSeatError", "CardsNotHeldError",
            "DoesNotBeatError", "Factor", "Game", "GameError", "GameState", "InvalidBidError",
-           "LeaderMayNotPassError", "NotAMoveError", "NotationError", "OutOfTurnError", "Phase",
-           "RecordError", "Result", "Role", "SeatView", "Start", "Winner", "WrongPhaseError",
-           "accept_rules", "next_seat", "shuffle_deal"]
+           "LastPlayOnlyError", "LeaderMayNotPassError", "NotAMoveError", "NotationError",
+           "OutOfTurnError", "Phase", "RecordError", "Result", "Role", "SeatView", "Start",
+           "Winner", "WrongPhaseError", "accept_rules", "next_seat", "shuffle_deal"]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..errors import (
     CardsNotHeldError,
     DoesNotBeatError,
+    LastPlayOnlyError,
     LeaderMayNotPassError,
     NotAMoveError,
 )
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 
 def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
     """Play ``a.cards``. Raises NotAMoveError (no cards, or no single legal reading),
-    CardsNotHeldError, DoesNotBeatError (these two also in any notation: ``e.text(n)``)."""
+    LastPlayOnlyError (a last-play-only shape that would not empty the hand), CardsNotHeldError,
+    DoesNotBeatError (these two also in any notation: ``e.text(n)``)."""
     cards = a.cards
     if cards is None or len(cards) == 0:
         raise NotAMoveError("a play needs cards (use pass to pass)", "no cards")
@@ -46,6 +48,10 @@ def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameStat
         v = read(cards, state.rules)
         why = v.reason or "ambiguous: " + "; ".join(r.describe() for r in v.readings)
         raise NotAMoveError(f"{cards} is not a legal move: {why}", why)
+    if cards != hand and state.rules.shape(reading.shape).last_play:
+        why = (f"a {reading.shape} is played only as a hand's last play (house rule), and seat "
+               f"{a.seat} would keep {len(hand) - len(cards)} card(s)")
+        raise LastPlayOnlyError(f"{reading.describe()}: {why}", why)
     if state.last is not None:
         last = state.last[1]
         ok, why = beats(reading, last)

@@ -47,8 +47,9 @@ from .model import (
     Win,
     _digest,
     kicker_kind,
+    rank_symbol,
 )
-from .parse import At, RankAt, RestrictionDecl, Section, ShapeDecl, TalonItem, Word
+from .parse import At, RankAt, RestrictionDecl, Section, SeqItem, ShapeDecl, TalonItem, Word
 
 
 class Builder:
@@ -84,13 +85,14 @@ class Builder:
         deck, jokers = self.deck()
         order, strength = self.order(deck)
         groups = self.groups(order)
+        self.sequences = tuple(g for g, decl in self.raw.groups.items() if decl.sequence)
         deal = self.deal(deck)
         self.deck_counts, self.the_deal = deck, deal
         self.jokers, self.group_ranks = jokers, groups
         max_cards = deal.hand + deal.talon
         shapes = self.shapes(groups, order, max_cards)
         shapes = self.precedence(shapes)
-        restrictions = self.restrictions(groups)
+        restrictions = self.restrictions(groups, {s.name for s in shapes})
         bidding = self.bidding()
         trick = self.trick()
         win = self.win()
@@ -105,7 +107,7 @@ class Builder:
                   groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
                   shapes=shapes, restrictions=restrictions, trick=trick, win=win,
                   scoring=scoring, max_cards=max_cards, parents=tuple(self.raw.parents),
-                  rounds=rounds)
+                  sequences=self.sequences, rounds=rounds)
         return replace(r, digest=_digest(r))
 
     def deck(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -162,6 +164,9 @@ class Builder:
         out: dict[str, tuple[int, ...]] = {}
         for gname, g in self.raw.groups.items():
             self.at(g.at.path)
+            if g.sequence:
+                out[gname] = self.sequence(gname, g.items, order)
+                continue
             for ra in g.ranks:
                 if ra.rank not in order:
                     raise self.err(f"group {gname}: rank {ra.rank.symbol()} is not in the deck",
@@ -174,12 +179,65 @@ class Builder:
                                    "backwards in the order", g.at)
                 out[gname] = tuple(r.index for r in order[a:b + 1])
             else:
+                self.written_in_order(gname, g.ranks, order)
                 idx = sorted(order.index(ra.rank) for ra in g.ranks)
                 if idx != list(range(idx[0], idx[0] + len(idx))):
                     raise self.err(f"group {gname}: ranks must be consecutive in the order",
                                    g.at)
                 out[gname] = tuple(order[i].index for i in idx)
         return out
+
+    def written_in_order(self, gname: str, ranks: tuple[RankAt, ...],
+                         order: tuple[Rank, ...]) -> None:
+        """A group's ranks must be written low to high as in ``order``, each once: the loader
+        never re-sorts a list silently (``group chain = A 2 3 .. K`` would become 3 .. 2, and
+        JQKA2 a straight). A chain order apart from strength is a ``sequence``."""
+        seen: dict[Rank, RankAt] = {}
+        for prev, ra in zip((None, *ranks), ranks):
+            if ra.rank in seen:
+                first = seen[ra.rank].at
+                raise self.err(f"group {gname}: rank {ra.rank.symbol()} is listed twice (first "
+                               f"at {first.line}:{first.column})", ra.at)
+            seen[ra.rank] = ra
+            if prev is not None and order.index(ra.rank) < order.index(prev.rank):
+                raise self.err(
+                    f"group {gname}: {ra.rank.symbol()} is written after "
+                    f"{prev.rank.symbol()}, but the order puts it below; a group lists its "
+                    "ranks low to high as in the order (it would be re-sorted, changing which "
+                    f"chains exist); for a chain order apart from strength write 'group {gname} "
+                    "= sequence ...' (e.g. sequence A 2 3 .. A)", ra.at)
+
+    def sequence(self, gname: str, items: tuple[SeqItem, ...],
+                 order: tuple[Rank, ...]) -> tuple[int, ...]:
+        """A declared chain order (``group NAME = sequence A 2 3 .. A``): its ranks as
+        written, a span ``LO .. HI`` expanded along ``order``; every rank at most once, but
+        one rank may stand at both ends (the low-straight house rule, A2345 and 10JQKA, of
+        regional rooms: Shanghai's low A-2 chains, QuiQiJingFeng/M2_CLIENT's rule page
+        srddz2RuleListLayer.csd). Raises RulesError, located."""
+        out: list[tuple[Rank, At]] = []
+        for item in items:
+            for ra in (item if isinstance(item, tuple) else (item,)):
+                if ra.rank not in order:
+                    raise self.err(f"group {gname}: rank {ra.rank.symbol()} is not in the "
+                                   "deck", ra.at)
+            if isinstance(item, tuple):
+                lo, hi = item
+                a, b = order.index(lo.rank), order.index(hi.rank)
+                if a > b:
+                    raise self.err(f"group {gname}: {lo.rank.symbol()} .. {hi.rank.symbol()} "
+                                   "runs backwards in the order", lo.at)
+                out += [(r, hi.at if r is hi.rank else lo.at) for r in order[a:b + 1]]
+            else:
+                out.append((item.rank, item.at))
+        for n, (r, at) in enumerate(out):
+            earlier = [m for m in range(n) if out[m][0] is r]
+            if earlier and not (earlier == [0] and n == len(out) - 1):
+                raise self.err(f"group {gname}: rank {r.symbol()} appears twice in the "
+                               "sequence; a rank may repeat only at both ends (sequence A 2 "
+                               "3 .. A)", at)
+        if len({r for r, _ in out}) < 2:
+            raise self.err(f"group {gname}: a sequence needs at least 2 ranks", out[0][1])
+        return tuple(r.index for r, _ in out)
 
     def deal(self, deck: tuple[int, ...]) -> Deal:
         sec = self.section("deal")
@@ -232,7 +290,23 @@ class Builder:
         if (hi or lo) > 1 and gname is None:
             raise self.err(f"shape {sname}: a run longer than 1 rank needs 'in GROUP' "
                            "(the ranks that may form chains)", d.at)
-        if lo > len(seq):
+        chain_order = gname in self.sequences
+        if chain_order and seq[0] == seq[-1]:
+            # the rank at both ends: a run of 1 or of every rank reads one multiset twice
+            longest = len(seq) - 2
+            if lo < 2:
+                raise self.err(f"shape {sname}: a run of 1 in sequence {gname} could be "
+                               f"either {rank_symbol(seq[0])} (at both ends): write 2.. or "
+                               "more", d.run_at)
+            if lo > longest or (hi is not None and hi > longest):
+                raise self.err(f"shape {sname}: a run of {max(lo, hi or 0)} in sequence "
+                               f"{gname} would read the same cards twice (both ends are "
+                               f"{rank_symbol(seq[0])}); the longest run is {longest}",
+                               d.run_at)
+            seq_len = longest
+        else:
+            seq_len = len(seq)
+        if lo > seq_len:
             raise self.err(f"shape {sname}: a run of {lo} is longer than group "
                            f"{gname} ({len(seq)} ranks)", d.run_at)
         if hi is not None and hi > len(seq):
@@ -251,8 +325,12 @@ class Builder:
                 count = d.kicker_count
                 if count < 1:
                     raise self.err(f"shape {sname}: kicker count must be at least 1", d.at)
-        shape = Shape(sname, copies, lo, hi if hi is not None else len(seq), gname, seq,
-                      kind, count, each)
+        if d.consecutive is not None and (kind is None or (not each and count < 2)):
+            raise self.err(f"shape {sname}: 'consecutive' needs two kicker units or more "
+                           "(+ each pair consecutive, + 2 pair consecutive)", d.consecutive.at)
+        shape = Shape(sname, copies, lo, hi if hi is not None else seq_len, gname, seq,
+                      kind, count, each, chain_order=chain_order,
+                      kickers_consecutive=d.consecutive is not None, last_play=d.last_play)
         # an open run (MIN..) stops at the largest hand (a move never has more cards than a
         # hand); a bound written out must be playable: cutting it silently would hide a mistake
         top = shape.run_max
@@ -306,12 +384,35 @@ class Builder:
         tiers = {n: len(listed) - i for i, n in enumerate(listed)}
         return tuple(replace(s, tier=tiers.get(s.name, 0)) for s in shapes)
 
-    def restrictions(self, groups: dict[str, tuple[int, ...]]) -> tuple[Restriction, ...]:
+    def restrictions(self, groups: dict[str, tuple[int, ...]],
+                     shapes: set[str]) -> tuple[Restriction, ...]:
         out = []
         for rname, d in self.raw.restrictions.items():
             self.at(d.at.path)
             if d.on:
-                out.append(self.restriction(d, registry.REGISTRY[rname].param, groups))
+                r = self.restriction(d, registry.REGISTRY[rname].param, groups)
+                if d.shapes:
+                    bound = self.bound_shapes(d, shapes)
+                    if not bound:
+                        continue  # every shape it bound was dropped: it binds nothing
+                    r = replace(r, shapes=bound)
+                out.append(r)
+        return tuple(out)
+
+    def bound_shapes(self, d: RestrictionDecl, shapes: set[str]) -> tuple[str, ...]:
+        """The shapes of a restriction's ``for`` clause (a house rule per shape: "plane wings
+        never 2s or jokers" while a trio may still carry a 2): each a shape of the rules,
+        once; a shape dropped by ``without`` leaves the list."""
+        out: list[str] = []
+        for w in d.shapes:
+            if w.text in out:
+                raise self.err(f"restriction {d.name}: for {w.text}: listed twice", w.at)
+            if not self.kept(f"restriction {d.name} for", w):
+                continue
+            if w.text not in shapes:
+                raise self.err(f"restriction {d.name}: for {w.text}: no such shape (shapes: "
+                               f"{', '.join(sorted(shapes))})", w.at)
+            out.append(w.text)
         return tuple(out)
 
     def restriction(self, d: RestrictionDecl, need: registry.Param,

@@ -173,6 +173,13 @@ class Shape:
     ``kicker_kind``: None, "single" or "pair"; ``kicker_count``: fixed number of kicker units, or
     with ``kicker_each`` one unit per body rank. ``tier``: 0 for ordinary shapes; higher tiers
     (bomb 1, rocket 2 in classic) beat every lower tier. ``seq``: rank indices (0 … 14) in order.
+
+    House rules on shapes (left out of ``repr`` when off, so the seeds' digests stay as they
+    were; :func:`_digest` adds them when on): ``chain_order``: ``seq`` is a declared chain
+    order (``group NAME = sequence …``), a body's height is its top's place in ``seq``, not
+    the top's strength; ``kickers_consecutive``: the kicker units stand on consecutive ranks
+    of ``seq`` (``+ each pair consecutive``); ``last_play``: played only as the hand's last
+    play (it must empty the hand).
     """
 
     name: str
@@ -185,6 +192,26 @@ class Shape:
     kicker_count: int = 0
     kicker_each: bool = False
     tier: int = 0
+    chain_order: bool = field(default=False, repr=False)
+    kickers_consecutive: bool = field(default=False, repr=False)
+    last_play: bool = field(default=False, repr=False)
+
+    def house(self) -> tuple[str, ...]:
+        """The house-rule flags switched on, as words (empty for every seed's shape)."""
+        return tuple(w for w, on in (("chain_order", self.chain_order),
+                                     ("kickers_consecutive", self.kickers_consecutive),
+                                     ("last_play", self.last_play)) if on)
+
+    def height(self, strength: Sequence[int], start: int, run: int) -> int:
+        """The comparison key of the body ``seq[start:start+run]``: the strength of its top
+        rank, or under a declared chain order the top's place in ``seq`` (A2345 below 23456
+        when the sequence is ``A 2 3 .. A``)."""
+        top = start + run - 1
+        return top if self.chain_order else strength[self.seq[top]]
+
+    def chain(self, start: int, run: int) -> tuple[int, ...]:
+        """The body's ranks in the declared chain order (``chain_order``), else empty."""
+        return self.seq[start:start + run] if self.chain_order else ()
 
     def units(self, run: int) -> int:
         """Kicker units (singles or pairs) for a body ``run`` ranks long."""
@@ -203,23 +230,45 @@ class Shape:
         s = f"{self.copies} x {run}" + (f" in {self.group}" if self.group else "")
         if self.kicker_kind:
             s += f" + {'each' if self.kicker_each else self.kicker_count} {self.kicker_kind}"
-        return s
+            if self.kickers_consecutive:
+                s += " consecutive"
+        return s + (" last_play" if self.last_play else "")
 
 
 @dataclass(frozen=True, slots=True)
 class Restriction:
     """A named restriction switched on in a rules file (its meaning: the registry entry of
     :mod:`ddzspec.restrictions`). ``param``: the number of ``kicker_rank_max N``; ``ranks``:
-    rank indices (0 … 14) of ``kicker_not_in 2 B R``, a group already expanded.
+    rank indices (0 … 14) of ``kicker_not_in 2 B R``, a group already expanded; ``shapes``:
+    the shapes it binds (``for plane_singles, plane_pairs``; empty: every shape; left out of
+    ``repr`` when empty, so the seeds' digests stay as they were).
     ``str()`` is the restriction in the rules language."""
 
     name: str
     param: int | None = None
     ranks: tuple[int, ...] = ()
+    shapes: tuple[str, ...] = field(default=(), repr=False)
+
+    def binds(self, shape: str) -> bool:
+        """Whether the restriction applies to the shape called ``shape``."""
+        return not self.shapes or shape in self.shapes
 
     def __str__(self) -> str:
         words = [self.name] + ([] if self.param is None else [str(self.param)])
-        return " ".join(words + [rank_symbol(i) for i in self.ranks])
+        words += [rank_symbol(i) for i in self.ranks]
+        return " ".join(words) + (" for " + ", ".join(self.shapes) if self.shapes else "")
+
+
+def kickers_in_line(shape: Shape, kickers: Sequence[int]) -> bool:
+    """Whether the kickers (15 counts) are one unit per rank on consecutive ranks of the
+    shape's ``seq`` (``+ each pair consecutive``: plane wings as consecutive pairs, the
+    two-deck game: smeteor/dou-zero-4p's spec, "plane wings are consecutive pairs")."""
+    unit = KIND_SIZE.get(shape.kicker_kind or "", 1)
+    ranks = {i for i, c in enumerate(kickers) if c}
+    if any(kickers[i] != unit for i in ranks):
+        return False
+    n, seq = len(ranks), shape.seq
+    return any(set(seq[s:s + n]) == ranks for s in range(len(seq) - n + 1))
 
 
 def rank_symbol(index: int) -> str:
@@ -409,7 +458,9 @@ class Rules:
     ``deck``: copies per rank (15 counts, index ``Rank.index``); ``order``: ranks low to high;
     ``strength``: per rank index its position in ``order`` (−1 if not in the deck);
     ``groups``: (name, rank indices) pairs; ``max_cards``: largest hand (hand + talon), the cap
-    on a move's size. ``digest``: sha256 of the resolved table-relevant spec (cache key).
+    on a move's size. ``sequences``: the groups declared as a chain order (``group chain =
+    sequence A 2 3 .. A``: their ranks as written, not in ``order``). ``digest``: sha256 of the
+    resolved table-relevant spec (cache key).
     """
 
     name: str
@@ -430,6 +481,7 @@ class Rules:
     max_cards: int
     parents: tuple[str, ...] = ()
     without: tuple[str, ...] = ()
+    sequences: tuple[str, ...] = ()
     #: the rounds played besides the bidding and trick play, in the order written
     rounds: tuple[Round, ...] = ()
     digest: str = field(default="", compare=False)
@@ -455,7 +507,7 @@ class Rules:
         to lead, and a deal could never end (seeds 000/002: the leader must play)."""
         ranks = {i for i in range(N_RANKS) if self.deck[i]}
         for s in self.shapes:
-            if s.copies == 1 and s.run_min == 1 and s.kicker_kind is None:
+            if s.copies == 1 and s.run_min == 1 and s.kicker_kind is None and not s.last_play:
                 ranks -= set(s.seq)
         return not ranks
 
@@ -514,7 +566,8 @@ def resolved_text(rules: Rules) -> str:
     if rules.jokers:
         out.append(f"    jokers {ranks(rules.jokers)}")
     out += ["}", "order " + ranks([r.index for r in rules.order])]
-    out += [f"group {g} = {ranks(idx)}" for g, idx in rules.groups]
+    out += [f"group {g} = {'sequence ' if g in rules.sequences else ''}{ranks(idx)}"
+            for g, idx in rules.groups]
 
     def block(head: str, clauses: Sequence[str]) -> None:
         out.extend(["", head + " {"] + [f"    {c}" for c in clauses] + ["}"])
@@ -539,4 +592,10 @@ def resolved_text(rules: Rules) -> str:
 
 def _digest(r: Rules) -> str:
     spec = repr((r.deck, r.jokers, r.order, r.shapes, r.restrictions, r.max_cards))
+    # house rules on shapes and per-shape restrictions: only when some are on, so every
+    # digest written before them (records, cached tables, the seeds') is unchanged
+    house = [(s.name, s.house()) for s in r.shapes if s.house()]
+    house += [(x.name, x.shapes) for x in r.restrictions if x.shapes]
+    if house:
+        spec += repr(house)
     return hashlib.sha256(spec.encode()).hexdigest()[:20]

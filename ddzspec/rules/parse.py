@@ -14,7 +14,7 @@ A new clause of a replacing section is one line of ``_CLAUSES``; a new section, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
 from typing import Any, TypeVar
@@ -46,6 +46,7 @@ _VOCABULARY = Vocabulary(
     names={"NAME": "a lower-case name", "INT": "a number",
            "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
            "STRING": "a quoted title", "EACH": "each", "SWITCH": "on or off",
+           "CONSECUTIVE": "consecutive", "LAST_PLAY": "last_play",
            "YESNO": "yes or no", "ROLE": "landlord or peasant",
            "BIDDING_SYSTEM": _either(BiddingSystem), "DIRECTION": _either(Turn),
            "FIRST_BIDDER": _either(FirstBidder), "ROB_ORDER": _either(RobOrder),
@@ -118,12 +119,21 @@ class Section:
         return {s.key: s.value for s in self.settings}
 
 
+#: One item of a ``sequence``: a rank, or a span ``LO .. HI`` (along the order).
+SeqItem = RankAt | tuple[RankAt, RankAt]
+
+
 @dataclass(frozen=True, slots=True)
 class Group:
+    """``group NAME = …``: ranks (``span``: written LO .. HI, ``ranks`` holds LO and HI), or
+    with ``sequence`` a declared chain order, its ``items`` as written."""
+
     name: str
     at: At
     ranks: tuple[RankAt, ...]
     span: bool  # written LO .. HI (ranks holds LO and HI)
+    sequence: bool = False
+    items: tuple[SeqItem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +147,8 @@ class ShapeDecl:
     group: Word | None
     kicker_count: int | None  # None: each
     kicker_kind: Word | None
+    consecutive: Word | None = None  # + each pair consecutive
+    last_play: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +167,7 @@ class RestrictionDecl:
     ranks: tuple[RankAt, ...]
     groups: tuple[Word, ...]
     on: bool
+    shapes: tuple[Word, ...] = ()  # for SHAPE, SHAPE (empty: every shape)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +186,13 @@ Statement = Section | Group | Block
 class File:
     header: Header
     statements: tuple[Statement, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _For:
+    """The shape names of a restriction's ``for`` clause (while parsing)."""
+
+    names: tuple[Word, ...]
 
 
 def _int(ch: list[Any]) -> int:
@@ -325,6 +345,8 @@ class _Sections(Transformer[Token, File]):
     # sections that merge by name
     def group(self, meta: Meta, ch: list[Any]) -> Group:
         rest = ch[1:]
+        if len(rest) == 1 and isinstance(rest[0], Group):  # a sequence
+            return replace(rest[0], name=str(ch[0]), at=self._at(meta))
         if len(rest) == 1 and isinstance(rest[0], tuple):
             return Group(str(ch[0]), self._at(meta), rest[0], True)
         return Group(str(ch[0]), self._at(meta), tuple(rest), False)
@@ -332,14 +354,20 @@ class _Sections(Transformer[Token, File]):
     def rank_range(self, meta: Meta, ch: list[RankAt]) -> tuple[RankAt, ...]:
         return tuple(ch)
 
+    def sequence(self, meta: Meta, ch: list[Any]) -> Group:
+        items = tuple(c if isinstance(c, RankAt) else (c[0], c[1]) for c in ch)
+        return Group("", self._at(meta), (), False, True, items)
+
     def shapes(self, meta: Meta, ch: list[Any]) -> Block:
         return Block("shapes", self._at(meta), tuple(ch))
 
     def shape(self, meta: Meta, ch: list[Any]) -> ShapeDecl:
-        (copies, lo, hi, run_at, group), kicker = ch[1], (ch[2] if len(ch) > 2 else None)
-        count, kind = kicker if kicker is not None else (0, None)
+        (copies, lo, hi, run_at, group) = ch[1]
+        last = bool(ch) and isinstance(ch[-1], Token) and ch[-1].type == "LAST_PLAY"
+        kicker = next((c for c in ch[2:] if isinstance(c, tuple)), None)
+        count, kind, consecutive = kicker if kicker is not None else (0, None, None)
         return ShapeDecl(str(ch[0]), self._at(meta), copies, lo, hi, run_at, group, count,
-                          kind)
+                          kind, consecutive, last)
 
     def shape_without(self, meta: Meta, ch: list[Token]) -> Drop:
         return Drop(str(ch[0]), self._at(meta))
@@ -356,9 +384,10 @@ class _Sections(Transformer[Token, File]):
         hi = ch[1] if len(ch) > 1 else None
         return int(str(ch[0])), None if hi is None else int(hi), self._at(meta)
 
-    def kicker(self, meta: Meta, ch: list[Token]) -> tuple[int | None, Word]:
+    def kicker(self, meta: Meta, ch: list[Token]) -> tuple[int | None, Word, Word | None]:
         n = str(ch[0])
-        return (None if n == "each" else int(n)), self._word(ch[1])
+        consecutive = self._word(ch[2]) if len(ch) > 2 else None
+        return (None if n == "each" else int(n)), self._word(ch[1]), consecutive
 
     def without(self, meta: Meta, ch: list[Token]) -> Block:
         return Block("without", self._at(meta), tuple(Drop(str(t), self._tok(t)) for t in ch))
@@ -367,7 +396,8 @@ class _Sections(Transformer[Token, File]):
         return Block("restrictions", self._at(meta), tuple(ch))
 
     def restriction(self, meta: Meta, ch: list[Any]) -> RestrictionDecl:
-        args = ch[1:]
+        shapes = next((c for c in ch[1:] if isinstance(c, _For)), _For(()))
+        args = [c for c in ch[1:] if not isinstance(c, _For)]
         on = not (args and isinstance(args[-1], Token) and args[-1].type == "SWITCH"
                   and str(args[-1]) == "off")
         return RestrictionDecl(
@@ -375,7 +405,10 @@ class _Sections(Transformer[Token, File]):
             numbers=tuple(self._word(a) for a in args if isinstance(a, Token) and a.type == "INT"),
             ranks=tuple(RankAt(RANK_OF_SYMBOL[str(a)], self._tok(a)) for a in args
                         if isinstance(a, Token) and a.type == "RANK"),
-            groups=tuple(a for a in args if isinstance(a, Word)), on=on)
+            groups=tuple(a for a in args if isinstance(a, Word)), on=on, shapes=shapes.names)
+
+    def restriction_for(self, meta: Meta, ch: list[Token]) -> _For:
+        return _For(tuple(self._word(t) for t in ch))
 
     def restriction_group(self, meta: Meta, ch: list[Token]) -> Word:
         return self._word(ch[0])
