@@ -10,9 +10,10 @@ from its module on first use, so ``import ddzspec`` stays cheap (the error class
 >>> [m.format() for m in legal_moves("773", "6", rules)]
 ['7']
 
-The rules of each variant are rules files (built in: classic, kawu, duel, duel-literal; seeds
-000/002 classic, 003 duel, 004 kawu); a bad card is a located NotationError (:mod:`ddzspec.cards`
-shows one); the endgame solver is :mod:`ddzspec.solver`.
+The rules of each variant are rules files (built in: classic, kawu, duel, duel-literal, happy,
+hebei; seeds 000/002 classic, 003 duel, 004 kawu; happy and hebei from public rule pages); a
+bad card is a located NotationError (:mod:`ddzspec.cards` shows one); the endgame solver is
+:mod:`ddzspec.solver`.
 """
 
 from __future__ import annotations

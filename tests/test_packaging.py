@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_editable_install_finds_grammar_and_rules() -> None:
     assert (data_dir("grammar") / "rules.lark").is_file()
     names = {p.stem for p in data_dir("rules").glob("*.rules")}
-    assert {"classic", "kawu", "duel", "duel-literal"} <= names
+    assert {"classic", "kawu", "duel", "duel-literal", "happy", "hebei"} <= names
 
 
 def test_the_solver_is_ddzspec_solver_from_the_top_level_folder() -> None:
@@ -63,6 +63,7 @@ def test_the_wheel_installs_only_ddzspec_names(wheel_file: Path) -> None:
                       for m in ("__init__", "cli", "interrupt", "movegen", "position", "search",
                                 "split")]
     for data in ("ddzspec/_data/grammar/position.lark", "ddzspec/_data/rules/classic.rules",
+                 "ddzspec/_data/rules/happy.rules", "ddzspec/_data/rules/hebei.rules",
                  "ddzspec/py.typed", "ddzspec/web/static/index.html",
                  "ddzspec/web/static/app.js", "ddzspec/web/static/style.css"):
         assert data in names

@@ -200,7 +200,7 @@ def main() -> None:
 
     \b
     Most commands take --rules NAME|PATH (built in: classic, kawu, duel,
-    duel-literal), --without SHAPE, --notation en|fr|de and --json;
+    duel-literal, happy, hebei), --without SHAPE, --notation en|fr|de and --json;
     `ddzspec COMMAND --help` says more.
 
     \b

@@ -80,10 +80,10 @@ DEFAULT_RULES = "classic"
 
 def load_rules(name_or_path: str = DEFAULT_RULES, without: Sequence[str] = (),
                base: str | Path | None = None) -> Rules:
-    """Load a rules file by built-in name ("classic", "kawu", "duel", "duel-literal") or path,
-    optionally dropping shapes (``without=("trio_pair",)``). ``base``: the folder a relative
-    path is resolved from (the folder of the file naming it, as for ``extends``: see
-    :func:`resolve_path`); None: the working folder.
+    """Load a rules file by built-in name ("classic", "kawu", "duel", "duel-literal", "happy",
+    "hebei") or path, optionally dropping shapes (``without=("trio_pair",)``). ``base``: the
+    folder a relative path is resolved from (the folder of the file naming it, as for
+    ``extends``: see :func:`resolve_path`); None: the working folder.
 
     Returns frozen :class:`Rules`. Loaded rules are kept in memory and served again only
     while every file of their ``extends`` chain holds the same bytes (an edited parent is seen

@@ -41,10 +41,10 @@ class Raw:
 
 
 def resolve_path(name_or_path: str, base: Path | None = None, as_path: bool = False) -> Path:
-    """Find a rules file. A bare built-in name ("classic", "kawu", "duel", "duel-literal")
-    always means the shipped file, whatever lies in the working folder; anything else is a path
-    (``.rules`` may be left off), relative to ``base`` when given (an ``extends`` in a file,
-    a position file's ``rules`` line) and then only to it, else to the working folder.
+    """Find a rules file. A bare built-in name ("classic", "kawu", "duel", "duel-literal",
+    "happy", "hebei") always means the shipped file, whatever lies in the working folder; anything
+    else is a path (``.rules`` may be left off), relative to ``base`` when given (an ``extends``
+    in a file, a position file's ``rules`` line) and then only to it, else to the working folder.
     ``as_path``: always a path, never a built-in (a quoted ``extends "classic"`` means the file
     ``classic.rules`` next to the file saying it). Raises RulesError naming the files tried
     (and the built-in names, for a bare name) when nothing matches."""

@@ -15,7 +15,7 @@ from ddzspec.solver.search import solve
 from ddzspec.errors import RulesError
 from ddzspec.rules import load_rules, load_rules_text, resolved_text
 
-BUILTINS = ("classic", "kawu", "duel", "duel-literal")
+BUILTINS = ("classic", "kawu", "duel", "duel-literal", "happy", "hebei")
 
 
 def _load(text: str, tmp_path: Path, name: str = "t.rules") -> object:

@@ -16,7 +16,7 @@ from ddzspec.readings import candidates, solve_readings
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import get_table
 
-VARIANTS = ("classic", "kawu", "duel", "duel-literal")
+VARIANTS = ("classic", "kawu", "duel", "duel-literal", "happy", "hebei")
 
 
 @pytest.fixture(scope="module")

@@ -67,7 +67,7 @@ def test_page_static_and_rules_offered(client: TestClient) -> None:
         assert r.status_code == 404 and "import" not in r.text, path
     meta = client.get("/api/rules").json()
     names = [r["name"] for r in meta["rules"]]
-    assert names == ["classic", "duel", "duel-literal", "kawu"]
+    assert names == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu"]
     duel = next(r for r in meta["rules"] if r["name"] == "duel")
     assert (duel["players"], duel["bidding"]) == (2, "call_rob")
     assert meta["levels"] == [1, 2, 3] and meta["notations"] == ["en", "fr", "de"]
@@ -337,7 +337,8 @@ def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
     c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path),
                    base_url="http://localhost")
     names = [r["name"] for r in c.get("/api/rules").json()["rules"]]
-    assert len(names) == 5 and names[:4] == ["classic", "duel", "duel-literal", "kawu"]
+    assert len(names) == 7 and names[:6] == ["classic", "duel", "duel-literal", "happy", "hebei",
+                                             "kawu"]
     g = c.post("/api/games", json={"rules": names[4], "seat": 0, "levels": 1, "seed": 1})
     assert g.status_code == 201, g.text
     assert g.json()["rules"] == names[4]
@@ -437,6 +438,7 @@ def test_moves_are_in_canonical_text_body_then_kickers(client: TestClient) -> No
 def test_unplayable_rules_are_offered_for_learning_only(client: TestClient) -> None:
     rules = {r["name"]: r for r in client.get("/api/rules").json()["rules"]}
     assert rules["classic"]["playable"] and rules["duel"]["playable"]
+    assert rules["happy"]["playable"] and rules["hebei"]["playable"]
     assert not rules["duel-literal"]["playable"]
     assert "several readings" in rules["duel-literal"]["why"]
     r = client.post("/api/games", json={"rules": "duel-literal"})
