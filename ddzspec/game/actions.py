@@ -57,7 +57,7 @@ class Action:
     >>> Action("dance", 0)
     Traceback (most recent call last):
     ...
-    ddzspec.errors.GameError: unknown action kind 'dance' (bid, call, rob, play, pass, double, show, blind)
+    ddzspec.errors.GameError: unknown action kind 'dance' (bid, call, rob, play, pass, ...)
     """
 
     kind: ActionKind
