@@ -27,7 +27,7 @@ from ..errors import DdzError, GameError, RecordError, RulesError
 from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
 from .actions import ROUND_KINDS, Action, json_text
 from .bidding import current_round, talon_taken
-from .enums import ActionKind, Winner
+from .enums import ActionKind, Phase, Winner
 from .state import GameState, same_rules
 
 FORMAT = "ddzspec-record"
@@ -515,6 +515,7 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
     pairs = [(s.action, s.state) if isinstance(s, ReplayStep) else s for s in steps]
     out: list[str] = []
     out += _deal_lines(initial, notation)
+    head_due = initial.phase is not Phase.BIDDING  # a round first: the bidding's head later
     prev = initial
     trick_no = 0
     for action, st in pairs:
@@ -522,9 +523,13 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
             out.append(f"{action}")
             out.append(f"all passed: the deal is void, reshuffled (attempt {st.attempt + 1})")
             out += _deal_lines(st, notation)
+            head_due = st.phase is not Phase.BIDDING
             prev = st
             continue
         if action.kind in (ActionKind.BID, ActionKind.CALL, ActionKind.ROB):
+            if head_due:
+                out.append(_bidding_head(prev))
+                head_due = False
             extra = ""
             if action.kind is ActionKind.ROB and action.value:
                 extra = f" (robs {st.robs}, multiplier {st.multiplier})"
@@ -620,8 +625,13 @@ def _deal_lines(st: GameState, notation: str) -> list[str]:
                  else "  talon: none")
     if len(st.undealt):
         lines.append(f"  undealt (never shown): {st.undealt.format(notation)}")
-    lines.append(f"bidding (seat {st.first} first):")
+    if st.phase is Phase.BIDDING:  # else a round comes first: said at the first bid
+        lines.append(_bidding_head(st))
     return lines
+
+
+def _bidding_head(st: GameState) -> str:
+    return f"bidding (seat {st.first} first):"
 
 
 def result_lines(st: GameState, notation: str = "en") -> list[str]:

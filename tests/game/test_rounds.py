@@ -150,6 +150,12 @@ def test_shown_hands_replay_and_are_in_the_transcript() -> None:
     assert r.ok and r.state == g
     text = "\n".join(transcript(GameState.new(SHOW, seed=4), r.steps))
     assert "show round after the deal (all; no x1, show x2; scope table):" in text
+    # the bidding's heading comes after the show round, where the bidding starts
+    lines = text.splitlines()
+    show_at = lines.index("show round after the deal (all; no x1, show x2; scope table):")
+    bid_at = next(i for i, x in enumerate(lines) if x.startswith("bidding (seat "))
+    assert show_at < bid_at and lines[bid_at + 1].startswith("  seat ")
+    assert [x for x in lines if x.startswith("bidding (")] == [lines[bid_at]]
     if g.shown:
         assert "is shown, multiplier" in text
 
