@@ -93,6 +93,8 @@ class TableIndex:
         tiered: list[tuple[int, int, Reading]] = []
         #: shape indexes of the last-play-only shapes (``last_play``)
         self.last_only = frozenset(i for i, s in enumerate(rules.shapes) if s.last_play)
+        #: whether a last-play-only shape is a bomb tier (then a whole hand may answer any move)
+        self.last_tiered = any(s.last_play and s.tier > 0 for s in rules.shapes)
         for (tier, k, si, size, _), key, r, _ in items:
             if si in self.last_only:
                 continue
@@ -249,7 +251,9 @@ class TableIndex:
             _, m4, r = tiered[j]
             if (hand4 - m4) & g == g:
                 out.append(r)
-        if self.last_only:
+        # the whole hand answers as a last-play-only move of the previous move's type and size,
+        # or of a higher tier: with no such tier, only a hand of the previous move's size can
+        if self.last_only and (self.last_tiered or sum(counts) == previous.size):
             whole = self._whole_hand(counts)
             if whole is not None and (whole.tier > previous.tier or (
                     whole.shape == previous.shape and whole.size == previous.size
