@@ -21,16 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from game import random_hand  # bench/game.py: this script runs from bench/
+
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ["classic", "examples/last-play-trio.rules", "examples/low-straights.rules",
             "examples/wings-no-twos.rules", "examples/consecutive-wings.rules", "happy"]
-
-
-def random_hand(rng: random.Random, deck: list[int], n: int) -> list[int]:
-    c = [0] * 15
-    for i in rng.sample(deck, n):
-        c[i] += 1
-    return c
 
 
 def main() -> None:
