@@ -40,8 +40,27 @@ FIGURES: dict[str, tuple[str, tuple[float, float]]] = {
     "length": ("deal length (plays and passes)", (0.0, math.inf)),
 }
 
+#: The figures of a variant's robs, rounds and cap (issue 25 §4), shown only for a variant whose
+#: deals' facts have them (:func:`deal_facts`: a call-and-rob bidding, a doubling or show
+#: round, a cap on the multiplier): name → (label, bounds, the fact that must be present).
+EXTRA_FIGURES: dict[str, tuple[str, tuple[float, float], str]] = {
+    "rob_rate": ("deals with a rob", RATE, "robbed"),
+    "robs_per_deal": ("robs per deal", (0.0, math.inf), "robbed"),
+    "landlord_double_rate": ("landlord doubled (of decisions)", RATE, "landlord_doubles"),
+    "landlord_super_rate": ("landlord super-doubled", RATE, "landlord_doubles"),
+    "peasant_double_rate": ("peasant doubled (of decisions)", RATE, "peasant_doubles"),
+    "peasant_super_rate": ("peasant super-doubled", RATE, "peasant_doubles"),
+    "show_rate": ("shown hands (of seat-deals)", RATE, "shows"),
+    "cap_rate": ("deals cut by the cap", RATE, "capped"),
+    "stake": ("average stake (peasant settles)", (0.0, math.inf), "stake"),
+}
+
+#: Every figure's label and bounds, the extra ones included.
+ALL_FIGURES: dict[str, tuple[str, tuple[float, float]]] = {
+    **FIGURES, **{k: (label, b) for k, (label, b, _) in EXTRA_FIGURES.items()}}
+
 #: The figures shown as percentages.
-RATES = frozenset(k for k, (_, b) in FIGURES.items() if b == RATE)
+RATES = frozenset(k for k, (_, b) in ALL_FIGURES.items() if b == RATE)
 
 #: The per-deal fact behind each figure.
 _FACT = {"landlord_win_rate": "landlord_won", "landlord_points": "landlord_points",
@@ -59,17 +78,40 @@ def deal_facts(state: GameState) -> dict[str, Any]:
     """The facts of a finished deal (module doc) as a JSON-able dict: ``landlord_won``,
     ``landlord_points``, ``peasant_points`` (the peasants' mean), ``spring``, ``anti_spring``,
     ``bombs``, ``rockets``, ``multiplier``, ``bid`` (the base), ``robs``, ``redeals``,
-    ``length``. Raises ValueError when the deal is not over."""
+    ``length``; and only where the rules have them (:data:`EXTRA_FIGURES`): ``robbed`` (a
+    rob in the deal; call-and-rob bidding), ``landlord_doubles`` / ``peasant_doubles``
+    (``[decisions, doubled, super]`` of the role in the doubling rounds: doubled = a factor
+    above 1, super = the round's highest factor for the role; a doubling round),
+    ``shows`` (``[seats asked, seats that showed]``; a show round), ``capped`` (the cap cut
+    the table's or a pair's multiplier; a cap on the multiplier) and ``stake`` (with any of
+    these: the peasants' mean of base × the multiplier each settles at, capped). Only the
+    deal's last attempt counts (a redealt one is void). Raises ValueError when the deal is
+    not over."""
     from .game.enums import ActionKind
     from .game.record import record_of, replay
+    from .rules.model import BiddingSystem, RoundKind
     res = state.result
     if res is None:
         raise ValueError("the deal is not over")
+    rules = state.rules
+    top = {ll: max((c.times for r in rules.rounds if r.kind is RoundKind.DOUBLE
+                    for c in r.choices_of(ll)), default=0) for ll in (True, False)}
+    doubles = {True: [0, 0, 0], False: [0, 0, 0]}
+    shows = [0, 0]
     bombs = rockets = length = 0
-    for step in replay(record_of(state), state.rules).steps:
+    for step in replay(record_of(state), rules).steps:
         if step.state.attempt != state.attempt:
             continue  # a voided attempt (all-pass)
         kind = step.action.kind
+        if kind is ActionKind.DOUBLE:
+            d = doubles[step.action.seat == res.landlord]
+            d[0] += 1
+            d[1] += step.action.value > 1
+            d[2] += step.action.value > 1 and step.action.value == top[step.action.seat
+                                                                        == res.landlord]
+        elif kind is ActionKind.SHOW:
+            shows[0] += 1
+            shows[1] += step.action.value > 1
         if kind in (ActionKind.PLAY, ActionKind.PASS):
             length += 1
         if kind is ActionKind.PLAY and step.state.last is not None:
@@ -79,12 +121,31 @@ def deal_facts(state: GameState) -> dict[str, Any]:
             elif reading.tier > 0:
                 bombs += 1
     peasants = [p for s, p in enumerate(res.scores) if s != res.landlord]
-    return {"landlord_won": res.winner.value == "landlord",
-            "landlord_points": res.scores[res.landlord],
-            "peasant_points": sum(peasants) / len(peasants),
-            "spring": res.spring, "anti_spring": res.anti_spring, "bombs": bombs,
-            "rockets": rockets, "multiplier": res.multiplier, "bid": res.base,
-            "robs": state.robs, "redeals": state.attempt, "length": length}
+    facts: dict[str, Any] = {
+        "landlord_won": res.winner.value == "landlord",
+        "landlord_points": res.scores[res.landlord],
+        "peasant_points": sum(peasants) / len(peasants),
+        "spring": res.spring, "anti_spring": res.anti_spring, "bombs": bombs,
+        "rockets": rockets, "multiplier": res.multiplier, "bid": res.base,
+        "robs": state.robs, "redeals": state.attempt, "length": length}
+    extra = False
+    if rules.bidding.system is BiddingSystem.CALL_ROB:
+        facts["robbed"], extra = state.robs > 0, True
+    if any(r.kind is RoundKind.DOUBLE for r in rules.rounds):
+        facts["landlord_doubles"], facts["peasant_doubles"] = doubles[True], doubles[False]
+        extra = True
+    if any(r.kind is RoundKind.SHOW for r in rules.rounds):
+        facts["shows"], extra = shows, True
+    if rules.scoring.cap_multiplier is not None:
+        facts["capped"] = res.uncapped is not None or any(
+            p.uncapped is not None for p in res.pairs)
+        extra = True
+    if extra:
+        own = {p.seat: p.multiplier for p in res.pairs}
+        stakes = [res.base * own.get(s, res.multiplier)
+                  for s in range(len(res.scores)) if s != res.landlord]
+        facts["stake"] = sum(stakes) / len(stakes)
+    return facts
 
 
 def play_balance_deal(rules: Rules, levels: Sequence[int], seed: int, k: int,
@@ -117,7 +178,8 @@ def deal_task(rules: dict[str, Any], levels: list[int], seed: int, k: int,
 @dataclass(frozen=True, slots=True)
 class VariantFigures:
     """One variant's figures: ``rules`` (name), ``levels`` (per seat), ``deals``, ``figures``
-    (name → Estimate, the keys of :data:`FIGURES`), ``bids`` and ``robs`` (value → share of
+    (name → Estimate: the keys of :data:`FIGURES`, then the :data:`EXTRA_FIGURES` the deals
+    have), ``bids`` and ``robs`` (value → share of
     deals, an Estimate)."""
 
     rules: str
@@ -177,7 +239,7 @@ class BalanceResult:
             out.append(f"{v.rules}: {v.deals} deals, levels {','.join(map(str, v.levels))},"
                        f" seed {self.seed}")
             for name, e in v.figures.items():
-                out.append(f"  {FIGURES[name][0]:<32} {_fmt(name, e)}")
+                out.append(f"  {ALL_FIGURES[name][0]:<32} {_fmt(name, e)}")
             for label, dist in (("bid", v.bids), ("robs", v.robs)):
                 if len(dist) > 1 or label == "bid":
                     out.append(f"  {label:<32} " + "; ".join(
@@ -187,7 +249,8 @@ class BalanceResult:
             out.append(f"{d.b} - {d.a} ({how}):")
             for name, e in d.figures.items():
                 sig = "significant" if e.significant else "not significant"
-                out.append(f"  {FIGURES[name][0]:<32} {_fmt(name, e, signed=True)} ({sig})")
+                out.append(f"  {ALL_FIGURES[name][0]:<32} {_fmt(name, e, signed=True)}"
+                           f" ({sig})")
         return out
 
 
@@ -202,10 +265,42 @@ def _fmt(name: str, e: Estimate, rate: bool = False, signed: bool = False) -> st
     return f"{100 * e.mean:{sign}.1f}% [{100 * e.low:{sign}.1f}, {100 * e.high:{sign}.1f}]"
 
 
+#: The extra figures counted per decision: name → (the fact ``[asked, yes, super]``, index).
+_PER_DECISION = {"landlord_double_rate": ("landlord_doubles", 1),
+                 "landlord_super_rate": ("landlord_doubles", 2),
+                 "peasant_double_rate": ("peasant_doubles", 1),
+                 "peasant_super_rate": ("peasant_doubles", 2), "show_rate": ("shows", 1)}
+
+
 def _values(rows: Sequence[Mapping[str, Any]], name: str) -> list[float]:
+    """The sample behind figure ``name``: one value per deal, or per decision (a seat's
+    choice in a round: :data:`_PER_DECISION`), 1.0 for yes and 0.0 for no.
+
+    >>> rows = [{"peasant_doubles": [2, 1, 0]}, {"peasant_doubles": [2, 2, 1]}]
+    >>> _values(rows, "peasant_double_rate"), _values(rows, "peasant_super_rate")
+    ([1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0])
+    """
     if name == "redeal_rate":
         return [float(r["redeals"] > 0) for r in rows]
+    if name in _PER_DECISION:
+        fact, i = _PER_DECISION[name]
+        return [float(j < r[fact][i]) for r in rows for j in range(r[fact][0])]
+    if name == "rob_rate":
+        return [float(r["robbed"]) for r in rows]
+    if name == "robs_per_deal":
+        return [float(r["robs"]) for r in rows]
+    if name == "cap_rate":
+        return [float(r["capped"]) for r in rows]
+    if name == "stake":
+        return [float(r["stake"]) for r in rows]
     return [float(r[_FACT[name]]) for r in rows]
+
+
+def _figures_of(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The figures these rows give: :data:`FIGURES`, then the :data:`EXTRA_FIGURES` whose
+    fact every row has."""
+    return list(FIGURES) + [k for k, (_, _, fact) in EXTRA_FIGURES.items()
+                            if rows and all(fact in r for r in rows)]
 
 
 def _shares(rows: Sequence[Mapping[str, Any]], key: str) -> dict[int, Estimate]:
@@ -217,7 +312,8 @@ def variant_figures(name: str, levels: Sequence[int], rows: Sequence[Mapping[str
                     ) -> VariantFigures:
     """The figures of one variant from its deals' facts (:func:`deal_facts` rows)."""
     return VariantFigures(name, tuple(levels), len(rows),
-                          {f: estimate(_values(rows, f), FIGURES[f][1]) for f in FIGURES},
+                          {f: estimate(_values(rows, f), ALL_FIGURES[f][1])
+                           for f in _figures_of(rows)},
                           _shares(rows, "bid"), _shares(rows, "robs"))
 
 
@@ -232,12 +328,16 @@ def compare(a: str, rows_a: Sequence[Mapping[str, Any]], b: str,
     """``b`` minus ``a`` per figure. ``paired``: the rows are the same deals in the same
     order (duplicate deals), and the difference is the mean of the per-deal differences
     with its interval; else the difference of independent means. Rates' differences lie
-    in −1 … 1."""
+    in −1 … 1. An extra figure (:data:`EXTRA_FIGURES`) is compared when both variants have it;
+    one counted per decision (a doubling or show rate) is compared as independent samples
+    (the decisions are not paired deal by deal)."""
     figs = {}
-    for f, (_, bounds) in FIGURES.items():
+    have_b = set(_figures_of(rows_b))
+    for f in (f for f in _figures_of(rows_a) if f in have_b):
+        bounds = ALL_FIGURES[f][1]
         db = (-1.0, 1.0) if bounds == RATE else (-math.inf, math.inf)
         va, vb = _values(rows_a, f), _values(rows_b, f)
-        if paired:
+        if paired and f not in _PER_DECISION:
             figs[f] = estimate([y - x for x, y in zip(va, vb, strict=True)], db)
         else:
             figs[f] = difference(vb, va, db)
@@ -309,6 +409,6 @@ def plot(result: BalanceResult, path: str | Path, overwrite: bool = True) -> Non
     write_atomic(p, buf.getvalue(), overwrite=overwrite)
 
 
-__all__ = ["FIGURES", "BalanceResult", "VariantDifference", "VariantFigures", "balance",
-           "compare", "deal_facts", "deal_seed", "deal_task", "play_balance_deal", "plot",
-           "same_deals", "summarize", "variant_figures"]
+__all__ = ["ALL_FIGURES", "EXTRA_FIGURES", "FIGURES", "BalanceResult", "VariantDifference",
+           "VariantFigures", "balance", "compare", "deal_facts", "deal_seed", "deal_task",
+           "play_balance_deal", "plot", "same_deals", "summarize", "variant_figures"]

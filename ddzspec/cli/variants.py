@@ -251,8 +251,12 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     (duplicate deals), so their differences are measured deal by deal. Reports, each with a
     95 % interval: the landlord's win rate, points per deal for each role, spring and
     anti-spring rates, bombs and rockets per deal, the average multiplier, all-pass redeals,
-    the deal length, and the share of deals per bid and per number of robs; for two or more
-    variants every difference (later minus earlier) and whether it is significant.
+    the deal length, and the share of deals per bid and per number of robs. A variant with
+    robs, rounds or a cap adds (only then): deals with a rob and robs per deal, the landlord's
+    and the peasants' doubling and super-doubling rates (of their decisions), the shown hands
+    (of seat-deals), the deals cut by the cap and the average stake (base × the multiplier a
+    peasant settles at, capped). For two or more variants every difference (later minus
+    earlier) and whether it is significant.
 
     --levels is per seat; an N-seat variant plays its first N (`balance classic duel
     --levels 3,2,2`: classic 3,2,2, duel 3,2), and each variant's levels are printed.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +137,107 @@ def test_balance_plays_each_variant_with_the_first_levels_for_its_seats(cli: Any
                          "--workers", "1", "--budget", "0.01")
     assert code == 0, err
     assert "classic: 1 deals, levels 3,2,1" in out and "duel: 1 deals, levels 3,2," in out
+
+
+# ------------------------------------------------------- issue 25 §4: robs, rounds, cap, stake
+
+def _happy_deal(k: int, players: Any = None) -> Any:
+    players = players or [player_for(2, f"t:{k}:{s}") for s in range(3)]
+    return play_deal(load_rules("happy"), players, deal_seed(9, k))
+
+
+def test_happy_facts_worked_by_hand_from_the_actions_of_a_seeded_deal() -> None:
+    """Happy deal 58 of seed 9, level 2 everywhere: its calls, robs and round choices read
+    from the log (pinned here), and the rates and stake worked from them by hand."""
+    st = _happy_deal(58)
+    res = st.result
+    assert res is not None and st.attempt == 0
+    said = [(a.kind.value, a.seat, a.value) for a in st.log
+            if a.kind in (ActionKind.CALL, ActionKind.ROB, ActionKind.SHOW, ActionKind.DOUBLE)]
+    assert said == [("show", 0, 2), ("show", 1, 1), ("show", 2, 2),
+                    ("call", 0, 1), ("rob", 1, 0), ("rob", 2, 1), ("rob", 0, 0),
+                    ("double", 2, 4), ("double", 0, 2), ("double", 1, 1)]
+    assert res.landlord == 2  # seat 2 robbed and seat 0, the caller, did not rob back
+    # by hand: one rob; landlord 1 decision, doubled and super (×4, the top); peasants 2
+    # decisions, one doubled (seat 0, ×2), none super; 2 of 3 seats showed (×2 each); no
+    # bomb, rocket or spring. Table: 1 × 2 (rob) × 2 × 2 (shows) × 4 (landlord) = 32; seat 0
+    # settles at 32 × 2 = 64 (its own double, not above the cap 64), seat 1 at 32.
+    assert (st.robs, res.base, res.multiplier, res.uncapped) == (1, 1, 32, None)
+    assert res.scores == (64, 32, -96)  # the landlord lost: each peasant its own stake
+    facts = deal_facts(st)
+    assert facts["bombs"] == facts["rockets"] == 0 and not facts["spring"]
+    assert facts["robbed"] is True and facts["robs"] == 1
+    assert facts["landlord_doubles"] == [1, 1, 1]
+    assert facts["peasant_doubles"] == [2, 1, 0]
+    assert facts["shows"] == [3, 2]
+    assert facts["capped"] is False
+    assert facts["stake"] == (64 + 32) / 2
+    # the figures of this one deal: rates per decision (peasants 1 of 2, shows 2 of 3)
+    from ddzspec.balance import variant_figures
+    figs = variant_figures("happy", (2, 2, 2), [facts]).figures
+    assert figs["rob_rate"].mean == 1 and figs["robs_per_deal"].mean == 1
+    assert figs["landlord_double_rate"].mean == figs["landlord_super_rate"].mean == 1
+    assert figs["peasant_double_rate"].n == 2 and figs["peasant_double_rate"].mean == 0.5
+    assert figs["peasant_super_rate"].mean == 0
+    assert figs["show_rate"].n == 3 and figs["show_rate"].mean == pytest.approx(2 / 3)
+    assert figs["cap_rate"].mean == 0 and figs["stake"].mean == 48
+
+
+class _SuperEverything:
+    """A level-2 player that shows its hand and super-doubles in every round."""
+
+    def __init__(self, seed: str) -> None:
+        self.inner = player_for(2, seed)
+
+    def decide(self, view: Any) -> Any:
+        from ddzspec.game.actions import Action
+        if view.phase.value == "showing":
+            return Action(ActionKind.SHOW, view.seat, 2)
+        if view.phase.value == "doubling":
+            return Action(ActionKind.DOUBLE, view.seat, 4)
+        return self.inner.decide(view)
+
+
+def test_the_cap_bites_when_everyone_shows_and_super_doubles() -> None:
+    """Every seat shows (×8) and super-doubles (landlord ×4 for the table, each peasant ×4 for
+    its own pair): the table is at least 32 and each pair at least 128, so both pairs are cut
+    to 64 and the stake is 64 with base 1."""
+    st = _happy_deal(58, [_SuperEverything(f"t:58:{s}") for s in range(3)])
+    res = st.result
+    assert res is not None and res.base == 1
+    assert all(p.uncapped is not None and p.uncapped >= 128 for p in res.pairs)
+    facts = deal_facts(st)
+    assert facts["capped"] is True and facts["stake"] == 64
+    assert facts["landlord_doubles"] == [1, 1, 1] and facts["peasant_doubles"] == [2, 2, 2]
+    assert facts["shows"] == [3, 3]
+
+
+def test_classic_deals_have_no_rob_round_or_cap_facts() -> None:
+    rules = load_rules("classic")
+    st = play_deal(rules, [player_for(2, f"t:0:{s}") for s in range(3)], deal_seed(9, 0))
+    facts = deal_facts(st)
+    assert not {"robbed", "landlord_doubles", "peasant_doubles", "shows", "capped",
+                "stake"} & set(facts)
+
+
+def test_balance_classic_happy_shows_the_new_rows_for_happy_only(cli: Any) -> None:
+    from ddzspec.balance import EXTRA_FIGURES
+    code, out, err = cli("balance", "classic", "happy", "--games", "20", "--workers", "1")
+    assert code == 0, err
+    classic, rest = out.split("happy: 20 deals", 1)
+    happy, diff = rest.split("happy - classic (paired by deal):", 1)
+    for label, _, _ in EXTRA_FIGURES.values():
+        assert label not in classic and label in happy and label not in diff
+    # each with its interval: a percentage for a rate, a signed number for the others
+    assert re.search(r"deals with a rob +\d+\.\d% \[\d+\.\d, \d+\.\d\]", happy)
+    assert re.search(r"average stake \(peasant settles\) +\+\d+\.\d+ \[", happy)
+    code, out, err = cli("balance", "classic", "happy", "--games", "20", "--workers", "1",
+                         "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    c, h = got["variants"]
+    assert set(c["figures"]) == set(FIGURES)
+    assert set(h["figures"]) == set(FIGURES) | set(EXTRA_FIGURES)
+    assert h["figures"]["peasant_double_rate"]["n"] == 40  # two peasants a deal
+    assert h["figures"]["show_rate"]["n"] == 60 and h["figures"]["stake"]["n"] == 20
+    assert set(got["differences"][0]["figures"]) == set(FIGURES)
