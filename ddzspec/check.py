@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import ALL_RANKS, N_RANKS, Cards, unpack
+from .cards import ALL_RANKS, Cards, unpack
 from .errors import CacheWarning, UnplayableRulesError
 from .readings import Reading, make_reading
 from .rules import Rules
@@ -221,14 +221,15 @@ def lone_card_problem(rules: Rules) -> str | None:
     """Why some rank of the deck cannot be played as a lone card (no one-card shape covers
     it: a leader holding only such cards could not play; seeds 000/002: the leader must
     play), in one line naming the ranks; None when every rank can."""
-    if rules.lone_cards_playable:
+    gaps = rules.lone_card_gaps()
+    if not gaps:
         return None
-    covered = {i for s in rules.shapes if s.copies == 1 and s.run_min == 1
-               and s.kicker_kind is None for i in s.seq}
-    missing = [ALL_RANKS[i].symbol() for i in range(N_RANKS)
-               if rules.deck[i] and i not in covered]
-    return (f"no shape plays a lone card of rank {', '.join(missing)} (a lone {missing[0]} has "
-            "no reading), so a leader holding only such cards could not play")
+    missing = [ALL_RANKS[i].symbol() for i in gaps]
+    last = any(s.last_play and s.copies == 1 and s.run_min == 1 and s.kicker_kind is None
+               for s in rules.shapes)
+    why = "is legal only as a hand's last play" if last else "has no reading"
+    return (f"no shape plays a lone card of rank {', '.join(missing)} (a lone {missing[0]} "
+            f"{why}), so a leader holding only such cards could not play")
 
 
 def require_lone_cards(rules: Rules) -> None:

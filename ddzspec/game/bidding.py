@@ -216,9 +216,7 @@ def round_choice(state: GameState, a: Action, log: tuple[Action, ...]) -> GameSt
         raise InvalidBidError(f"{a.kind} {a.value}: the choices are {said}")
     factors, shown = state.factors, state.shown
     if chosen.times > 1:
-        pair = None if landlord or state.landlord is None or rnd.scope is Scope.TABLE \
-            else a.seat  # a peasant's own factor under scope pair: its settlement only
-        factors = factors + (Factor(chosen.name, chosen.times, a.seat, pair=pair),)
+        factors = factors + _round_factors(state, rnd, a, chosen.name, chosen.times)
         if rnd.kind is RoundKind.SHOW:
             shown = tuple(sorted(shown + (a.seat,)))
     bids = state.bids + (a,)
@@ -228,6 +226,25 @@ def round_choice(state: GameState, a: Action, log: tuple[Action, ...]) -> GameSt
     if len(spoken) < len(seats):
         return replace(st, turn=seats[len(spoken)])
     return start_rounds(st, rnd.stage, rnd)
+
+
+def _round_factors(state: GameState, rnd: Round, a: Action, name: str,
+                   times: int) -> tuple[Factor, ...]:
+    """The factors of a choice above 1. Under ``scope pair``: a peasant's multiplies its own
+    settlement with the landlord; the landlord's answer (``order peasants
+    landlord_if_doubled``: the counter-kick) multiplies each pair whose peasant doubled in this
+    round, and nobody else's; any other choice of the landlord's, the whole table's."""
+    ll = state.landlord
+    if ll is None or rnd.scope is Scope.TABLE:
+        return (Factor(name, times, a.seat),)
+    if a.seat != ll:
+        return (Factor(name, times, a.seat, pair=a.seat),)
+    if rnd.order is RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED:
+        kind = ROUND_ACTION[rnd.kind]
+        doubled = sorted({b.seat for b in state.bids if b.kind is kind and b.seat != ll
+                          and b.value > 1})
+        return tuple(Factor(name, times, a.seat, pair=p) for p in doubled)
+    return (Factor(name, times, a.seat),)
 
 
 def to_landlord(state: GameState, seat: int, log: tuple[Action, ...], **kw: Any) -> GameState:

@@ -120,8 +120,10 @@ def talon_matches(rules: Rules, talon: Cards, pattern: TalonFactor) -> bool:
     held = [i for i, c in enumerate(counts) if c]
     if len(held) < 2 or any(counts[i] > 1 or i not in chain for i in held):
         return False
-    places = sorted(chain.index(i) for i in held)
-    return places[-1] - places[0] == len(places) - 1
+    # a run of consecutive places of the chain holding exactly these ranks (a declared
+    # sequence may hold a rank at both ends: A 2 3 … K A, so QKA and A23 both match)
+    n, want = len(held), set(held)
+    return any(set(chain[s:s + n]) == want for s in range(len(chain) - n + 1))
 
 
 def talon_factor(rules: Rules, talon: Cards) -> Factor | None:

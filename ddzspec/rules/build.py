@@ -325,7 +325,8 @@ class Builder:
                 count = d.kicker_count
                 if count < 1:
                     raise self.err(f"shape {sname}: kicker count must be at least 1", d.at)
-        if d.consecutive is not None and (kind is None or (not each and count < 2)):
+        most_units = (hi if hi is not None else seq_len) if each else count
+        if d.consecutive is not None and (kind is None or most_units < 2):
             raise self.err(f"shape {sname}: 'consecutive' needs two kicker units or more "
                            "(+ each pair consecutive, + 2 pair consecutive)", d.consecutive.at)
         shape = Shape(sname, copies, lo, hi if hi is not None else seq_len, gname, seq,
@@ -518,6 +519,12 @@ class Builder:
             raise self.err(f"{name}: impossible order {order!r} (orders: "
                            f"{', '.join(RoundOrder)})", words[0].at)
         stage = RoundStage(after.text)
+        if sec.head == RoundKind.BLIND and (stage is not RoundStage.LANDLORD
+                                            or order != RoundOrder.LANDLORD):
+            raise self.err(f"{name}: the blind landlord takes the landlord without seeing the "
+                           "talon: 'after landlord' and 'order landlord' (the talon is still "
+                           "face down then)", after.at if stage is not RoundStage.LANDLORD
+                           else words[0].at)
         if stage is RoundStage.DEAL and order != RoundOrder.ALL:
             raise self.err(f"{name}: impossible order {order!r} after deal (there is no "
                            "landlord yet: order all)", words[0].at)

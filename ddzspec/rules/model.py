@@ -505,11 +505,14 @@ class Rules:
         """Whether every rank of the deck can be played as a lone card (a shape of one card
         per rank, run 1, no kickers, over every rank). Without it a hand could be left unable
         to lead, and a deal could never end (seeds 000/002: the leader must play)."""
-        ranks = {i for i in range(N_RANKS) if self.deck[i]}
-        for s in self.shapes:
-            if s.copies == 1 and s.run_min == 1 and s.kicker_kind is None and not s.last_play:
-                ranks -= set(s.seq)
-        return not ranks
+        return not self.lone_card_gaps()
+
+    def lone_card_gaps(self) -> tuple[int, ...]:
+        """The rank indices of the deck that no shape plays as a lone card at any time (a
+        last-play-only shape plays it only to go out), low to high."""
+        covered = {i for s in self.shapes if s.copies == 1 and s.run_min == 1
+                   and s.kicker_kind is None and not s.last_play for i in s.seq}
+        return tuple(i for i in range(N_RANKS) if self.deck[i] and i not in covered)
 
     @property
     def rocket_tier(self) -> int | None:

@@ -73,10 +73,16 @@ def test_kick_asks_the_landlord_only_after_a_kick() -> None:
     assert kicked.phase is Phase.DOUBLING and kicked.turn == 0
     assert [a.value for a in kicked.legal_actions()] == [1, 2]
     done = kicked.apply(Action.double(0, 2))
+    # the counter-kick answers the kicker: seat 1's pair 2 x 2; seat 2 did not kick: x1
     assert [(f.kind, f.seat, f.pair) for f in done.factors] == [
-        ("kick", 1, 1), ("counter", 0, None)]
-    assert (done.multiplier, done.pair_multiplier(1), done.pair_multiplier(2)) == (2, 4, 2)
+        ("kick", 1, 1), ("counter", 0, 1)]
+    assert (done.multiplier, done.pair_multiplier(1), done.pair_multiplier(2)) == (1, 4, 1)
     assert done.phase is Phase.PLAY
+    # both kick: the counter-kick doubles each pair once more
+    both = g.apply(Action.double(1, 2)).apply(Action.double(2, 2)).apply(Action.double(0, 2))
+    assert [(f.kind, f.seat, f.pair) for f in both.factors] == [
+        ("kick", 1, 1), ("kick", 2, 2), ("counter", 0, 1), ("counter", 0, 2)]
+    assert (both.multiplier, both.pair_multiplier(1), both.pair_multiplier(2)) == (1, 4, 4)
 
 
 def test_records_carry_the_round_and_replay() -> None:

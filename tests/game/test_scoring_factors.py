@@ -124,6 +124,20 @@ def test_talon_patterns(talon: str, kind: str | None, times: int) -> None:
     assert (f.kind if f else None, f.times if f else 1) == (kind, times)
 
 
+@pytest.mark.parametrize("talon, straight", [
+    ("QKA", True), ("A23", True), ("JQK", True), ("234", True),
+    ("KA2", False), ("A2K", False), ("Q2A", False),  # no wrap: K A 2 is not in the sequence
+])
+def test_a_talon_straight_follows_a_declared_chain_order(talon: str, straight: bool) -> None:
+    """Under ``group chain = sequence A 2 3 .. A`` the top chain QKA was never a straight
+    (the ace's first place was looked up only; found by a tester)."""
+    rules = load_rules_text(f'rules low "x" extends "{EXAMPLES / "low-straights"}"\n'
+                            "scoring { base bid\n double bomb rocket spring anti_spring\n"
+                            " talon straight 3\n settle per_peasant }\n", "low.rules")
+    f = talon_factor(rules, Cards.parse(talon))
+    assert (f is not None and f.kind == "talon_straight") is straight
+
+
 def test_a_talon_trio_multiplies_when_the_landlord_takes_it() -> None:
     """talon trio 4: TTT ×4, then bombs ×2 ×2 and spring ×2: 4 × 2 × 2 × 2 = 32; the landlord
     wins 2 × 32 = 64, each peasant loses 32 (capped.rules caps at 64: not reached)."""

@@ -73,6 +73,23 @@ def test_no_lone_card_is_refused_statically(tmp_path: Path) -> None:
     assert not report_path(rules).exists()  # static: nothing was compiled
 
 
+def test_a_last_play_only_single_is_refused_in_one_line(tmp_path: Path, cli: Any) -> None:
+    """``single = 1 x 1 last_play`` ended check, play, balance and serve in an IndexError
+    traceback: the static check counted the last-play-only single as covering every rank,
+    while the rules said no rank could be led (found by a tester)."""
+    _f, rules = _rules(tmp_path, 'rules lp "x" extends classic\n'
+                                 "shapes { single = 1 x 1 last_play }\n")
+    assert rules.lone_card_gaps() == tuple(range(15)) and not rules.lone_cards_playable
+    said = ("no shape plays a lone card of rank 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A, 2, B, R "
+            "(a lone 3 is legal only as a hand's last play), so a leader holding only such "
+            "cards could not play")
+    with pytest.raises(UnplayableRulesError) as e:
+        require_playable(rules)
+    assert e.value.problems == (said,)
+    code, _out, err = cli("play", "--rules", str(_f))
+    assert code == 2 and said in err and err.count("\n") == 1
+
+
 def test_all_restrictions_off_is_refused(tmp_path: Path) -> None:
     """`check` reports 1,552 ambiguous moves in classic without restrictions: the game and the
     solver refuse these rules instead of dropping the moves silently."""

@@ -113,8 +113,9 @@ def test_a_seeded_happy_deal_plays_to_the_end_and_replays() -> None:
 def test_the_hebei_kick_round_asks_the_landlord_only_after_a_kick() -> None:
     """Hand-worked: seat 0 bids 3 (classic's auction ends at 3) and takes the talon; the
     peasants are asked in turn order (1 then 2). Neither kicks: play starts, no factor. Seat 1
-    kicks: the landlord may counter-kick; both doublings on seat 1's pair: 2 x 2 = 4, seat 2's
-    pair only the counter: 2."""
+    kicks: the landlord may counter-kick; both doublings on seat 1's pair: 2 x 2 = 4; seat 2
+    did not kick, and the counter-kick answers the kicker only: x1 (rules/hebei.rules: "for
+    each kicking peasant's pair"; a tester found the counter on seat 2's pair too)."""
     g = GameState.new(HEBEI, seed=4, first=0).apply(Action.bid(0, 3))
     assert g.phase is Phase.DOUBLING and g.landlord == 0 and g.turn == 1
     assert [a.value for a in g.legal_actions()] == [1, 2]
@@ -126,8 +127,8 @@ def test_the_hebei_kick_round_asks_the_landlord_only_after_a_kick() -> None:
     assert kicked.phase is Phase.DOUBLING and kicked.turn == 0
     done = kicked.apply(Action.double(0, 2))
     assert [(f.kind, f.seat, f.pair) for f in done.factors] == [("kick", 1, 1),
-                                                               ("counter", 0, None)]
-    assert (done.pair_multiplier(1), done.pair_multiplier(2)) == (4, 2)
+                                                               ("counter", 0, 1)]
+    assert (done.pair_multiplier(1), done.pair_multiplier(2)) == (4, 1)
     assert done.phase is Phase.PLAY
 
 

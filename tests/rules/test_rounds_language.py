@@ -87,6 +87,14 @@ def _load(body: str) -> None:
      "rob_order each_once_caller_last }\n", r"rob_order is a call_rob clause"),
     ("bidding call_rob { rob_order every_now_and_then }\n",
      r"take_turns or each_once_caller_last"),
+    # a blind landlord before there is one, or after the talon is shown (found by a tester)
+    ("round blind { after deal  order all  choices no 1 blind 2 }\n",
+     r"x.rules:2:21: round blind: the blind landlord takes the landlord without seeing the "
+     r"talon: 'after landlord' and 'order landlord'"),
+    ("round blind { after talon  order landlord  choices no 1 blind 2 }\n",
+     r"x.rules:2:21: round blind: .*'after landlord'"),
+    ("round blind { after landlord  order landlord peasants  choices no 1 blind 2 }\n",
+     r"x.rules:2:37: round blind: .*'order landlord'"),
 ])
 def test_bad_input_is_located(body: str, message: str) -> None:
     with pytest.raises(RulesError, match=message):

@@ -110,6 +110,9 @@ def test_group_lists_that_would_be_reordered_or_repeat(line: str, where: tuple[i
      "A); the longest run is 12"),
     ("trio_single = 3 x 1 + 1 single consecutive", (3, 41),
      "shape trio_single: 'consecutive' needs two kicker units or more"),
+    # one body rank, one kicker each: accepted without effect before (found by a tester)
+    ("trio_pair = 3 x 1 + each pair consecutive", (3, 40),
+     "shape trio_pair: 'consecutive' needs two kicker units or more"),
 ])
 def test_shape_errors(shapes: str, where: tuple[int, int], message: str,
                       tmp_path: Path) -> None:
