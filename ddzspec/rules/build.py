@@ -92,7 +92,7 @@ class Builder:
         max_cards = deal.hand + deal.talon
         shapes = self.shapes(groups, order, max_cards)
         shapes = self.precedence(shapes)
-        restrictions = self.restrictions(groups, {s.name for s in shapes})
+        restrictions = self.restrictions(groups, shapes)
         bidding = self.bidding()
         trick = self.trick()
         win = self.win()
@@ -386,33 +386,41 @@ class Builder:
         return tuple(replace(s, tier=tiers.get(s.name, 0)) for s in shapes)
 
     def restrictions(self, groups: dict[str, tuple[int, ...]],
-                     shapes: set[str]) -> tuple[Restriction, ...]:
+                     shapes: tuple[Shape, ...]) -> tuple[Restriction, ...]:
         out = []
         for rname, d in self.raw.restrictions.items():
             self.at(d.at.path)
             if d.on:
                 r = self.restriction(d, registry.REGISTRY[rname].param, groups)
                 if d.shapes:
-                    bound = self.bound_shapes(d, shapes)
+                    bound = self.bound_shapes(d, r, shapes)
                     if not bound:
                         continue  # every shape it bound was dropped: it binds nothing
                     r = replace(r, shapes=bound)
                 out.append(r)
         return tuple(out)
 
-    def bound_shapes(self, d: RestrictionDecl, shapes: set[str]) -> tuple[str, ...]:
+    def bound_shapes(self, d: RestrictionDecl, r: Restriction,
+                     shapes: tuple[Shape, ...]) -> tuple[str, ...]:
         """The shapes of a restriction's ``for`` clause (a house rule per shape: "plane wings
         never 2s or jokers" while a trio may still carry a 2): each a shape of the rules,
-        once; a shape dropped by ``without`` leaves the list."""
+        once, that the restriction can bar a move of (``kicker_not_in 2 for bomb`` would
+        bind nothing: :func:`ddzspec.restrictions.idle_for`); a shape dropped by ``without``
+        leaves the list."""
+        by_name = {s.name: s for s in shapes}
         out: list[str] = []
         for w in d.shapes:
             if w.text in out:
                 raise self.err(f"restriction {d.name}: for {w.text}: listed twice", w.at)
             if not self.kept(f"restriction {d.name} for", w):
                 continue
-            if w.text not in shapes:
+            if w.text not in by_name:
                 raise self.err(f"restriction {d.name}: for {w.text}: no such shape (shapes: "
-                               f"{', '.join(sorted(shapes))})", w.at)
+                               f"{', '.join(sorted(by_name))})", w.at)
+            why = registry.idle_for(r, by_name[w.text], self.deck_counts, self.jokers)
+            if why is not None:
+                raise self.err(f"restriction {d.name}: for {w.text}: {why}; the restriction "
+                               "could never bar one of its moves", w.at)
             out.append(w.text)
         return tuple(out)
 

@@ -123,7 +123,38 @@ def test_shape_errors(shapes: str, where: tuple[int, int], message: str,
 
 
 @pytest.mark.parametrize("restriction, where, message", [
-    ("kicker_not_in 2 for plane", (2, 35), None),
+    ("kicker_not_in 2 for trio_single, plane_pairs", (2, 35), None),
+    # a restriction on kickers for a shape that cannot break it: accepted silently before
+    ("kicker_not_in 2 for bomb", (2, 36),
+     "restriction kicker_not_in: for bomb: shape bomb has no kicker; the restriction could "
+     "never bar one of its moves"),
+    ("kicker_not_in 2 for trio_single, plane", (2, 49),
+     "restriction kicker_not_in: for plane: shape plane has no kicker"),
+    # one copy of each joker: no joker is ever a pair
+    ("kicker_not_in B R for trio_pair", (2, 38),
+     "restriction kicker_not_in: for trio_pair: shape trio_pair's kickers are pairs and no "
+     "listed rank has 2 cards"),
+    ("distinct_kicker_ranks for trio_single", (2, 42),
+     "restriction distinct_kicker_ranks: for trio_single: shape trio_single carries one "
+     "kicker unit"),
+    # two singles hold at most 2 cards of a rank: a cap of 2 bars nothing (a cap of 1 does)
+    ("kicker_rank_max 2 for four_two_singles", (2, 38),
+     "restriction kicker_rank_max: for four_two_singles: shape four_two_singles's kickers (2 "
+     "singles at most) hold at most 2 cards of one rank"),
+    ("kicker_rank_max 1 for four_two_singles", (2, 38), None),
+    ("jokers_not_both_kickers for trio_single", (2, 44),
+     "restriction jokers_not_both_kickers: for trio_single: shape trio_single's kickers (1 "
+     "single at most) can never hold both jokers"),
+    ("jokers_not_both_kickers for four_two_pairs", (2, 44),
+     "restriction jokers_not_both_kickers: for four_two_pairs: shape four_two_pairs's kickers "
+     "(2 pairs at most) can never hold both jokers"),
+    ("jokers_not_both_kickers for four_two_singles", (2, 44), None),
+    # 4 of a rank in the deck, 4 in the body: no card of the body's rank is left to kick
+    ("kicker_not_body_rank for four_two_singles", (2, 41),
+     "restriction kicker_not_body_rank: for four_two_singles: shape four_two_singles's body "
+     "takes every card of its rank (the deck holds 4)"),
+    ("kicker_not_body_rank for trio_single", (2, 41), None),
+    ("quad_block for single", (2, 31), None),
     ("kicker_not_in 2 for nope", (2, 36),
      "restriction kicker_not_in: for nope: no such shape (shapes: "),
     ("kicker_not_in 2 for trio_single, trio_single", (2, 49),
@@ -132,8 +163,11 @@ def test_shape_errors(shapes: str, where: tuple[int, int], message: str,
 def test_restriction_for_errors(restriction: str, where: tuple[int, int],
                                 message: str | None, tmp_path: Path) -> None:
     text = f"rules bad extends classic\nrestrictions {{ {restriction} }}\n"
-    if message is None:  # a shape without kickers is a shape: the restriction binds it
-        assert load_rules_text(text).restriction("kicker_not_in") is not None
+    if message is None:  # the restriction can bar a move of each shape named: it binds them
+        name = restriction.split(maxsplit=1)[0]
+        bound = load_rules_text(text).restriction(name)
+        assert bound is not None
+        assert bound.shapes == tuple(restriction.split(" for ")[1].split(", "))
         return
     err = _error(text, tmp_path)
     assert (err.line, err.column) == where, err
