@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import restrictions as registry
 from ..cards import ALL_RANKS, N_RANKS, Rank
 from ..errors import RulesError
+from ..larkerrors import did_you_mean
 from .merge import Raw
 from .model import (
     DOUBLE_EVENTS,
@@ -278,7 +279,8 @@ class Builder:
         gname = d.group.text if d.group else None
         if d.group is not None and d.group.text not in groups:
             raise self.err(f"shape {sname}: unknown group {d.group.text!r} (groups: "
-                           f"{', '.join(groups) or 'none'})", d.group.at)
+                           f"{', '.join(groups) or 'none'}){did_you_mean(d.group.text, groups)}",
+                           d.group.at)
         seq = groups[gname] if gname else all_ranks
         if copies < 1:
             raise self.err(f"shape {sname}: copies must be at least 1", d.at)
@@ -318,7 +320,9 @@ class Builder:
             kind = kicker_kind(d.kicker_kind.text)
             if kind is None:
                 raise self.err(f"shape {sname}: unknown kicker kind {d.kicker_kind.text!r} "
-                               f"(kinds: {', '.join(KIND_SIZE)})", d.kicker_kind.at)
+                               f"(kinds: {', '.join(KIND_SIZE)})"
+                               f"{did_you_mean(d.kicker_kind.text, KIND_SIZE)}",
+                               d.kicker_kind.at)
             if d.kicker_count is None:
                 each = True
             else:

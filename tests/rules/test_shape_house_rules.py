@@ -190,9 +190,12 @@ def test_restriction_for_a_dropped_shape() -> None:
 
 
 @pytest.mark.parametrize("text, where, expected", [
-    # a misspelt flag reads as the next shape's name: the error is at what follows it
-    ("shapes { trio = 3 x 1 last_plays }", (2, 34), "expected '='"),
-    ("shapes { trio = 3 x 1 + 1 single consecutively }", (2, 48), "expected '='"),
+    # a misspelt flag reads as the next shape's name: the error is at the misspelt word
+    # (it used to be at what follows it, the closing brace)
+    ("shapes { trio = 3 x 1 last_plays }", (2, 23),
+     "unexpected 'last_plays'; did you mean 'last_play'?"),
+    ("shapes { trio = 3 x 1 + 1 single consecutively }", (2, 34),
+     "unexpected 'consecutively'; did you mean 'consecutive'?"),
     ("restrictions { kicker_not_in 2 for }", (2, 36), "a lower-case name"),
 ])
 def test_syntax_errors_are_located(text: str, where: tuple[int, int], expected: str | None,
