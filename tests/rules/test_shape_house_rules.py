@@ -18,7 +18,8 @@ from ddzspec.rules import load_rules, load_rules_text
 from ddzspec.rules.model import resolved_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-HOUSE = ("low-straights", "last-play-trio", "wings-no-twos", "consecutive-wings")
+HOUSE = ("low-straights", "last-play-trio", "wings-no-twos", "consecutive-wings",
+         "wrap-straights")
 
 
 @pytest.mark.parametrize("name", HOUSE)
@@ -41,6 +42,11 @@ def test_words_rules_show_prints() -> None:
     assert "kicker_not_in 2 B R for plane_singles, plane_pairs\n" in wings
     cons = resolved_text(load_rules(str(EXAMPLES / "consecutive-wings.rules")))
     assert "plane_pairs      = 3 x 2..4 in chain + each pair consecutive\n" in cons
+    wrap = resolved_text(load_rules(str(EXAMPLES / "wrap-straights.rules")))
+    assert "group chain = sequence 3 4 5 6 7 8 9 10 J Q K A 2 wraps\n" in wrap
+    # a circle of 13 ranks: chains of 12 at most (20 cards: 10 pairs, 6 trios)
+    assert "straight         = 1 x 5..12 in chain\n" in wrap
+    assert "pair_straight    = 2 x 3..10 in chain\n" in wrap
 
 
 def test_house_rules_change_the_digest_and_seeds_keep_theirs() -> None:
@@ -98,6 +104,54 @@ def test_group_lists_that_would_be_reordered_or_repeat(line: str, where: tuple[i
                  "deal { players 3 hand 17 talon 1 }\n")
         where = (where[0] + 2, where[1])
     err = _error(rules, tmp_path)
+    assert (err.line, err.column) == where, err
+    assert err.message.startswith(message), err.message
+
+
+def test_a_wrapping_sequence_is_a_circle() -> None:
+    r = load_rules(str(EXAMPLES / "wrap-straights.rules"))
+    straight = r.shape("straight")
+    assert r.wrapping == ("chain",) and r.sequences == ("chain",)
+    assert straight.wraps and straight.chain_order and straight.house() == ("chain_order",
+                                                                            "wraps")
+    # the circle as written, and seq: the circle then its ranks again but the last
+    assert [r.order[r.strength[i]].symbol() for i in straight.ring] == [
+        "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"]
+    assert straight.seq == straight.ring + straight.ring[:12]
+    # every place of the circle starts a chain of each length; the heights are the tops'
+    # places in the circle: QKA23 (start 9, top 3 at place 0) the lowest five, JQKA2 (start
+    # 8, top 2 at place 12) the highest
+    assert straight.starts(5) == range(13) and straight.starts(12) == range(13)
+    assert straight.height(r.strength, 9, 5) == 0
+    assert straight.height(r.strength, 8, 5) == 12
+    assert sorted(straight.height(r.strength, s, 5) for s in range(13)) == list(range(13))
+    # without `wraps` the same sequence starts chains only where they fit
+    plain = load_rules_text("rules p extends classic\ngroup chain = sequence 3 .. 2\n")
+    assert plain.shape("straight").starts(5) == range(9) and plain.wrapping == ()
+
+
+@pytest.mark.parametrize("line, where, message", [
+    ("group chain = sequence 3 .. 2 A wraps", (2, 31),
+     "group chain: rank A appears twice in a wrapping sequence; a circle lists each rank once "
+     "and goes on from its last rank to its first by itself (sequence 3 .. 2 wraps)"),
+    # a rank at both ends is the low-straight form, not a circle: the second A is refused
+    ("group chain = sequence A 2 3 .. A wraps", (2, 33),
+     "group chain: rank A appears twice in a wrapping sequence"),
+    ("group chain = sequence 3 4 wraps", (2, 28),
+     "group chain: a wrapping sequence needs at least 3 ranks"),
+    ("group chain = sequence 3 .. 2 wraps\nshapes { long = 1 x 5..13 in chain }", (3, 21),
+     "shape long: a run of 13 in wrapping sequence chain would read the same cards from every "
+     "start (a circle of 13 ranks); the longest run is 12"),
+    ("group chain = sequence 3 .. 2 wraps\nshapes { pairs = 2 x 13 in chain }", (3, 22),
+     "shape pairs: a run of 13 in wrapping sequence chain"),
+    ("group chain = sequence 3 .. 2 wrap", (2, 31),
+     "unexpected 'wrap'; expected a rank (3-9, 10, J, Q, K, A, 2, B, R), bidding, deal, deck, "
+     "end of file, group, order, precedence, restrictions, round, scoring, shapes, trick, win, "
+     "without, wraps; did you mean 'wraps'?"),
+])
+def test_wrapping_sequence_errors(line: str, where: tuple[int, int], message: str,
+                                  tmp_path: Path) -> None:
+    err = _error("rules bad extends classic\n" + line + "\n", tmp_path)
     assert (err.line, err.column) == where, err
     assert err.message.startswith(message), err.message
 
@@ -223,6 +277,10 @@ def test_overview_words() -> None:
     assert shape_words(low.shape("straight"), low) == (
         "5 to 12 cards of consecutive ranks of the chain order A 2 3 4 5 6 7 8 9 T J Q K A (the "
         "chain; no wrap), nothing added")
+    wrap = load_rules(str(EXAMPLES / "wrap-straights.rules"))
+    assert shape_words(wrap.shape("straight"), wrap) == (
+        "5 to 12 cards of consecutive ranks of the chain order 3 4 5 6 7 8 9 T J Q K A 2 (the "
+        "chain; wraps: after 2 comes 3 again, a chain ranks by its top's place), nothing added")
     last = load_rules(str(EXAMPLES / "last-play-trio.rules"))
     assert shape_words(last.shape("trio"), last).endswith(
         "nothing added, only as the move that empties the hand")
