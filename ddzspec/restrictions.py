@@ -143,7 +143,8 @@ def idle_for(r: Restriction, shape: Shape, deck: Sequence[int],
     with one kicker unit, ``kicker_rank_max N`` when no rank can reach N + 1 kicker cards,
     ``jokers_not_both_kickers`` when the two jokers can never both be kickers,
     ``kicker_not_in`` when none of its ranks can be a kicker, ``kicker_not_body_rank`` when
-    the body leaves no card of its ranks for a kicker.
+    the body leaves no card of its ranks for a kicker; ``quad_block`` for a shape without
+    kickers of at most 4 cards a rank (every card is the body's).
 
     >>> from ddzspec.rules import Restriction, load_rules
     >>> classic = load_rules("classic")
@@ -151,9 +152,16 @@ def idle_for(r: Restriction, shape: Shape, deck: Sequence[int],
     ...          classic.deck, classic.jokers)
     'shape bomb has no kicker'
     """
+    name = shape.name
+    if r.name == "quad_block":
+        # without kickers every card is the body's: at most 4 of a rank, in the body; both
+        # jokers only in the body (the rocket)
+        if shape.kicker_kind is None and shape.copies <= 4:
+            return (f"shape {name} has no kicker and {shape.copies} card"
+                    f"{'s' if shape.copies > 1 else ''} of each body rank")
+        return None
     if not REGISTRY[r.name].on_kickers:
         return None
-    name = shape.name
     if shape.kicker_kind is None:
         return f"shape {name} has no kicker"
     unit = 2 if shape.kicker_kind == "pair" else 1

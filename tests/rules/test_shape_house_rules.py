@@ -208,7 +208,14 @@ def test_shape_errors(shapes: str, where: tuple[int, int], message: str,
      "restriction kicker_not_body_rank: for four_two_singles: shape four_two_singles's body "
      "takes every card of its rank (the deck holds 4)"),
     ("kicker_not_body_rank for trio_single", (2, 41), None),
-    ("quad_block for single", (2, 31), None),
+    # quad_block bars 4 of a rank outside a 4-card body and both jokers outside the rocket:
+    # a shape without kickers, 4 cards a rank or fewer, never breaks it
+    ("quad_block for single", (2, 31),
+     "restriction quad_block: for single: shape single has no kicker and 1 card of each body "
+     "rank"),
+    ("quad_block for bomb", (2, 31),
+     "restriction quad_block: for bomb: shape bomb has no kicker and 4 cards of each body rank"),
+    ("quad_block for trio_single, four_two_singles", (2, 31), None),
     ("kicker_not_in 2 for nope", (2, 36),
      "restriction kicker_not_in: for nope: no such shape (shapes: "),
     ("kicker_not_in 2 for trio_single, trio_single", (2, 49),
