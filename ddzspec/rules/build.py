@@ -47,6 +47,7 @@ from .model import (
     Turn,
     Win,
     _digest,
+    around,
     kicker_kind,
     rank_symbol,
 )
@@ -296,7 +297,7 @@ class Builder:
         seq = groups[gname] if gname else all_ranks
         wraps = gname in self.wrapping
         if wraps:  # the circle, then its ranks again but the last: every chain is a slice
-            seq = seq + seq[:-1]
+            seq = around(seq)
         if copies < 1:
             raise self.err(f"shape {sname}: copies must be at least 1", d.at)
         if lo < 1:

@@ -225,9 +225,7 @@ class Shape:
         >>> len(s.starts(5)), [rank_symbol(i) for i in s.seq[11:16]]
         (13, ['A', '2', '3', '4', '5'])
         """
-        if self.wraps:
-            return range(len(self.ring))
-        return range(len(self.seq) - run + 1)
+        return chain_starts(self.seq, run, self.wraps)
 
     def height(self, strength: Sequence[int], start: int, run: int) -> int:
         """The comparison key of the body ``seq[start:start+run]``: the strength of its top
@@ -288,6 +286,23 @@ class Restriction:
         words = [self.name] + ([] if self.param is None else [str(self.param)])
         words += [rank_symbol(i) for i in self.ranks]
         return " ".join(words) + (" for " + ", ".join(self.shapes) if self.shapes else "")
+
+
+def around(ring: tuple[int, ...]) -> tuple[int, ...]:
+    """A wrapping chain order as chains read it: the circle ``ring``, then its ranks again
+    but the last, so that every chain of fewer ranks than the circle is one slice
+    (``sequence 3 .. 2 wraps``: ``3 .. 2 3 .. A``; QKA23 is ``[9:14]``)."""
+    return ring + ring[:-1]
+
+
+def chain_starts(seq: Sequence[int], run: int, wraps: bool) -> range:
+    """Where a chain ``run`` ranks long may start in ``seq`` (a chain order, :func:`around`
+    of its circle when it ``wraps``): every place where it fits, or every place of the
+    circle. The one place chains are enumerated: :meth:`Shape.starts`, the talon's
+    straight (:func:`ddzspec.game.scoring.talon_matches`)."""
+    if wraps:
+        return range((len(seq) + 1) // 2)
+    return range(len(seq) - run + 1)
 
 
 def kickers_in_line(shape: Shape, kickers: Sequence[int]) -> bool:
