@@ -277,6 +277,14 @@ def test_cli_exits_2_without_traceback(tmp_path: Path, command: list[str], cli: 
     assert "Traceback" not in res.output
 
 
+def test_diff_words_a_wrapping_chain_order() -> None:
+    from ddzspec.diff import spec_differences
+    classic, wrap = load_rules("classic"), load_rules(str(EXAMPLES / "wrap-straights.rules"))
+    diffs = {d.what: (d.a, d.b) for d in spec_differences(classic, wrap)}
+    assert diffs["group chain"] == ("3 4 5 6 7 8 9 T J Q K A",
+                                    "chain order 3 4 5 6 7 8 9 T J Q K A 2, wrapping")
+
+
 def test_overview_words() -> None:
     from ddzspec.learn import shape_words
     from ddzspec.restrictions import words
