@@ -60,7 +60,8 @@ def _load(body: str) -> None:
     ("round double { after talon  order landlord peasants  choices no 1 double 0 }\n",
      r"x.rules:2:\d+: round double: choice double 0: a factor is at least 1"),
     ("round double { after bidding  order landlord peasants  choices no 1 double 2 }\n",
-     r"x.rules:2:22: round double: after bidding: unknown stage \(stages: deal, landlord, talon\)"),
+     r"x.rules:2:22: round double: after bidding: unknown stage \(stages: before deal, after "
+     r"deal, after landlord, after talon\)"),
     ("round show { after deal  order landlord  choices no 1 show 2 }\n",
      r"x.rules:2:32: round show: impossible order 'landlord' after deal \(there is no "
      r"landlord yet: order all\)"),
@@ -77,10 +78,10 @@ def _load(body: str) -> None:
     ("round double { after talon  order landlord peasants  choices no 1 x 2  answer no 1 y 2 }"
      "\n", r"'answer' needs order peasants landlord_if_doubled"),
     ("round double { order landlord peasants  choices no 1 x 2 }\n",
-     r"round double needs 'after …'"),
+     r"round double needs 'after …' or 'before deal'"),
     ("round double { after talon  order landlord peasants  choices no 1 x 2 }\n"
      "round double { after talon  order landlord peasants  choices no 1 x 2 }\n",
-     r"section 'round double' given twice"),
+     r"x.rules:3:1: round double after talon given twice \(one round of a kind per stage\)"),
     (QQ_BID.replace("}", " max_robs 3 }") + SCORE,
      r"max_robs: rob_order each_once_caller_last bounds the robs itself"),
     ("bidding auction { bids 1 2 3  all_pass redeal first_bidder random  "
@@ -134,7 +135,8 @@ def test_diff_says_the_bidding_and_round_differences_in_words() -> None:
                for w in words)
     assert ("round double: qq-bidding has after talon, order landlord peasants, choices no 1 "
             "double 2 super 4, scope pair; kick has after talon, order peasants "
-            "landlord_if_doubled, choices no 1 kick 2, answer no 1 counter 2, scope pair."
+            "landlord_if_doubled, choices no 1 kick 2, answer no 1 counter 2 for doublers, "
+            "scope pair."
             in words)
     assert spec_differences(classic, load_rules("kawu"))[-1].what == "bidding"
 
