@@ -142,11 +142,13 @@ def warnings(state: GameState) -> tuple[tuple[int, str], ...]:
 def seat_stakes(state: GameState, seat: int) -> tuple[PairStake, ...]:
     """The settlements ``seat`` takes part in, at the multipliers so far (capped; the product
     before the cap when it cut): a peasant's own with the landlord, the landlord's with each
-    peasant in seat order; none before there is a landlord. Under ``scope pair`` a peasant's
-    differs from the table's multiplier (its own doubling), so this, not the table's, is
-    what a seat's settlement is shown at (the web table, the terminal seat)."""
+    peasant in seat order; none before there is a landlord or while no factor belongs to one
+    pair (every settlement is then at the table's multiplier, as :attr:`Result.pairs`). Under
+    ``scope pair`` a peasant's differs from the table's multiplier (its own doubling), so
+    this, not the table's, is what a seat's settlement is shown at (the web table, the
+    terminal seat)."""
     ll = state.landlord
-    if ll is None:
+    if ll is None or all(f.pair is None for f in state.factors):
         return ()
     stakes = pair_stakes(state.factors, ll, state.players, state.rules.scoring.cap_multiplier)
     return stakes if seat == ll else tuple(p for p in stakes if p.seat == seat)
