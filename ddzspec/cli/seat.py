@@ -120,9 +120,14 @@ class TerminalSeat:
         elif action.kind in ROUND_KINDS:
             name = self._choice_names(before, action.seat).get(action.value, "?")
             line = f"{who}: {name} (x{action.value}; {self._multiplier_words()})"
-            if action.seat in st.shown and action.seat not in before.shown:
+            if action.seat in st.shown and action.seat not in before.shown and st.dealt:
                 verb = "show" if action.seat == self.seat else "shows"
                 line += f"\n{who} {verb}: {_grouped(st.hands[action.seat], self.notation)}"
+            if st.dealt and not before.dealt:  # a hand shown before the deal: face up now
+                line += "\nthe hands are dealt" + "".join(
+                    f"\n{'you show' if s == self.seat else f'seat {s} shows'}: "
+                    f"{_grouped(st.hands[s], self.notation)}"
+                    for s in st.shown if s in before.shown)
         else:
             word = action.kind.value
             line = f"{who}: {word if action.value else 'no ' + word}"
@@ -168,6 +173,8 @@ class TerminalSeat:
             if v.landlord == s:
                 name += " (landlord)"
             seats.append(f"{name} {left}" + (f" — {warn[s]}!" if s in warn else ""))
+        if not self.state.dealt:
+            return ["", "your hand: not dealt yet (you decide without seeing it)"]
         lines = ["", f"your hand ({len(v.hand)}): {_grouped(v.hand, n)}",
                  "cards left: " + ", ".join(seats)]
         if v.talon is not None and len(v.talon):
