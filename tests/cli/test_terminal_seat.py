@@ -323,14 +323,24 @@ def test_a_doubling_round_is_a_prompt(tmp_path: Path) -> None:
     assert resume(load(save)).over
 
 
-def test_show_cards_is_a_prompt(tmp_path: Path) -> None:
-    """examples/show-cards.rules: the first prompt asks to show the hand, by name."""
-    child = spawn(tmp_path, "--rules", "examples/show-cards.rules", "--seat", "0",
+@pytest.mark.parametrize("rules, before, after", [
+    # examples/show-cards.rules: the first prompt asks to show the hand, by name
+    ("examples/show-cards.rules", [], [r"you: show \(x2; multiplier x2\)", r"you show: "]),
+    # rules/happy.rules: the first prompt comes before the deal (no hand yet); the person
+    # shows x5 and its hand is printed face up only once the hands are dealt
+    ("happy", ["your hand: not dealt yet"],
+     [r"you: show \(x5; multiplier x5\)\r?\n", r"the hands are dealt\r?\nyou show: "]),
+], ids=["after-deal", "before-deal"])
+def test_show_cards_is_a_prompt(tmp_path: Path, rules: str, before: list[str],
+                                after: list[str]) -> None:
+    child = spawn(tmp_path, "--rules", rules, "--seat", "0",
                   "--seed", "4", "--levels", "1", "--save", str(tmp_path / "deal.json"))
+    for said in before:
+        child.expect(said)
     child.expect(re.compile(r"seat 0 show \[no/show\]> "))
     child.sendline("show")
-    child.expect(r"you: show \(x2; multiplier x2\)")
-    child.expect(r"you show: ")
+    for said in after:
+        child.expect(said)
     child.sendline("quit")
     assert finish(child) == 0
 
@@ -354,17 +364,3 @@ def test_the_status_shows_the_seats_own_settlement_itemised(tmp_path: Path) -> N
     assert [x for x in landlord.status() if x.startswith("settlement")] == [
         "settlement with seat 0: x2 (double); base 1",
         "settlement with seat 2: x8 (double, super x4 seat 2 only); base 1"]
-
-
-def test_a_show_before_the_deal_is_a_prompt_without_the_hand(tmp_path: Path) -> None:
-    """rules/happy.rules: the first prompt comes before the deal (no hand yet); the person
-    shows x5 and its hand is printed face up only once the hands are dealt."""
-    child = spawn(tmp_path, "--rules", "happy", "--seat", "0", "--seed", "4", "--levels", "1",
-                  "--save", str(tmp_path / "deal.json"))
-    child.expect("your hand: not dealt yet")
-    child.expect(re.compile(r"seat 0 show \[no/show\]> "))
-    child.sendline("show")
-    child.expect(r"you: show \(x5; multiplier x5\)\r?\n")
-    child.expect(r"the hands are dealt\r?\nyou show: ")
-    child.sendline("quit")
-    assert finish(child) == 0

@@ -86,6 +86,15 @@ def test_kick_asks_the_landlord_only_after_a_kick() -> None:
     assert (both.multiplier, both.pair_multiplier(1), both.pair_multiplier(2)) == (1, 4, 4)
 
 
+def _play_out(g: GameState, level: int) -> GameState:
+    """The deal ``g`` played to its end by three computer players of ``level``."""
+    players = [player_for(level, 0) for _ in range(3)]
+    while not g.over:
+        assert g.turn is not None
+        g = g.apply(players[g.turn].decide(g.view(g.turn)))
+    return g
+
+
 def test_records_carry_the_round_and_replay() -> None:
     g = qq_landlord_1()
     for a in (Action.double(1, 2), Action.double(2, 4), Action.double(0, 1)):
@@ -263,10 +272,7 @@ def test_a_peasants_own_double_settles_its_pair_only() -> None:
     g = qq_landlord_1()
     for a in (Action.double(1, 2), Action.double(2, 4), Action.double(0, 1)):
         g = g.apply(a)
-    players = [player_for(2, 0) for _ in range(3)]
-    while not g.over:
-        assert g.turn is not None
-        g = g.apply(players[g.turn].decide(g.view(g.turn)))
+    g = _play_out(g, 2)
     r = g.result
     assert r is not None and r.landlord == 1
     assert abs(r.scores[2]) == 4 * abs(r.scores[0]) and sum(r.scores) == 0
@@ -364,10 +370,7 @@ def test_both_show_rounds_are_in_the_transcript_and_replay() -> None:
     for a in (Action.show(1, 1), Action.show(2, 5), Action.show(0, 1), Action.show(1, 1),
               Action.show(0, 1)):
         g = g.apply(a)
-    players = [player_for(1, 0) for _ in range(3)]
-    while not g.over:
-        assert g.turn is not None
-        g = g.apply(players[g.turn].decide(g.view(g.turn)))
+    g = _play_out(g, 1)
     r = replay(Record.from_json(json.loads(record_of(g).dumps())))
     assert r.ok and r.state == g
     start = GameState.new(HAPPY, seed=6, first=1)
@@ -404,11 +407,7 @@ def test_the_counter_kick_reaches_what_the_answer_declares(reach: str, pair2: in
     for a in (Action.double(1, 2), Action.double(2, 1), Action.double(0, 2)):
         g = g.apply(a)
     assert (g.pair_multiplier(1), g.pair_multiplier(2)) == (4, pair2)
-    players = [player_for(1, 0) for _ in range(3)]
-    while not g.over:
-        assert g.turn is not None
-        g = g.apply(players[g.turn].decide(g.view(g.turn)))
-    r = g.result
+    r = _play_out(g, 1).result
     assert r is not None and r.base == 3
     sign = 1 if r.winner == "landlord" else -1
     other = 1  # the factors of play: bombs, rocket, spring, all the table's
