@@ -508,8 +508,8 @@ def _spec_sentence(what: str, a: Rules, b: Rules, x: str, y: str) -> str:
         return "scoring: " + " ".join(sides or [f"{b.name} has {y}."])
     if what == "bidding" and (a.bidding.system, a.bidding.rob_order) != \
             (b.bidding.system, b.bidding.rob_order):
-        wa, wb = (w[0].lower() + w[1:] for w in (_bidding_words(a), _bidding_words(b)))
-        return f"bidding: {a.name} has {wa[:-1]}; {b.name} has {wb}"
+        ba, bb = (w[0].lower() + w[1:] for w in (_bidding_words(a), _bidding_words(b)))
+        return f"bidding: {a.name} has {ba[:-1]}; {b.name} has {bb}"
     if x == "-":
         return f"{what}: only {b.name} has it: {y}."
     if y == "-":
