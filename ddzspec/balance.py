@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +77,15 @@ def deal_seed(seed: int, k: int) -> str:
 def deal_facts(state: GameState) -> dict[str, Any]:
     """The facts of a finished deal (module doc) as a JSON-able dict: ``landlord_won``,
     ``landlord_points``, ``peasant_points`` (the peasants' mean), ``spring``, ``anti_spring``,
-    ``bombs``, ``rockets``, ``multiplier``, ``bid`` (the base), ``robs``, ``redeals``,
-    ``length``; and only where the rules have them (:data:`EXTRA_FIGURES`): ``robbed`` (a
-    rob in the deal; call-and-rob bidding), ``landlord_doubles`` / ``peasant_doubles``
-    (``[decisions, doubled, super]`` of the role in the doubling rounds: doubled = a factor
-    above 1, super = the round's highest factor for the role; a doubling round),
-    ``shows`` (``[seats asked, seats that showed]``; a show round), ``capped`` (the cap cut
+    ``bombs``, ``rockets``, ``multiplier``, ``robs``, ``redeals``, ``length``; ``bid`` (the
+    winning bid, the base) under an auction, ``landlord_by`` under call and rob (``caller``:
+    the seat that called ended landlord; ``robber``: a robber did; ``no_call``: nobody
+    called and the first speaker is landlord, seed 003); and only where the rules have them
+    (:data:`EXTRA_FIGURES`): ``robbed`` (a rob in the deal; call-and-rob bidding),
+    ``landlord_doubles`` / ``peasant_doubles`` (``[decisions, doubled, super]`` of the role in
+    the doubling rounds: doubled = a factor above 1, super = the round's highest factor for
+    the role; a doubling round), ``shows`` (``[seats, seats that showed]`` in any show round,
+    before or after the deal; a show round), ``capped`` (the cap cut
     the table's or a pair's multiplier; a cap on the multiplier) and ``stake`` (with any of
     these: the peasants' mean of base × the multiplier each settles at, capped). Only the
     deal's last attempt counts (a redealt one is void). Raises ValueError when the deal is
@@ -97,7 +100,8 @@ def deal_facts(state: GameState) -> dict[str, Any]:
     top = {ll: max((c.times for r in rules.rounds if r.kind is RoundKind.DOUBLE
                     for c in r.choices_of(ll)), default=0) for ll in (True, False)}
     doubles = {True: [0, 0, 0], False: [0, 0, 0]}
-    shows = [0, 0]
+    showed: set[int] = set()
+    caller = None
     bombs = rockets = length = 0
     for step in replay(record_of(state), rules).steps:
         if step.state.attempt != state.attempt:
@@ -109,9 +113,10 @@ def deal_facts(state: GameState) -> dict[str, Any]:
             d[1] += step.action.value > 1
             d[2] += step.action.value > 1 and step.action.value == top[step.action.seat
                                                                         == res.landlord]
-        elif kind is ActionKind.SHOW:
-            shows[0] += 1
-            shows[1] += step.action.value > 1
+        elif kind is ActionKind.SHOW and step.action.value > 1:
+            showed.add(step.action.seat)
+        elif kind is ActionKind.CALL and step.action.value and caller is None:
+            caller = step.action.seat
         if kind in (ActionKind.PLAY, ActionKind.PASS):
             length += 1
         if kind is ActionKind.PLAY and step.state.last is not None:
@@ -126,16 +131,20 @@ def deal_facts(state: GameState) -> dict[str, Any]:
         "landlord_points": res.scores[res.landlord],
         "peasant_points": sum(peasants) / len(peasants),
         "spring": res.spring, "anti_spring": res.anti_spring, "bombs": bombs,
-        "rockets": rockets, "multiplier": res.multiplier, "bid": res.base,
+        "rockets": rockets, "multiplier": res.multiplier,
         "robs": state.robs, "redeals": state.attempt, "length": length}
     extra = False
-    if rules.bidding.system is BiddingSystem.CALL_ROB:
+    if rules.bidding.system is BiddingSystem.AUCTION:
+        facts["bid"] = res.base
+    else:
         facts["robbed"], extra = state.robs > 0, True
+        facts["landlord_by"] = ("no_call" if caller is None else
+                                "caller" if caller == res.landlord else "robber")
     if any(r.kind is RoundKind.DOUBLE for r in rules.rounds):
         facts["landlord_doubles"], facts["peasant_doubles"] = doubles[True], doubles[False]
         extra = True
     if any(r.kind is RoundKind.SHOW for r in rules.rounds):
-        facts["shows"], extra = shows, True
+        facts["shows"], extra = [state.players, len(showed)], True
     if rules.scoring.cap_multiplier is not None:
         facts["capped"] = res.uncapped is not None or any(
             p.uncapped is not None for p in res.pairs)
@@ -179,8 +188,9 @@ def deal_task(rules: dict[str, Any], levels: list[int], seed: int, k: int,
 class VariantFigures:
     """One variant's figures: ``rules`` (name), ``levels`` (per seat), ``deals``, ``figures``
     (name → Estimate: the keys of :data:`FIGURES`, then the :data:`EXTRA_FIGURES` the deals
-    have), ``bids`` and ``robs`` (value → share of
-    deals, an Estimate)."""
+    have), ``bids`` (the winning bid: an auction's), ``robs`` and ``landlord_by`` (who ended
+    landlord: call and rob's ``caller``, ``robber``, ``no_call``): value → share of deals,
+    an Estimate; empty when the bidding has none."""
 
     rules: str
     levels: tuple[int, ...]
@@ -188,14 +198,17 @@ class VariantFigures:
     figures: Mapping[str, Estimate]
     bids: Mapping[int, Estimate]
     robs: Mapping[int, Estimate]
+    landlord_by: Mapping[str, Estimate] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """``{"rules", "levels", "deals", "figures": {name: estimate}, "bids": {value: estimate},
-        "robs": {...}}``, each estimate as ``{"n", "mean", "low", "high"}``."""
+        "robs": {...}, "landlord_by": {...}}``, each estimate as ``{"n", "mean", "low",
+        "high"}``."""
         return {"rules": self.rules, "levels": list(self.levels), "deals": self.deals,
                 "figures": {k: e.to_json() for k, e in self.figures.items()},
                 "bids": {str(k): e.to_json() for k, e in self.bids.items()},
-                "robs": {str(k): e.to_json() for k, e in self.robs.items()}}
+                "robs": {str(k): e.to_json() for k, e in self.robs.items()},
+                "landlord_by": {k: e.to_json() for k, e in self.landlord_by.items()}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +253,10 @@ class BalanceResult:
                        f" seed {self.seed}")
             for name, e in v.figures.items():
                 out.append(f"  {ALL_FIGURES[name][0]:<32} {_fmt(name, e)}")
-            for label, dist in (("bid", v.bids), ("robs", v.robs)):
-                if len(dist) > 1 or label == "bid":
+            dists: tuple[tuple[str, Mapping[Any, Estimate]], ...] = (
+                ("bid", v.bids), ("landlord (call and rob)", v.landlord_by), ("robs", v.robs))
+            for label, dist in dists:
+                if len(dist) > 1 or (label != "robs" and dist):
                     out.append(f"  {label:<32} " + "; ".join(
                         f"{k}: {_fmt('rate', e, rate=True)}" for k, e in dist.items()))
         for d in self.differences:
@@ -303,9 +318,13 @@ def _figures_of(rows: Sequence[Mapping[str, Any]]) -> list[str]:
                             if rows and all(fact in r for r in rows)]
 
 
-def _shares(rows: Sequence[Mapping[str, Any]], key: str) -> dict[int, Estimate]:
-    values = sorted({int(r[key]) for r in rows})
-    return {v: estimate([float(int(r[key]) == v) for r in rows], RATE) for v in values}
+def _shares(rows: Sequence[Mapping[str, Any]], key: str) -> dict[Any, Estimate]:
+    """Each value of the fact ``key`` (sorted): its share of the deals; empty when a deal
+    lacks the fact (``bid`` under call and rob, ``landlord_by`` under an auction)."""
+    if not rows or any(key not in r for r in rows):
+        return {}
+    values = sorted({r[key] for r in rows})
+    return {v: estimate([float(r[key] == v) for r in rows], RATE) for v in values}
 
 
 def variant_figures(name: str, levels: Sequence[int], rows: Sequence[Mapping[str, Any]]
@@ -314,7 +333,8 @@ def variant_figures(name: str, levels: Sequence[int], rows: Sequence[Mapping[str
     return VariantFigures(name, tuple(levels), len(rows),
                           {f: estimate(_values(rows, f), ALL_FIGURES[f][1])
                            for f in _figures_of(rows)},
-                          _shares(rows, "bid"), _shares(rows, "robs"))
+                          _shares(rows, "bid"), _shares(rows, "robs"),
+                          _shares(rows, "landlord_by"))
 
 
 def same_deals(a: Rules, b: Rules) -> bool:

@@ -270,11 +270,19 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
         ", ".join(r for r in rb if r not in ra) or "-")
     for what in ("deal", "bidding", "trick", "win", "scoring"):
         add(what, *_fields(getattr(a, what), getattr(b, what)))
-    rda = {r.kind: ", ".join(r.clauses()[1:]) for r in a.rounds}
-    rdb = {r.kind: ", ".join(r.clauses()[1:]) for r in b.rounds}
+    rda, rdb = _rounds_by_kind(a), _rounds_by_kind(b)
     for kind in dict.fromkeys([*rda, *rdb]):
         add(f"round {kind}", rda.get(kind, "-"), rdb.get(kind, "-"))
     return tuple(out)
+
+
+def _rounds_by_kind(r: Rules) -> dict[str, str]:
+    """Each kind of round of ``r``: its clauses, one round after another (``; ``) when the
+    kind is played at several stages, in stage order."""
+    out: dict[str, list[str]] = {}
+    for rnd in r.rounds:
+        out.setdefault(rnd.kind, []).append(", ".join(rnd.clauses()[1:]))
+    return {k: "; ".join(v) for k, v in out.items()}
 
 
 def _fields(x: Deal | Bidding | Trick | Win | Scoring,

@@ -25,7 +25,10 @@ from .rules import (
     BiddingSystem,
     FirstBidder,
     RobOrder,
+    Round,
+    RoundKind,
     RoundOrder,
+    RoundStage,
     Rules,
     Scope,
     Shape,
@@ -255,30 +258,46 @@ def _deal_words(rules: Rules) -> str:
 
 
 def _bidding_words(rules: Rules) -> str:
+    """The bidding in sentences, with the rounds in the order a deal meets them: those
+    before the bidding (before and after the deal) first, then the bidding, then the rest."""
+    said = _round_sentences(rules)
+    pre = [x for r, x in said if r.stage.before_bidding]
+    post = "".join(f" Then {x}" for r, x in said if not r.stage.before_bidding)
+    if not pre:
+        return _bidding_core(rules) + post
+    first = "First " + " Then ".join(pre)
+    return f"{first} Then the bidding: {_bidding_core(rules)}{post}"
+
+
+def _bidding_core(rules: Rules) -> str:
+    """The bidding itself in words (no rounds)."""
     b = rules.bidding
+    first = b.first_speaker.value + (
+        " first speaker (or the first seat to show its cards, when one did)"
+        if b.first_to_show_speaks_first else " first speaker")
     if b.system is BiddingSystem.AUCTION:
         top = b.ends_at if b.ends_at is not None else max(b.bids)
         again = ("the first bidder is drawn at random again"
                  if b.all_pass_first_bidder is FirstBidder.RANDOM else "the next player bids first")
-        return (f"an auction, from a {b.first_speaker} first speaker: each player speaks once, "
+        return (f"an auction, from a {first}: each player speaks once, "
                 f"bidding {' or '.join(map(str, b.bids))} strictly above the current bid, or "
                 f"passing; a bid of {top} ends it at once. The highest bidder is the landlord "
                 f"and the bid is the base. If all pass, the deal is void and redealt, and "
-                f"{again}." + _round_words(rules))
+                f"{again}.")
     robs = "each rob doubles the multiplier" if "rob" in rules.scoring.double else \
         "robs do not double"
     nocall = ("if nobody calls, the first speaker is the landlord" if
               b.no_call_first_speaker_landlord else "if nobody calls, the deal is redealt")
     if b.rob_order is RobOrder.EACH_ONCE_CALLER_LAST:
-        return (f"call and rob, from a {b.first_speaker} first speaker: the players are asked "
+        return (f"call and rob, from a {first}: the players are asked "
                 "in turn to call the landlord; after a call each other player that did not "
                 "decline to call may rob once, in turn; if anyone robbed, the caller has one "
                 "last word (rob back and be the landlord, or leave it to the last robber); "
-                f"{robs}; {nocall}." + _round_words(rules))
-    return (f"call and rob, from a {b.first_speaker} first speaker: a player may call the "
+                f"{robs}; {nocall}.")
+    return (f"call and rob, from a {first}: a player may call the "
             f"landlord; after a call the other players may rob it in turn (at most "
             f"{b.max_robs} robs; the last robber is the landlord, and a refusal to rob leaves "
-            f"it with the last caller or robber); {robs}; {nocall}." + _round_words(rules))
+            f"it with the last caller or robber); {robs}; {nocall}.")
 
 
 _ORDER_WORDS = {
@@ -291,18 +310,26 @@ _ORDER_WORDS = {
 }
 
 
-def _round_words(rules: Rules) -> str:
-    """The rounds after the bidding, in sentences (empty when there are none)."""
-    out = ""
-    for r in rules.rounds:
+def _round_sentences(rules: Rules) -> list[tuple[Round, str]]:
+    """Each round of ``rules`` in a sentence (``a show round after the deal, asking …``), in
+    the order a deal meets them."""
+    out = []
+    for i, r in enumerate(rules.rounds):
         choices = ", ".join(f"{c.name} x{c.times}" for c in r.choices)
         answer = ("" if not r.answers else
                   "; the landlord answers with " + ", ".join(f"{c.name} x{c.times}"
                                                              for c in r.answers))
+        if r.answer_scope is Scope.DOUBLERS:
+            answer += ", for the settlements of the peasants who chose above x1 only"
         scope = ("a peasant's factor is for its own settlement with the landlord"
                  if r.scope is Scope.PAIR else "every factor multiplies the whole table")
-        out += (f" Then a {r.kind} round after the {r.stage}, asking {_ORDER_WORDS[r.order]}: "
-                f"the choices are {choices}{answer}; {scope}.")
+        unseen = (", before any seat sees its cards (a hand shown then is face up once dealt)"
+                  if r.stage is RoundStage.BEFORE_DEAL else "")
+        again = ("; a seat whose hand is already shown is not asked again"
+                 if r.kind is RoundKind.SHOW
+                 and any(x.kind is RoundKind.SHOW for x in rules.rounds[:i]) else "")
+        out.append((r, f"a {r.kind} round {r.stage.words}, asking {_ORDER_WORDS[r.order]}"
+                        f"{unseen}: the choices are {choices}{answer}; {scope}{again}."))
     return out
 
 
@@ -483,8 +510,8 @@ def _spec_sentence(what: str, a: Rules, b: Rules, x: str, y: str) -> str:
         return "scoring: " + " ".join(sides or [f"{b.name} has {y}."])
     if what == "bidding" and (a.bidding.system, a.bidding.rob_order) != \
             (b.bidding.system, b.bidding.rob_order):
-        return (f"bidding: {a.name} has {_bidding_words(a)[:-1]}; {b.name} has "
-                f"{_bidding_words(b)}")
+        ba, bb = (w[0].lower() + w[1:] for w in (_bidding_words(a), _bidding_words(b)))
+        return f"bidding: {a.name} has {ba[:-1]}; {b.name} has {bb}"
     if x == "-":
         return f"{what}: only {b.name} has it: {y}."
     if y == "-":

@@ -547,12 +547,12 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
             prev = st
             continue
         if action.kind in ROUND_KINDS:
-            if not any(b.kind is action.kind for b in prev.bids):
+            if prev.round_from == len(prev.bids):  # the round's first choice
                 out += _round_head(prev)
-            new = st.factors[len(prev.factors):]
-            pair = next((f.pair for f in new if f.pair is not None), None)
-            mult = (f"multiplier {st.multiplier}" if pair is None else
-                    f"seat {pair}'s settlement at x{st.pair_multiplier(pair)}")
+            pairs_now = sorted({f.pair for f in st.factors[len(prev.factors):]
+                                if f.pair is not None})
+            mult = (", ".join(f"seat {p}'s settlement at x{st.pair_multiplier(p)}"
+                              for p in pairs_now) or f"multiplier {st.multiplier}")
             out.append(f"  {_choice_words(prev, action, notation)}, {mult}")
             if talon_taken(st) and not talon_taken(prev):
                 out.append("  " + _talon_words(st, notation))
@@ -603,7 +603,8 @@ def _choice_words(st: GameState, action: Action, notation: str) -> str:
     words = (f"seat {action.seat} chooses {name} (x{action.value}"
              + (", its own settlement with the landlord" if pair else "") + ")")
     if action.kind is ActionKind.SHOW and action.value > 1:
-        words += f": its hand {st.hands[action.seat].format(notation)} is shown"
+        words += (f": its hand {st.hands[action.seat].format(notation)} is shown"
+                  + ("" if st.dealt else " once dealt"))
     return words
 
 
@@ -613,7 +614,9 @@ def _round_head(st: GameState) -> list[str]:
     if rnd is None:
         return []
     choices = ", ".join(f"{c.name} x{c.times}" for c in rnd.choices)
-    return [f"{rnd.kind} round after the {rnd.stage} ({rnd.order}; {choices}; "
+    answer = ("" if not rnd.answers else "; answer " + ", ".join(
+        f"{c.name} x{c.times}" for c in rnd.answers) + f" for {rnd.answer_scope}")
+    return [f"{rnd.kind} round {rnd.stage.words} ({rnd.order}; {choices}{answer}; "
             f"scope {rnd.scope}):"]
 
 

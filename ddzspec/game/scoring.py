@@ -78,6 +78,11 @@ class Factor:
             what += " (beyond the bombs cap: not counted)"
         return f"×{self.times} {what}"
 
+    def applies_to(self, pair: int | None) -> bool:
+        """Whether it belongs to the settlement of the peasant ``pair`` (the table's factors
+        and that pair's own; with ``pair`` None, the table's only), counted or ``cut``."""
+        return self.pair is None or self.pair == pair
+
 
 def multiplier_of(factors: Iterable[Factor], cap: int | None = None,
                   pair: int | None = None) -> int:
@@ -85,7 +90,7 @@ def multiplier_of(factors: Iterable[Factor], cap: int | None = None,
     whole table or (with ``pair``) of that peasant's settlement; at most ``cap`` when given."""
     m = 1
     for f in factors:
-        if not f.cut and (f.pair is None or f.pair == pair):
+        if not f.cut and f.applies_to(pair):
             m *= f.times
     return m if cap is None else min(m, cap)
 
@@ -160,6 +165,21 @@ class PairStake:
         return d
 
 
+def pair_stakes(factors: tuple[Factor, ...], landlord: int, players: int,
+                cap: int | None) -> tuple[PairStake, ...]:
+    """Each peasant's settlement with the landlord, in seat order: the multiplier it settles
+    at (the table's factors times its own, at most ``cap``) and, when the cap cut it, the
+    product before the cap. The one computation behind :func:`settle` and what a seat sees of
+    its own settlements (:func:`ddzspec.game.views.seat_stakes`)."""
+    out = []
+    for p in range(players):
+        if p != landlord:
+            raw = multiplier_of(factors, pair=p)
+            mult = raw if cap is None else min(raw, cap)
+            out.append(PairStake(p, mult, raw if mult != raw else None))
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a deal ended. ``winner``: :class:`Winner` (landlord or peasants); ``out_seat``: the
@@ -213,19 +233,13 @@ def settle(base: int, landlord: int, players: int, landlord_wins: bool,
     sign = 1 if landlord_wins else -1
     scores = [0] * players
     own = any(f.pair is not None for f in factors)
-    pairs: list[PairStake] = []
-    for p in range(players):
-        if p == landlord:
-            continue
-        raw = multiplier_of(factors, pair=p)
-        mult = raw if cap is None else min(raw, cap)
-        scores[p] = -sign * base * mult
-        scores[landlord] += sign * base * mult
-        if own:
-            pairs.append(PairStake(p, mult, raw if mult != raw else None))
+    stakes = pair_stakes(factors, landlord, players, cap)
+    for p in stakes:
+        scores[p.seat] = -sign * base * p.multiplier
+        scores[landlord] += sign * base * p.multiplier
     table = multiplier_of(factors)
     capped = table if cap is None else min(table, cap)
-    return tuple(scores), capped, (table if capped != table else None), tuple(pairs)
+    return tuple(scores), capped, (table if capped != table else None), stakes if own else ()
 
 
 def finish(state: GameState, seat: int) -> GameState:
@@ -252,5 +266,5 @@ def finish(state: GameState, seat: int) -> GameState:
                  mult, factors, scores, spring, anti, uncapped, pairs)
     return replace(state, factors=factors, result=res, phase=Phase.OVER, turn=None)
 
-__all__ = ["Factor", "PairStake", "Result", "finish", "multiplier_of", "settle", "shape_factor",
-           "talon_factor", "talon_matches"]
+__all__ = ["Factor", "PairStake", "Result", "finish", "multiplier_of", "pair_stakes", "settle",
+           "shape_factor", "talon_factor", "talon_matches"]

@@ -106,6 +106,7 @@ class Builder:
                            "handicap)", sec.at)
         scoring = self.scoring(shapes, bidding)
         rounds = self.rounds(shapes)
+        self.first_to_show(bidding, rounds)
         r = Rules(name=self.raw.name, title=self.raw.title or self.raw.name, path=self.raw.path,
                   deck=deck, jokers=jokers, order=order, strength=strength,
                   groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
@@ -531,9 +532,30 @@ class Builder:
         return next((s.at for s in sec.settings if s.key == key), sec.at)
 
     def rounds(self, shapes: tuple[Shape, ...]) -> tuple[Round, ...]:
-        """The ``round NAME { … }`` sections, in the order written (a parent's first)."""
-        return tuple(self.round(self.section(k), shapes) for k in self.raw.sections
-                     if k.startswith("round "))
+        """The ``round NAME { … }`` sections in the order a deal meets them: by stage
+        (:class:`RoundStage`: before deal, after deal, after landlord, after talon), those of
+        one stage in the order written (a parent's first)."""
+        rounds = [self.round(self.section(k), shapes) for k in self.raw.sections
+                  if k.startswith("round ")]
+        stages = list(RoundStage)
+        return tuple(sorted(rounds, key=lambda r: stages.index(r.stage)))
+
+    def stage(self, name: str, sec: Section) -> RoundStage:
+        """The stage of a round: one ``after`` or ``before`` clause naming a known stage."""
+        vals = sec.values()
+        when = [s for s in sec.settings if s.key in ("after", "before")]
+        if not when:
+            raise self.err(f"{name} needs 'after …' or 'before deal'", sec.at)
+        if len(when) > 1:
+            raise self.err(f"{name}: a second stage clause ({when[1].key} "
+                           f"{when[1].value.text}; a round has one stage)", when[1].at)
+        w: Word = vals[when[0].key]
+        stages = {s.clause: s for s in RoundStage}
+        clause = f"{when[0].key} {w.text}"
+        if clause not in stages:
+            raise self.err(f"{name}: {clause}: unknown stage (stages: "
+                           f"{', '.join(stages)})", w.at)
+        return stages[clause]
 
     def round(self, sec: Section, shapes: tuple[Shape, ...]) -> Round:
         """One round: a known kind, stage, order and scope, and choices with distinct names
@@ -543,47 +565,62 @@ class Builder:
                            f"{', '.join(RoundKind)})", sec.at)
         vals = sec.values()
         name = f"round {sec.head}"
-        for key in ("after", "order", "choices"):
+        stage = self.stage(name, sec)
+        for key in ("order", "choices"):
             if key not in vals:
                 raise self.err(f"{name} needs '{key} …'", sec.at)
-        after: Word = vals["after"]
-        if after.text not in set(RoundStage):
-            raise self.err(f"{name}: after {after.text}: unknown stage (stages: "
-                           f"{', '.join(RoundStage)})", after.at)
         words: tuple[Word, ...] = vals["order"]
         order = " ".join(w.text for w in words)
         if order not in set(RoundOrder):
             raise self.err(f"{name}: impossible order {order!r} (orders: "
                            f"{', '.join(RoundOrder)})", words[0].at)
-        stage = RoundStage(after.text)
+        when = vals["after" if "after" in vals else "before"].at
         if sec.head == RoundKind.BLIND and (stage is not RoundStage.LANDLORD
                                             or order != RoundOrder.LANDLORD):
             raise self.err(f"{name}: the blind landlord takes the landlord without seeing the "
                            "talon: 'after landlord' and 'order landlord' (the talon is still "
-                           "face down then)", after.at if stage is not RoundStage.LANDLORD
+                           "face down then)", when if stage is not RoundStage.LANDLORD
                            else words[0].at)
-        if stage is RoundStage.DEAL and order != RoundOrder.ALL:
-            raise self.err(f"{name}: impossible order {order!r} after deal (there is no "
+        if stage.before_bidding and order != RoundOrder.ALL:
+            raise self.err(f"{name}: impossible order {order!r} {stage.clause} (there is no "
                            "landlord yet: order all)", words[0].at)
-        scope = Scope.TABLE
-        if "scope" in vals:
-            w = vals["scope"]
-            if w.text not in set(Scope):
-                raise self.err(f"{name}: scope {w.text}: unknown (scopes: "
-                               f"{', '.join(Scope)})", w.at)
-            scope = Scope(w.text)
-            if scope is Scope.PAIR and sec.head == RoundKind.SHOW:
-                raise self.err(f"{name}: scope pair: a hand is shown to the whole table "
-                               "(scope table)", w.at)
+        scope = self.scope(f"{name}: scope", vals.get("scope"), (Scope.TABLE, Scope.PAIR))
+        if scope is Scope.PAIR and sec.head == RoundKind.SHOW:
+            raise self.err(f"{name}: scope pair: a hand is shown to the whole table "
+                           "(scope table)", vals["scope"].at)
         taken = {s.name for s in shapes} | set(DOUBLE_EVENTS)
         choices = self.choices(name, vals["choices"], taken)
         answers: tuple[Choice, ...] = ()
+        reach = Scope.TABLE
         if "answer" in vals:
             if order != RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED:
                 raise self.err(f"{name}: 'answer' needs order peasants landlord_if_doubled "
                                "(the landlord answers only there)", self._clause(sec, "answer"))
-            answers = self.choices(name, vals["answer"], taken)
-        return Round(RoundKind(sec.head), stage, RoundOrder(order), choices, answers, scope)
+            pairs, reach_word = vals["answer"]
+            answers = self.choices(name, pairs, taken)
+            reach = self.scope(f"{name}: answer … for", reach_word,
+                               (Scope.TABLE, Scope.DOUBLERS))
+        return Round(RoundKind(sec.head), stage, RoundOrder(order), choices, answers, scope,
+                     reach)
+
+    def scope(self, what: str, w: Word | None, known: tuple[Scope, ...]) -> Scope:
+        """The scope word ``w`` (``table`` when absent), one of ``known``."""
+        if w is None:
+            return Scope.TABLE
+        if w.text not in known:
+            raise self.err(f"{what} {w.text}: unknown (scopes: "
+                           f"{', '.join(known)})", w.at)
+        return Scope(w.text)
+
+    def first_to_show(self, bidding: Bidding, rounds: tuple[Round, ...]) -> None:
+        """``first_to_show speaks_first`` needs a show round before the bidding (else no seat
+        can have shown when the bidding starts)."""
+        if bidding.first_to_show_speaks_first and not any(
+                r.kind is RoundKind.SHOW and r.stage.before_bidding for r in rounds):
+            sec = self.section("bidding")
+            raise self.err("first_to_show speaks_first: no show round before the bidding "
+                           "(round show { before deal … } or { after deal … })",
+                           self._clause(sec, "first_to_show_speaks_first"))
 
     def choices(self, name: str, pairs: tuple[tuple[Word, Word], ...],
                 taken: set[str]) -> tuple[Choice, ...]:

@@ -86,13 +86,33 @@ class RoundKind(StrEnum):
 
 
 class RoundStage(StrEnum):
-    """When a round is played: ``deal`` (once the hands are dealt, before the bidding),
-    ``landlord`` (once the landlord is known, before the talon is shown and taken) or
-    ``talon`` (after the landlord took the talon, before play)."""
+    """When a round is played, in the order a deal meets them (the enum's order): ``before
+    deal`` (before the hands are dealt: a seat decides without seeing its cards; a hand shown
+    then is face up as soon as it is dealt), ``after deal`` (once the hands are dealt, before
+    the bidding), ``after landlord`` (once the landlord is known, before the talon is shown
+    and taken) or ``after talon`` (after the landlord took the talon, before play). The bidding
+    comes between ``after deal`` and ``after landlord``."""
 
+    BEFORE_DEAL = "before_deal"
     DEAL = "deal"
     LANDLORD = "landlord"
     TALON = "talon"
+
+    @property
+    def clause(self) -> str:
+        """The stage as the rules language writes it: ``before deal``, ``after talon``."""
+        return "before deal" if self is RoundStage.BEFORE_DEAL else f"after {self.value}"
+
+    @property
+    def words(self) -> str:
+        """The stage in plain words: ``before the deal``, ``after the talon``."""
+        when, what = self.clause.split()
+        return f"{when} the {what}"
+
+    @property
+    def before_bidding(self) -> bool:
+        """Whether the stage comes before the bidding (there is no landlord yet)."""
+        return self in (RoundStage.BEFORE_DEAL, RoundStage.DEAL)
 
 
 class RoundOrder(StrEnum):
@@ -111,10 +131,14 @@ class RoundOrder(StrEnum):
 
 class Scope(StrEnum):
     """What a seat's round factor multiplies: ``table`` (every settlement) or ``pair`` (a
-    peasant's factor only its own settlement with the landlord; the landlord's every one)."""
+    peasant's factor only its own settlement with the landlord; the landlord's every one).
+    The landlord's answer (``answer … for doublers``) may instead reach only ``doublers``:
+    the settlements of the peasants who chose a factor above 1 earlier in the round (the
+    counter-kick, 反踢, answers the kickers only)."""
 
     TABLE = "table"
     PAIR = "pair"
+    DOUBLERS = "doublers"
 
 
 class FirstBidder(StrEnum):
@@ -347,6 +371,10 @@ class Bidding:
     ``first_speaker``: random; ``all_pass_first_bidder``: after an all-pass redeal, random
     (classic) or next (kawu). ``max_robs``, ``no_call_first_speaker_landlord`` and
     ``rob_order`` (:class:`RobOrder`; the duel's ``take_turns`` unless declared) for call_rob.
+    ``first_to_show_speaks_first`` (``first_to_show speaks_first``): the first seat that
+    showed its hand in a show round before the bidding is the first speaker (Happy Dou
+    Dizhu's rule pages: "the first player to show cards bids first"); when none showed, the
+    first speaker stays the drawn one.
     """
 
     system: BiddingSystem
@@ -357,10 +385,13 @@ class Bidding:
     max_robs: int = 0
     no_call_first_speaker_landlord: bool = False
     rob_order: RobOrder = RobOrder.TAKE_TURNS
+    first_to_show_speaks_first: bool = False
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
         out = [self.system.value, f"first_speaker {self.first_speaker.value}"]
+        if self.first_to_show_speaks_first:
+            out.append("first_to_show speaks_first")
         if self.system is BiddingSystem.AUCTION:
             out.append("bids " + " ".join(map(str, self.bids)))
             if self.ends_at is not None:
@@ -393,7 +424,10 @@ class Round:
     """A round every seat named by ``order`` speaks in once, at ``stage``, choosing one of
     ``choices`` (the landlord's answer under ``peasants landlord_if_doubled``: ``answers``,
     else ``choices``); a factor above 1 is recorded with the seat and its ``scope``
-    (:class:`Scope`); in a ``show`` round such a seat's hand is shown to every seat. Source:
+    (:class:`Scope`; the landlord's answer with ``answer_scope``: ``table``, or ``doublers``,
+    the pairs of the peasants who chose a factor above 1 in this round); in a ``show`` round
+    such a seat's hand is shown to every seat (before the deal: as soon as it is dealt), and
+    a seat whose hand is already shown is not asked again. Source:
     the Happy Dou Dizhu doubling round (加倍 ×2, 超级加倍 ×4) and show cards (明牌), the kick /
     counter-kick rooms of regional rules (4399 mini-games rule pages)."""
 
@@ -403,6 +437,7 @@ class Round:
     choices: tuple[Choice, ...]
     answers: tuple[Choice, ...] = ()
     scope: Scope = Scope.TABLE
+    answer_scope: Scope = Scope.TABLE
 
     def choices_of(self, landlord: bool) -> tuple[Choice, ...]:
         """The choices of the landlord (``landlord``) or of a peasant."""
@@ -411,10 +446,11 @@ class Round:
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each (the first: the kind)."""
-        out = [self.kind.value, f"after {self.stage.value}", f"order {self.order.value}",
+        out = [self.kind.value, self.stage.clause, f"order {self.order.value}",
                "choices " + " ".join(map(str, self.choices))]
         if self.answers:
-            out.append("answer " + " ".join(map(str, self.answers)))
+            reach = "" if self.answer_scope is Scope.TABLE else f" for {self.answer_scope}"
+            out.append("answer " + " ".join(map(str, self.answers)) + reach)
         return out + [f"scope {self.scope.value}"]
 
 
@@ -529,7 +565,8 @@ class Rules:
     parents: tuple[str, ...] = ()
     without: tuple[str, ...] = ()
     sequences: tuple[str, ...] = ()
-    #: the rounds played besides the bidding and trick play, in the order written
+    #: the rounds played besides the bidding and trick play, in the order a deal meets them:
+    #: by stage (:class:`RoundStage`), rounds of one stage in the order written
     rounds: tuple[Round, ...] = ()
     #: the sequences that wrap (``group chain = sequence 3 .. 2 wraps``): a circle
     wrapping: tuple[str, ...] = ()

@@ -225,6 +225,7 @@ _CLAUSES: dict[str, tuple[str, Callable[[list[Any]], Any]]] = {
     "bid_max_robs": ("max_robs", _int),
     "bid_no_call": ("no_call_first_speaker_landlord", lambda ch: True),
     "bid_rob_order": ("rob_order", _member(RobOrder)),
+    "bid_first_to_show": ("first_to_show_speaks_first", lambda ch: True),
     "trick_close_after": ("close_after", _int),
     "trick_leader_may_pass": ("leader_may_pass", lambda ch: str(ch[0]) == "yes"),
     "score_base": ("base", _int_or_word), "score_settle": ("settle", _member(Settle)),
@@ -280,12 +281,19 @@ class _Sections(Transformer[Token, File]):
         return self._section("bidding", meta, ch[1:], head=str(ch[0]))
 
     def round(self, meta: Meta, ch: list[Any]) -> Section:
-        """``round NAME { … }``: the section ``round NAME`` (each round replaces the parent's
-        round of the same name); its words are checked when building."""
-        return self._section(f"round {ch[0]}", meta, ch[1:], head=str(ch[0]))
+        """``round NAME { … }``: the section ``round NAME STAGE`` (``round show before
+        deal``; one round of a kind per stage in a file, and a file's rounds of a kind replace
+        every round of that kind of its parent: :func:`~ddzspec.rules.merge.read_raw`); its
+        words are checked when building."""
+        when = [c for c in ch[1:] if isinstance(c, Setting) and c.key in ("after", "before")]
+        stage = f" {when[0].key} {when[0].value.text}" if when else ""
+        return self._section(f"round {ch[0]}{stage}", meta, ch[1:], head=str(ch[0]))
 
     def round_after(self, meta: Meta, ch: list[Token]) -> Setting:
         return Setting("after", self._word(ch[0]), self._at(meta))
+
+    def round_before(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("before", self._word(ch[0]), self._at(meta))
 
     def round_order(self, meta: Meta, ch: list[Token]) -> Setting:
         return Setting("order", tuple(self._word(t) for t in ch), self._at(meta))
@@ -293,8 +301,11 @@ class _Sections(Transformer[Token, File]):
     def round_choices(self, meta: Meta, ch: list[tuple[Word, Word]]) -> Setting:
         return Setting("choices", tuple(ch), self._at(meta))
 
-    def round_answer(self, meta: Meta, ch: list[tuple[Word, Word]]) -> Setting:
-        return Setting("answer", tuple(ch), self._at(meta))
+    def round_answer(self, meta: Meta, ch: list[Any]) -> Setting:
+        """``answer CHOICE … [for SCOPE]``: (the choices, the scope word or None)."""
+        reach = self._word(ch[-1]) if isinstance(ch[-1], Token) else None
+        choices = tuple(c for c in ch if isinstance(c, tuple))
+        return Setting("answer", (choices, reach), self._at(meta))
 
     def round_scope(self, meta: Meta, ch: list[Token]) -> Setting:
         return Setting("scope", self._word(ch[0]), self._at(meta))

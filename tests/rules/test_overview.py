@@ -233,3 +233,26 @@ def test_cli_rules_overview_bad_input(cli: Any) -> None:
     assert res.exit_code == 2 and res.stderr.startswith("ddzspec: error: nope: no rules file")
     res = cli("rules", "overview", "classic", "--without", "x")
     assert res.exit_code == 2 and "--without x: no such shape" in res.stderr
+
+
+def test_cli_overview_lists_the_rounds_in_the_order_a_deal_meets_them(cli: Any) -> None:
+    """happy: show before the deal, show after it, the bidding (the first to show speaks
+    first), then the doubling round after the talon (issue 25: the show round was listed
+    after the bidding); hebei: the counter-kick's reach in words."""
+    res = cli("rules", "overview", "happy")
+    assert res.exit_code == 0
+    bidding = next(x for x in res.stdout.splitlines() if x.startswith("Bidding: "))
+    parts = ["Bidding: First a show round before the deal, asking every seat once, in turn, "
+             "before any seat sees its cards (a hand shown then is face up once dealt): the "
+             "choices are no x1, show x5;",
+             "Then a show round after the deal, asking every seat once, in turn: the choices "
+             "are no x1, show x2; every factor multiplies the whole table; a seat whose hand "
+             "is already shown is not asked again.",
+             "Then the bidding: call and rob, from a random first speaker (or the first seat "
+             "to show its cards, when one did):",
+             "Then a double round after the talon, asking the landlord first"]
+    at = [bidding.index(p) for p in parts]
+    assert at == sorted(at) and at[0] == 0
+    res = cli("rules", "overview", "hebei")
+    assert ("the landlord answers with no x1, counter x2, for the settlements of the peasants "
+            "who chose above x1 only;") in res.stdout

@@ -154,7 +154,10 @@ def test_happy_facts_worked_by_hand_from_the_actions_of_a_seeded_deal() -> None:
     assert res is not None and st.attempt == 0
     said = [(a.kind.value, a.seat, a.value) for a in st.log
             if a.kind in (ActionKind.CALL, ActionKind.ROB, ActionKind.SHOW, ActionKind.DOUBLE)]
-    assert said == [("show", 0, 2), ("show", 1, 1), ("show", 2, 2),
+    # before the deal no computer shows (x1: a hand not seen); after it seats 0 and 2 do;
+    # seat 0, the first to show, calls first
+    assert said == [("show", 0, 1), ("show", 1, 1), ("show", 2, 1),
+                    ("show", 0, 2), ("show", 1, 1), ("show", 2, 2),
                     ("call", 0, 1), ("rob", 1, 0), ("rob", 2, 1), ("rob", 0, 0),
                     ("double", 2, 4), ("double", 0, 2), ("double", 1, 1)]
     assert res.landlord == 2  # seat 2 robbed and seat 0, the caller, did not rob back
@@ -167,6 +170,7 @@ def test_happy_facts_worked_by_hand_from_the_actions_of_a_seeded_deal() -> None:
     facts = deal_facts(st)
     assert facts["bombs"] == facts["rockets"] == 0 and not facts["spring"]
     assert facts["robbed"] is True and facts["robs"] == 1
+    assert facts["landlord_by"] == "robber" and "bid" not in facts  # call and rob: no bid
     assert facts["landlord_doubles"] == [1, 1, 1]
     assert facts["peasant_doubles"] == [2, 1, 0]
     assert facts["shows"] == [3, 2]
@@ -181,10 +185,13 @@ def test_happy_facts_worked_by_hand_from_the_actions_of_a_seeded_deal() -> None:
     assert figs["peasant_super_rate"].mean == 0
     assert figs["show_rate"].n == 3 and figs["show_rate"].mean == pytest.approx(2 / 3)
     assert figs["cap_rate"].mean == 0 and figs["stake"].mean == 48
+    shares = variant_figures("happy", (2, 2, 2), [facts]).landlord_by
+    assert list(shares) == ["robber"] and shares["robber"].mean == 1
 
 
 class _SuperEverything:
-    """A level-2 player that shows its hand and super-doubles in every round."""
+    """A level-2 player that shows its hand (at the round's top factor) and super-doubles in
+    every round."""
 
     def __init__(self, seed: str) -> None:
         self.inner = player_for(2, seed)
@@ -192,20 +199,20 @@ class _SuperEverything:
     def decide(self, view: Any) -> Any:
         from ddzspec.game.actions import Action
         if view.phase.value == "showing":
-            return Action(ActionKind.SHOW, view.seat, 2)
+            return Action(ActionKind.SHOW, view.seat, max(c.times for c in view.round.choices))
         if view.phase.value == "doubling":
             return Action(ActionKind.DOUBLE, view.seat, 4)
         return self.inner.decide(view)
 
 
 def test_the_cap_bites_when_everyone_shows_and_super_doubles() -> None:
-    """Every seat shows (×8) and super-doubles (landlord ×4 for the table, each peasant ×4 for
-    its own pair): the table is at least 32 and each pair at least 128, so both pairs are cut
-    to 64 and the stake is 64 with base 1."""
+    """Every seat shows before the deal (×5 each: ×125) and super-doubles (landlord ×4 for the
+    table, each peasant ×4 for its own pair): the table is at least 500 and each pair at least
+    2000, so both pairs are cut to 64 and the stake is 64 with base 1."""
     st = _happy_deal(58, [_SuperEverything(f"t:58:{s}") for s in range(3)])
     res = st.result
     assert res is not None and res.base == 1
-    assert all(p.uncapped is not None and p.uncapped >= 128 for p in res.pairs)
+    assert all(p.uncapped is not None and p.uncapped >= 2000 for p in res.pairs)
     facts = deal_facts(st)
     assert facts["capped"] is True and facts["stake"] == 64
     assert facts["landlord_doubles"] == [1, 1, 1] and facts["peasant_doubles"] == [2, 2, 2]
@@ -231,6 +238,10 @@ def test_balance_classic_happy_shows_the_new_rows_for_happy_only(cli: Any) -> No
     # each with its interval: a percentage for a rate, a signed number for the others
     assert re.search(r"deals with a rob +\d+\.\d% \[\d+\.\d, \d+\.\d\]", happy)
     assert re.search(r"average stake \(peasant settles\) +\+\d+\.\d+ \[", happy)
+    # the winning bid's shares for the auction only; for call and rob, who ended landlord
+    assert re.search(r"\n  bid +1: \d+\.\d%", classic) and "\n  bid " not in happy
+    assert re.search(r"\n  landlord \(call and rob\) +(caller|robber): \d+\.\d% \[", happy)
+    assert "landlord (call and rob)" not in classic
     code, out, err = cli("balance", "classic", "happy", "--games", "20", "--workers", "1",
                          "--json")
     assert code == 0, err
