@@ -145,8 +145,8 @@ def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
         tup: list[Entry] = []
         for e in es:
             si, start, run = (int(x) for x in e)
-            if not 0 <= si < len(names) or run < 1 or start < 0 or \
-                    start + run > len(rules.shapes[si].seq):
+            if not 0 <= si < len(names) or run < 1 or \
+                    start not in rules.shapes[si].starts(run):
                 raise ValueError("an entry names no shape body of these rules")
             tup.append((si, start, run))
         if not all(check(k, e) for e in tup):

@@ -171,12 +171,14 @@ def why_not(reading: Reading, rules: Rules, notation: str = "en") -> str:
     fits = not missing
     outside = [i for i in body if rules.deck[i] and i not in shape.seq]
     if outside:
-        where = f"group {shape.group} ({_span(shape.seq)})" if shape.group else "its order"
+        where = f"group {shape.group} ({_span(shape.ring)})" if shape.group else "its order"
         reasons.append(f"{' '.join(sym(i) for i in outside)} not in {rules.name}'s {where}")
         fits = False
     elif all(i in shape.seq for i in body):
-        pos = [shape.seq.index(i) for i in body]
-        if pos != list(range(pos[0], pos[0] + len(pos))):
+        # consecutive: the ranks of one chain of the shape (a chain order may wrap, or
+        # hold a rank at both ends)
+        n = len(body)
+        if not any(set(shape.seq[s:s + n]) == set(body) for s in shape.starts(n)):
             reasons.append(f"{_ranks(body)}: not consecutive in {rules.name}'s "
                            f"{'group ' + shape.group if shape.group else 'order'}")
             fits = False
@@ -254,7 +256,8 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     def group(r: Rules, g: str, idx: dict[str, tuple[int, ...]]) -> str:
         if g not in idx:
             return "-"
-        return ("chain order " if g in r.sequences else "") + _ranks(idx[g])
+        return (("chain order " if g in r.sequences else "") + _ranks(idx[g])
+                + (", wrapping" if g in r.wrapping else ""))
 
     for g in dict.fromkeys([*ga, *gb]):
         add(f"group {g}", group(a, g, ga), group(b, g, gb))

@@ -191,14 +191,16 @@ def shape_words(shape: Shape, rules: Rules) -> str:
                if shape.size(r) <= rules.max_cards), default=shape.run_min)
     where = ""
     if shape.group:
-        seq = shape.seq
-        where = (f" of the chain order {_ranks(list(seq))} (the {shape.group}; no wrap)"
+        seq = shape.ring
+        wrap = (f"wraps: after {_ranks([seq[-1]])} comes {_ranks([seq[0]])} again, a chain "
+                "ranks by its top's place" if shape.wraps else "no wrap")
+        where = (f" of the chain order {_ranks(list(seq))} (the {shape.group}; {wrap})"
                  if shape.chain_order else
                  f" of the {shape.group} ({_ranks([seq[0]])}..{_ranks([seq[-1]])})")
     if shape.run_min == top == 1:
         body = "one card" if c == 1 else f"{c} cards of one rank"
         if shape.group:
-            body += f" of the {shape.group} ({_ranks(list(shape.seq))})"
+            body += f" of the {shape.group} ({_ranks(list(shape.ring))})"
     elif shape.group and shape.run_min == top == len(shape.seq):
         body = f"every rank of the {shape.group} ({_ranks(list(shape.seq))}), {c} each" \
             if c > 1 else f"every rank of the {shape.group} ({_ranks(list(shape.seq))})"

@@ -45,7 +45,8 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "the loader checks restriction names against the registry; restrictions.py reads the "
         "rules model only in type annotations",
     ("ddzspec.rules.build", "ddzspec.restrictions"):
-        "the loader checks each restriction's parameter against its registry entry",
+        "the loader checks each restriction's parameter against its registry entry, and that "
+        "a restriction written for a shape could bar one of its moves (idle_for)",
 }
 
 UI_PACKAGES = ("click", "rich")

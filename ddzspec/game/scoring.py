@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Cards, parse_cards
 from ..rules import Rules, TalonFactor, TalonPattern
+from ..rules.model import around, chain_starts
 from .enums import Phase, Winner
 
 if TYPE_CHECKING:
@@ -126,9 +127,12 @@ def talon_matches(rules: Rules, talon: Cards, pattern: TalonFactor) -> bool:
     if len(held) < 2 or any(counts[i] > 1 or i not in chain for i in held):
         return False
     # a run of consecutive places of the chain holding exactly these ranks (a declared
-    # sequence may hold a rank at both ends: A 2 3 … K A, so QKA and A23 both match)
+    # sequence may hold a rank at both ends: A 2 3 … K A, so QKA and A23 both match; one
+    # that wraps goes round: K A 2 and A 2 3 under sequence 3 .. 2 wraps)
     n, want = len(held), set(held)
-    return any(set(chain[s:s + n]) == want for s in range(len(chain) - n + 1))
+    wraps = "chain" in rules.wrapping
+    seq = around(chain) if wraps else chain
+    return any(set(seq[s:s + n]) == want for s in chain_starts(seq, n, wraps))
 
 
 def talon_factor(rules: Rules, talon: Cards) -> Factor | None:

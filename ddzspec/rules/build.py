@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import restrictions as registry
 from ..cards import ALL_RANKS, N_RANKS, Rank
 from ..errors import RulesError
+from ..larkerrors import did_you_mean
 from .merge import Raw
 from .model import (
     DOUBLE_EVENTS,
@@ -46,6 +47,7 @@ from .model import (
     Turn,
     Win,
     _digest,
+    around,
     kicker_kind,
     rank_symbol,
 )
@@ -86,13 +88,15 @@ class Builder:
         order, strength = self.order(deck)
         groups = self.groups(order)
         self.sequences = tuple(g for g, decl in self.raw.groups.items() if decl.sequence)
+        self.wrapping = tuple(g for g, decl in self.raw.groups.items()
+                              if decl.wraps is not None)
         deal = self.deal(deck)
         self.deck_counts, self.the_deal = deck, deal
         self.jokers, self.group_ranks = jokers, groups
         max_cards = deal.hand + deal.talon
         shapes = self.shapes(groups, order, max_cards)
         shapes = self.precedence(shapes)
-        restrictions = self.restrictions(groups, {s.name for s in shapes})
+        restrictions = self.restrictions(groups, shapes)
         bidding = self.bidding()
         trick = self.trick()
         win = self.win()
@@ -108,7 +112,7 @@ class Builder:
                   groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
                   shapes=shapes, restrictions=restrictions, trick=trick, win=win,
                   scoring=scoring, max_cards=max_cards, parents=tuple(self.raw.parents),
-                  sequences=self.sequences, rounds=rounds)
+                  sequences=self.sequences, rounds=rounds, wrapping=self.wrapping)
         return replace(r, digest=_digest(r))
 
     def deck(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -166,7 +170,7 @@ class Builder:
         for gname, g in self.raw.groups.items():
             self.at(g.at.path)
             if g.sequence:
-                out[gname] = self.sequence(gname, g.items, order)
+                out[gname] = self.sequence(gname, g.items, order, g.wraps)
                 continue
             for ra in g.ranks:
                 if ra.rank not in order:
@@ -208,13 +212,15 @@ class Builder:
                     f"chains exist); for a chain order apart from strength write 'group {gname} "
                     "= sequence ...' (e.g. sequence A 2 3 .. A)", ra.at)
 
-    def sequence(self, gname: str, items: tuple[SeqItem, ...],
-                 order: tuple[Rank, ...]) -> tuple[int, ...]:
+    def sequence(self, gname: str, items: tuple[SeqItem, ...], order: tuple[Rank, ...],
+                 wraps: At | None = None) -> tuple[int, ...]:
         """A declared chain order (``group NAME = sequence A 2 3 .. A``): its ranks as
         written, a span ``LO .. HI`` expanded along ``order``; every rank at most once, but
         one rank may stand at both ends (the low-straight house rule, A2345 and 10JQKA, of
         regional rooms: Shanghai's low A-2 chains, QuiQiJingFeng/M2_CLIENT's rule page
-        srddz2RuleListLayer.csd). Raises RulesError, located."""
+        srddz2RuleListLayer.csd). With ``wraps`` (where the word was written) the sequence is
+        a circle (a house rule): every rank exactly once, at least 3. Raises RulesError,
+        located."""
         out: list[tuple[Rank, At]] = []
         for item in items:
             for ra in (item if isinstance(item, tuple) else (item,)):
@@ -232,12 +238,20 @@ class Builder:
                 out.append((item.rank, item.at))
         for n, (r, at) in enumerate(out):
             earlier = [m for m in range(n) if out[m][0] is r]
+            if earlier and wraps is not None:
+                raise self.err(f"group {gname}: rank {r.symbol()} appears twice in a wrapping "
+                               "sequence; a circle lists each rank once and goes on from its "
+                               "last rank to its first by itself (sequence 3 .. 2 wraps)", at)
             if earlier and not (earlier == [0] and n == len(out) - 1):
                 raise self.err(f"group {gname}: rank {r.symbol()} appears twice in the "
                                "sequence; a rank may repeat only at both ends (sequence A 2 "
                                "3 .. A)", at)
         if len({r for r, _ in out}) < 2:
             raise self.err(f"group {gname}: a sequence needs at least 2 ranks", out[0][1])
+        if wraps is not None and len(out) < 3:
+            raise self.err(f"group {gname}: a wrapping sequence needs at least 3 ranks (with "
+                           "2, every chain of both reads the same cards from either end)",
+                           wraps)
         return tuple(r.index for r, _ in out)
 
     def deal(self, deck: tuple[int, ...]) -> Deal:
@@ -279,8 +293,12 @@ class Builder:
         gname = d.group.text if d.group else None
         if d.group is not None and d.group.text not in groups:
             raise self.err(f"shape {sname}: unknown group {d.group.text!r} (groups: "
-                           f"{', '.join(groups) or 'none'})", d.group.at)
+                           f"{', '.join(groups) or 'none'}){did_you_mean(d.group.text, groups)}",
+                           d.group.at)
         seq = groups[gname] if gname else all_ranks
+        wraps = gname in self.wrapping
+        if wraps:  # the circle, then its ranks again but the last: every chain is a slice
+            seq = around(seq)
         if copies < 1:
             raise self.err(f"shape {sname}: copies must be at least 1", d.at)
         if lo < 1:
@@ -292,7 +310,16 @@ class Builder:
             raise self.err(f"shape {sname}: a run longer than 1 rank needs 'in GROUP' "
                            "(the ranks that may form chains)", d.at)
         chain_order = gname in self.sequences
-        if chain_order and seq[0] == seq[-1]:
+        if wraps:
+            # a run of every rank of the circle reads the same cards from each start
+            longest = (len(seq) + 1) // 2 - 1
+            if lo > longest or (hi is not None and hi > longest):
+                raise self.err(f"shape {sname}: a run of {max(lo, hi or 0)} in wrapping "
+                               f"sequence {gname} would read the same cards from every start "
+                               f"(a circle of {longest + 1} ranks); the longest run is "
+                               f"{longest}", d.run_at)
+            seq_len = longest
+        elif chain_order and seq[0] == seq[-1]:
             # the rank at both ends: a run of 1 or of every rank reads one multiset twice
             longest = len(seq) - 2
             if lo < 2:
@@ -319,7 +346,9 @@ class Builder:
             kind = kicker_kind(d.kicker_kind.text)
             if kind is None:
                 raise self.err(f"shape {sname}: unknown kicker kind {d.kicker_kind.text!r} "
-                               f"(kinds: {', '.join(KIND_SIZE)})", d.kicker_kind.at)
+                               f"(kinds: {', '.join(KIND_SIZE)})"
+                               f"{did_you_mean(d.kicker_kind.text, KIND_SIZE)}",
+                               d.kicker_kind.at)
             if d.kicker_count is None:
                 each = True
             else:
@@ -331,7 +360,7 @@ class Builder:
             raise self.err(f"shape {sname}: 'consecutive' needs two kicker units or more "
                            "(+ each pair consecutive, + 2 pair consecutive)", d.consecutive.at)
         shape = Shape(sname, copies, lo, hi if hi is not None else seq_len, gname, seq,
-                      kind, count, each, chain_order=chain_order,
+                      kind, count, each, chain_order=chain_order, wraps=wraps,
                       kickers_consecutive=d.consecutive is not None, last_play=d.last_play)
         # an open run (MIN..) stops at the largest hand (a move never has more cards than a
         # hand); a bound written out must be playable: cutting it silently would hide a mistake
@@ -387,33 +416,41 @@ class Builder:
         return tuple(replace(s, tier=tiers.get(s.name, 0)) for s in shapes)
 
     def restrictions(self, groups: dict[str, tuple[int, ...]],
-                     shapes: set[str]) -> tuple[Restriction, ...]:
+                     shapes: tuple[Shape, ...]) -> tuple[Restriction, ...]:
         out = []
         for rname, d in self.raw.restrictions.items():
             self.at(d.at.path)
             if d.on:
                 r = self.restriction(d, registry.REGISTRY[rname].param, groups)
                 if d.shapes:
-                    bound = self.bound_shapes(d, shapes)
+                    bound = self.bound_shapes(d, r, shapes)
                     if not bound:
                         continue  # every shape it bound was dropped: it binds nothing
                     r = replace(r, shapes=bound)
                 out.append(r)
         return tuple(out)
 
-    def bound_shapes(self, d: RestrictionDecl, shapes: set[str]) -> tuple[str, ...]:
+    def bound_shapes(self, d: RestrictionDecl, r: Restriction,
+                     shapes: tuple[Shape, ...]) -> tuple[str, ...]:
         """The shapes of a restriction's ``for`` clause (a house rule per shape: "plane wings
         never 2s or jokers" while a trio may still carry a 2): each a shape of the rules,
-        once; a shape dropped by ``without`` leaves the list."""
+        once, that the restriction can bar a move of (``kicker_not_in 2 for bomb`` would
+        bind nothing: :func:`ddzspec.restrictions.idle_for`); a shape dropped by ``without``
+        leaves the list."""
+        by_name = {s.name: s for s in shapes}
         out: list[str] = []
         for w in d.shapes:
             if w.text in out:
                 raise self.err(f"restriction {d.name}: for {w.text}: listed twice", w.at)
             if not self.kept(f"restriction {d.name} for", w):
                 continue
-            if w.text not in shapes:
+            if w.text not in by_name:
                 raise self.err(f"restriction {d.name}: for {w.text}: no such shape (shapes: "
-                               f"{', '.join(sorted(shapes))})", w.at)
+                               f"{', '.join(sorted(by_name))})", w.at)
+            why = registry.idle_for(r, by_name[w.text], self.deck_counts, self.jokers)
+            if why is not None:
+                raise self.err(f"restriction {d.name}: for {w.text}: {why}; the restriction "
+                               "could never bar one of its moves", w.at)
             out.append(w.text)
         return tuple(out)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from .. import restrictions as registry
 from .._resources import data_dir
 from ..errors import RulesError, shorten
+from ..larkerrors import did_you_mean
 from .parse import At, Drop, Group, RestrictionDecl, Section, ShapeDecl, Statement, parse
 
 
@@ -214,8 +215,10 @@ def raw_of_text(text: str, shown: str, base: Path | None, chain: tuple[Path, ...
                     raw.shapes[item.name] = item
                 else:
                     if item.name not in registry.REGISTRY:
+                        # a misspelt `for` or `off` after a restriction reads as a name too
+                        hint = did_you_mean(item.name, [*registry.REGISTRY, "for", "off"])
                         raise RulesError(f"unknown restriction {item.name!r} (known: "
-                                         f"{', '.join(registry.REGISTRY)})", shown,
+                                         f"{', '.join(registry.REGISTRY)}){hint}", shown,
                                          item.at.line, item.at.column)
                     once("restriction", item.name, f"restriction {item.name!r} given twice",
                          item.at)

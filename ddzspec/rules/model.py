@@ -203,7 +203,10 @@ class Shape:
     order (``group NAME = sequence …``), a body's height is its top's place in ``seq``, not
     the top's strength; ``kickers_consecutive``: the kicker units stand on consecutive ranks
     of ``seq`` (``+ each pair consecutive``); ``last_play``: played only as the hand's last
-    play (it must empty the hand).
+    play (it must empty the hand); ``wraps``: the declared chain order is a circle
+    (``sequence 3 .. 2 wraps``): ``seq`` holds the circle then its ranks again but the last,
+    so that every chain is a slice ``seq[start:start+run]`` with ``start`` in
+    :meth:`starts` (the one place chains are enumerated).
     """
 
     name: str
@@ -219,19 +222,45 @@ class Shape:
     chain_order: bool = field(default=False, repr=False)
     kickers_consecutive: bool = field(default=False, repr=False)
     last_play: bool = field(default=False, repr=False)
+    wraps: bool = field(default=False, repr=False)
 
     def house(self) -> tuple[str, ...]:
         """The house-rule flags switched on, as words (empty for every seed's shape)."""
         return tuple(w for w, on in (("chain_order", self.chain_order),
                                      ("kickers_consecutive", self.kickers_consecutive),
-                                     ("last_play", self.last_play)) if on)
+                                     ("last_play", self.last_play),
+                                     ("wraps", self.wraps)) if on)
+
+    @property
+    def ring(self) -> tuple[int, ...]:
+        """The ranks of ``seq`` once each, in order: the circle of a wrapping chain order,
+        else ``seq`` itself."""
+        return self.seq[:(len(self.seq) + 1) // 2] if self.wraps else self.seq
+
+    def starts(self, run: int) -> range:
+        """Where a body ``run`` ranks long may start in ``seq``: every place whose body fits
+        in ``seq``, or with ``wraps`` every place of the circle (a chain past the circle's
+        last rank goes on from its first: ``QKA23`` under ``sequence 3 .. 2 wraps``); each
+        body's ranks are ``seq[start:start+run]``.
+
+        >>> from ddzspec.rules import load_rules_text
+        >>> r = load_rules_text("rules w extends classic\\ngroup chain = sequence 3 .. 2 wraps\\n")
+        >>> s = r.shape("straight")
+        >>> len(s.starts(5)), [rank_symbol(i) for i in s.seq[11:16]]
+        (13, ['A', '2', '3', '4', '5'])
+        """
+        return chain_starts(self.seq, run, self.wraps)
 
     def height(self, strength: Sequence[int], start: int, run: int) -> int:
         """The comparison key of the body ``seq[start:start+run]``: the strength of its top
-        rank, or under a declared chain order the top's place in ``seq`` (A2345 below 23456
-        when the sequence is ``A 2 3 .. A``)."""
+        rank, or under a declared chain order the top's place in the sequence (A2345 below
+        23456 when the sequence is ``A 2 3 .. A``; with ``wraps`` the place in the circle of
+        the rank the chain ends on, so under ``sequence 3 .. 2 wraps`` QKA23, its top 3 at
+        the first place, is the lowest straight and JQKA2 the highest)."""
         top = start + run - 1
-        return top if self.chain_order else strength[self.seq[top]]
+        if not self.chain_order:
+            return strength[self.seq[top]]
+        return top % len(self.ring) if self.wraps else top
 
     def chain(self, start: int, run: int) -> tuple[int, ...]:
         """The body's ranks in the declared chain order (``chain_order``), else empty."""
@@ -281,6 +310,23 @@ class Restriction:
         words = [self.name] + ([] if self.param is None else [str(self.param)])
         words += [rank_symbol(i) for i in self.ranks]
         return " ".join(words) + (" for " + ", ".join(self.shapes) if self.shapes else "")
+
+
+def around(ring: tuple[int, ...]) -> tuple[int, ...]:
+    """A wrapping chain order as chains read it: the circle ``ring``, then its ranks again
+    but the last, so that every chain of fewer ranks than the circle is one slice
+    (``sequence 3 .. 2 wraps``: ``3 .. 2 3 .. A``; QKA23 is ``[9:14]``)."""
+    return ring + ring[:-1]
+
+
+def chain_starts(seq: Sequence[int], run: int, wraps: bool) -> range:
+    """Where a chain ``run`` ranks long may start in ``seq`` (a chain order, :func:`around`
+    of its circle when it ``wraps``): every place where it fits, or every place of the
+    circle. The one place chains are enumerated: :meth:`Shape.starts`, the talon's
+    straight (:func:`ddzspec.game.scoring.talon_matches`)."""
+    if wraps:
+        return range((len(seq) + 1) // 2)
+    return range(len(seq) - run + 1)
 
 
 def kickers_in_line(shape: Shape, kickers: Sequence[int]) -> bool:
@@ -495,7 +541,8 @@ class Rules:
     ``strength``: per rank index its position in ``order`` (−1 if not in the deck);
     ``groups``: (name, rank indices) pairs; ``max_cards``: largest hand (hand + talon), the cap
     on a move's size. ``sequences``: the groups declared as a chain order (``group chain =
-    sequence A 2 3 .. A``: their ranks as written, not in ``order``). ``digest``: sha256 of the
+    sequence A 2 3 .. A``: their ranks as written, not in ``order``); ``wrapping``: those of
+    them that are a circle (``sequence 3 .. 2 wraps``). ``digest``: sha256 of the
     resolved table-relevant spec (cache key).
     """
 
@@ -521,6 +568,8 @@ class Rules:
     #: the rounds played besides the bidding and trick play, in the order a deal meets them:
     #: by stage (:class:`RoundStage`), rounds of one stage in the order written
     rounds: tuple[Round, ...] = ()
+    #: the sequences that wrap (``group chain = sequence 3 .. 2 wraps``): a circle
+    wrapping: tuple[str, ...] = ()
     digest: str = field(default="", compare=False)
 
     def shape(self, name: str) -> Shape:
@@ -607,7 +656,7 @@ def resolved_text(rules: Rules) -> str:
         out.append(f"    jokers {ranks(rules.jokers)}")
     out += ["}", "order " + ranks([r.index for r in rules.order])]
     out += [f"group {g} = {'sequence ' if g in rules.sequences else ''}{ranks(idx)}"
-            for g, idx in rules.groups]
+            f"{' wraps' if g in rules.wrapping else ''}" for g, idx in rules.groups]
 
     def block(head: str, clauses: Sequence[str]) -> None:
         out.extend(["", head + " {"] + [f"    {c}" for c in clauses] + ["}"])

@@ -46,7 +46,7 @@ _VOCABULARY = Vocabulary(
     names={"NAME": "a lower-case name", "INT": "a number",
            "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
            "STRING": "a quoted title", "EACH": "each", "SWITCH": "on or off",
-           "CONSECUTIVE": "consecutive", "LAST_PLAY": "last_play",
+           "CONSECUTIVE": "consecutive", "LAST_PLAY": "last_play", "WRAPS": "wraps",
            "YESNO": "yes or no", "ROLE": "landlord or peasant",
            "BIDDING_SYSTEM": _either(BiddingSystem), "DIRECTION": _either(Turn),
            "FIRST_BIDDER": _either(FirstBidder), "ROB_ORDER": _either(RobOrder),
@@ -126,7 +126,8 @@ SeqItem = RankAt | tuple[RankAt, RankAt]
 @dataclass(frozen=True, slots=True)
 class Group:
     """``group NAME = …``: ranks (``span``: written LO .. HI, ``ranks`` holds LO and HI), or
-    with ``sequence`` a declared chain order, its ``items`` as written."""
+    with ``sequence`` a declared chain order, its ``items`` as written (``wraps``: the word
+    ``wraps`` closes it, where it was written)."""
 
     name: str
     at: At
@@ -134,6 +135,7 @@ class Group:
     span: bool  # written LO .. HI (ranks holds LO and HI)
     sequence: bool = False
     items: tuple[SeqItem, ...] = ()
+    wraps: At | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,8 +368,10 @@ class _Sections(Transformer[Token, File]):
         return tuple(ch)
 
     def sequence(self, meta: Meta, ch: list[Any]) -> Group:
-        items = tuple(c if isinstance(c, RankAt) else (c[0], c[1]) for c in ch)
-        return Group("", self._at(meta), (), False, True, items)
+        wraps = next((self._tok(c) for c in ch if isinstance(c, Token)), None)  # WRAPS
+        items = tuple(c if isinstance(c, RankAt) else (c[0], c[1]) for c in ch
+                      if not isinstance(c, Token))
+        return Group("", self._at(meta), (), False, True, items, wraps)
 
     def shapes(self, meta: Meta, ch: list[Any]) -> Block:
         return Block("shapes", self._at(meta), tuple(ch))

@@ -1,7 +1,7 @@
 """A doubling round declared in a rules file (``round double { … }``): who is asked, in which
 order, the choices, refusals that change nothing, the factors with their scope, records and
 transcripts, and the computer players. Sources: examples/qq-bidding.rules (Happy Dou Dizhu's
-加倍 / 超级加倍) and examples/kick.rules (kick and counter-kick)."""
+加倍 / 超级加倍) and rules/hebei.rules (kick and counter-kick)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ddzspec.players.arena import play_deal
 from ddzspec.rules import Rules, load_rules, load_rules_text
 
 QQ = load_rules("examples/qq-bidding.rules")
-KICK = load_rules("examples/kick.rules")
+KICK = load_rules("hebei")
 SHOW = load_rules("examples/show-cards.rules")
 BLIND = load_rules("examples/blind.rules")
 
@@ -280,7 +280,7 @@ def test_a_peasants_own_double_settles_its_pair_only() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(path=st.sampled_from(["examples/qq-bidding.rules", "examples/kick.rules",
+@given(path=st.sampled_from(["examples/qq-bidding.rules", "hebei",
                              "examples/show-cards.rules", "examples/blind.rules"]),
        seed=st.integers(0, 10_000), picks=st.lists(st.integers(0, 7), min_size=40,
                                                    max_size=40))

@@ -24,7 +24,7 @@ QQ_BID = "bidding call_rob { first_speaker random  rob_order each_once_caller_la
 SCORE = "scoring { base 1  double rob bomb  settle per_peasant }\n"
 
 
-@pytest.mark.parametrize("path", ["examples/qq-bidding.rules", "examples/kick.rules",
+@pytest.mark.parametrize("path", ["examples/qq-bidding.rules", "hebei",
                                   "examples/show-cards.rules", "examples/blind.rules"])
 def test_a_round_trips_through_rules_show(path: str) -> None:
     r = load_rules(path)
@@ -33,7 +33,7 @@ def test_a_round_trips_through_rules_show(path: str) -> None:
 
 
 def test_the_words_loaded() -> None:
-    qq, kick = load_rules("examples/qq-bidding.rules"), load_rules("examples/kick.rules")
+    qq, kick = load_rules("examples/qq-bidding.rules"), load_rules("hebei")
     assert qq.bidding.rob_order is RobOrder.EACH_ONCE_CALLER_LAST
     assert "rob_order each_once_caller_last" in qq.bidding.clauses()
     assert [c.times for c in qq.rounds[0].choices] == [1, 2, 4]
@@ -149,7 +149,7 @@ def test_diff_says_the_bidding_and_round_differences_in_words() -> None:
     from ddzspec.diff import spec_differences
     from ddzspec.learn import diff_words
     classic, qq = load_rules("classic"), load_rules("examples/qq-bidding.rules")
-    kick = load_rules("examples/kick.rules")
+    kick = load_rules("hebei")
     diffs = {d.what: (d.a, d.b) for d in spec_differences(classic, qq)}
     assert list(diffs) == ["bidding", "scoring", "round double"]
     assert diffs["round double"] == ("-", "after talon, order landlord peasants, choices no 1 "
@@ -158,7 +158,7 @@ def test_diff_says_the_bidding_and_round_differences_in_words() -> None:
     assert any(w.startswith("bidding: qq-bidding has call and rob") and "one last word" in w
                for w in words)
     assert ("round double: qq-bidding has after talon, order landlord peasants, choices no 1 "
-            "double 2 super 4, scope pair; kick has after talon, order peasants "
+            "double 2 super 4, scope pair; hebei has after talon, order peasants "
             "landlord_if_doubled, choices no 1 kick 2, answer no 1 counter 2 for doublers, "
             "scope pair."
             in words)
@@ -213,4 +213,3 @@ def test_first_to_show_and_the_answers_reach_are_written_back() -> None:
     assert "first_to_show speaks_first" in happy.bidding.clauses()
     assert "    answer no 1 counter 2 for doublers\n" in resolved_text(hebei)
     assert hebei.rounds[0].answer_scope is Scope.DOUBLERS
-    assert load_rules("examples/kick.rules").rounds[0].answer_scope is Scope.DOUBLERS
