@@ -517,6 +517,10 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
         warnings.append(f"version 1 record: replayed under the built-in {record.rules_name}, "
                         "whose file has the recorded sha256")
     state = initial_state(record, rules)
+    if record.version == 2 and any(r.answer_scope is Scope.DOUBLERS for r in state.rules.rounds):
+        warnings.append("version 2 record: its round under order peasants landlord_if_doubled "
+                        "and scope pair is read as it was then, the landlord's answer for the "
+                        "doublers only ('answer … for doublers')")
     init = state
     deck = state.rules.deck
     steps: list[ReplayStep] = []

@@ -537,6 +537,10 @@ def test_a_version_2_hebei_record_replays_its_counter_kick_for_the_kickers_only(
     old = _as_saved(obj, 2, "    answer no 1 counter 2 for doublers", "    answer no 1 counter 2")
     rep = replay(Record.from_json(old))
     assert rep.ok, rep.error
+    assert rep.warnings == ("version 2 record: its round under order peasants "
+                            "landlord_if_doubled and scope pair is read as it was then, the "
+                            "landlord's answer for the doublers only ('answer … for "
+                            "doublers')",)
     assert rep.state.result == g.result and rep.state.rules.name == "hebei"
     # saved again, it is today's hebei record, version 3, 'for doublers' written
     again = json.loads(record_of(rep.state).dumps())
