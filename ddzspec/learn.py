@@ -321,15 +321,18 @@ def _round_sentences(rules: Rules) -> list[tuple[Round, str]]:
                                                              for c in r.answers))
         if r.answer_scope is Scope.DOUBLERS:
             answer += ", for the settlements of the peasants who chose above x1 only"
-        scope = ("a peasant's factor is for its own settlement with the landlord"
+        landlords = ("" if r.answer_scope is Scope.DOUBLERS  # said with its answer
+                     else ", the landlord's for the whole table")
+        scope = (f"a peasant's factor is for its own settlement with the landlord{landlords}"
                  if r.scope is Scope.PAIR else "every factor multiplies the whole table")
+        whose = "a peasant's choices" if r.answers else "the choices"
         unseen = (", before any seat sees its cards (a hand shown then is face up once dealt)"
                   if r.stage is RoundStage.BEFORE_DEAL else "")
         again = ("; a seat whose hand is already shown is not asked again"
                  if r.kind is RoundKind.SHOW
                  and any(x.kind is RoundKind.SHOW for x in rules.rounds[:i]) else "")
         out.append((r, f"a {r.kind} round {r.stage.words}, asking {_ORDER_WORDS[r.order]}"
-                        f"{unseen}: the choices are {choices}{answer}; {scope}{again}."))
+                        f"{unseen}: {whose} are {choices}{answer}; {scope}{again}."))
     return out
 
 
@@ -346,12 +349,18 @@ def _play_words(rules: Rules) -> tuple[str, ...]:
                    " > every other shape; a higher one beats any lower one.")
 
     def target(x: Target, who: str) -> str:
+        """``the landlord wins by playing every card``; the peasants (two or more) win when
+        one of them does."""
         if x == "robs":
-            return (f"the {who} wins with as many cards left as there were robs (the duel "
-                    "handicap)")
-        if x == 0:
-            return f"the {who} wins by playing every card"
-        return f"the {who} wins with {x} cards left"
+            how = "with as many cards left as there were robs (the duel handicap)"
+        elif x == 0:
+            how = "by playing every card"
+        else:
+            how = f"with {x} card{'' if x == 1 else 's'} left"
+        if who == "peasant" and rules.deal.players > 2:
+            return f"the peasants win when one of them goes out {how}" if x else \
+                "the peasants win when one of them plays every card"
+        return f"the {who} wins {how}"
     out.append(target(w.landlord, "landlord").capitalize() + "; "
                + target(w.peasant, "peasant") + ".")
     return tuple(out)
@@ -393,14 +402,44 @@ def _scoring_words(rules: Rules) -> tuple[str, ...]:
                    f"{items}.")
     if s.cap_bombs is not None:
         out.append(f"At most {s.cap_bombs} bombs or rockets multiply; later ones do not.")
+    own = _own_factor_words(rules)
     if s.cap_multiplier is not None:
-        out.append(f"The multiplier is capped at {s.cap_multiplier}.")
+        out.append(f"The multiplier is capped at {s.cap_multiplier}." if not own else
+                   f"The multiplier each peasant settles at (its own factors included) is "
+                   f"capped at {s.cap_multiplier}.")
     if rules.deal.players == 2:
         out.append("The winner wins base x multiplier points; the loser loses as many.")
+    elif own:
+        out.append(f"Each peasant settles base x multiplier with the landlord, times its own "
+                   f"factors ({own} only that peasant's settlement with the landlord, not "
+                   f"another peasant's): the landlord wins or loses the sum of its "
+                   f"{_NUMBER_WORDS.get(rules.deal.players - 1, rules.deal.players - 1)} "
+                   "settlements, each peasant its own.")
     else:
         out.append("Each peasant settles base x multiplier with the landlord: the landlord "
                    f"wins or loses {rules.deal.players - 1} times that, each peasant once.")
     return tuple(out)
+
+
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def _own_factor_words(rules: Rules) -> str:
+    """What multiplies one peasant's settlement only, in words (``a peasant's own double or
+    super multiplies``; ``a peasant's own kick, and the landlord's counter to it,
+    multiply``), or "" when every factor is the whole table's."""
+    mine = [c.name for r in rules.rounds if r.scope is Scope.PAIR
+            for c in r.choices if c.times > 1]
+    theirs = [c.name for r in rules.rounds if r.answers and r.answer_scope is Scope.DOUBLERS
+              for c in r.answers if c.times > 1]
+    if not mine and not theirs:
+        return ""
+    words = f"a peasant's own {' or '.join(dict.fromkeys(mine))}" if mine else ""
+    if theirs:
+        answer = f"the landlord's {' or '.join(dict.fromkeys(theirs))}"
+        return (f"{words}, and {answer} to it, multiply" if words else
+                f"{answer} to a peasant's factor multiplies")
+    return f"{words} multiplies"
 
 
 # --------------------------------------------------------------------------- restrictions

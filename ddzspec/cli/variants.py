@@ -252,11 +252,12 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     95 % interval: the landlord's win rate, points per deal for each role, spring and
     anti-spring rates, bombs and rockets per deal, the average multiplier, all-pass redeals,
     the deal length, and the share of deals per bid and per number of robs. A variant with
-    robs, rounds or a cap adds (only then): deals with a rob and robs per deal, the landlord's
-    and the peasants' doubling and super-doubling rates (of their decisions), the shown hands
-    (of seat-deals), the deals cut by the cap and the average stake (base × the multiplier a
-    peasant settles at, capped). For two or more variants every difference (later minus
-    earlier) and whether it is significant.
+    robs, rounds or a cap adds (only then): deals with a rob and robs per deal, per role the
+    share of its decisions in the doubling rounds that chose each of its choices above 1,
+    named after them (happy: double and super; hebei: a peasant's kick, the landlord's
+    counter), the shown hands (of seat-deals), the deals cut by the cap and the average
+    stake (base × the multiplier a peasant settles at, capped). For two or more variants
+    every difference (later minus earlier) and whether it is significant.
 
     --levels is per seat; an N-seat variant plays its first N (`balance classic duel
     --levels 3,2,2`: classic 3,2,2, duel 3,2), and each variant's levels are printed.
@@ -266,7 +267,7 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     "figures": {name: {"n", "mean", "low", "high"}}, "bids", "robs"}],
     "differences": [{"a", "b", "paired", "figures": {name: {..., "significant"}}}]}.
     """
-    from ..balance import BLOCK, deal_task, summarize
+    from ..balance import BLOCK, FACTS_VERSION, deal_task, summarize
     from ..balance import plot as plot_fn
     from ..execute import ExecuteError, RunStats, Task, rules_ref, run
     from ..game.state import accept_rules
@@ -299,7 +300,8 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
              for i, (r, ref, lv) in enumerate(zip(rules, refs, levels))
              for k in range(0, games, BLOCK)]
     header = {"command": "balance", "variants": refs, "levels": [list(lv) for lv in levels],
-              "seed": seed, "budget": budget, "games": games, "block": BLOCK}
+              "seed": seed, "budget": budget, "games": games, "block": BLOCK,
+              "facts": FACTS_VERSION}
     t0 = time.perf_counter()
     stats = RunStats()
     try:

@@ -53,6 +53,9 @@ from .model import (
 )
 from .parse import At, RankAt, RestrictionDecl, Section, SeqItem, ShapeDecl, TalonItem, Word
 
+#: The words a bidding clause is written with, where its key is not them.
+_CLAUSE_WORDS = {"all_pass_first_bidder": "all_pass", "no_call_first_speaker_landlord":
+                 "no_call", "first_to_show_speaks_first": "first_to_show"}
 
 class Builder:
     """Validate the merged sections of a file against each other and build :class:`Rules`."""
@@ -256,6 +259,7 @@ class Builder:
 
     def deal(self, deck: tuple[int, ...]) -> Deal:
         sec = self.section("deal")
+        self.once("deal", sec)
         vals = sec.values()
         for k in ("players", "hand", "talon"):
             if k not in vals:
@@ -500,6 +504,7 @@ class Builder:
 
     def bidding(self) -> Bidding:
         sec = self.section("bidding")
+        self.once("bidding", sec)
         b = Bidding(system=BiddingSystem(sec.head), **sec.values())
         pos = sec.at
         if b.system is BiddingSystem.AUCTION:
@@ -525,6 +530,18 @@ class Builder:
         elif b.max_robs < 1:
             raise self.err("call_rob needs 'max_robs N' (N ≥ 1)", pos)
         return b
+
+    def once(self, name: str, sec: Section) -> None:
+        """Raise at the second of a clause written twice in the block ``sec`` (a bidding, a
+        round, the deal or the trick rule): read as a dict, the last would silently override
+        the first. Two stage clauses (``after``/``before``) are :meth:`stage`'s error."""
+        seen: set[str] = set()
+        for s in sec.settings:
+            if s.key in seen and s.key not in ("after", "before"):
+                word = _CLAUSE_WORDS.get(s.key, s.key)
+                raise self.err(f"{name}: {word} given twice (each clause once in a block)",
+                               s.at)
+            seen.add(s.key)
 
     @staticmethod
     def _clause(sec: Section, key: str) -> At:
@@ -566,6 +583,7 @@ class Builder:
         vals = sec.values()
         name = f"round {sec.head}"
         stage = self.stage(name, sec)
+        self.once(name, sec)
         for key in ("order", "choices"):
             if key not in vals:
                 raise self.err(f"{name} needs '{key} …'", sec.at)
@@ -588,6 +606,10 @@ class Builder:
         if scope is Scope.PAIR and sec.head == RoundKind.SHOW:
             raise self.err(f"{name}: scope pair: a hand is shown to the whole table "
                            "(scope table)", vals["scope"].at)
+        if scope is Scope.PAIR and stage.before_bidding:
+            raise self.err(f"{name}: scope pair {stage.clause}: there is no landlord yet, so "
+                           "no seat's own settlement with it (scope table, or the round "
+                           "after landlord or after talon)", vals["scope"].at)
         taken = {s.name for s in shapes} | set(DOUBLE_EVENTS)
         choices = self.choices(name, vals["choices"], taken)
         answers: tuple[Choice, ...] = ()
@@ -645,6 +667,7 @@ class Builder:
 
     def trick(self) -> Trick:
         sec = self.section("trick")
+        self.once("trick", sec)
         vals = sec.values()
         close, may = vals.get("close_after"), vals.get("leader_may_pass", False)
         if close is None or close < 1:

@@ -105,7 +105,10 @@ class RoundStage(StrEnum):
 
     @property
     def words(self) -> str:
-        """The stage in plain words: ``before the deal``, ``after the talon``."""
+        """The stage in plain words: ``before the deal``, ``after the talon``, ``once the
+        landlord is known`` (``after landlord``)."""
+        if self is RoundStage.LANDLORD:
+            return "once the landlord is known"
         when, what = self.clause.split()
         return f"{when} the {what}"
 

@@ -217,7 +217,7 @@ def test_a_blind_landlord_chooses_before_the_talon_is_shown() -> None:
     assert r.ok and r.state == done
     text = "\n".join(transcript(GameState.new(BLIND, seed=3, first=0), r.steps))
     assert "landlord: seat 0 (base 3); the talon stays face down for now" in text
-    assert ("blind round after the landlord (landlord; no x1, blind x2; scope table):\n"
+    assert ("blind round once the landlord is known (landlord; no x1, blind x2; scope table):\n"
             "  seat 0 chooses blind (x2), multiplier 2\n"
             f"  talon {talon.format('en')} shown and taken (20 cards)") in text
 

@@ -120,6 +120,41 @@ def _load(body: str) -> None:
      r"x.rules:2:103: round double: answer … for pair: unknown \(scopes: table, doublers\)"),
     ("round double { after talon  order landlord peasants  choices no 1 x 2  scope doublers }\n",
      r"round double: scope doublers: unknown \(scopes: table, pair\)"),
+    # scope pair before the landlord is known: no seat has a pair yet (as on a show round)
+    ("round double { after deal  order all  choices no 1 double 2  scope pair }\n",
+     r"x.rules:2:68: round double: scope pair after deal: there is no landlord yet, so no "
+     r"seat's own settlement with it \(scope table, or the round after landlord or after "
+     r"talon\)"),
+    ("round double { before deal  order all  choices no 1 double 2  scope pair }\n",
+     r"x.rules:2:69: round double: scope pair before deal: there is no landlord yet"),
+    # a clause twice in a block is an error at the second, never the last silently winning
+    ("round double { after talon  order landlord peasants  order peasants landlord  "
+     "choices no 1 x 2 }\n",
+     r"x.rules:2:54: round double: order given twice \(each clause once in a block\)"),
+    ("round double { after talon  order landlord peasants  choices no 1 x 2  "
+     "choices no 1 y 2 }\n",
+     r"x.rules:2:72: round double: choices given twice \(each clause once in a block\)"),
+    ("round double { after talon  order landlord peasants  choices no 1 x 2  scope pair  "
+     "scope table }\n",
+     r"x.rules:2:84: round double: scope given twice \(each clause once in a block\)"),
+    ("round double { after talon  order peasants landlord_if_doubled  choices no 1 x 2  "
+     "answer no 1 y 2  answer no 1 z 2 for doublers }\n",
+     r"x.rules:2:100: round double: answer given twice \(each clause once in a block\)"),
+    ("bidding auction { bids 1 2 3  all_pass redeal first_bidder random  bids 1 2 }\n",
+     r"x.rules:2:68: bidding: bids given twice \(each clause once in a block\)"),
+    ("bidding auction { bids 1 2 3  all_pass redeal first_bidder random  "
+     "all_pass redeal first_bidder next }\n",
+     r"x.rules:2:68: bidding: all_pass given twice"),
+    ("bidding call_rob { first_speaker random  max_robs 2  max_robs 3 }\n",
+     r"x.rules:2:54: bidding: max_robs given twice"),
+    (QQ_BID.replace("}", " rob_order take_turns }") + SCORE,
+     r"x.rules:2:\d+: bidding: rob_order given twice"),
+    ("bidding call_rob { first_speaker random  first_speaker next  max_robs 2 }\n",
+     r"x.rules:2:\d+: bidding: first_speaker given twice"),
+    ("deal { players 3  hand 17  talon 3  players 2 }\n",
+     r"x.rules:2:37: deal: players given twice \(each clause once in a block\)"),
+    ("trick { close_after 2 passes  close_after 1 passes }\n",
+     r"x.rules:2:31: trick: close_after given twice"),
 ])
 def test_bad_input_is_located(body: str, message: str) -> None:
     with pytest.raises(RulesError, match=message):
@@ -143,6 +178,11 @@ def test_the_cli_shows_and_refuses(cli: Callable[..., tuple[int, str, str]],
                    "peasants  choices no 1 double 0 }\n")
     code, _, err = cli("rules", "show", str(bad))
     assert code == 2 and "a factor is at least 1" in err
+    bad.write_text("rules bad extends classic\nround double { after deal  order all  "
+                   "choices no 1 double 2  scope pair }\n")
+    code, out, err = cli("rules", "show", str(bad))
+    assert (code, out, err.count("\n")) == (2, "", 1), err
+    assert f"{bad}:2:68: round double: scope pair after deal: there is no landlord yet" in err
 
 
 def test_diff_says_the_bidding_and_round_differences_in_words() -> None:
