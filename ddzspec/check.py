@@ -263,6 +263,9 @@ def require_playable(rules: Rules) -> None:
     wrong, an example move with its readings and the ``ddzspec check`` command to run.
     """
     require_lone_cards(rules)
+    if rules.wild is not None:  # issue 26: readings and check so far, not the deal
+        raise _refuse(rules, ["wild cards are read and checked, but no deal draws a wild rank "
+                              "yet (the game, players and solver do not play them)"])
     report = check_rules(rules)
     problems = []
     if report.ambiguous:

@@ -1,0 +1,147 @@
+"""Readings with wild cards (laizi; issue 26), derived from the natural readings.
+
+A played multiset is its natural cards plus ``w`` wild cards of the wild rank (every card of
+that rank is wild, so the natural cards hold none of it). A *substitution* gives each wild card
+a non-joker rank of the deck, its own included. The move's readings are the readings of every
+substituted multiset that is legal under the natural rules (exactly one reading there, by the
+CSP of :mod:`ddzspec.readings`: no second reading engine), each with the ranks the wild cards
+stand for and, for the ``wild bomb`` shape, its :class:`~ddzspec.rules.model.BombClass`. A
+multiset of wild cards only reads as itself (Baidu Baike's laizi article: "单独出时只能是本牌").
+The wild restrictions of the rules file then cut readings (:func:`violated`).
+
+>>> from ddzspec.cards import Rank, parse_cards
+>>> from ddzspec.rules import load_rules
+>>> rules = load_rules("laizi")
+>>> rs = wild_readings(parse_cards("4").cards, 3, Rank.SEVEN.index, rules)
+>>> sorted({r.reading.shape for r in rs})
+['bomb', 'trio_single']
+>>> [r.describe() for r in rs if r.bomb_class]
+['bomb 4444 (soft; wild cards as 444)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+
+from .cards import ALL_RANKS, N_RANKS, Cards
+from .readings import Reading, solve_readings
+from .rules import Rules
+from .rules.model import BombClass, Wild, WildRestriction, WildRestrictionKind
+
+#: The natural readings of a multiset (15 counts): every reading the natural rules give it.
+NaturalReadings = Callable[[tuple[int, ...]], Sequence[Reading]]
+
+
+@dataclass(frozen=True, slots=True)
+class WildReading:
+    """One reading of a move with wild cards: the natural ``reading`` of the substituted
+    multiset, the ranks the wild cards stand for (``stands_for``, ``w`` cards; for a move of
+    wild cards only, their own rank) and the ``bomb_class`` of a reading of the wild ``bomb``
+    shape (None for any other shape)."""
+
+    reading: Reading
+    stands_for: Cards
+    bomb_class: BombClass | None = None
+    all_wild: bool = False
+
+    def describe(self, notation: str = "en") -> str:
+        """``bomb 4444 (soft; wild cards as 444)``, ``pair 77 (wild cards as themselves)``."""
+        words = [self.bomb_class.value] if self.bomb_class else []
+        if self.all_wild or len(self.stands_for):
+            as_ = "themselves" if self.all_wild else self.stands_for.format(notation)
+            words.append(f"wild cards as {as_}")
+        return self.reading.describe(notation) + (f" ({'; '.join(words)})" if words else "")
+
+
+_NATURAL: dict[str, dict[tuple[int, ...], tuple[Reading, ...]]] = {}
+
+
+def natural_readings(rules: Rules) -> NaturalReadings:
+    """The CSP readings of :func:`~ddzspec.readings.solve_readings` under ``rules``, cached by
+    multiset (per rules digest: the wild section does not change them)."""
+    cache = _NATURAL.setdefault(rules.digest, {})
+
+    def get(counts: tuple[int, ...]) -> tuple[Reading, ...]:
+        got = cache.get(counts)
+        if got is None:
+            got = cache[counts] = tuple(solve_readings(counts, rules))
+        return got
+    return get
+
+
+def require_wild(rules: Rules) -> Wild:
+    """The rules' wild section; ValueError for rules without wild cards."""
+    if rules.wild is None:
+        raise ValueError(f"{rules.name} has no wild cards (no wild section)")
+    return rules.wild
+
+
+def bomb_class(wild: Wild, reading: Reading, stands_for: Sequence[int],
+               all_wild: bool = False) -> BombClass | None:
+    """The class of a reading of the wild ``bomb`` shape: ``pure`` for wild cards only,
+    ``hard`` for natural cards only, else ``soft``; None for any other shape."""
+    if reading.shape != wild.bomb:
+        return None
+    if all_wild:
+        return BombClass.PURE
+    return BombClass.SOFT if any(stands_for) else BombClass.HARD
+
+
+def wild_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
+                  readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
+    """Every reading of ``natural`` plus ``wilds`` wild cards of rank index ``rank`` (before
+    the wild restrictions), in substitution order. ``readings``: the natural readings (default
+    :func:`natural_readings`). Raises ValueError when ``natural`` holds a card of ``rank`` or a
+    substitution would exceed the deck (more wild cards than the rank has)."""
+    wild = require_wild(rules)
+    get = readings or natural_readings(rules)
+    if natural.counts[rank]:
+        raise ValueError(f"the natural cards hold the wild rank {ALL_RANKS[rank].symbol()}")
+    if wilds > rules.deck[rank]:
+        raise ValueError(f"{wilds} wild cards: the deck holds {rules.deck[rank]}")
+    if not len(natural):
+        own = tuple(wilds if i == rank else 0 for i in range(N_RANKS))
+        rs = get(own) if wilds else ()
+        return tuple(WildReading(r, Cards(own), bomb_class(wild, r, own, True), True)
+                     for r in rs[:1] if len(rs) == 1)
+    ranks = [i for i in range(N_RANKS) if rules.deck[i] and i not in rules.jokers]
+    out: list[WildReading] = []
+    for sub in combinations_with_replacement(ranks, wilds):
+        s = [0] * N_RANKS
+        for i in sub:
+            s[i] += 1
+        m = tuple(c + x for c, x in zip(natural.counts, s))
+        if any(c > d for c, d in zip(m, rules.deck)):
+            continue
+        rs = get(m)
+        if len(rs) == 1:  # legal under the natural rules: exactly one reading
+            out.append(WildReading(rs[0], Cards(tuple(s)), bomb_class(wild, rs[0], s)))
+    return tuple(out)
+
+
+def violated(wild: Wild, r: WildReading,
+             restrictions: Sequence[WildRestriction] | None = None) -> tuple[WildRestriction, ...]:
+    """The wild restrictions (default: the file's) that cut the reading ``r``. A move of wild
+    cards only reads as itself and is never cut."""
+    if r.all_wild:
+        return ()
+    out = []
+    for x in wild.restrictions if restrictions is None else restrictions:
+        if x.kind is WildRestrictionKind.NO_WILD_KICKER:
+            body = r.reading.body.counts
+            if any(s > b for s, b in zip(r.stands_for.counts, body)):
+                out.append(x)
+        elif (r.bomb_class is BombClass.SOFT and x.param is not None
+              and r.reading.size - len(r.stands_for) < x.param):
+            out.append(x)
+    return tuple(out)
+
+
+def allowed(natural: Cards, wilds: int, rank: int, rules: Rules,
+            readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
+    """The readings of :func:`wild_readings` that no wild restriction of the file cuts."""
+    wild = require_wild(rules)
+    return tuple(r for r in wild_readings(natural, wilds, rank, rules, readings)
+                 if not violated(wild, r))

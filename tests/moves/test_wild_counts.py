@@ -1,0 +1,162 @@
+"""The counts ``check`` gives of a wild-card file, derived independently: a plain reference in
+this file (nothing imported from ddzspec's readings) enumerates every wild move of laizi
+restricted to the shapes of at most five cards (single, pair, trio, trio + single, trio + pair,
+bomb, rocket), substitutes its wild cards, reads each substituted multiset with the seeds'
+rules (000/002: the four restrictions) and counts per wild rank; the engine's counts
+(:mod:`ddzspec.wildcheck`, backwards from the move table) and its forward readings
+(:mod:`ddzspec.wild`, from the CSP) must agree with it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+import pytest
+
+from ddzspec.cards import Cards
+from ddzspec.rules import load_rules
+from ddzspec.wild import allowed
+from ddzspec.wildcheck import compile_wild_report
+
+DROPPED = ("straight", "pair_straight", "plane", "plane_singles", "plane_pairs",
+           "four_two_singles", "four_two_pairs")
+PLAIN = range(13)   # 3 .. 2: four copies each, never jokers
+B, R = 13, 14       # the jokers, one copy each
+TIER = {"bomb": 1, "rocket": 2}
+
+
+def natural(m: tuple[int, ...]) -> list[tuple[str, int, tuple[int, ...]]]:
+    """The readings (type, body rank, body counts) of a natural multiset of at most 5 cards
+    under classic's restrictions, for the shapes kept: quad_block (4 of a rank only as a bomb),
+    a kicker never of the body's rank, the jokers only together as the rocket or one as a
+    single kicker."""
+    ranks = [i for i, c in enumerate(m) if c]
+    n = sum(m)
+    out: list[tuple[str, int, tuple[int, ...]]] = []
+
+    def body(i: int, c: int) -> tuple[int, ...]:
+        return tuple(c if j == i else 0 for j in range(15))
+    if n == 2 and m[B] == m[R] == 1:
+        out.append(("rocket", R, body(R, 1)))
+    if len(ranks) == 1:
+        i = ranks[0]
+        kind = {1: "single", 2: "pair", 3: "trio", 4: "bomb"}.get(n)
+        if kind:
+            out.append((kind, i, body(i, n)))
+    if len(ranks) == 2:
+        for i in ranks:
+            other = next(j for j in ranks if j != i)
+            if m[i] == 3 and m[other] == 1:
+                out.append(("trio_single", i, body(i, 3)))
+            if m[i] == 3 and m[other] == 2:
+                out.append(("trio_pair", i, body(i, 3)))
+    return out
+
+
+def wild_moves(rank: int):  # type: ignore[no-untyped-def]
+    """Every (natural counts, wild count) of at most 5 cards with no natural card of ``rank``
+    (every card of the wild rank is wild) and at most 4 wild cards."""
+    others = [i for i in range(15) if i != rank]
+
+    def rec(pos: int, left: int, counts: list[int]):  # type: ignore[no-untyped-def]
+        if pos == len(others):
+            yield tuple(counts)
+            return
+        i = others[pos]
+        for c in range(0, min(left, 1 if i in (B, R) else 4) + 1):
+            counts[i] = c
+            yield from rec(pos + 1, left - c, counts)
+        counts[i] = 0
+    for nat in rec(0, 5, [0] * 15):
+        for w in range(0, min(4, 5 - sum(nat)) + 1):
+            if sum(nat) + w:
+                yield nat, w
+
+
+def readings_of(nat: tuple[int, ...], w: int, rank: int, no_wild_kicker: bool = False,
+                min_natural: int = 0) -> list[tuple[str, tuple[int, ...]]]:
+    """Every reading (type, substituted multiset) of a wild move: wild cards alone read as
+    themselves; else every substitution of non-joker ranks the deck can hold."""
+    if not sum(nat):
+        own = tuple(w if i == rank else 0 for i in range(15))
+        return [(t, own) for t, _, _ in natural(own)]
+    out = []
+    for sub in combinations_with_replacement(PLAIN, w):
+        s = Counter(sub)
+        m = tuple(nat[i] + s[i] for i in range(15))
+        if any(c > 4 for c in m):
+            continue
+        for kind, _, body in natural(m):
+            if no_wild_kicker and any(s[i] > body[i] for i in range(15)):
+                continue
+            if kind == "bomb" and w and 4 - w < min_natural:
+                continue
+            out.append((kind, m))
+    return out
+
+
+def counts(rank: int, **cut: int) -> dict[str, int]:
+    """The categories of ``check`` for one wild rank."""
+    c = Counter[str]()
+    largest = 0
+    for nat, w in wild_moves(rank):
+        rs = readings_of(nat, w, rank, **cut)  # type: ignore[arg-type]
+        if not rs:
+            continue
+        c["playable"] += 1
+        largest = max(largest, len(rs))
+        kinds = {k for k, _ in rs}
+        if len(rs) == 1:
+            c["one_reading"] += 1
+        elif len(kinds) == 1:
+            c["several_one_type"] += 1
+        else:
+            c["several_types"] += 1
+        tiers = {TIER.get(k, 0) > 0 for k in kinds}
+        if len(tiers) == 2:
+            c["crossing_bomb_line"] += 1
+    return {"playable": c["playable"], "one_reading": c["one_reading"],
+            "several_one_type": c["several_one_type"], "several_types": c["several_types"],
+            "crossing_bomb_line": c["crossing_bomb_line"], "largest_choice_set": largest}
+
+
+RULES = load_rules("laizi", without=DROPPED)
+REPORT = compile_wild_report(RULES)
+
+
+@pytest.mark.parametrize("rank", [4, 12])  # wild 7 and 2 (without chains every rank alike)
+def test_check_counts_match_the_independent_enumeration(rank: int) -> None:
+    assert REPORT.per_rank["none"][rank].to_json() == counts(rank)
+
+
+def test_a_hand_worked_count_for_one_wild_rank() -> None:
+    # wild 7: the moves on both sides of the bomb line are rrr*, rr** and r*** for the 12 other
+    # non-joker ranks r (a soft bomb of r or a trio + single): 3 x 12 = 36
+    assert REPORT.per_rank["none"][4].bomb_line == 36
+    # 4*** has the most readings of laizi's shapes up to 5 cards? rr*** (5 cards): rrr+XX
+    # (12 pairs X != r) or XXX+rr (12 trios X != r): 24; r*** 25 (1 + 12 + 12)
+    assert REPORT.per_rank["none"][4].largest == 25
+
+
+def test_the_file_restrictions_match_the_independent_enumeration(tmp_path: Path) -> None:
+    text = Path(RULES.path).read_text(encoding="utf-8")
+    wild = text[text.index("wild {"):].replace(
+        "reading strongest", "restrict no_wild_kicker, bomb_min_natural 2\n    reading strongest")
+    f = tmp_path / "t.rules"
+    f.write_text(f'rules t extends "{RULES.path}"\n{wild}', encoding="utf-8")
+    rules = load_rules(str(f), without=DROPPED)
+    report = compile_wild_report(rules)
+    assert report.per_rank["none"][4] == REPORT.per_rank["none"][4]
+    assert report.per_rank["file"][4].to_json() == counts(4, no_wild_kicker=True,
+                                                         min_natural=2)
+
+
+def test_forward_readings_match_the_independent_reference() -> None:
+    rng = random.Random(26)
+    moves = list(wild_moves(4))
+    for nat, w in rng.sample(moves, 150):
+        got = sorted((r.reading.shape, r.reading.cards.counts)
+                     for r in allowed(Cards(nat), w, 4, RULES))
+        assert got == sorted(readings_of(nat, w, 4)), (nat, w)

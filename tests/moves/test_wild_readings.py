@@ -1,0 +1,93 @@
+"""Readings with wild cards (laizi, issue 26): hand-worked readings of ``ddzspec.wild``, the
+bomb classes and the wild restrictions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ddzspec.cards import Cards, Rank, parse_cards
+from ddzspec.rules import load_rules
+from ddzspec.rules.model import BombClass
+from ddzspec.wild import allowed, violated, wild_readings
+
+LAIZI = load_rules("laizi")
+SEVEN = Rank.SEVEN.index  # the wild rank of these examples
+NONE = Cards((0,) * 15)
+
+
+def _restricted(tmp_path: Path, restrict: str) -> object:
+    """laizi with ``restrict`` added: a file extending it, restating its wild section."""
+    text = Path(LAIZI.path).read_text(encoding="utf-8")
+    wild = text[text.index("wild {"):].replace("reading strongest",
+                                               f"restrict {restrict}\n    reading strongest")
+    f = tmp_path / "t.rules"
+    f.write_text(f'rules t extends "{LAIZI.path}"\n{wild}', encoding="utf-8")
+    return load_rules(str(f))
+
+
+def test_one_natural_4_and_three_wild_cards() -> None:
+    # 4*** (wild 7): the wild cards stand for 444 (a soft bomb of 4s), for 44X (444+X, X any of
+    # the 12 other non-joker ranks, 7 itself included) or for XXX (XXX+4, X any of 12 ranks):
+    # 1 + 12 + 12 = 25 readings of two types, on both sides of the bomb line
+    rs = wild_readings(parse_cards("4").cards, 3, SEVEN, LAIZI)
+    assert len(rs) == 1 + 12 + 12
+    bombs = [r for r in rs if r.reading.shape == "bomb"]
+    assert [(str(r.reading.body), r.bomb_class, str(r.stands_for)) for r in bombs] == [
+        ("4444", BombClass.SOFT, "444")]
+    trios = [r for r in rs if r.reading.shape == "trio_single"]
+    assert sum(str(r.reading.body) == "444" for r in trios) == 12
+    assert sum(str(r.reading.kickers) == "4" for r in trios) == 12
+    assert "trio_single 777+4 (wild cards as 777)" in [r.describe() for r in trios]
+
+
+def test_333_and_one_wild_card_is_a_bomb_or_a_trio_with_a_kicker() -> None:
+    # 333* (wild 7): 3333 (soft bomb) or 333+X for the 12 ranks X other than 3: 13 readings
+    rs = wild_readings(parse_cards("333").cards, 1, SEVEN, LAIZI)
+    assert len(rs) == 13
+    assert [r.describe() for r in rs if r.bomb_class] == ["bomb 3333 (soft; wild cards as 3)"]
+    assert {str(r.reading.kickers) for r in rs if r.reading.shape == "trio_single"} == {
+        "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"}
+
+
+def test_wild_cards_alone_read_as_themselves() -> None:
+    # ** is a pair of 7s, not a pair of any rank; **** is a pure bomb
+    pair = wild_readings(NONE, 2, SEVEN, LAIZI)
+    assert [r.describe() for r in pair] == ["pair 77 (wild cards as themselves)"]
+    four = wild_readings(NONE, 4, SEVEN, LAIZI)
+    assert [(r.reading.shape, r.bomb_class) for r in four] == [("bomb", BombClass.PURE)]
+
+
+def test_natural_moves_keep_their_one_reading_and_a_natural_four_is_a_hard_bomb() -> None:
+    rs = wild_readings(parse_cards("5555").cards, 0, SEVEN, LAIZI)
+    assert [(r.reading.shape, r.bomb_class) for r in rs] == [("bomb", BombClass.HARD)]
+    assert wild_readings(parse_cards("34568").cards, 0, SEVEN, LAIZI) == ()
+
+
+def test_a_wild_card_fills_a_straight_as_its_own_rank_or_another() -> None:
+    # 3456* (wild 7): 34567, the wild card as itself, is the one reading (23456 is no straight:
+    # chains never hold a 2; a trio, pair or bomb needs equal ranks)
+    rs = wild_readings(parse_cards("3456").cards, 1, SEVEN, LAIZI)
+    assert [r.describe() for r in rs] == ["straight 34567 (wild cards as 7)"]
+    # 4568* : the wild card stands for the 7
+    rs = wild_readings(parse_cards("4568").cards, 1, Rank.NINE.index, LAIZI)
+    assert [r.describe() for r in rs] == ["straight 45678 (wild cards as 7)"]
+
+
+def test_no_wild_kicker_cuts_the_readings_with_a_wild_kicker(tmp_path: Path) -> None:
+    rules = _restricted(tmp_path, "no_wild_kicker")
+    rs = allowed(parse_cards("4").cards, 3, SEVEN, rules)  # type: ignore[arg-type]
+    # 444+X (a wild kicker) is cut: the soft bomb and the 12 XXX+4 are left
+    assert len(rs) == 1 + 12
+    assert all(str(r.reading.kickers) in ("", "4") for r in rs)
+
+
+def test_bomb_min_natural_cuts_soft_bombs_with_too_few_natural_cards(tmp_path: Path) -> None:
+    rules = _restricted(tmp_path, "bomb_min_natural 2")
+    wild = rules.wild  # type: ignore[attr-defined]
+    one = wild_readings(parse_cards("4").cards, 3, SEVEN, rules)  # type: ignore[arg-type]
+    cut = [r for r in one if violated(wild, r)]
+    assert [r.describe() for r in cut] == ["bomb 4444 (soft; wild cards as 444)"]
+    two = allowed(parse_cards("44").cards, 2, SEVEN, rules)  # type: ignore[arg-type]
+    assert [r.bomb_class for r in two if r.bomb_class] == [BombClass.SOFT]
+    pure = allowed(NONE, 4, SEVEN, rules)  # type: ignore[arg-type]
+    assert [r.bomb_class for r in pure] == [BombClass.PURE]  # wild cards alone: never cut
