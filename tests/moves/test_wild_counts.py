@@ -8,10 +8,12 @@ rules (000/002: the four restrictions) and counts per wild rank; the engine's co
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from itertools import combinations_with_replacement
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -160,3 +162,27 @@ def test_forward_readings_match_the_independent_reference() -> None:
         got = sorted((r.reading.shape, r.reading.cards.counts)
                      for r in allowed(Cards(nat), w, 4, RULES))
         assert got == sorted(readings_of(nat, w, 4)), (nat, w)
+
+
+def test_check_json_reports_the_wild_counts_per_rank_and_in_total(cli: Any) -> None:
+    args = [a for s in DROPPED for a in ("--without", s)]
+    code, out, _ = cli("check", "laizi", *args, "--json")
+    assert code == 0
+    wild = json.loads(out)["wild"]
+    assert wild["policy"] == "strongest" and wild["priority"][:2] == ["rocket", "bomb"]
+    none = wild["variants"]["none"]
+    assert none["restrictions"] == [] and list(none["per_rank"])[:2] == ["3", "4"]
+    assert none["per_rank"]["7"] == counts(4)
+    # without chains every non-joker rank is alike: the total is 13 times one rank's counts
+    one = counts(4)
+    assert none["total"] == {k: (v if k == "largest_choice_set" else 13 * v)
+                             for k, v in one.items()}
+
+
+def test_check_words_say_what_the_policy_settles(cli: Any) -> None:
+    args = [a for s in DROPPED for a in ("--without", s)]
+    code, out, _ = cli("check", "laizi", *args)
+    assert code == 0 and "wild moves (no wild restriction)" in out
+    t = REPORT.total("none")
+    assert (f"reading strongest: the highest body settles {t.one_type} moves of one type; the "
+            f"type priority settles {t.types} moves") in " ".join(out.split())
