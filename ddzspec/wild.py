@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 from .cards import ALL_RANKS, N_RANKS, Cards
-from .readings import Reading, solve_readings
+from .readings import Reading, beats, solve_readings
 from .rules import Rules
 from .rules.model import BombClass, Wild, WildRestriction, WildRestrictionKind
 
@@ -145,3 +145,42 @@ def allowed(natural: Cards, wilds: int, rank: int, rules: Rules,
     wild = require_wild(rules)
     return tuple(r for r in wild_readings(natural, wilds, rank, rules, readings)
                  if not violated(wild, r))
+
+
+def strength(wild: Wild, r: WildReading) -> tuple[int, int, int]:
+    """How high a reading stands: (its place in the wild ``order``, counted from the bottom,
+    for a bomb's class or a shape above the bomb, else 0; its tier; its body's key). Above the
+    bomb line a higher tuple beats a lower one (``rocket > pure > hard > soft``, then the
+    rank); below it only the key of the same type and size compares."""
+    name = r.bomb_class.value if r.bomb_class else r.reading.shape
+    place = len(wild.order) - wild.order.index(name) if name in wild.order else 0
+    return place, r.reading.tier, r.reading.key
+
+
+def outranks(wild: Wild, play: WildReading, previous: WildReading) -> bool:
+    """Whether ``play`` beats ``previous``: above the bomb line by :func:`strength` (the
+    classes in the declared order, then the rank), below it the natural rule
+    (:func:`ddzspec.readings.beats`: the same type and size, a higher body)."""
+    if play.reading.tier or previous.reading.tier:
+        return strength(wild, play) > strength(wild, previous)
+    return beats(play.reading, previous.reading)[0]
+
+
+def strongest(wild: Wild, readings: Sequence[WildReading],
+              answering: WildReading | None = None) -> WildReading | None:
+    """The reading the ``strongest`` policy takes (issue 26): answering a move, a reading of
+    its type and size with the highest body, else the strongest above the bomb line (a bomb
+    answers anything); leading, the type first in the ``priority``, then the highest body.
+    Ties (readings that differ only in their kickers) go to the first in substitution order.
+    None when no reading qualifies."""
+    if answering is None:
+        place = {s: i for i, s in enumerate(wild.priority)}
+        top = min((place.get(r.reading.shape, len(place)) for r in readings), default=0)
+        pool = [r for r in readings if place.get(r.reading.shape, len(place)) == top]
+    else:
+        prev = answering.reading
+        pool = [r for r in readings
+                if r.reading.shape == prev.shape and r.reading.size == prev.size]
+        if not pool:
+            pool = [r for r in readings if r.reading.tier]
+    return max(pool, key=lambda r: strength(wild, r)) if pool else None

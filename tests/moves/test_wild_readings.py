@@ -8,7 +8,7 @@ from pathlib import Path
 from ddzspec.cards import Cards, Rank, parse_cards
 from ddzspec.rules import load_rules
 from ddzspec.rules.model import BombClass
-from ddzspec.wild import allowed, violated, wild_readings
+from ddzspec.wild import WildReading, allowed, outranks, strongest, violated, wild_readings
 
 LAIZI = load_rules("laizi")
 SEVEN = Rank.SEVEN.index  # the wild rank of these examples
@@ -91,3 +91,48 @@ def test_bomb_min_natural_cuts_soft_bombs_with_too_few_natural_cards(tmp_path: P
     assert [r.bomb_class for r in two if r.bomb_class] == [BombClass.SOFT]
     pure = allowed(NONE, 4, SEVEN, rules)  # type: ignore[arg-type]
     assert [r.bomb_class for r in pure] == [BombClass.PURE]  # wild cards alone: never cut
+
+
+def _one(text: str, wilds: int = 0, rank: int = SEVEN) -> WildReading:
+    rs = wild_readings(parse_cards(text).cards if text else NONE, wilds, rank, LAIZI)
+    assert len(rs) == 1, rs
+    return rs[0]
+
+
+def test_strongest_leading_takes_the_priority_type() -> None:
+    wild = LAIZI.wild
+    assert wild is not None
+    rs = wild_readings(parse_cards("4").cards, 3, SEVEN, LAIZI)
+    # laizi's priority puts bomb above trio_single: 4*** leads as the soft bomb of 4s
+    got = strongest(wild, rs)
+    assert got is not None and got.describe() == "bomb 4444 (soft; wild cards as 444)"
+
+
+def test_strongest_answering_takes_the_answered_type_with_the_highest_body() -> None:
+    wild = LAIZI.wild
+    assert wild is not None
+    rs = wild_readings(parse_cards("4").cards, 3, SEVEN, LAIZI)
+    # answering 555+3: of the 24 trio + single readings the highest body is 222 (2 tops 3 .. A)
+    got = strongest(wild, rs, _one("5553"))
+    assert got is not None and got.describe() == "trio_single 222+4 (wild cards as 222)"
+    # answering a pair: 4*** has no pair reading, so its strongest bomb answers
+    got = strongest(wild, rs, _one("99"))
+    assert got is not None and got.bomb_class is BombClass.SOFT
+
+
+def test_bombs_compare_by_class_then_rank() -> None:
+    wild = LAIZI.wild
+    assert wild is not None
+    soft_2 = next(r for r in wild_readings(parse_cards("222").cards, 1, SEVEN, LAIZI)
+                  if r.bomb_class)
+    hard_3 = _one("3333")
+    pure_7 = _one("", 4)
+    rocket = _one("BR")
+    # rocket > pure > hard > soft (laizi's order): a hard bomb of 3s beats a soft bomb of 2s
+    assert outranks(wild, hard_3, soft_2) and not outranks(wild, soft_2, hard_3)
+    assert outranks(wild, pure_7, hard_3) and outranks(wild, rocket, pure_7)
+    assert outranks(wild, _one("4444"), hard_3) and not outranks(wild, hard_3, hard_3)
+    # below the bomb line the natural rule: the same type and size, a higher body
+    assert outranks(wild, _one("KKK3"), _one("QQQB")) and not outranks(wild, _one("33"),
+                                                                      _one("4"))
+    assert outranks(wild, soft_2, _one("AAA3"))  # any bomb beats a trio + single
