@@ -17,15 +17,15 @@ forwards, one move at a time; the tests compare the two.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .cards import ALL_RANKS, N_RANKS, unpack
+from .cards import ALL_RANKS, N_RANKS, pack, unpack
 from .errors import RulesError
 from .rules import Rules
 from .rules.model import ReadingPolicy, WildRestriction, WildRestrictionKind
 from .table import MoveTable, get_table
-from .wild import require_wild
+from .wild import WildReading, require_wild
 
 _COUNT_BITS = 16  # a move has at most C(13 + 3, 4) = 1820 substitutions: 16 bits hold them
 _COUNT = (1 << _COUNT_BITS) - 1
@@ -93,9 +93,14 @@ def _presence_table() -> list[int]:
 
 
 def compile_wild_report(rules: Rules,
-                        progress: Callable[[int, int, str], None] | None = None) -> WildReport:
+                        progress: Callable[[int, int, str], None] | None = None,
+                        keep: dict[int, tuple[int, int, bool]] | None = None) -> WildReport:
     """The :class:`WildReport` of ``rules`` (which must declare wild cards), size class by size
-    class of the natural moves; ``progress(done, total, size)`` after every 1,000 moves."""
+    class of the natural moves; ``progress(done, total, size)`` after every 1,000 moves.
+    ``keep``: wild moves (:func:`move_key` of the natural cards and the wild count) to
+    summarise with no wild restriction: the playable ones are set to (readings, shapes as a bit
+    mask by shape index, readings on both sides of the bomb line), what :func:`summary`
+    derives forwards; the others are left as they are."""
     wild = require_wild(rules)
     if wild.count > 1:
         raise RulesError(f"check of {wild.count} wild ranks at once is not written yet (one "
@@ -150,6 +155,11 @@ def compile_wild_report(rules: Rules,
             done += 1
             if progress and (done % 1000 == 0 or done == total):
                 progress(done, total, f"{size} cards")
+        if keep is not None:
+            for key in keep.keys() & accs[0].keys():
+                v = accs[0][key]
+                keep[key] = (v & _COUNT, v >> _SHAPE_SHIFT,
+                             bool(v & _BOMB_SIDE and v & _PLAIN_SIDE))
         for acc, per in zip(accs, counts):
             _tally(acc, per, presence)
         del accs
@@ -158,6 +168,23 @@ def compile_wild_report(rules: Rules,
     for (name, _), per in zip(variants.items(), counts):
         report.per_rank[name] = {r: WildCounts(*v) for r, v in per.items()}
     return report
+
+
+def move_key(natural: Sequence[int], wilds: int) -> int:
+    """The key of a wild move in the enumeration: its natural cards packed, then the wild
+    count (3 bits)."""
+    return (pack(natural) << 3) | wilds
+
+
+def summary(rules: Rules, readings: Sequence[WildReading]) -> tuple[int, int, bool]:
+    """(readings, shapes as a bit mask by shape index, readings on both sides of the bomb
+    line) of a wild move's readings (:func:`ddzspec.wild.wild_readings`)."""
+    index = {s.name: i for i, s in enumerate(rules.shapes)}
+    shapes = 0
+    for r in readings:
+        shapes |= 1 << index[r.reading.shape]
+    sides = {r.reading.tier > 0 for r in readings}
+    return len(readings), shapes, len(sides) == 2
 
 
 def _tally(acc: dict[int, int], per: dict[int, list[int]], presence: list[int]) -> None:

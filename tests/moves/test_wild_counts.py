@@ -186,3 +186,39 @@ def test_check_words_say_what_the_policy_settles(cli: Any) -> None:
     t = REPORT.total("none")
     assert (f"reading strongest: the highest body settles {t.one_type} moves of one type; the "
             f"type priority settles {t.types} moves") in " ".join(out.split())
+
+
+def test_backwards_from_the_table_equals_forwards_from_the_csp_with_chains() -> None:
+    # laizi with its chains (straight, pair straight, plane) but not the kicker-heavy shapes:
+    # sampled wild moves summarised both ways, playable or not
+    from ddzspec.table import get_table
+    from ddzspec.wild import wild_readings
+    from ddzspec.wildcheck import move_key, summary
+    rules = load_rules("laizi", without=("plane_singles", "plane_pairs", "four_two_singles",
+                                         "four_two_pairs"))
+    rng = random.Random(2026)
+    natural = sorted(get_table(rules).entries)
+    moves: dict[int, tuple[tuple[int, ...], int]] = {}
+    while len(moves) < 60:
+        m = list(Cards.from_key(rng.choice(natural)).counts)
+        if rng.random() < 0.3:  # some moves no substitution makes legal
+            m[rng.randrange(13)] += 1
+        w = rng.choice((1, 1, 2, 2, 3))
+        for _ in range(w):  # make w of its cards wild (never a joker)
+            held = [i for i in range(13) if m[i]]
+            if held:
+                m[rng.choice(held)] -= 1
+        nat = tuple(min(c, 4) for c in m)
+        absent = [i for i in range(13) if not nat[i]]
+        if sum(nat) and absent and sum(nat) + w <= rules.max_cards:
+            moves[move_key(nat, w)] = (nat, w)
+    keep = dict.fromkeys(moves, (0, 0, False))
+    compile_wild_report(rules, keep=keep)
+    # the sample holds unplayable moves, moves of several readings and chains
+    assert any(v[0] == 0 for v in keep.values()) and any(v[0] > 1 for v in keep.values())
+    chains = {i for i, s in enumerate(rules.shapes) if s.group == "chain"}
+    assert any(v[1] >> i & 1 for v in keep.values() for i in chains)
+    for key, (nat, w) in moves.items():
+        rank = next(i for i in range(13) if not nat[i])
+        forwards = summary(rules, wild_readings(Cards(nat), w, rank, rules))
+        assert keep[key] == forwards, (Cards(nat), w)
