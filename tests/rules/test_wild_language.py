@@ -154,3 +154,10 @@ def test_priority_only_with_the_strongest_policy(tmp_path: Path) -> None:
 def test_a_dropped_shape_leaves_the_priority() -> None:
     w = load_rules("laizi", without=("trio_pair",)).wild
     assert w is not None and "trio_pair" not in w.priority and len(w.priority) == 13
+
+
+def test_diff_names_the_wild_section() -> None:
+    from ddzspec.diff import spec_differences
+    diffs = {d.what: d for d in spec_differences(load_rules("classic"), load_rules("laizi"))}
+    assert list(diffs) == ["wild"]
+    assert diffs["wild"].a == "-" and "order rocket > pure > hard > soft" in diffs["wild"].b
