@@ -17,14 +17,21 @@ forwards, one move at a time; the tests compare the two.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
+from . import wild as wild_module
+from ._io import read_input
 from .cards import ALL_RANKS, N_RANKS, pack, unpack
+from .check import cached_report
 from .errors import RulesError
 from .rules import Rules
 from .rules.model import ReadingPolicy, WildRestriction, WildRestrictionKind
-from .table import MoveTable, get_table
+from .table import CACHE_NAME_CHARS, MoveTable, cache_dir, cache_key, get_table
 from .wild import WildReading, require_wild
 
 _COUNT_BITS = 16  # a move has at most C(13 + 3, 4) = 1820 substitutions: 16 bits hold them
@@ -266,3 +273,93 @@ def wild_json(report: WildReport, notation: str = "en") -> dict[str, object]:
                              "per_rank": {sym: report.per_rank[v][r].to_json()
                                           for r, sym in rank_symbols(report, notation).items()}}
                          for v in report.per_rank}}
+
+
+MAGIC = "ddzspec-wild-check"
+FORMAT_VERSION = 1
+#: The largest cached wild report read (a report is a few KiB).
+MAX_REPORT_BYTES = 1024 * 1024
+_REPORTS: dict[str, WildReport] = {}
+
+
+def report_key(rules: Rules) -> str:
+    """What determines the wild report of ``rules``: the move table's key
+    (:func:`ddzspec.table.cache_key`), the wild section and the code of this module and of
+    :mod:`ddzspec.wild` (24 hex)."""
+    h = hashlib.sha256(f"{cache_key(rules)}|{rules.wild!r}|{FORMAT_VERSION}".encode())
+    for module in (__file__, wild_module.__file__):
+        h.update(Path(module).read_bytes())
+    return h.hexdigest()[:24]
+
+
+def report_path(rules: Rules) -> Path:
+    """Where the wild report of ``rules`` is cached, beside the move tables."""
+    return cache_dir() / f"{rules.name[:CACHE_NAME_CHARS]}-{report_key(rules)}.wild.json"
+
+
+def _payload(report: WildReport) -> dict[str, Any]:
+    return {v: {"restrictions": [str(r) for r in report.restrictions[v]],
+                "per_rank": {str(r): list(_fields(c)) for r, c in per.items()}}
+            for v, per in report.per_rank.items()}
+
+
+def _fields(c: WildCounts) -> tuple[int, ...]:
+    return c.playable, c.one, c.one_type, c.types, c.bomb_line, c.largest
+
+
+def _digest(payload: object) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _read(rules: Rules, path: Path, key: str) -> WildReport:
+    """A cached report, every field checked against ``rules`` (ValueError otherwise)."""
+    data: Any = json.loads(read_input(path, MAX_REPORT_BYTES))
+    if not isinstance(data, dict) or data.get("magic") != MAGIC:
+        raise ValueError("not a ddzspec wild report")
+    if data.get("format") != FORMAT_VERSION or data.get("key") != key:
+        raise ValueError("written for other rules, code or format")
+    payload = data.get("variants")
+    if data.get("sha256") != _digest(payload):
+        raise ValueError("damaged: its checksum does not match its contents")
+    wild = require_wild(rules)
+    expected = {"none": ()} | ({"file": wild.restrictions} if wild.restrictions else {})
+    ranks = sorted({r for d in wild.draws for r in d.ranks})
+    if not isinstance(payload, dict) or list(payload) != list(expected):
+        raise ValueError("other restriction sets")
+    report = WildReport(rules, restrictions=expected)
+    for v, cut in expected.items():
+        item = payload[v]
+        if not isinstance(item, dict) or item.get("restrictions") != [str(r) for r in cut]:
+            raise ValueError("other restrictions")
+        per = item.get("per_rank")
+        if not isinstance(per, dict) or list(per) != [str(r) for r in ranks]:
+            raise ValueError("other wild ranks")
+        counts: dict[int, WildCounts] = {}
+        for r in ranks:
+            row = per[str(r)]
+            if not (isinstance(row, list) and len(row) == 6 and all(
+                    isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in row)):
+                raise ValueError("bad counts")
+            c = WildCounts(*row)
+            if c.one + c.one_type + c.types != c.playable or c.bomb_line > c.playable:
+                raise ValueError("counts that do not add up")
+            counts[r] = c
+        report.per_rank[v] = counts
+    return report
+
+
+def wild_report(rules: Rules, progress: Callable[[int, int, str], None] | None = None,
+                use_cache: bool = True) -> WildReport:
+    """The :class:`WildReport` of ``rules``: from memory, else the disk cache when its key
+    matches and every field checks, else compiled (:func:`compile_wild_report`) and cached.
+    An untrusted cache file is recomputed with a :class:`~ddzspec.errors.CacheWarning`; a
+    read-only cache folder is not an error."""
+    key = report_key(rules)
+
+    def payload(report: WildReport) -> dict[str, Any]:
+        variants = _payload(report)
+        return {"magic": MAGIC, "format": FORMAT_VERSION, "key": key, "variants": variants,
+                "sha256": _digest(variants)}
+    return cached_report(_REPORTS, key, report_path(rules), "wild report",
+                         lambda path: _read(rules, path, key),
+                         lambda: compile_wild_report(rules, progress), payload, use_cache)

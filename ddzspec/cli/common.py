@@ -256,13 +256,13 @@ def _progress(rules: Rules, doing: str = "compiling",
 
 
 def wild_report_with_progress(rules: Rules, quiet: bool = False) -> WildReport:
-    """The wild-card counts of ``rules`` (:mod:`ddzspec.wildcheck`), with a progress bar on
-    standard error (natural moves done); ``quiet``: no bar."""
-    from ..wildcheck import compile_wild_report
-    if quiet:
-        return compile_wild_report(rules)
+    """The wild-card counts of ``rules`` (:mod:`ddzspec.wildcheck`, cached on disk), with a
+    progress bar on standard error while they are computed cold; ``quiet``: no bar."""
+    from ..wildcheck import report_path, wild_report
+    if quiet or report_path(rules).is_file():
+        return wild_report(rules)
     with _progress(rules, "wild cards of", "natural moves") as update:
-        return compile_wild_report(rules, progress=update)
+        return wild_report(rules, progress=update)
 
 
 def report_with_progress(rules: Rules, quiet: bool = False) -> CheckReport:

@@ -222,3 +222,23 @@ def test_backwards_from_the_table_equals_forwards_from_the_csp_with_chains() -> 
         rank = next(i for i in range(13) if not nat[i])
         forwards = summary(rules, wild_readings(Cards(nat), w, rank, rules))
         assert keep[key] == forwards, (Cards(nat), w)
+
+
+def test_the_wild_report_is_cached_and_a_damaged_cache_is_recomputed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ddzspec.wildcheck as wc
+    from ddzspec.errors import CacheWarning
+    monkeypatch.setenv("DDZSPEC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(wc, "_REPORTS", {})
+    assert wc.wild_report(RULES).per_rank == REPORT.per_rank
+    path = wc.report_path(RULES)
+    assert path.parent == tmp_path and path.is_file()
+    wc._REPORTS.clear()
+    assert wc.wild_report(RULES).per_rank == REPORT.per_rank  # read back from the file
+    text = path.read_text()
+    # another rank's counts, a file cut in half, another JSON value: never trusted
+    for damaged in (text.replace('"7"', '"8"', 1), text[:len(text) // 2], "[]"):
+        path.write_text(damaged)
+        wc._REPORTS.clear()
+        with pytest.warns(CacheWarning, match="cached wild report .* ignored"):
+            assert wc.wild_report(RULES).per_rank == REPORT.per_rank
