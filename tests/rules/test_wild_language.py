@@ -161,3 +161,14 @@ def test_diff_names_the_wild_section() -> None:
     diffs = {d.what: d for d in spec_differences(load_rules("classic"), load_rules("laizi"))}
     assert list(diffs) == ["wild"]
     assert diffs["wild"].a == "-" and "order rocket > pure > hard > soft" in diffs["wild"].b
+
+
+def test_the_overview_states_the_wild_cards_in_words() -> None:
+    from ddzspec.learn import rules_overview
+    play = " ".join(rules_overview(load_rules("laizi")).play)
+    assert ("Wild cards: a rank (laizi) is drawn after the deal from 3 4 5 6 7 8 9 T J Q K A 2 "
+            "(never a joker)") in play
+    assert ("Bombs by how wild cards made them: rocket > pure (wild cards only) > hard (natural "
+            "cards only) > soft (natural and wild cards); factors soft x2, hard x4, pure x4."
+            ) in play
+    assert "Wild cards" not in " ".join(rules_overview(load_rules("classic")).play)
