@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
-from .cards import ALL_RANKS, N_RANKS, Cards
+from .cards import ALL_RANKS, N_RANKS, Cards, parse_cards
+from .errors import NotationError
 from .readings import Reading, beats, solve_readings
 from .rules import Rules
 from .rules.model import BombClass, Wild, WildRestriction, WildRestrictionKind
@@ -184,3 +185,91 @@ def strongest(wild: Wild, readings: Sequence[WildReading],
         if not pool:
             pool = [r for r in readings if r.reading.tier]
     return max(pool, key=lambda r: strength(wild, r)) if pool else None
+
+
+#: How a wild card is written, in every notation (a card of the wild rank is one too).
+WILD_MARK = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class WildMove:
+    """A played multiset with wild cards: its ``natural`` cards (none of the wild rank) and
+    ``wilds`` wild cards of the rank index ``rank``."""
+
+    natural: Cards
+    wilds: int
+    rank: int
+
+    def format(self, notation: str = "en") -> str:
+        """``4***``: the natural cards, then one ``*`` per wild card."""
+        return (self.natural.format(notation) if len(self.natural) else "") \
+            + WILD_MARK * self.wilds
+
+
+def parse_wild(text: str, rank: int, rules: Rules, notation: str = "en") -> WildMove:
+    """Read ``4***`` (wild rank index ``rank``): the cards in ``notation``, each ``*`` a wild
+    card; a card of the wild rank written out is a wild card too (every card of that rank is
+    wild). Raises NotationError, located (a bad symbol, more wild cards than the rank has)."""
+    natural = Cards((0,) * N_RANKS)
+    if text.replace(WILD_MARK, "").strip():
+        try:  # a wild mark read as a blank: the columns stay those of ``text``
+            natural = parse_cards(text.replace(WILD_MARK, " "), notation, deck=rules.deck).cards
+        except NotationError as e:
+            raise _moved(e, text, 0) from None
+    counts = list(natural.counts)
+    wilds = text.count(WILD_MARK) + counts[rank]
+    counts[rank] = 0
+    if wilds > rules.deck[rank]:
+        at = text.rfind(WILD_MARK)
+        raise NotationError(f"{wilds} wild cards: the deck holds {rules.deck[rank]} cards of "
+                            f"the wild rank {ALL_RANKS[rank].symbol(notation)}", text,
+                            at + 1 if at >= 0 else None, WILD_MARK)
+    return WildMove(Cards(tuple(counts)), wilds, rank)
+
+
+def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> WildReading:
+    """The reading a player declares (policy ``declared``): ``333*=3333``, the cards played,
+    ``=``, then what they make (the wild cards replaced by the ranks they stand for). Raises
+    NotationError, located: no ``=``, a bad symbol on either side, a right side the cards
+    cannot make (other natural cards, a joker for a wild card, another number of cards), or one
+    that is no reading of the move under the rules (illegal, or cut by a wild restriction)."""
+    left, eq, right = text.partition("=")
+    if not eq:
+        raise NotationError("a declared reading needs '=' and what the cards make (333*=3333)",
+                            text, len(text) + 1, "")
+    start = len(left) + 2  # the right side's first column
+    try:
+        move = parse_wild(left, rank, rules, notation)
+    except NotationError as e:
+        raise _moved(e, text, 0) from None
+    try:
+        target = parse_cards(right, notation, deck=rules.deck).cards
+    except NotationError as e:
+        raise _moved(e, text, start - 1) from None
+    shown = right.strip()
+
+    def refuse(why: str) -> NotationError:
+        return NotationError(f"{shown}: {why}", text, start + len(right) - len(right.lstrip()),
+                             shown)
+    stands = [t - n for t, n in zip(target.counts, move.natural.counts)]
+    if any(x < 0 for x in stands) or sum(stands) != move.wilds:
+        raise refuse(f"the cards {move.format(notation)} cannot make it (their natural cards "
+                     f"and {move.wilds} wild card{'s' if move.wilds != 1 else ''})")
+    if any(stands[i] for i in rules.jokers):
+        raise refuse("a wild card never stands for a joker")
+    wild = require_wild(rules)
+    for r in wild_readings(move.natural, move.wilds, rank, rules):
+        if r.reading.cards == target and r.stands_for.counts == tuple(stands):
+            cut = violated(wild, r)
+            if cut:
+                raise refuse("ruled out by " + ", ".join(map(str, cut)))
+            return r
+    if not len(move.natural):
+        raise refuse("wild cards alone are themselves")
+    raise refuse("no legal move under the rules")
+
+
+def _moved(e: NotationError, text: str, by: int) -> NotationError:
+    """``e`` said of the whole ``text``, its column moved right by ``by``."""
+    return NotationError(e.message, text, None if e.column is None else e.column + by,
+                         e.offending)

@@ -5,10 +5,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ddzspec.cards import Cards, Rank, parse_cards
+from ddzspec.errors import NotationError
 from ddzspec.rules import load_rules
 from ddzspec.rules.model import BombClass
-from ddzspec.wild import WildReading, allowed, outranks, strongest, violated, wild_readings
+from ddzspec.wild import (
+    WildReading,
+    allowed,
+    outranks,
+    parse_declared,
+    parse_wild,
+    strongest,
+    violated,
+    wild_readings,
+)
 
 LAIZI = load_rules("laizi")
 SEVEN = Rank.SEVEN.index  # the wild rank of these examples
@@ -136,3 +148,46 @@ def test_bombs_compare_by_class_then_rank() -> None:
     assert outranks(wild, _one("KKK3"), _one("QQQB")) and not outranks(wild, _one("33"),
                                                                       _one("4"))
     assert outranks(wild, soft_2, _one("AAA3"))  # any bomb beats a trio + single
+
+
+def test_wild_cards_are_written_with_a_star_or_as_the_wild_rank() -> None:
+    move = parse_wild("4***", SEVEN, LAIZI)
+    assert (str(move.natural), move.wilds, move.format()) == ("4", 3, "4***")
+    # every card of the wild rank is wild: 477 is the 4 and two wild cards
+    assert parse_wild("477", SEVEN, LAIZI) == parse_wild("4**", SEVEN, LAIZI)
+    assert parse_wild("**", SEVEN, LAIZI).natural == NONE
+
+
+@pytest.mark.parametrize(("text", "described"), [
+    ("333*=3333", "bomb 3333 (soft; wild cards as 3)"),
+    ("333*=3334", "trio_single 333+4 (wild cards as 4)"),
+    ("4***=4444", "bomb 4444 (soft; wild cards as 444)"),
+    ("4***=444+7", "trio_single 444+7 (wild cards as 447)"),
+    ("**=77", "pair 77 (wild cards as themselves)"),
+])
+def test_a_declared_reading(text: str, described: str) -> None:
+    assert parse_declared(text, SEVEN, LAIZI).describe() == described
+
+
+@pytest.mark.parametrize(("text", "column", "message"), [
+    ("333*", 5, "a declared reading needs '='"),
+    ("333*=33344", 6, "33344: the cards 333* cannot make it (their natural cards and 1 wild "
+     "card)"),
+    ("333*=333B", 6, "333B: a wild card never stands for a joker"),
+    ("**=33", 4, "33: wild cards alone are themselves"),
+    ("3456*=34569", 7, "34569: no legal move under the rules"),
+    ("3X*=3333", 2, "unknown symbol 'X'"),
+    ("33*=3X", 6, "unknown symbol 'X'"),
+    ("*****=33333", 5, "5 wild cards: the deck holds 4 cards of the wild rank 7"),
+])
+def test_a_declared_reading_the_cards_cannot_make_is_located(text: str, column: int,
+                                                             message: str) -> None:
+    with pytest.raises(NotationError) as e:
+        parse_declared(text, SEVEN, LAIZI)
+    assert message in e.value.message and e.value.column == column and e.value.text == text
+
+
+def test_a_declared_reading_cut_by_a_wild_restriction_is_refused(tmp_path: Path) -> None:
+    rules = _restricted(tmp_path, "no_wild_kicker")
+    with pytest.raises(NotationError, match="444\\+7: ruled out by no_wild_kicker"):
+        parse_declared("4***=444+7", SEVEN, rules)  # type: ignore[arg-type]
