@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ._io import write_atomic
+from ._io import read_input, write_atomic
 from .cards import ALL_RANKS, Cards, unpack
 from .errors import CacheWarning, UnplayableRulesError
 from .readings import Reading, make_reading
@@ -123,7 +123,6 @@ def _payload_digest(counts: object, ambiguous: object) -> str:
 
 
 def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
-    from ._io import read_input
     data: Any = json.loads(read_input(path, MAX_REPORT_BYTES))  # a foreign file: never whole
     if not isinstance(data, dict) or data.get("magic") != MAGIC:
         raise ValueError("not a ddzspec check report")

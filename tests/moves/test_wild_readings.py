@@ -191,3 +191,17 @@ def test_a_declared_reading_cut_by_a_wild_restriction_is_refused(tmp_path: Path)
     rules = _restricted(tmp_path, "no_wild_kicker")
     with pytest.raises(NotationError, match="444\\+7: ruled out by no_wild_kicker"):
         parse_declared("4***=444+7", SEVEN, rules)  # type: ignore[arg-type]
+
+
+def test_every_reading_can_be_declared_and_reads_back() -> None:
+    # the declared policy's promise: each reading of a move is written as cards=what they make
+    import random
+    rng = random.Random(26)
+    for _ in range(15):
+        natural = [0] * 15
+        for i in rng.sample([i for i in range(13) if i != SEVEN], rng.randint(1, 3)):
+            natural[i] = rng.randint(1, 3)
+        wilds = rng.randint(1, 2)
+        move = parse_wild(Cards(tuple(natural)).format() + "*" * wilds, SEVEN, LAIZI)
+        for r in wild_readings(move.natural, move.wilds, SEVEN, LAIZI):
+            assert parse_declared(f"{move.format()}={r.reading.format()}", SEVEN, LAIZI) == r
