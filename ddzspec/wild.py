@@ -29,7 +29,7 @@ from .cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from .errors import NotationError
 from .readings import Reading, beats, solve_readings
 from .rules import Rules
-from .rules.model import BombClass, Wild, WildRestriction, WildRestrictionKind
+from .rules.model import BombClass, ReadingPolicy, Wild, WildRestriction, WildRestrictionKind
 
 #: The natural readings of a multiset (15 counts): every reading the natural rules give it.
 NaturalReadings = Callable[[tuple[int, ...]], Sequence[Reading]]
@@ -273,3 +273,60 @@ def _moved(e: NotationError, text: str, by: int) -> NotationError:
     """``e`` said of the whole ``text``, its column moved right by ``by``."""
     return NotationError(e.message, text, None if e.column is None else e.column + by,
                          e.offending)
+
+
+@dataclass(frozen=True, slots=True)
+class WildExplanation:
+    """Why a wild move reads as it does under the file's policy: every reading with the wild
+    restrictions that cut it (``readings``: pairs; empty tuple: kept) and, under ``strongest``,
+    the reading a lead takes (``lead``)."""
+
+    move: WildMove
+    readings: tuple[tuple[WildReading, tuple[WildRestriction, ...]], ...]
+    lead: WildReading | None
+
+    @property
+    def kept(self) -> tuple[WildReading, ...]:
+        """The readings no wild restriction cuts."""
+        return tuple(r for r, cut in self.readings if not cut)
+
+    def lines(self, rules: Rules, notation: str = "en") -> list[str]:
+        """The explanation in plain words, one line each (the readings indented)."""
+        wild = require_wild(rules)
+        kept = self.kept
+        types = list(dict.fromkeys(r.reading.shape for r in kept))
+        sides = {r.reading.tier > 0 for r in kept}
+        head = (f"{self.move.format(notation)} (wild {ALL_RANKS[self.move.rank].symbol(notation)}"
+                f"): {len(kept)} reading{'s' if len(kept) != 1 else ''}")
+        if len(types) > 1:
+            head += f" of {len(types)} types ({', '.join(types)})"
+        if len(sides) == 2:
+            head += "; on both sides of the bomb line (the multiplier depends on the reading)"
+        out = [head]
+        for r, cut in self.readings:
+            why = f"  (ruled out by {', '.join(map(str, cut))})" if cut else ""
+            out.append(f"  {r.describe(notation)}{why}")
+        if not kept:
+            out.append("no reading: not a legal move")
+        elif len(kept) == 1:
+            out.append("one reading: no choice to make")
+        elif wild.policy is ReadingPolicy.DECLARED:
+            out.append(f"reading declared: the player states which, e.g. "
+                       f"{self.move.format(notation)}={kept[0].reading.format(notation)}")
+        elif self.lead is not None:
+            out.append(f"reading strongest: leading, {self.lead.describe(notation)} "
+                       f"({self.lead.reading.shape} comes first in the priority of these "
+                       f"types); answering, the reading of the answered type and size with "
+                       "the highest body, else a bomb")
+        return out
+
+
+def explain_wild(move: WildMove, rules: Rules) -> WildExplanation:
+    """Every reading of ``move`` with the wild restrictions that cut it, and the reading the
+    ``strongest`` policy takes when leading (None under ``declared``)."""
+    wild = require_wild(rules)
+    readings = tuple((r, violated(wild, r))
+                     for r in wild_readings(move.natural, move.wilds, move.rank, rules))
+    kept = [r for r, cut in readings if not cut]
+    lead = strongest(wild, kept) if wild.policy is ReadingPolicy.STRONGEST else None
+    return WildExplanation(move, readings, lead)

@@ -14,6 +14,7 @@ from ddzspec.rules.model import BombClass
 from ddzspec.wild import (
     WildReading,
     allowed,
+    explain_wild,
     outranks,
     parse_declared,
     parse_wild,
@@ -205,3 +206,40 @@ def test_every_reading_can_be_declared_and_reads_back() -> None:
         move = parse_wild(Cards(tuple(natural)).format() + "*" * wilds, SEVEN, LAIZI)
         for r in wild_readings(move.natural, move.wilds, SEVEN, LAIZI):
             assert parse_declared(f"{move.format()}={r.reading.format()}", SEVEN, LAIZI) == r
+
+
+def test_explain_4_and_three_wild_cards_under_the_strongest_policy() -> None:
+    e = explain_wild(parse_wild("4***", SEVEN, LAIZI), LAIZI)
+    lines = e.lines(LAIZI)
+    assert lines[0] == ("4*** (wild 7): 25 readings of 2 types (trio_single, bomb); on both "
+                        "sides of the bomb line (the multiplier depends on the reading)")
+    assert "  bomb 4444 (soft; wild cards as 444)" in lines and len(lines) == 1 + 25 + 1
+    assert lines[-1].startswith("reading strongest: leading, bomb 4444 (soft; wild cards as "
+                                "444) (bomb comes first in the priority of these types)")
+
+
+def test_explain_names_the_restriction_that_cuts_each_reading(tmp_path: Path) -> None:
+    rules = _restricted(tmp_path, "no_wild_kicker, bomb_min_natural 2")
+    e = explain_wild(parse_wild("4***", SEVEN, rules), rules)  # type: ignore[arg-type]
+    lines = e.lines(rules)  # type: ignore[arg-type]
+    # 12 readings 444+X (a wild kicker) and the soft bomb (one natural card) are cut: 12 left
+    assert lines[0].startswith("4*** (wild 7): 12 readings")
+    assert "  bomb 4444 (soft; wild cards as 444)  (ruled out by bomb_min_natural 2)" in lines
+    assert "  trio_single 444+5 (wild cards as 445)  (ruled out by no_wild_kicker)" in lines
+    # left: only the trios XXX+4, so the lead takes the highest, 222+4
+    assert e.lead is not None and e.lead.describe() == "trio_single 222+4 (wild cards as 222)"
+
+
+def test_explain_under_the_declared_policy_shows_how_to_declare(tmp_path: Path) -> None:
+    text = Path(LAIZI.path).read_text(encoding="utf-8")
+    wild = text[text.index("wild {"):]
+    wild = wild[:wild.index("    reading")] + "    reading declared\n}\n"
+    f = tmp_path / "d.rules"
+    f.write_text(f'rules d extends "{LAIZI.path}"\n{wild}', encoding="utf-8")
+    rules = load_rules(str(f))
+    e = explain_wild(parse_wild("333*", SEVEN, rules), rules)
+    assert e.lead is None
+    assert e.lines(rules)[-1] == ("reading declared: the player states which, e.g. "
+                                  "333*=3333")
+    assert explain_wild(parse_wild("34*", SEVEN, rules), rules).lines(rules)[-1] == \
+        "no reading: not a legal move"
