@@ -172,3 +172,12 @@ def test_the_overview_states_the_wild_cards_in_words() -> None:
             "cards only) > soft (natural and wild cards); factors soft x2, hard x4, pure x4."
             ) in play
     assert "Wild cards" not in " ".join(rules_overview(load_rules("classic")).play)
+
+
+def test_check_of_two_wild_ranks_at_once_is_refused_in_words(tmp_path: Path) -> None:
+    from ddzspec.wildcheck import compile_wild_report
+    text = WILD.replace("count 1", "count 2").replace(
+        "draw laizi after deal from 3 .. 2", "draw sky before deal\n    draw earth after landlord")
+    rules = _load(text, tmp_path)
+    with pytest.raises(RulesError, match="check of 2 wild ranks at once is not written yet"):
+        compile_wild_report(rules)  # type: ignore[arg-type]
