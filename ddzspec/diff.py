@@ -241,7 +241,8 @@ def _deck_words(r: Rules) -> str:
 
 def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     """The sections of two loaded rules files that differ, each stated in plain words: deck,
-    order, groups, each shape, restrictions, deal, bidding, trick, win, scoring, each round.
+    order, groups, each shape, restrictions, deal, bidding, trick, win, scoring, each round,
+    the wild cards.
     Order: as in a rules file."""
     out: list[SpecDifference] = []
 
@@ -273,6 +274,9 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     rda, rdb = _rounds_by_kind(a), _rounds_by_kind(b)
     for kind in dict.fromkeys([*rda, *rdb]):
         add(f"round {kind}", rda.get(kind, "-"), rdb.get(kind, "-"))
+    wa, wb = ([c for c in w.clauses() if c not in (o.clauses() if o else [])] if w else ["-"]
+              for w, o in ((a.wild, b.wild), (b.wild, a.wild)))
+    add("wild", ", ".join(wa) or "-", ", ".join(wb) or "-")
     return tuple(out)
 
 

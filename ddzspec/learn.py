@@ -38,6 +38,7 @@ from .rules import (
     rank_symbol,
     resolved_text,
 )
+from .rules.model import BombClass, ReadingPolicy
 from .table import body_kickers, shape_bodies
 
 #: Example moves shown per shape (smallest, middle, largest body).
@@ -363,6 +364,36 @@ def _play_words(rules: Rules) -> tuple[str, ...]:
         return f"the {who} wins {how}"
     out.append(target(w.landlord, "landlord").capitalize() + "; "
                + target(w.peasant, "peasant") + ".")
+    return tuple(out) + _wild_words(rules)
+
+
+_CLASS_WORDS = {BombClass.SOFT: "soft (natural and wild cards)",
+                BombClass.HARD: "hard (natural cards only)",
+                BombClass.PURE: "pure (wild cards only)"}
+
+
+def _wild_words(rules: Rules) -> tuple[str, ...]:
+    """The wild cards in sentences (empty without a wild section)."""
+    wild = rules.wild
+    if wild is None:
+        return ()
+    out = [f"Wild cards: a rank ({d.name}) is drawn {d.moment} the {d.stage} from "
+           f"{_ranks(d.ranks)} (never a joker) and shown to every seat; its cards are wild."
+           for d in wild.draws]
+    out.append("Inside a combination a wild card stands for any rank but a joker, its own "
+               "included; wild cards played alone are themselves.")
+    order = " > ".join(_CLASS_WORDS.get(BombClass(n), n) if n in set(BombClass) else n
+                       for n in wild.order)
+    out.append(f"{wild.bomb.capitalize()}s by how wild cards made them: {order}; factors "
+               + ", ".join(f"{c.value} x{n}" for c, n in wild.factors) + ".")
+    if wild.policy is ReadingPolicy.DECLARED:
+        out.append("A move with several readings is read as its player declares.")
+    else:
+        out.append("A move with several readings: answering, its reading of the answered type "
+                   "and size with the highest body (else a bomb); leading, the first type of "
+                   + " > ".join(wild.priority) + ".")
+    if wild.restrictions:
+        out.append("Readings cut: " + ", ".join(map(str, wild.restrictions)) + ".")
     return tuple(out)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
@@ -35,9 +36,15 @@ from .common import (
     run_options,
     table_with_progress,
     task_progress,
+    wild_report_with_progress,
     without_option,
 )
 from .exits import ExitCode
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..wildcheck import WildReport
 
 # ----------------------------------------------------------------------------- check
 
@@ -70,14 +77,19 @@ def check(rules_path: str | None, rules: Rules, notation: str,
     amb = table.ambiguous_readings(None if as_json else _SHOWN_AMBIGUOUS)
     never = table.never_played()
     last_only = [s.name for s in rules.shapes if s.last_play]
+    wild = None if rules.wild is None else wild_report_with_progress(rules, quiet=as_json)
     if as_json:
-        emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),
-                   "by_type": table.by_type(), "never_played": never,
-                   "last_play_only": last_only,
-                   "unplayable": [lone] if lone else [],
-                   "ambiguous": [{"cards": c.format(notation),
-                                  "readings": [x.describe(notation) for x in rs]}
-                                 for c, rs in amb]})
+        doc = {"rules": rules.name, "without": list(rules.without), "moves": len(table),
+               "by_type": table.by_type(), "never_played": never,
+               "last_play_only": last_only,
+               "unplayable": [lone] if lone else [],
+               "ambiguous": [{"cards": c.format(notation),
+                              "readings": [x.describe(notation) for x in rs]}
+                             for c, rs in amb]}
+        if wild is not None:
+            from ..wildcheck import wild_json
+            doc["wild"] = wild_json(wild, notation)
+        emit_json(doc)
     else:
         from rich.console import Console
         from rich.table import Table
@@ -108,8 +120,31 @@ def check(rules_path: str | None, rules: Rules, notation: str,
                        "one-card shape over every rank (e.g. single = 1 x 1)")
         if not amb and not never and not lone:
             click.echo(f"OK: {len(table)} legal moves, each with exactly one reading.")
+        if wild is not None:
+            _print_wild(console, wild, notation)
     if amb or never or lone:
         sys.exit(ExitCode.FINDING)
+
+
+def _print_wild(console: Console, report: WildReport, notation: str) -> None:
+    """The wild-card counts of ``check``: one table per restriction set, a row per wild rank
+    and the total, then what the reading policy makes of them."""
+    from rich.table import Table
+
+    from ..wildcheck import COLUMNS, policy_words
+    from ..wildcheck import rank_symbols as symbols
+    for variant, per in report.per_rank.items():
+        cut = ", ".join(map(str, report.restrictions[variant])) or "no wild restriction"
+        t = Table(title=f"wild moves ({cut})", show_footer=True)
+        total = report.total(variant).to_json()
+        t.add_column("wild rank", footer="total")
+        for key, head in COLUMNS:
+            t.add_column(head, justify="right", footer=str(total[key]))
+        for r, sym in symbols(report, notation).items():
+            row = per[r].to_json()
+            t.add_row(sym, *(str(row[k]) for k, _ in COLUMNS))
+        console.print(t)
+        click.echo(policy_words(report, variant))
 
 
 # ----------------------------------------------------------------------------- diff

@@ -25,10 +25,13 @@ from .model import (
     Base,
     Bidding,
     BiddingSystem,
+    BombClass,
     Cap,
     Choice,
     Deal,
     KickerKind,
+    Moment,
+    ReadingPolicy,
     Restriction,
     RobOrder,
     Round,
@@ -45,6 +48,10 @@ from .model import (
     Target,
     Trick,
     Turn,
+    Wild,
+    WildDraw,
+    WildRestriction,
+    WildRestrictionKind,
     Win,
     _digest,
     around,
@@ -110,12 +117,14 @@ class Builder:
         scoring = self.scoring(shapes, bidding)
         rounds = self.rounds(shapes)
         self.first_to_show(bidding, rounds)
+        wild = self.wild(shapes, order) if "wild" in self.raw.sections else None
         r = Rules(name=self.raw.name, title=self.raw.title or self.raw.name, path=self.raw.path,
                   deck=deck, jokers=jokers, order=order, strength=strength,
                   groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
                   shapes=shapes, restrictions=restrictions, trick=trick, win=win,
                   scoring=scoring, max_cards=max_cards, parents=tuple(self.raw.parents),
-                  sequences=self.sequences, rounds=rounds, wrapping=self.wrapping)
+                  sequences=self.sequences, rounds=rounds, wrapping=self.wrapping,
+                  wild=wild)
         return replace(r, digest=_digest(r))
 
     def deck(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -665,6 +674,10 @@ class Builder:
                            "no 1)", pairs[0][0].at)
         return tuple(out)
 
+    def wild(self, shapes: tuple[Shape, ...], order: tuple[Rank, ...]) -> Wild:
+        """The ``wild`` section (wild cards, laizi), each clause checked (:class:`_WildBuilder`)."""
+        return _build_wild(self, shapes, order)
+
     def trick(self) -> Trick:
         sec = self.section("trick")
         self.once("trick", sec)
@@ -810,3 +823,210 @@ class Builder:
         if any(f.pattern is pattern and f.rank == rank for f in seen):
             raise self.err(f"talon {word}: listed twice", t.pattern.at)
         return TalonFactor(pattern, times, rank)
+
+
+class _WildBuilder:
+    """The ``wild`` section's checks (one method per clause), for :meth:`Builder.wild`."""
+
+    def __init__(self, b: Builder, sec: Section, shapes: tuple[Shape, ...],
+                 order: tuple[Rank, ...]) -> None:
+        self.b, self.sec, self.shapes, self.order = b, sec, shapes, order
+        self.by_name = {s.name: s for s in shapes}
+
+    def count(self) -> int:
+        w: Word | None = self.sec.values().get("count")
+        if w is None:
+            raise self.b.err("wild needs 'count N' (how many wild ranks a deal draws)",
+                             self.sec.at)
+        n = int(w.text)
+        if n < 1:
+            raise self.b.err(f"wild count {n}: at least 1 (a file without wild cards has no "
+                             "wild section)", w.at)
+        return n
+
+    def draws(self, count: int) -> tuple[WildDraw, ...]:
+        """The ``draw`` clauses: exactly ``count`` of them, distinct names, a known stage,
+        ranks of the deck and never a joker."""
+        out: list[WildDraw] = []
+        for item in self.sec.settings:
+            if item.key != "draw":
+                continue
+            name, moment, stage, ranks = item.value
+            if len(out) == count:
+                raise self.b.err(f"draw {name.text}: a wild rank more than 'count {count}' "
+                                 f"declares (this file draws {count} wild rank"
+                                 f"{'s' if count > 1 else ''})", name.at)
+            if any(d.name == name.text for d in out):
+                raise self.b.err(f"draw {name.text}: drawn twice", name.at)
+            if stage.text not in set(RoundStage):
+                raise self.b.err(f"draw {name.text}: {moment} {stage.text}: unknown stage "
+                                 f"(stages: {', '.join(RoundStage)})", stage.at)
+            when, at = Moment(moment), RoundStage(stage.text)
+            if when is Moment.BEFORE and at is not RoundStage.DEAL:
+                raise self.b.err(f"draw {name.text}: before {stage.text}: write it as after the "
+                                 "stage before it (only 'before deal' has no other name)",
+                                 stage.at)
+            out.append(WildDraw(name.text, when, at, self.ranks(name.text, ranks)))
+        if len(out) < count:
+            raise self.b.err(f"wild count {count}: {len(out)} draw clause"
+                             f"{'s' if len(out) != 1 else ''} (one 'draw NAME after STAGE' "
+                             "per wild rank)", self.sec.at)
+        return tuple(out)
+
+    def ranks(self, name: str, written: tuple[bool, tuple[RankAt, ...]] | None) -> tuple[int, ...]:
+        """The ranks a draw picks from (none written: every non-joker rank of the order)."""
+        jokers = set(self.b.jokers)
+        if written is None:
+            return tuple(r.index for r in self.order if r.index not in jokers)
+        span, ras = written
+        for ra in ras:
+            if ra.rank not in self.order:
+                raise self.b.err(f"draw {name}: rank {ra.rank.symbol()} is not in the deck",
+                                 ra.at)
+            if ra.rank.index in jokers:
+                raise self.b.err(f"draw {name}: {ra.rank.symbol()} is a joker, and a joker is "
+                                 "never wild (a wild card stands for a non-joker rank)", ra.at)
+        if span:
+            lo, hi = ras
+            a, b = self.order.index(lo.rank), self.order.index(hi.rank)
+            if a > b:
+                raise self.b.err(f"draw {name}: {lo.rank.symbol()} .. {hi.rank.symbol()} runs "
+                                 "backwards in the order", lo.at)
+            for r in self.order[a:b + 1]:
+                if r.index in jokers:
+                    raise self.b.err(f"draw {name}: {lo.rank.symbol()} .. {hi.rank.symbol()} "
+                                     f"holds the joker {r.symbol()}, and a joker is never wild",
+                                     hi.at)
+            return tuple(r.index for r in self.order[a:b + 1])
+        self.b.written_in_order(f"draw {name}", ras, self.order)
+        return tuple(ra.rank.index for ra in ras)
+
+    def bomb(self) -> Shape:
+        w: Word | None = self.sec.values().get("bomb")
+        if w is None:
+            raise self.b.err("wild needs 'bomb SHAPE' (the shape whose readings get a class)",
+                             self.sec.at)
+        shape = self.by_name.get(w.text)
+        if shape is None:
+            raise self.b.err(f"wild bomb {w.text}: no such shape", w.at)
+        if not shape.tier or shape.kicker_kind is not None or shape.run_min != 1 \
+                or shape.run_max != 1:
+            raise self.b.err(f"wild bomb {w.text}: a bomb is a shape of one rank, without "
+                             "kickers, above others in the precedence", w.at)
+        return shape
+
+    def order_of(self, bomb: Shape) -> tuple[str, ...]:
+        """``order``: every class once and every shape above the bomb, highest first, the
+        shapes in their precedence order."""
+        words: tuple[Word, ...] = self.sec.values().get("order", ())
+        if not words:
+            raise self.b.err("wild needs 'order …' (the bomb classes and the shapes above the "
+                             "bomb, highest first: order rocket > pure > hard > soft)",
+                             self.sec.at)
+        above = [s.name for s in sorted(self.shapes, key=lambda s: -s.tier)
+                 if s.tier > bomb.tier]
+        seen: list[str] = []
+        for w in words:
+            if w.text in seen:
+                raise self.b.err(f"wild order: {w.text} is listed twice", w.at)
+            if w.text not in set(BombClass) and w.text not in above:
+                raise self.b.err(f"wild order: {w.text} is neither a bomb class (classes: "
+                                 f"{', '.join(BombClass)}) nor a shape above {bomb.name}"
+                                 f" ({', '.join(above) or 'none'})", w.at)
+            seen.append(w.text)
+        missing = [c for c in [*BombClass, *above] if c not in seen]
+        if missing:
+            raise self.b.err(f"wild order lacks {', '.join(missing)} (every class and every "
+                             f"shape above {bomb.name}, placed)", words[0].at)
+        if [n for n in seen if n in above] != above:
+            raise self.b.err(f"wild order: {', '.join(above)} must keep the precedence's order",
+                             words[0].at)
+        return tuple(seen)
+
+    def factors(self) -> tuple[tuple[BombClass, int], ...]:
+        pairs: tuple[tuple[Word, Word], ...] = self.sec.values().get("factor", ())
+        out: list[tuple[BombClass, int]] = []
+        for w, n in pairs:
+            if w.text not in set(BombClass):
+                raise self.b.err(f"wild factor {w.text}: not a bomb class (classes: "
+                                 f"{', '.join(BombClass)})", w.at)
+            if any(c == w.text for c, _ in out):
+                raise self.b.err(f"wild factor {w.text}: given twice", w.at)
+            if int(n.text) < 1:
+                raise self.b.err(f"wild factor {w.text} {n.text}: a factor is at least 1",
+                                 n.at)
+            out.append((BombClass(w.text), int(n.text)))
+        missing = [c.value for c in BombClass if c not in dict(out)]
+        if missing:
+            raise self.b.err(f"wild needs a factor for every bomb class (missing: "
+                             f"{', '.join(missing)})", self.b._clause(self.sec, "factor"))
+        return tuple(out)
+
+    def policy(self) -> ReadingPolicy:
+        w: Word | None = self.sec.values().get("reading")
+        if w is None:
+            raise self.b.err(f"wild needs 'reading POLICY' ({', '.join(ReadingPolicy)})",
+                             self.sec.at)
+        if w.text not in set(ReadingPolicy):
+            raise self.b.err(f"wild reading {w.text}: unknown policy (policies: "
+                             f"{', '.join(ReadingPolicy)})", w.at)
+        return ReadingPolicy(w.text)
+
+    def priority(self, policy: ReadingPolicy) -> tuple[str, ...]:
+        """``priority``: with ``reading strongest``, every shape once, highest first."""
+        words: tuple[Word, ...] = self.sec.values().get("priority", ())
+        if policy is not ReadingPolicy.STRONGEST:
+            if words:
+                raise self.b.err(f"wild priority: only with 'reading strongest' (this file "
+                                 f"reads '{policy.value}')", words[0].at)
+            return ()
+        if not words:
+            raise self.b.err("wild reading strongest needs 'priority SHAPE > SHAPE …' (which "
+                             "type a lead takes, every shape)", self.sec.at)
+        out: list[str] = []
+        for w in words:
+            if w.text in out:
+                raise self.b.err(f"wild priority: {w.text} is listed twice", w.at)
+            if not self.b.kept("wild priority", w):
+                continue
+            if w.text not in self.by_name:
+                raise self.b.err(f"wild priority: no shape named {w.text!r}", w.at)
+            out.append(w.text)
+        missing = [n for n in self.by_name if n not in out]
+        if missing:
+            raise self.b.err(f"wild priority lacks {', '.join(missing)} (every shape, "
+                             "highest first)", words[0].at)
+        return tuple(out)
+
+    def restrictions(self) -> tuple[WildRestriction, ...]:
+        items: tuple[tuple[Word, Word | None], ...] = self.sec.values().get("restrict", ())
+        out: list[WildRestriction] = []
+        for w, n in items:
+            if w.text not in set(WildRestrictionKind):
+                raise self.b.err(f"wild restrict {w.text}: unknown restriction (known: "
+                                 f"{', '.join(WildRestrictionKind)})", w.at)
+            kind = WildRestrictionKind(w.text)
+            if any(r.kind is kind for r in out):
+                raise self.b.err(f"wild restrict {w.text}: given twice", w.at)
+            if kind is WildRestrictionKind.BOMB_MIN_NATURAL:
+                if n is None or not 1 <= int(n.text) <= 3:
+                    raise self.b.err(f"wild restrict {w.text} needs N from 1 to 3 (a bomb "
+                                     "with wild cards holds at least N natural cards)",
+                                     (n or w).at)
+                out.append(WildRestriction(kind, int(n.text)))
+            else:
+                if n is not None:
+                    raise self.b.err(f"wild restrict {w.text} takes no number", n.at)
+                out.append(WildRestriction(kind))
+        return tuple(out)
+
+
+def _build_wild(b: Builder, shapes: tuple[Shape, ...], order: tuple[Rank, ...]) -> Wild:
+    sec = b.section("wild")
+    w = _WildBuilder(b, sec, shapes, order)
+    count = w.count()
+    draws = w.draws(count)
+    bomb = w.bomb()
+    policy = w.policy()
+    return Wild(count, draws, bomb.name, w.order_of(bomb), w.factors(), policy,
+                w.priority(policy), w.restrictions())

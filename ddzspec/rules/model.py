@@ -536,6 +536,111 @@ _SCORING_EXTRAS = ("times", "cap_multiplier", "cap_bombs", "talon")
 _SCORING_DEFAULTS = {"times": (), "cap_multiplier": None, "cap_bombs": None, "talon": ()}
 
 
+class Moment(StrEnum):
+    """When a wild rank is drawn relative to a stage (:class:`RoundStage`): ``before`` (only
+    ``before deal``: tiandi laizi's sky rank) or ``after`` (``after deal``, ``after
+    landlord``, ``after talon``)."""
+
+    BEFORE = "before"
+    AFTER = "after"
+
+
+class BombClass(StrEnum):
+    """How wild cards made a bomb (癞子斗地主): ``soft`` (natural and wild cards), ``hard``
+    (natural cards only), ``pure`` (wild cards only, read as themselves)."""
+
+    SOFT = "soft"
+    HARD = "hard"
+    PURE = "pure"
+
+
+class ReadingPolicy(StrEnum):
+    """How a wild move with several readings gets one (issue 26): ``declared`` (the player
+    states the reading) or ``strongest`` (answering: the answered type and size, highest
+    body; leading: the declared type ``priority``)."""
+
+    DECLARED = "declared"
+    STRONGEST = "strongest"
+
+
+class WildRestrictionKind(StrEnum):
+    """A restriction that cuts wild readings: ``no_wild_kicker`` (a wild card stands only in
+    the body: never a kicker, neither substituted nor as itself) and ``bomb_min_natural N``
+    (a bomb read with wild cards holds at least N natural cards; cocosDemo's "minimum natural
+    cards" per same-rank pattern). All-wild moves read as themselves and are never cut."""
+
+    NO_WILD_KICKER = "no_wild_kicker"
+    BOMB_MIN_NATURAL = "bomb_min_natural"
+
+
+@dataclass(frozen=True, slots=True)
+class WildDraw:
+    """One wild rank of a deal: drawn at random (never a joker) from the rank indices
+    ``ranks`` at ``moment`` ``stage`` (``after deal``), shown to every seat; ``name``: how
+    records and the table call it (``laizi``; tiandi's ``sky``, ``earth``)."""
+
+    name: str
+    moment: Moment
+    stage: RoundStage
+    ranks: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return (f"draw {self.name} {self.moment.value} {self.stage.value} from "
+                + " ".join(rank_symbol(i) for i in self.ranks))
+
+
+@dataclass(frozen=True, slots=True)
+class WildRestriction:
+    """A wild restriction switched on: its kind and its number (``bomb_min_natural 2``)."""
+
+    kind: WildRestrictionKind
+    param: int | None = None
+
+    def __str__(self) -> str:
+        return self.kind.value + ("" if self.param is None else f" {self.param}")
+
+
+@dataclass(frozen=True, slots=True)
+class Wild:
+    """Wild cards (laizi, tiandi laizi; issue 26, sources in ``rules/laizi.rules``): the
+    ``draws`` (one per wild rank; ``count`` of them), the shape whose readings get a
+    :class:`BombClass` (``bomb``), the ``order`` of the classes and the shapes above them,
+    highest first (``rocket > pure > hard > soft``), each class's factor (``factors``), the
+    reading ``policy`` with its type ``priority`` (highest first; every shape), and the
+    ``restrictions`` that cut readings. A wild card stands for any non-joker rank, its own
+    included, inside a combination; a move of wild cards only reads as itself."""
+
+    count: int
+    draws: tuple[WildDraw, ...]
+    bomb: str
+    order: tuple[str, ...]
+    factors: tuple[tuple[BombClass, int], ...]
+    policy: ReadingPolicy
+    priority: tuple[str, ...] = ()
+    restrictions: tuple[WildRestriction, ...] = ()
+
+    def factor(self, cls: BombClass) -> int:
+        """The factor of a bomb of class ``cls`` (1 when none is declared)."""
+        return dict(self.factors).get(cls, 1)
+
+    def restriction(self, kind: WildRestrictionKind) -> WildRestriction | None:
+        """The restriction ``kind`` if switched on, else None."""
+        return next((r for r in self.restrictions if r.kind is kind), None)
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        out = [f"count {self.count}", *map(str, self.draws), f"bomb {self.bomb}",
+               "order " + " > ".join(self.order)]
+        if self.factors:
+            out.append("factor " + " ".join(f"{c.value} {n}" for c, n in self.factors))
+        out.append(f"reading {self.policy.value}")
+        if self.priority:
+            out.append("priority " + " > ".join(self.priority))
+        if self.restrictions:
+            out.append("restrict " + ", ".join(map(str, self.restrictions)))
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A loaded variant. Build with :func:`load_rules`.
@@ -573,6 +678,8 @@ class Rules:
     rounds: tuple[Round, ...] = ()
     #: the sequences that wrap (``group chain = sequence 3 .. 2 wraps``): a circle
     wrapping: tuple[str, ...] = ()
+    #: wild cards (laizi); None: every card is natural (the seeds: "pas de carte joker libre")
+    wild: Wild | None = None
     digest: str = field(default="", compare=False)
 
     def shape(self, name: str) -> Shape:
@@ -679,6 +786,8 @@ def resolved_text(rules: Rules) -> str:
     for rnd in rules.rounds:
         words = rnd.clauses()
         block(f"round {words[0]}", words[1:])
+    if rules.wild is not None:
+        block("wild", rules.wild.clauses())
     return "\n".join(out) + "\n"
 
 

@@ -355,6 +355,55 @@ class _Sections(Transformer[Token, File]):
         rank = next((RankAt(RANK_OF_SYMBOL[str(c)], self._tok(c)) for c in ch[1:-1]), None)
         return TalonItem(self._word(ch[0]), rank, self._word(ch[-1]))
 
+    # wild cards: one section that replaces the parent's; its words are checked when building
+    def wild(self, meta: Meta, ch: list[Any]) -> Section:
+        return self._section("wild", meta, ch)
+
+    def _words(self, key: str, meta: Meta, ch: list[Any]) -> Setting:
+        return Setting(key, tuple(self._word(t) for t in ch), self._at(meta))
+
+    def wild_count(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("count", self._word(ch[0]), self._at(meta))
+
+    def _draw(self, moment: str, meta: Meta, ch: list[Any]) -> Setting:
+        ranks = ch[2] if len(ch) > 2 else None
+        return Setting("draw", (self._word(ch[0]), moment, self._word(ch[1]), ranks),
+                       self._at(meta))
+
+    def wild_draw_before(self, meta: Meta, ch: list[Any]) -> Setting:
+        return self._draw("before", meta, ch)
+
+    def wild_draw_after(self, meta: Meta, ch: list[Any]) -> Setting:
+        return self._draw("after", meta, ch)
+
+    def wild_from(self, meta: Meta, ch: list[Any]) -> tuple[bool, tuple[RankAt, ...]]:
+        """``from RANKS`` or ``from LO .. HI``: (a span?, the ranks as written)."""
+        if len(ch) == 1 and isinstance(ch[0], tuple):
+            return True, ch[0]
+        return False, tuple(ch)
+
+    def wild_bomb(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("bomb", self._word(ch[0]), self._at(meta))
+
+    def wild_order(self, meta: Meta, ch: list[Token]) -> Setting:
+        return self._words("order", meta, ch)
+
+    def wild_factor(self, meta: Meta, ch: list[Token]) -> Setting:
+        pairs = tuple((self._word(ch[i]), self._word(ch[i + 1])) for i in range(0, len(ch), 2))
+        return Setting("factor", pairs, self._at(meta))
+
+    def wild_reading(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("reading", self._word(ch[0]), self._at(meta))
+
+    def wild_priority(self, meta: Meta, ch: list[Token]) -> Setting:
+        return self._words("priority", meta, ch)
+
+    def wild_restrict(self, meta: Meta, ch: list[tuple[Word, Word | None]]) -> Setting:
+        return Setting("restrict", tuple(ch), self._at(meta))
+
+    def wild_restriction(self, meta: Meta, ch: list[Token]) -> tuple[Word, Word | None]:
+        return self._word(ch[0]), (self._word(ch[1]) if len(ch) > 1 else None)
+
     # sections that merge by name
     def group(self, meta: Meta, ch: list[Any]) -> Group:
         rest = ch[1:]

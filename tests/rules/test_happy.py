@@ -30,8 +30,9 @@ HAPPY = load_rules("happy")
 HEBEI = load_rules("hebei")
 
 
-def test_the_built_ins_are_the_seeds_variants_plus_happy_and_hebei() -> None:
-    assert builtin_rules() == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu"]
+def test_the_built_ins_are_the_seeds_variants_plus_happy_hebei_and_laizi() -> None:
+    assert builtin_rules() == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu",
+                               "laizi"]
     assert HAPPY.parents == ("classic",) and HEBEI.parents == ("classic",)
 
 

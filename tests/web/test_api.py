@@ -67,7 +67,7 @@ def test_page_static_and_rules_offered(client: TestClient) -> None:
         assert r.status_code == 404 and "import" not in r.text, path
     meta = client.get("/api/rules").json()
     names = [r["name"] for r in meta["rules"]]
-    assert names == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu"]
+    assert names == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu", "laizi"]
     duel = next(r for r in meta["rules"] if r["name"] == "duel")
     assert (duel["players"], duel["bidding"]) == (2, "call_rob")
     assert meta["levels"] == [1, 2, 3] and meta["notations"] == ["en", "fr", "de"]
@@ -337,8 +337,8 @@ def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
     c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path),
                    base_url="http://localhost")
     names = [r["name"] for r in c.get("/api/rules").json()["rules"]]
-    assert len(names) == 7 and names[:6] == ["classic", "duel", "duel-literal", "happy", "hebei",
-                                             "kawu"]
+    assert len(names) == 8 and names[:7] == ["classic", "duel", "duel-literal", "happy", "hebei",
+                                             "kawu", "laizi"]
     g = c.post("/api/games", json={"rules": names[4], "seat": 0, "levels": 1, "seed": 1})
     assert g.status_code == 201, g.text
     assert g.json()["rules"] == names[4]
@@ -441,6 +441,7 @@ def test_unplayable_rules_are_offered_for_learning_only(client: TestClient) -> N
     assert rules["happy"]["playable"] and rules["hebei"]["playable"]
     assert not rules["duel-literal"]["playable"]
     assert "several readings" in rules["duel-literal"]["why"]
+    assert not rules["laizi"]["playable"] and "no deal draws a wild rank" in rules["laizi"]["why"]
     r = client.post("/api/games", json={"rules": "duel-literal"})
     assert r.status_code == 400
     assert r.json()["error"].startswith("duel-literal can be studied in Learn but not played")
