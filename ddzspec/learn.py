@@ -377,7 +377,7 @@ def _wild_words(rules: Rules) -> tuple[str, ...]:
     wild = rules.wild
     if wild is None:
         return ()
-    out = [f"Wild cards: a rank ({d.name}) is drawn {d.moment} the {d.stage} from "
+    out = [f"Wild cards: a rank ({d.name}) is drawn {d.stage.words} from "
            f"{_ranks(d.ranks)} (never a joker) and shown to every seat; its cards are wild."
            for d in wild.draws]
     out.append("Inside a combination a wild card stands for any rank but a joker, its own "

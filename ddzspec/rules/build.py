@@ -30,7 +30,6 @@ from .model import (
     Choice,
     Deal,
     KickerKind,
-    Moment,
     ReadingPolicy,
     Restriction,
     RobOrder,
@@ -575,9 +574,13 @@ class Builder:
         if len(when) > 1:
             raise self.err(f"{name}: a second stage clause ({when[1].key} "
                            f"{when[1].value.text}; a round has one stage)", when[1].at)
-        w: Word = vals[when[0].key]
+        return self.stage_clause(name, when[0].key, vals[when[0].key])
+
+    def stage_clause(self, name: str, key: str, w: Word) -> RoundStage:
+        """The stage ``KEY WORD`` names (``after talon``, ``before deal``): a round's or a wild
+        draw's. Raises RulesError at the word for a clause that names no stage."""
         stages = {s.clause: s for s in RoundStage}
-        clause = f"{when[0].key} {w.text}"
+        clause = f"{key} {w.text}"
         if clause not in stages:
             raise self.err(f"{name}: {clause}: unknown stage (stages: "
                            f"{', '.join(stages)})", w.at)
@@ -858,15 +861,8 @@ class _WildBuilder:
                                  f"{'s' if count > 1 else ''})", name.at)
             if any(d.name == name.text for d in out):
                 raise self.b.err(f"draw {name.text}: drawn twice", name.at)
-            if stage.text not in set(RoundStage):
-                raise self.b.err(f"draw {name.text}: {moment} {stage.text}: unknown stage "
-                                 f"(stages: {', '.join(RoundStage)})", stage.at)
-            when, at = Moment(moment), RoundStage(stage.text)
-            if when is Moment.BEFORE and at is not RoundStage.DEAL:
-                raise self.b.err(f"draw {name.text}: before {stage.text}: write it as after the "
-                                 "stage before it (only 'before deal' has no other name)",
-                                 stage.at)
-            out.append(WildDraw(name.text, when, at, self.ranks(name.text, ranks)))
+            at = self.b.stage_clause(f"draw {name.text}", moment, stage)
+            out.append(WildDraw(name.text, at, self.ranks(name.text, ranks)))
         if len(out) < count:
             raise self.b.err(f"wild count {count}: {len(out)} draw clause"
                              f"{'s' if len(out) != 1 else ''} (one 'draw NAME after STAGE' "

@@ -536,15 +536,6 @@ _SCORING_EXTRAS = ("times", "cap_multiplier", "cap_bombs", "talon")
 _SCORING_DEFAULTS = {"times": (), "cap_multiplier": None, "cap_bombs": None, "talon": ()}
 
 
-class Moment(StrEnum):
-    """When a wild rank is drawn relative to a stage (:class:`RoundStage`): ``before`` (only
-    ``before deal``: tiandi laizi's sky rank) or ``after`` (``after deal``, ``after
-    landlord``, ``after talon``)."""
-
-    BEFORE = "before"
-    AFTER = "after"
-
-
 class BombClass(StrEnum):
     """How wild cards made a bomb (癞子斗地主): ``soft`` (natural and wild cards), ``hard``
     (natural cards only), ``pure`` (wild cards only, read as themselves)."""
@@ -576,16 +567,16 @@ class WildRestrictionKind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class WildDraw:
     """One wild rank of a deal: drawn at random (never a joker) from the rank indices
-    ``ranks`` at ``moment`` ``stage`` (``after deal``), shown to every seat; ``name``: how
+    ``ranks`` at ``stage`` (the rounds' stages: ``before deal`` for tiandi laizi's sky rank,
+    ``after deal``, ``after landlord``, ``after talon``), shown to every seat; ``name``: how
     records and the table call it (``laizi``; tiandi's ``sky``, ``earth``)."""
 
     name: str
-    moment: Moment
     stage: RoundStage
     ranks: tuple[int, ...]
 
     def __str__(self) -> str:
-        return (f"draw {self.name} {self.moment.value} {self.stage.value} from "
+        return (f"draw {self.name} {self.stage.clause} from "
                 + " ".join(rank_symbol(i) for i in self.ranks))
 
 

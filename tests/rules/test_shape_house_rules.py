@@ -146,8 +146,8 @@ def test_a_wrapping_sequence_is_a_circle() -> None:
      "shape pairs: a run of 13 in wrapping sequence chain"),
     ("group chain = sequence 3 .. 2 wrap", (2, 31),
      "unexpected 'wrap'; expected a rank (3-9, 10, J, Q, K, A, 2, B, R), bidding, deal, deck, "
-     "end of file, group, order, precedence, restrictions, round, scoring, shapes, trick, win, "
-     "without, wraps; did you mean 'wraps'?"),
+     "end of file, group, order, precedence, restrictions, round, scoring, shapes, trick, wild, "
+     "win, without, …; did you mean 'wraps'?"),
 ])
 def test_wrapping_sequence_errors(line: str, where: tuple[int, int], message: str,
                                   tmp_path: Path) -> None:

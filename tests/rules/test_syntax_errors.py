@@ -28,8 +28,8 @@ from ddzspec.rules import load_rules
     ("deck { copis 4 }", (2, 8),
      "unexpected 'copis'; expected '}', copies, jokers, ranks, remove; did you mean 'copies'?"),
     ("grop chain = 3 .. A", (2, 1), "unexpected 'grop'; expected bidding, deal, deck, end of "
-     "file, group, order, precedence, restrictions, round, scoring, shapes, trick, win, "
-     "without; did you mean 'group'?"),
+     "file, group, order, precedence, restrictions, round, scoring, shapes, trick, wild, "
+     "win, without; did you mean 'group'?"),
     # no keyword near: the error stays where the parser failed, without a guess
     ("shapes { trio = 3 x 1 zzz }", (2, 27), "unexpected '}'; expected '='"),
     # words the loader checks name the nearest known word too

@@ -12,7 +12,6 @@ from ddzspec.errors import RulesError
 from ddzspec.rules import load_rules
 from ddzspec.rules.model import (
     BombClass,
-    Moment,
     ReadingPolicy,
     RoundStage,
     WildRestriction,
@@ -56,7 +55,8 @@ def test_laizi_declares_one_wild_rank_after_the_deal_with_three_bomb_classes() -
     w = load_rules("laizi").wild
     assert w is not None and w.count == 1 and len(w.draws) == 1
     d = w.draws[0]
-    assert (d.name, d.moment, d.stage) == ("laizi", Moment.AFTER, RoundStage.DEAL)
+    assert (d.name, d.stage, str(d)) == ("laizi", RoundStage.DEAL, "draw laizi after deal from "
+                                         "3 4 5 6 7 8 9 10 J Q K A 2")
     # 3 .. 2 along the order: the 13 ranks that are not jokers (rank indices 0 .. 12)
     assert d.ranks == tuple(range(13)) and Rank.SMALL_JOKER.index not in d.ranks
     assert w.order == ("rocket", "pure", "hard", "soft")
@@ -87,8 +87,8 @@ def test_tiandi_draws_two_wild_ranks_at_two_moments(tmp_path: Path) -> None:
         "draw laizi after deal from 3 .. 2",
         "draw sky before deal\n    draw earth after landlord from 3 4 5")
     w = _load(text, tmp_path).wild  # type: ignore[attr-defined]
-    assert [(d.name, d.moment, d.stage) for d in w.draws] == [
-        ("sky", Moment.BEFORE, RoundStage.DEAL), ("earth", Moment.AFTER, RoundStage.LANDLORD)]
+    assert [(d.name, d.stage) for d in w.draws] == [
+        ("sky", RoundStage.BEFORE_DEAL), ("earth", RoundStage.LANDLORD)]
     assert w.draws[0].ranks == tuple(range(13)) and w.draws[1].ranks == (0, 1, 2)
 
 
@@ -99,8 +99,10 @@ def test_tiandi_draws_two_wild_ranks_at_two_moments(tmp_path: Path) -> None:
      "earth", "draw earth: a wild rank more than 'count 1' declares"),
     ("reading strongest", "reading first_type", "first_type",
      "wild reading first_type: unknown policy (policies: declared, strongest)"),
-    ("after deal", "after lunch", "lunch", "unknown stage (stages: deal, landlord, talon)"),
-    ("after deal", "before landlord", "landlord from", "before landlord: write it as after"),
+    ("after deal", "after lunch", "lunch", "after lunch: unknown stage (stages: before deal, "
+     "after deal, after landlord, after talon)"),
+    ("after deal", "before landlord", "landlord from",
+     "before landlord: unknown stage (stages: before deal"),
     ("order rocket > pure > hard > soft", "order rocket > pure > soft", "rocket >",
      "wild order lacks hard"),
     ("order rocket > pure > hard > soft", "order rocket > pure > hard > soft > trio",
