@@ -566,7 +566,7 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
     trick_no = 0
     for action, st in pairs:
         if st.attempt != prev.attempt:
-            out.append(f"{action}")
+            out.append(f"  {action}")  # the last bid of the void deal: indented as the others
             out.append(f"all passed: the deal is void, reshuffled (attempt {st.attempt + 1})")
             out += _deal_lines(st, notation)
             head_due = st.phase is not Phase.BIDDING

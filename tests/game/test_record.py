@@ -143,6 +143,19 @@ def test_transcript_has_every_part() -> None:
         assert part in text
 
 
+def test_the_last_bid_before_a_redeal_is_indented_as_the_others() -> None:
+    rules = load_rules("classic")
+    g0 = g = GameState.new(rules, seed=2, first=0)
+    steps = []
+    for seat in (0, 1, 2):  # all pass: the deal is void
+        a = Action.bid(seat, 0)
+        g = g.apply(a)
+        steps.append((a, g))
+    lines = transcript(g0, steps)
+    at = lines.index("all passed: the deal is void, reshuffled (attempt 2)")
+    assert lines[at - 3:at] == ["  seat 0 passes", "  seat 1 passes", "  seat 2 passes"]
+
+
 # ----------------------------------------------------------------------------- CLI
 
 def test_cli_play_json_record_and_replay(tmp_path: Path, cli: Any) -> None:
