@@ -235,6 +235,12 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                             f"position has at most {rules.deal.players} hands, got {len(seats)}")
     if robs is not None:
         _require_robs(rules, f"robs {robs}", "robs")
+        if rules.bidding.max_robs <= 0 and robs:  # robs that only double the stake (happy)
+            raise PositionError(f"robs {robs}: robs give the duel's handicap (only there does "
+                                "a win target depend on the number of robs); under "
+                                f"{rules.label} robs only multiply the stake: give them in "
+                                "the multiplier (--multiplier, or 'multiplier N' in a position "
+                                "file; e.g. 2 robs doubling: multiplier 4)", field="robs")
         if not 0 <= robs <= max(rules.bidding.max_robs, 0):
             raise PositionError(f"robs {robs}: {rules.label} allows 0 to "
                                 f"{rules.bidding.max_robs} robs", field="robs")
