@@ -367,7 +367,8 @@ _SEAT = re.compile(r"landlord|peasants|peasant[12]?")
 
 _VOCABULARY = Vocabulary(
     names={"SEAT": "a seat (landlord, peasant, peasant1, peasant2)", "_COLON": "':'",
-           "CARDS": "cards", "ESCAPED_STRING": "a quoted string", "INT": "a number",
+           "HAND": "cards", "TABLE_CARDS": "cards", "ESCAPED_STRING": "a quoted string",
+           "INT": "a number",
            "WORD": "a word", "RULES_NAME": "a rules name or path",
            "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "_COMMA": "','"},
     end="end of input", newline="_NL")
@@ -452,9 +453,6 @@ class _Statements(Transformer[Token, list[_Line]]):
 
     def start(self, meta: Meta, children: list[Any]) -> list[_Line]:
         return [c for c in children if isinstance(c, _Line)]
-
-    def cards(self, meta: Meta, children: list[_Word]) -> _Word:
-        return children[0]
 
     def rules_stmt(self, meta: Meta, ch: list[_Word]) -> _RulesLine:
         return _RulesLine(*self._place(meta), ch[0], tuple(ch[1:]))
@@ -542,7 +540,7 @@ class _Builder:
         return text
 
     def cards(self, tok: _Word, rules: Rules) -> Cards:
-        text, offset = tok.text, 0
+        text, offset = tok.text.rstrip(), 0  # a hand runs to the end of the line
         if tok.type == "ESCAPED_STRING":
             text, offset = self.unquote(tok), 1
         try:

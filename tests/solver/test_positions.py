@@ -165,8 +165,20 @@ def test_limit_gives_unknown_and_never_a_wrong_answer() -> None:
     assert r.to_json()["status"] == "unknown"
 
 
+@pytest.mark.parametrize("hand", ["33 BR", "10 10 J", "3 3 3 + 4", "small joker 2",
+                                  "3♠ 3♥ K"])
+def test_a_hand_is_read_as_the_command_line_reads_it(hand: str) -> None:
+    # the rest of the line, spaces and all, read by the notation reader `ddzspec read` uses
+    p = parse_position(f"rules classic\nlandlord: {hand}   # a comment\npeasant: 6 6\n"
+                       "on_table: 5 5 by peasant\nto_move: landlord\n")
+    assert p.hands[0] == parse_cards(hand).cards and str(p.hands[1]) == "66"
+    assert p.on_table is not None and str(p.on_table) == "55"
+
+
 @pytest.mark.parametrize("text, line, column, words", [
     ("rules classic\nlandlord: 33\npeasant: 4X\nto_move: landlord\n", 3, 11, "unknown symbol"),
+    ("rules classic\nlandlord: 33 B\npeasant: 4 4 X\nto_move: landlord\n", 3, 14,
+     "unknown symbol 'X'"),
     ("rules classic\nlandlord: 33\npeasant: 44\nto_move: banker\n", 4, 10, "expected"),
     ("rules classic\nlandlord 33\n", 2, 10, "expected ':'"),
     ("rules nosuch\nlandlord: 3\npeasant: 4\nto_move: landlord\n", 1, 7, "nosuch"),
