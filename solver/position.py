@@ -36,6 +36,9 @@ from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import get_table
 
+#: The most digits of a number in a position file (a base, a multiplier, a target …).
+MAX_DIGITS = 100
+
 SEATS_2 = ("landlord", "peasant")
 SEATS_3 = ("landlord", "peasant1", "peasant2")
 
@@ -551,6 +554,14 @@ class _Builder:
             raise PositionError(e.message + f" (in {shown!r})", tok.line, col,
                                 self.source) from None
 
+    def number(self, tok: _Word) -> int:
+        """A number's value; PositionError at it beyond :data:`MAX_DIGITS` digits (Python
+        refuses to convert over 4300 digits)."""
+        if len(tok.text) > MAX_DIGITS:
+            raise self.err(f"{tok.text[:6]}…({len(tok.text)} digits): too large (a number in "
+                           f"a position has at most {MAX_DIGITS} digits)", tok)
+        return int(tok.text)
+
     def build(self) -> Position:
         stmts = self.stmts
         rules = self.rules
@@ -608,7 +619,7 @@ class _Builder:
                 played_by = st.by
             elif isinstance(st, _Number):
                 self.once(st.key, st)
-                numbers[st.key] = int(st.value.text)
+                numbers[st.key] = self.number(st.value)
                 if st.key == "passes" and numbers["passes"] > 1:
                     raise self.err("passes is 0 or 1 (two passes close a trick)", st.value)
             elif isinstance(st, _Target):
@@ -617,7 +628,7 @@ class _Builder:
                 if val.text == "robs":
                     targets[seat] = "robs"  # make_position checks the rules have robs
                 elif val.type == "INT":
-                    targets[seat] = int(val.text)
+                    targets[seat] = self.number(val)
                 else:
                     raise self.err(f"a target is a number or 'robs', not {val.text!r}", val)
             elif isinstance(st, _Played):

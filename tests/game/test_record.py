@@ -156,6 +156,20 @@ def test_the_last_bid_before_a_redeal_is_indented_as_the_others() -> None:
     assert lines[at - 3:at] == ["  seat 0 passes", "  seat 1 passes", "  seat 2 passes"]
 
 
+def test_a_record_with_a_huge_card_string_is_refused_at_that_action() -> None:
+    # a 10 MB card string in a record: refused before it is parsed (it took Lark 429 s and
+    # 6 GB), as the action in error
+    g = GameState.new(load_rules("classic"), seed=3, first=0)
+    for a in (Action.bid(0, 3),):
+        g = g.apply(a)
+    obj = json.loads(record_of(g).dumps())
+    obj["actions"].append({"seat": 0, "play": "3" * 10_000_000})
+    r = replay(Record.from_json(obj))
+    assert r.error_index == 1 and r.error is not None
+    assert "too long for cards: 10000000 characters, at most 864" in r.error
+    assert len(r.error) < 500  # the action and the card string quoted cut
+
+
 # ----------------------------------------------------------------------------- CLI
 
 def test_cli_play_json_record_and_replay(tmp_path: Path, cli: Any) -> None:

@@ -211,6 +211,22 @@ def test_impossible_positions(text: str, words: str) -> None:
         parse_position(text)
 
 
+def test_huge_hands_numbers_and_words_are_refused_in_one_short_line() -> None:
+    rest = "peasant: 4\nto_move: landlord\n"
+    with pytest.raises(PositionError) as e:  # 16 characters for each of the 54 cards: 864
+        parse_position("rules classic\nlandlord: " + "3 " * 500_000 + "\n" + rest)
+    assert (e.value.line, e.value.column) == (2, 11 + 864)
+    assert e.value.message.startswith("too long for cards: 999999 characters, at most 864")
+    with pytest.raises(PositionError) as e:  # Python's int() refuses over 4300 digits
+        parse_position("rules classic\nlandlord: 3\n" + rest + "base " + "9" * 5000 + "\n")
+    assert (e.value.line, e.value.column) == (5, 6)
+    assert e.value.message == ("999999…(5000 digits): too large (a number in a position has "
+                               "at most 100 digits)")
+    with pytest.raises(PositionError) as e:
+        parse_position("rules classic\nlandlord: 3\n" + rest + "x" * 1_000_000 + "\n")
+    assert e.value.message.startswith("unexpected '" + "x" * 60 + "…'; expected")
+
+
 def test_bounded_tables_give_the_same_answer() -> None:
     text = ("rules classic\nlandlord: B2AK998553\npeasant: RQQJJT953\nto_move: landlord\n")
     small = solve(parse_position(text), want="all", limit=Limit(entries=500))
