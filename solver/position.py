@@ -38,6 +38,9 @@ from ddzspec.table import get_table
 
 #: The most digits of a number in a position file (a base, a multiplier, a target …).
 MAX_DIGITS = 100
+#: The most characters of a position's text: its hands (at most 16 characters a card, see
+#: :data:`ddzspec.cards.CHARS_PER_CARD`), a dozen short lines, and room for comments.
+MAX_POSITION_CHARS = 64 * 1024
 
 SEATS_2 = ("landlord", "peasant")
 SEATS_3 = ("landlord", "peasant1", "peasant2")
@@ -487,11 +490,17 @@ def parse_position(text: str, source: str = "<position>", notation: str | None =
     position file's own folder, as a rules file's ``extends`` is resolved from the rules file
     (:func:`ddzspec.rules.merge.resolve_path`); None (text not read from a file): the working
     folder. A built-in name (``rules classic``) always means the shipped rules.
-    Raises PositionError with ``source:line:column`` and what was expected; TypeError when
-    ``text`` is not a str (e.g. bytes: decode them first).
+    Raises PositionError with ``source:line:column`` and what was expected (a text over
+    :data:`MAX_POSITION_CHARS` characters: at the first character past it, before it is
+    parsed); TypeError when ``text`` is not a str (e.g. bytes: decode them first).
     """
     if not isinstance(text, str):
         raise TypeError(f"a position is text (str), not {type(text).__name__}")
+    if len(text) > MAX_POSITION_CHARS:  # refused before Lark parses it (10 MB: 137 s, 1.4 GB)
+        line = text.count("\n", 0, MAX_POSITION_CHARS) + 1
+        column = MAX_POSITION_CHARS - text.rfind("\n", 0, MAX_POSITION_CHARS)
+        raise PositionError(f"too long for a position: {len(text)} characters, at most "
+                            f"{MAX_POSITION_CHARS}", line, column, source)
     try:
         tree = parse_located(_parser(), text if text.endswith("\n") else text + "\n",
                              _VOCABULARY)
