@@ -445,3 +445,13 @@ def test_choices_named_as_commands_are_choices_and_the_commands_take_a_colon(
     seat, said = seat_typing(seat.state, [":quit"], tmp_path)
     with pytest.raises(SeatQuit):
         seat.bid_turn()
+
+
+def test_a_huge_number_at_the_bid_prompt_is_not_a_choice(tmp_path: Path) -> None:
+    # int() refuses over 4300 digits: the prompt says "not a choice" and asks again
+    g = GameState.new(HEBEI, seed=20)
+    seat, said = seat_typing(g, ["9" * 5000, "x2", "3"], tmp_path)
+    seat.bid_turn()
+    assert sum(line.startswith("not a choice: '999") for line in said) == 1
+    assert "not a choice: 'x2'; type one of pass, 1, 2, 3" in said  # a factor only in a round
+    assert seat.state.landlord == g.turn
