@@ -159,11 +159,10 @@ def current_round(state: GameState) -> Round | None:
 def choice_name(rules: Rules, action: Action, landlord: bool) -> str | None:
     """The name of the choice a round's ``action`` made (``kick``, ``counter``, ``super``) as
     the rules file declares it, ``landlord``: whether the acting seat is the landlord (the
-    answer under ``peasants landlord_if_doubled``); None for an action of no round."""
-    rnd = next((r for r in rules.rounds if ROUND_ACTION[r.kind] is action.kind), None)
-    if rnd is None:
-        return None
-    return next((c.name for c in rnd.choices_of(landlord) if c.times == action.value), None)
+    answer under ``peasants landlord_if_doubled``); None for an action of no round. Rounds of
+    one kind (happy's show before and after the deal) are searched in the order written."""
+    return next((c.name for r in rules.rounds if ROUND_ACTION[r.kind] is action.kind
+                 for c in r.choices_of(landlord) if c.times == action.value), None)
 
 
 def talon_taken(state: GameState) -> bool:

@@ -926,9 +926,10 @@ SHOWN_BOX = """() => {
 @pytest.mark.parametrize("width, height", [(390, 844), (844, 390), (1280, 800)])
 def test_a_shown_hand_fits_the_screen_and_round_choices_take_digit_keys(
         browser: Any, server: str, shots: Path, width: int, height: int) -> None:
-    """Happy, seed 1, level 2: the person declines to show with the key 1 (the first button),
-    seat 1 shows its 17 cards. The shown hand stays inside the window (at 390 px it ran from
-    -28 to 428 px), and the log names each choice as the rules do."""
+    """Happy, seed 1, level 2: the person declines to show (before the deal and once dealt)
+    with the key 1 (the first button); seat 1 shows its 17 cards once dealt. The shown hand
+    stays inside the window (at 390 px it ran from -28 to 428 px), and the log names each
+    choice as the rules do."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(f"{server}/?delay=0&seed=1")
     page.wait_for_selector("body[data-ready='1']")
@@ -936,16 +937,19 @@ def test_a_shown_hand_fits_the_screen_and_round_choices_take_digit_keys(
     for sel in page.query_selector_all("#setup-levels select"):
         sel.select_option("2")
     page.click("#btn-start")
-    page.wait_for_selector("#bid-controls .bid-btn[data-value='2']")
-    assert page.locator("#bid-controls .bid-btn").all_inner_texts() == ["No", "Show ×2"]
-    page.keyboard.press("1")  # the first button: no
+    for factor in ("5", "2"):  # show before the deal (x5), then once dealt (x2)
+        page.wait_for_selector(f"#bid-controls .bid-btn[data-value='{factor}']")
+        assert page.locator("#bid-controls .bid-btn").all_inner_texts() == ["No",
+                                                                          f"Show ×{factor}"]
+        page.keyboard.press("1")  # the first button: no
     page.wait_for_function("() => document.querySelectorAll('#talon .cards .card').length "
                            "== 17")
     box = page.evaluate(SHOWN_BOX)
     assert box["left"] >= 0 and box["right"] <= width, box
     assert box["scroll"] <= width, box  # no sideways scroll
     log = page.locator("#log li").all_inner_texts()
-    assert log[:2] == ["You: chooses no", "Seat 1: chooses show (x2)"], log
+    assert log[:5] == ["You: chooses no", "Seat 1: chooses no", "Seat 2: chooses no",
+                       "You: chooses no", "Seat 1: chooses show (x2)"], log
     snap(page, shots, f"19-shown-hand-{width}x{height}")
     # Esc clears a card selection outside the trick play too (here: the bidding)
     page.click("#hand .card >> nth=-1")  # the last card: seen whole
