@@ -26,7 +26,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ._resources import grammar_text
-from .errors import NotationError
+from .errors import SHOWN_CHARS, NotationError
 
 
 class Rank(IntEnum):
@@ -225,6 +225,19 @@ class ParsedCards:
     columns: tuple[tuple[int, Rank, str], ...]
 
 
+#: The most characters a card string may have per card of its deck: the longest way to write
+#: one card (``kleiner joker``, 13) with a separator, and room to spare. A longer string cannot
+#: hold the deck's cards and is refused before it is parsed (Lark took 11 s and 210 MB to parse
+#: 300 000 characters only to refuse the fifth 3).
+CHARS_PER_CARD = 16
+#: The cards of the largest deck the rules language allows (``copies`` at most 7 of each of the
+#: 15 ranks): the bound on a card string read without a deck.
+MOST_CARDS = 7 * N_RANKS
+#: A suit as written -> the suit it names (the letters are English: spades, hearts, diamonds,
+#: clubs; the grammars say which each notation accepts).
+_SUITS = {"♠": "♠", "s": "♠", "♥": "♥", "h": "♥", "♦": "♦", "d": "♦", "♣": "♣", "c": "♣"}
+
+
 @cache
 def _parser(notation: str) -> Lark:
     if notation not in NOTATIONS:
@@ -238,12 +251,23 @@ def parse_cards(text: str, notation: str = "en",
     """Parse a card string in ``notation`` ("en", "fr" or "de").
 
     ``deck``: copies per rank (15 counts) of the variant's deck; when given, more copies than the
-    deck holds (``22222``, ``BB``) and ranks the deck lacks (a 3 in duel) are errors.
-    Raises NotationError with the 1-based column and the offending text.
+    deck holds (``22222``, ``BB``) and ranks the deck lacks (a 3 in duel) are errors. With
+    suits, the same card twice (``3♥3♥``) is an error at the second copy when the deck holds
+    one of it (one copy per suit for each 4 copies of the rank); suitless cards are ranks only.
+    A string over :data:`CHARS_PER_CARD` characters per card of the deck (no deck: of
+    :data:`MOST_CARDS` cards) is refused before it is parsed, at the first column past the
+    bound. Raises NotationError with the 1-based column and the offending text.
     """
     lang = LANGUAGE_NAMES.get(notation, notation)
     if not text.strip(" \t\r\n,\u00a0\u3000\ufe0f"):
         raise NotationError("no cards given", text, None)
+    most = CHARS_PER_CARD * (MOST_CARDS if deck is None else sum(deck))
+    if len(text) > most:
+        cut = text[:most + 1 + SHOWN_CHARS].replace("\n", " ").replace("\r", " ")
+        raise NotationError(f"too long for cards: {len(text)} characters, at most {most} "
+                            f"({CHARS_PER_CARD} for each of the "
+                            f"{MOST_CARDS if deck is None else sum(deck)} cards of the deck)",
+                            cut.replace("\t", " "), most + 1, text[most])
     shown = text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
     try:
         tree = _parser(notation).parse(text)
@@ -271,6 +295,7 @@ def parse_cards(text: str, notation: str = "en",
     groups: list[Cards] = []
     columns: list[tuple[int, Rank, str]] = []
     total = [0] * N_RANKS
+    suited: dict[tuple[Rank, str], int] = {}  # (rank, suit) -> copies read so far
     for group in tree.children:
         assert isinstance(group, Tree)
         counts = [0] * N_RANKS
@@ -291,6 +316,14 @@ def parse_cards(text: str, notation: str = "en",
                 if suit.start_pos != tok.end_pos:
                     raise NotationError(f"suit {str(suit)!r} must directly follow its rank",
                                         shown, (suit.start_pos or 0) + 1, str(suit))
+                key = (rank, _SUITS[str(suit)])
+                suited[key] = suited.get(key, 0) + 1
+                per_suit = 1 if deck is None else max(1, -(-deck[rank.index] // 4))
+                if suited[key] > per_suit:
+                    twice = f"{tok}{suit}"
+                    has = "one" if per_suit == 1 else str(per_suit)
+                    raise NotationError(f"the same card {twice!r} twice (the deck has {has} "
+                                        f"{rank.symbol(notation)}{key[1]})", shown, col, twice)
             counts[rank.index] += 1
             total[rank.index] += 1
             columns.append((col, rank, str(tok)))

@@ -27,6 +27,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
+from .errors import shorten
+
 
 class SyntaxProblem(Exception):
     """A text that does not parse: ``message`` (what was found, what was expected), ``line``
@@ -175,7 +177,7 @@ def parse_located(parser: Lark, text: str, vocabulary: Vocabulary) -> Tree[Any]:
         if before is not None:
             raise before from None
         got = vocabulary.word(parser, tok.type) if tok.type in ("$END", vocabulary.newline) \
-            else repr(str(tok))
+            else repr(shorten(str(tok)))  # a 10 MB word is quoted cut
         ip = e.interactive_parser
         accepted = set(ip.accepts()) if ip is not None else set()  # type: ignore[no-untyped-call]
         exp = vocabulary.expected(parser, accepted or e.expected)

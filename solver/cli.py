@@ -354,7 +354,8 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
               help="landlord | peasant | peasant1 | peasant2.")
 @click.option("--on-table", metavar="CARDS", help="The move to beat (mid-trick).")
 @click.option("--played-by", metavar="SEAT", help="Who played the move on the table.")
-@click.option("--robs", type=int, help="Duel: robs (the peasant's handicap and multiplier).")
+@click.option("--robs", type=int, help="Duel: robs (the peasant's handicap and multiplier); "
+              "other rules carry robs in --multiplier.")
 @click.option("--base", type=int, default=1, show_default=True, help="Base of the deal.")
 @click.option("--multiplier", type=int, help="Multiplier so far.")
 @click.option("--all", "show_all", is_flag=True,

@@ -36,6 +36,12 @@ from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import Rules, load_rules
 from ddzspec.table import get_table
 
+#: The most digits of a number in a position file (a base, a multiplier, a target …).
+MAX_DIGITS = 100
+#: The most characters of a position's text: its hands (at most 16 characters a card, see
+#: :data:`ddzspec.cards.CHARS_PER_CARD`), a dozen short lines, and room for comments.
+MAX_POSITION_CHARS = 64 * 1024
+
 SEATS_2 = ("landlord", "peasant")
 SEATS_3 = ("landlord", "peasant1", "peasant2")
 
@@ -235,6 +241,12 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                             f"position has at most {rules.deal.players} hands, got {len(seats)}")
     if robs is not None:
         _require_robs(rules, f"robs {robs}", "robs")
+        if rules.bidding.max_robs <= 0 and robs:  # robs that only double the stake (happy)
+            raise PositionError(f"robs {robs}: robs give the duel's handicap (only there does "
+                                "a win target depend on the number of robs); under "
+                                f"{rules.label} robs only multiply the stake: give them in "
+                                "the multiplier (--multiplier, or 'multiplier N' in a position "
+                                "file; e.g. 2 robs doubling: multiplier 4)", field="robs")
         if not 0 <= robs <= max(rules.bidding.max_robs, 0):
             raise PositionError(f"robs {robs}: {rules.label} allows 0 to "
                                 f"{rules.bidding.max_robs} robs", field="robs")
@@ -361,7 +373,8 @@ _SEAT = re.compile(r"landlord|peasants|peasant[12]?")
 
 _VOCABULARY = Vocabulary(
     names={"SEAT": "a seat (landlord, peasant, peasant1, peasant2)", "_COLON": "':'",
-           "CARDS": "cards", "ESCAPED_STRING": "a quoted string", "INT": "a number",
+           "HAND": "cards", "TABLE_CARDS": "cards", "ESCAPED_STRING": "a quoted string",
+           "INT": "a number",
            "WORD": "a word", "RULES_NAME": "a rules name or path",
            "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "_COMMA": "','"},
     end="end of input", newline="_NL")
@@ -447,9 +460,6 @@ class _Statements(Transformer[Token, list[_Line]]):
     def start(self, meta: Meta, children: list[Any]) -> list[_Line]:
         return [c for c in children if isinstance(c, _Line)]
 
-    def cards(self, meta: Meta, children: list[_Word]) -> _Word:
-        return children[0]
-
     def rules_stmt(self, meta: Meta, ch: list[_Word]) -> _RulesLine:
         return _RulesLine(*self._place(meta), ch[0], tuple(ch[1:]))
 
@@ -480,11 +490,17 @@ def parse_position(text: str, source: str = "<position>", notation: str | None =
     position file's own folder, as a rules file's ``extends`` is resolved from the rules file
     (:func:`ddzspec.rules.merge.resolve_path`); None (text not read from a file): the working
     folder. A built-in name (``rules classic``) always means the shipped rules.
-    Raises PositionError with ``source:line:column`` and what was expected; TypeError when
-    ``text`` is not a str (e.g. bytes: decode them first).
+    Raises PositionError with ``source:line:column`` and what was expected (a text over
+    :data:`MAX_POSITION_CHARS` characters: at the first character past it, before it is
+    parsed); TypeError when ``text`` is not a str (e.g. bytes: decode them first).
     """
     if not isinstance(text, str):
         raise TypeError(f"a position is text (str), not {type(text).__name__}")
+    if len(text) > MAX_POSITION_CHARS:  # refused before Lark parses it (10 MB: 137 s, 1.4 GB)
+        line = text.count("\n", 0, MAX_POSITION_CHARS) + 1
+        column = MAX_POSITION_CHARS - text.rfind("\n", 0, MAX_POSITION_CHARS)
+        raise PositionError(f"too long for a position: {len(text)} characters, at most "
+                            f"{MAX_POSITION_CHARS}", line, column, source)
     try:
         tree = parse_located(_parser(), text if text.endswith("\n") else text + "\n",
                              _VOCABULARY)
@@ -536,7 +552,7 @@ class _Builder:
         return text
 
     def cards(self, tok: _Word, rules: Rules) -> Cards:
-        text, offset = tok.text, 0
+        text, offset = tok.text.rstrip(), 0  # a hand runs to the end of the line
         if tok.type == "ESCAPED_STRING":
             text, offset = self.unquote(tok), 1
         try:
@@ -546,6 +562,14 @@ class _Builder:
             shown = excerpt(text, (e.column or 1) - 1)[0]  # a long line is cut around it
             raise PositionError(e.message + f" (in {shown!r})", tok.line, col,
                                 self.source) from None
+
+    def number(self, tok: _Word) -> int:
+        """A number's value; PositionError at it beyond :data:`MAX_DIGITS` digits (Python
+        refuses to convert over 4300 digits)."""
+        if len(tok.text) > MAX_DIGITS:
+            raise self.err(f"{tok.text[:6]}…({len(tok.text)} digits): too large (a number in "
+                           f"a position has at most {MAX_DIGITS} digits)", tok)
+        return int(tok.text)
 
     def build(self) -> Position:
         stmts = self.stmts
@@ -604,7 +628,7 @@ class _Builder:
                 played_by = st.by
             elif isinstance(st, _Number):
                 self.once(st.key, st)
-                numbers[st.key] = int(st.value.text)
+                numbers[st.key] = self.number(st.value)
                 if st.key == "passes" and numbers["passes"] > 1:
                     raise self.err("passes is 0 or 1 (two passes close a trick)", st.value)
             elif isinstance(st, _Target):
@@ -613,7 +637,7 @@ class _Builder:
                 if val.text == "robs":
                     targets[seat] = "robs"  # make_position checks the rules have robs
                 elif val.type == "INT":
-                    targets[seat] = int(val.text)
+                    targets[seat] = self.number(val)
                 else:
                     raise self.err(f"a target is a number or 'robs', not {val.text!r}", val)
             elif isinstance(st, _Played):

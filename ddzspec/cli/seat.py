@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from ..game.scoring import Factor, PairStake
     from ..players import Player
 
-#: What the terminal seat accepts besides cards, with what each does (``help``).
+#: What the terminal seat accepts besides cards, with what each does (``help``). At a round's
+#: prompt the round's choices come first (a rules file may name a choice ``counter`` or
+#: ``quit``); ``:NAME`` is always the command (``:counter``, ``:quit``).
 SEAT_COMMANDS = {
     "hint": "show a legal move, smallest first; type hint again for the next one",
     "pass": "pass (not when you lead a trick)",
@@ -235,10 +237,20 @@ class TerminalSeat:
             raise SeatQuit from None
         return text.strip()
 
-    def _common(self, word: str) -> bool:
-        """Handle help, counter and quit; True when ``word`` was one of them."""
+    def _common(self, word: str, choices: dict[int, str] | None = None) -> bool:
+        """Handle help, counter and quit, also written ``:help``, ``:counter``, ``:quit``;
+        True when ``word`` was one of them. ``choices``: a round's choices (factor -> name),
+        listed by ``help`` before the commands."""
+        word = word.removeprefix(":")
         if word in ("help", "?"):
-            self.say("type cards in your notation to play them (e.g. 333+4), or:")
+            if choices:
+                self.say("this round's choices (type the name, or the factor: 2 or x2):")
+                for times, name in sorted(choices.items()):
+                    self.say(f"  {name:<8} x{times}")
+                self.say("or a command (type :NAME when a choice has the same name):")
+            else:
+                self.say("type cards in your notation to play them (e.g. 333+4), or a command "
+                         "(also :NAME):")
             for k, v in SEAT_COMMANDS.items():
                 self.say(f"  {k:<8} {v}")
             return True
@@ -259,9 +271,21 @@ class TerminalSeat:
             return {}
         return {c.times: c.name for c in rnd.choices_of(seat == state.landlord)}
 
+    @staticmethod
+    def _round_choice(word: str, names: dict[int, str], legal: list[Action]) -> int | None:
+        """The factor a word at a round's prompt chooses: a choice's name (``counter``), else
+        a legal choice's factor (``2`` or ``x2``); None for neither (``:NAME`` is never a
+        choice: it is the command)."""
+        times = next((t for t, name in names.items() if name == word), None)
+        digits = word.removeprefix("x")
+        if times is None and digits.isdigit() and len(digits) < 6:
+            times = next((a.value for a in legal if a.value == int(digits)), None)
+        return times
+
     def bid_turn(self) -> None:
         """One bidding turn of the person (a bid, call or rob, or a round's choice, typed by
-        its name): only the legal choices are offered."""
+        its name or its factor): only the legal choices are offered. At a round's prompt its
+        choices come before the commands (``:NAME`` is always the command)."""
         from ..errors import GameError
         from ..game import Action, ActionKind
         from ..game.actions import ROUND_KINDS
@@ -278,17 +302,18 @@ class TerminalSeat:
             self.say(line)
         while True:
             word = self._read(f"seat {self.seat} {kind.value} [{'/'.join(choices)}]> ").lower()
-            if self._common(word):
-                continue
             if kind is ActionKind.BID:
-                value = 0 if word == "pass" else int(word) if word.isdigit() else None
+                value = 0 if word == "pass" else \
+                    int(word) if word.isdigit() and len(word) < 6 else None
                 action = None if value is None else Action.bid(self.seat, value)
             elif kind in ROUND_KINDS:
-                times = next((t for t, name in names.items() if name == word), None)
+                times = self._round_choice(word, names, legal)
                 action = None if times is None else Action(kind, self.seat, times)
             else:
                 yes = {kind.value: 1, "yes": 1, "y": 1, "no": 0, "n": 0, "pass": 0}.get(word)
                 action = None if yes is None else Action(kind, self.seat, yes)
+            if action is None and self._common(word, names if kind in ROUND_KINDS else None):
+                continue
             if action is None:
                 self.say(f"not a choice: {word!r}; type one of {', '.join(choices)}")
                 continue
@@ -314,10 +339,10 @@ class TerminalSeat:
                 continue
             if self._common(word):
                 continue
-            if word == "hint":
+            if word in ("hint", ":hint"):
                 self.say(self.hint())
                 continue
-            if word == "pass":
+            if word in ("pass", ":pass"):
                 action = Action.pass_(self.seat)
             else:
                 try:

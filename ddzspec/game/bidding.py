@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidBidError
-from ..rules import RobOrder, Round, RoundKind, RoundOrder, RoundStage, Scope
+from ..rules import RobOrder, Round, RoundKind, RoundOrder, RoundStage, Rules, Scope
 from .actions import Action
 from .dealing import next_seat, shuffle_deal
 from .enums import ActionKind, Phase
@@ -154,6 +154,15 @@ ROUND_ACTION = {RoundKind.DOUBLE: ActionKind.DOUBLE, RoundKind.SHOW: ActionKind.
 def current_round(state: GameState) -> Round | None:
     """The round the deal is in, or None."""
     return state.round
+
+
+def choice_name(rules: Rules, action: Action, landlord: bool) -> str | None:
+    """The name of the choice a round's ``action`` made (``kick``, ``counter``, ``super``) as
+    the rules file declares it, ``landlord``: whether the acting seat is the landlord (the
+    answer under ``peasants landlord_if_doubled``); None for an action of no round. Rounds of
+    one kind (happy's show before and after the deal) are searched in the order written."""
+    return next((c.name for r in rules.rounds if ROUND_ACTION[r.kind] is action.kind
+                 for c in r.choices_of(landlord) if c.times == action.value), None)
 
 
 def talon_taken(state: GameState) -> bool:

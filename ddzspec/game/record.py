@@ -138,8 +138,8 @@ class Record:
         :data:`_FIELDS` (an unknown or missing field, or a value of the wrong JSON type, is
         named with the offending value as JSON), and the rules' labels are checked against the
         text they label (:func:`_check_labels`). Raises RecordError on a malformed record
-        (actions are parsed lazily by :func:`replay`, which reports the first bad one with its
-        index)."""
+        (over :data:`MAX_ACTIONS` actions too; actions are parsed lazily by :func:`replay`,
+        which reports the first bad one with its index)."""
         if not isinstance(obj, dict) or obj.get("format") != FORMAT:
             raise RecordError(f"not a ddzspec record (\"format\": \"{FORMAT}\" missing)")
         version = obj.get("version")
@@ -147,6 +147,10 @@ class Record:
             raise RecordError(f"unsupported record version {json_text(version)} (this ddzspec "
                               f"reads versions {', '.join(map(str, READ_VERSIONS))})")
         _check_fields("the record", obj, _FIELDS[""])
+        if len(obj["actions"]) > MAX_ACTIONS:  # each replayed state keeps the log: quadratic
+            raise RecordError(f"\"actions\": {len(obj['actions'])} actions, at most "
+                              f"{MAX_ACTIONS} (a deal takes a few hundred; the rest would be "
+                              "over a thousand all-pass redeals)")
         r, d = obj["rules"], obj["deal"]
         _check_fields("\"rules\"", r, _FIELDS[f"rules{min(version, 2)}"])
         _check_fields("\"deal\"", d, _FIELDS["deal"])
@@ -183,6 +187,12 @@ class Record:
         _check_labels(rec)
         return rec
 
+
+#: The most actions a record may hold: a deal takes a few hundred at most (54 cards played,
+#: the passes and the bids), this leaves room for over 1500 all-pass redeals. Replaying keeps
+#: every state with the log so far (30 000 passes: 55 s and 3.6 GB), so a longer record is
+#: refused when it is read.
+MAX_ACTIONS = 5000
 
 #: JSON types by name, as a record's fields may hold them.
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
@@ -566,7 +576,7 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
     trick_no = 0
     for action, st in pairs:
         if st.attempt != prev.attempt:
-            out.append(f"{action}")
+            out.append(f"  {action}")  # the last bid of the void deal: indented as the others
             out.append(f"all passed: the deal is void, reshuffled (attempt {st.attempt + 1})")
             out += _deal_lines(st, notation)
             head_due = st.phase is not Phase.BIDDING

@@ -26,7 +26,7 @@ from ..cards import SYMBOLS, Cards, parse_cards
 from ..errors import DdzError, GameError, NotAMoveError, RecordError, UnplayableRulesError
 from ..explain import explain
 from ..game import Action, ActionKind, GameState, Phase
-from ..game.bidding import current_round
+from ..game.bidding import choice_name, current_round
 from ..game.record import Record, record_of, record_rules, replay, result_lines
 from ..moves import move_index
 from ..players import player_for
@@ -195,9 +195,13 @@ def action_cards(a: Action, notation: str, rules: Rules | None = None) -> str | 
     return a.cards.format(notation) if rules is None else move_text(a.cards, rules, notation)
 
 
-def action_text(a: Action, notation: str, rules: Rules | None = None) -> str:
+def action_text(a: Action, notation: str, rules: Rules | None = None,
+                choice: str | None = None) -> str:
     """An action in words for the page ("bids 2", "robs", "plays 333+4", "passes"); with
-    ``rules``, a play is in its canonical text (:func:`move_text`)."""
+    ``rules``, a play is in its canonical text (:func:`move_text`); ``choice``: a round's
+    choice by the name the rules give it ("chooses kick (x2)", "chooses no")."""
+    if choice is not None:
+        return f"chooses {choice}" + (f" (x{a.value})" if a.value > 1 else "")
     if a.kind is ActionKind.BID:
         return "passes" if a.value == 0 else f"bids {a.value}"
     if a.kind is ActionKind.CALL:
@@ -283,9 +287,11 @@ class WebGame:
                             for s, r in st.trick],
             "legal": self.legal(notation),
             "computer_to_act": self.computer_to_act(),
-            "log": [{"seat": a.seat, "kind": a.kind.value,
-                     "text": action_text(a, notation, rl),
-                     "cards": action_cards(a, notation, rl)} for a in st.log[-60:]],
+            "log": [{"seat": a.seat, "kind": a.kind.value, "choice": c,
+                     "text": action_text(a, notation, rl, c),
+                     "cards": action_cards(a, notation, rl)}
+                    for a, c in ((a, choice_name(rl, a, a.seat == st.landlord))
+                                 for a in st.log[-60:])],
             "attempt": st.attempt, "actions": len(st.log),
             "result_lines": None if st.result is None else result_lines(st, notation),
             "hands_at_end": None if st.result is None else
@@ -395,9 +401,10 @@ class WebGame:
         steps = []
         for step in rep.steps:
             st = step.state
+            choice = choice_name(st.rules, step.action, step.action.seat == st.landlord)
             steps.append({"seat": step.action.seat,
                           "text": f"seat {step.action.seat} "
-                                  f"{action_text(step.action, notation, st.rules)}",
+                                  f"{action_text(step.action, notation, st.rules, choice)}",
                           "cards": action_cards(step.action, notation, st.rules),
                           "hands": [h.format(notation) for h in st.hands],
                           "trick": [{"seat": s, "play": None if r is None else

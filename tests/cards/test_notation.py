@@ -130,6 +130,49 @@ def test_more_copies_than_the_deck_holds() -> None:
     assert e.value.column == 2 and "more copies of 'B'" in str(e.value)
 
 
+@pytest.mark.parametrize("text, column, card", [
+    ("3♥3♥", 3, "3♥"), ("3♥ 4 3h", 6, "3h"), ("3♥3♦3h", 5, "3h"), ("As A♠", 4, "A♠"),
+    ("10♣ 10c", 5, "10c"), ("T♦ Td", 4, "Td"),
+])
+def test_the_same_suited_card_twice_is_an_error_at_the_second_copy(text: str, column: int,
+                                                                     card: str) -> None:
+    # a deck of 54 has one card of each rank and suit: 3♥ and 3h name the same card
+    for deck in (None, DECK):
+        with pytest.raises(NotationError) as e:
+            parse_cards(text, deck=deck)
+        assert (e.value.column, e.value.offending) == (column, card), str(e.value)
+        assert f"the same card {card!r} twice" in str(e.value)
+
+
+def test_four_suits_and_suitless_copies_stay_readable() -> None:
+    assert str(parse_cards("3♠3♥3♦3♣").cards) == "3333"
+    assert str(parse_cards("3♥333").cards) == "3333"  # suitless: ranks only
+    assert str(parse_cards("DsDh", "fr").cards) == "QQ"
+    # a deck with 8 copies of a rank (two packs) holds two 3♥, not three
+    two_packs = (8,) * 13 + (2, 2)
+    assert str(parse_cards("3♥3♥", deck=two_packs).cards) == "33"
+    with pytest.raises(NotationError) as e:
+        parse_cards("3♥3♥3h", deck=two_packs)
+    assert e.value.column == 5 and "(the deck has 2 3♥)" in str(e.value)
+
+
+def test_a_card_string_longer_than_the_deck_can_hold_is_refused_before_parsing() -> None:
+    # 16 characters per card: 16 x 54 = 864 with the 54-card deck, 16 x (7 x 15) = 1680 with
+    # none (the largest deck the rules language allows)
+    with pytest.raises(NotationError) as e:
+        parse_cards("3 " * 432, deck=DECK)  # 864 characters: read, the fifth 3 refused
+    assert e.value.column == 9 and "more copies" in str(e.value)
+    with pytest.raises(NotationError) as e:
+        parse_cards("3 " * 432 + "4", deck=DECK)
+    assert (e.value.column, e.value.offending) == (865, "4")
+    assert e.value.message == ("too long for cards: 865 characters, at most 864 (16 for each "
+                               "of the 54 cards of the deck)")
+    with pytest.raises(NotationError) as e:
+        parse_cards("3" * 10_000_000)
+    assert e.value.column == 1681 and "10000000 characters, at most 1680" in str(e.value)
+    assert len(str(e.value).splitlines()[1]) < 70  # the quote is cut
+
+
 def test_rank_the_variant_lacks() -> None:
     # seed 003 (duel): "retirez les quatre 3 et les quatre 4"
     with pytest.raises(NotationError) as e:
@@ -178,14 +221,14 @@ def test_a_long_bad_input_is_quoted_cut_around_the_error() -> None:
     with a caret thousands of columns away. The quote is cut to about 60 characters around
     the column, "…" where it is cut, the caret under the fault; a short input stays whole."""
     from ddzspec.errors import NotationError
-    text = "3" * 5000 + "X" + "4" * 5000
+    text = "3" * 800 + "X" + "4" * 800  # within the 16 x 105 characters of a deckless string
     with pytest.raises(NotationError) as e:
         parse_cards(text)
     lines = str(e.value).splitlines()
-    assert lines[0] == "column 5001: unknown symbol 'X' in English notation"
+    assert lines[0] == "column 801: unknown symbol 'X' in English notation"
     assert lines[1] == "  …" + "3" * 30 + "X" + "4" * 29 + "…"
     assert lines[2] == "  " + " " * 31 + "^" and lines[1][len(lines[2]) - 1] == "X"
-    assert e.value.one_line() == ("column 5001: unknown symbol 'X' in English notation (in '…"
+    assert e.value.one_line() == ("column 801: unknown symbol 'X' in English notation (in '…"
                                   + "3" * 30 + "X" + "4" * 29 + "…')")
     with pytest.raises(NotationError) as short:
         parse_cards("33X")

@@ -15,8 +15,11 @@ from typing import Any
 import pexpect
 import pytest
 
+from ddzspec.cli.seat import SeatQuit, TerminalSeat
+from ddzspec.game import Action, GameState, Phase
 from ddzspec.game.record import load, resume
-from ddzspec.rules import load_rules
+from ddzspec.players import player_for
+from ddzspec.rules import Rules, load_rules, load_rules_text
 
 BID = re.compile(r"seat (\d) (bid|call|rob) \[([^\]]*)\]> ")
 TURN = re.compile(r"seat (\d)> ")
@@ -364,3 +367,91 @@ def test_the_status_shows_the_seats_own_settlement_itemised(tmp_path: Path) -> N
     assert [x for x in landlord.status() if x.startswith("settlement")] == [
         "settlement with seat 0: x2 (double); base 1",
         "settlement with seat 2: x8 (double, super x4 seat 2 only); base 1"]
+
+
+# ----------------------------------------------------------------------------- round prompts
+
+HEBEI = load_rules("hebei")
+#: A round whose choice names are the terminal's commands (a rules file may name them so).
+CLASHING = load_rules_text('rules clash "choices named as commands" extends classic\n'
+                           "round double {\n    after talon\n    order landlord peasants\n"
+                           "    choices no 1 quit 2 counter 4\n    scope table\n}\n")
+
+
+def at_the_landlords_answer(rules: Rules) -> GameState:
+    """The top bid, then (under hebei) the first peasant kicks and the second does not: the
+    landlord is to answer (no x1, counter x2)."""
+    g = GameState.new(rules, seed=20)
+    g = g.apply(Action.bid(g.turn, 3))
+    while g.phase is Phase.DOUBLING and g.turn != g.landlord:
+        first = g.turn == (g.landlord + 1) % 3
+        g = g.apply(Action.double(g.turn, 2 if first else 1))
+    return g
+
+
+def seat_typing(state: GameState, lines: list[str], tmp_path: Path) -> tuple[TerminalSeat,
+                                                                             list[str]]:
+    """The terminal seat at ``state``'s turn, reading ``lines``, and what it says."""
+    said: list[str] = []
+    typed = iter(lines)
+
+    def ask(prompt: str) -> str:
+        return next(typed)
+
+    players = [player_for(1, f"t:{s}") for s in range(3)]
+    assert state.turn is not None
+    return TerminalSeat(state, state.turn, players, tmp_path / "deal.json", "en", ask=ask,
+                        say=said.append), said
+
+
+@pytest.mark.parametrize("word", ["counter", "2", "x2", "X2"])
+def test_the_landlord_counter_kicks_by_name_or_factor(word: str, tmp_path: Path) -> None:
+    g = at_the_landlords_answer(HEBEI)
+    assert g.turn == g.landlord and [a.value for a in g.legal_actions()] == [1, 2]
+    seat, said = seat_typing(g, [":counter", word], tmp_path)
+    seat.bid_turn()
+    # ":counter" is the command (the unseen cards: 54 - 20); the word the choice: the counter-kick
+    assert any(line.startswith("unseen (34): ") for line in said)
+    assert [(f.kind, f.seat) for f in seat.state.factors][-1] == ("counter", g.landlord)
+    assert seat.state.phase is Phase.PLAY
+
+
+def test_help_at_a_round_prompt_lists_its_choices_then_the_commands(tmp_path: Path) -> None:
+    g = at_the_landlords_answer(HEBEI)
+    seat, said = seat_typing(g, ["help", "4", "no"], tmp_path)
+    seat.bid_turn()
+    at = said.index("this round's choices (type the name, or the factor: 2 or x2):")
+    assert said[at + 1:at + 4] == ["  no       x1", "  counter  x2",
+                                  "or a command (type :NAME when a choice has the same name):"]
+    assert "  counter  the cards you have not seen, per rank" in said[at + 4:]
+    assert "not a choice: '4'; type one of no, counter" in said  # no choice has factor 4
+    assert [f.kind for f in seat.state.factors] == ["kick"]  # 'no': nothing added
+
+
+def test_choices_named_as_commands_are_choices_and_the_commands_take_a_colon(
+        tmp_path: Path) -> None:
+    g = GameState.new(CLASHING, seed=20)
+    g = g.apply(Action.bid(g.turn, 3))
+    assert g.phase is Phase.DOUBLING and g.turn == g.landlord
+    seat, said = seat_typing(g, ["quit"], tmp_path)
+    seat.bid_turn()  # 'quit' is the landlord's choice x2, not the end of the game
+    assert [(f.kind, f.times) for f in seat.state.factors] == [("quit", 2)]
+    peasant = seat.state
+    assert peasant.turn is not None and peasant.turn != g.landlord
+    seat, said = seat_typing(peasant, [":counter", "counter"], tmp_path)
+    seat.bid_turn()
+    assert any(line.startswith("unseen (34): ") for line in said)  # 54 - 17 - the talon 3
+    assert [(f.kind, f.times) for f in seat.state.factors][-1] == ("counter", 4)
+    seat, said = seat_typing(seat.state, [":quit"], tmp_path)
+    with pytest.raises(SeatQuit):
+        seat.bid_turn()
+
+
+def test_a_huge_number_at_the_bid_prompt_is_not_a_choice(tmp_path: Path) -> None:
+    # int() refuses over 4300 digits: the prompt says "not a choice" and asks again
+    g = GameState.new(HEBEI, seed=20)
+    seat, said = seat_typing(g, ["9" * 5000, "x2", "3"], tmp_path)
+    seat.bid_turn()
+    assert sum(line.startswith("not a choice: '999") for line in said) == 1
+    assert "not a choice: 'x2'; type one of pass, 1, 2, 3" in said  # a factor only in a round
+    assert seat.state.landlord == g.turn

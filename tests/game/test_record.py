@@ -143,6 +143,50 @@ def test_transcript_has_every_part() -> None:
         assert part in text
 
 
+def test_the_last_bid_before_a_redeal_is_indented_as_the_others() -> None:
+    rules = load_rules("classic")
+    g0 = g = GameState.new(rules, seed=2, first=0)
+    steps = []
+    for seat in (0, 1, 2):  # all pass: the deal is void
+        a = Action.bid(seat, 0)
+        g = g.apply(a)
+        steps.append((a, g))
+    lines = transcript(g0, steps)
+    at = lines.index("all passed: the deal is void, reshuffled (attempt 2)")
+    assert lines[at - 3:at] == ["  seat 0 passes", "  seat 1 passes", "  seat 2 passes"]
+
+
+def test_a_record_with_a_huge_card_string_is_refused_at_that_action() -> None:
+    # a 10 MB card string in a record: refused before it is parsed (it took Lark 429 s and
+    # 6 GB), as the action in error
+    g = GameState.new(load_rules("classic"), seed=3, first=0)
+    for a in (Action.bid(0, 3),):
+        g = g.apply(a)
+    obj = json.loads(record_of(g).dumps())
+    obj["actions"].append({"seat": 0, "play": "3" * 10_000_000})
+    r = replay(Record.from_json(obj))
+    assert r.error_index == 1 and r.error is not None
+    assert "too long for cards: 10000000 characters, at most 864" in r.error
+    assert len(r.error) < 500  # the action and the card string quoted cut
+
+
+def test_a_record_over_5000_actions_is_refused_when_read() -> None:
+    # 5001 all-pass bids (1667 redeals): replaying 30 000 took 55 s and 3.6 GB
+    g = GameState.new(load_rules("classic"), seed=3, first=0)
+    obj = json.loads(record_of(g).dumps())
+    obj["actions"] = [{"seat": k % 3, "bid": 0} for k in range(5001)]
+    with pytest.raises(RecordError, match=r'^"actions": 5001 actions, at most 5000 '):
+        Record.from_json(obj)
+    passes = []
+    for _ in range(4998):  # 1666 redeals (the first bidder changes each time): read, replayed
+        a = Action.bid(g.turn, 0)
+        g = g.apply(a)
+        passes.append({"seat": a.seat, "bid": 0})
+    obj["actions"] = passes
+    r = replay(Record.from_json(obj))
+    assert r.ok and r.state.attempt == 1666 and r.state.phase.value == "bidding"
+
+
 # ----------------------------------------------------------------------------- CLI
 
 def test_cli_play_json_record_and_replay(tmp_path: Path, cli: Any) -> None:

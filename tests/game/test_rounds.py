@@ -95,6 +95,16 @@ def _play_out(g: GameState, level: int) -> GameState:
     return g
 
 
+def test_the_kick_transcript_heading_names_the_landlords_answer() -> None:
+    g0 = GameState.new(KICK, seed=4, first=0)
+    steps, g = [], g0
+    for a in (Action.bid(0, 3), Action.double(1, 2), Action.double(2, 1), Action.double(0, 2)):
+        g = g.apply(a)
+        steps.append((a, g))
+    assert ("double round after the talon (peasants landlord_if_doubled; no x1, kick x2; "
+            "answer no x1, counter x2 for doublers; scope pair):") in transcript(g0, steps)
+
+
 def test_records_carry_the_round_and_replay() -> None:
     g = qq_landlord_1()
     for a in (Action.double(1, 2), Action.double(2, 4), Action.double(0, 1)):

@@ -288,6 +288,13 @@ def test_batch_expectations_use_the_line_kind_words_and_are_checked(
     (["--landlord", "3", "--peasant", "4", "--to-move", "landlord", "--robs", "2"],
      "ddzspec: error: robs 2: classic has no robs (neither a target nor the multiplier "
      "depends on them)"),
+    # happy's robs double the stake but no target counts them: --robs is the duel's handicap
+    (["--rules", "happy", "--landlord", "33", "--peasant", "44", "--peasant", "5", "--to-move",
+      "landlord", "--robs", "2"],
+     "ddzspec: error: robs 2: robs give the duel's handicap (only there does a win target "
+     "depend on the number of robs); under happy robs only multiply the stake: give them in "
+     "the multiplier (--multiplier, or 'multiplier N' in a position file; e.g. 2 robs "
+     "doubling: multiplier 4)"),
 ])
 def test_empty_option_values_are_named(args: list[str], message: str, cli: Any) -> None:
     r = cli("solve", *args)

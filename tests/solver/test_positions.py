@@ -165,8 +165,20 @@ def test_limit_gives_unknown_and_never_a_wrong_answer() -> None:
     assert r.to_json()["status"] == "unknown"
 
 
+@pytest.mark.parametrize("hand", ["33 BR", "10 10 J", "3 3 3 + 4", "small joker 2",
+                                  "3♠ 3♥ K"])
+def test_a_hand_is_read_as_the_command_line_reads_it(hand: str) -> None:
+    # the rest of the line, spaces and all, read by the notation reader `ddzspec read` uses
+    p = parse_position(f"rules classic\nlandlord: {hand}   # a comment\npeasant: 6 6\n"
+                       "on_table: 5 5 by peasant\nto_move: landlord\n")
+    assert p.hands[0] == parse_cards(hand).cards and str(p.hands[1]) == "66"
+    assert p.on_table is not None and str(p.on_table) == "55"
+
+
 @pytest.mark.parametrize("text, line, column, words", [
     ("rules classic\nlandlord: 33\npeasant: 4X\nto_move: landlord\n", 3, 11, "unknown symbol"),
+    ("rules classic\nlandlord: 33 B\npeasant: 4 4 X\nto_move: landlord\n", 3, 14,
+     "unknown symbol 'X'"),
     ("rules classic\nlandlord: 33\npeasant: 44\nto_move: banker\n", 4, 10, "expected"),
     ("rules classic\nlandlord 33\n", 2, 10, "expected ':'"),
     ("rules nosuch\nlandlord: 3\npeasant: 4\nto_move: landlord\n", 1, 7, "nosuch"),
@@ -197,6 +209,29 @@ def test_located_errors(text: str, line: int, column: int, words: str) -> None:
 def test_impossible_positions(text: str, words: str) -> None:
     with pytest.raises(PositionError, match=words):
         parse_position(text)
+
+
+def test_huge_hands_numbers_and_words_are_refused_in_one_short_line() -> None:
+    rest = "peasant: 4\nto_move: landlord\n"
+    with pytest.raises(PositionError) as e:  # 16 characters for each of the 54 cards: 864
+        parse_position("rules classic\nlandlord: " + "3 " * 20_000 + "\n" + rest)
+    assert (e.value.line, e.value.column) == (2, 11 + 864)
+    assert e.value.message.startswith("too long for cards: 39999 characters, at most 864")
+    with pytest.raises(PositionError) as e:  # Python's int() refuses over 4300 digits
+        parse_position("rules classic\nlandlord: 3\n" + rest + "base " + "9" * 5000 + "\n")
+    assert (e.value.line, e.value.column) == (5, 6)
+    assert e.value.message == ("999999…(5000 digits): too large (a number in a position has "
+                               "at most 100 digits)")
+    with pytest.raises(PositionError) as e:
+        parse_position("rules classic\nlandlord: 3\n" + rest + "x" * 60_000 + "\n")
+    assert e.value.message.startswith("unexpected '" + "x" * 60 + "…'; expected")
+    # a whole text over 64 KiB: refused before it is parsed (10 MB of 'base 1' lines took
+    # 137 s and 1.4 GB to reach 'base given twice'), at its 65 537th character: line 3 col 1
+    head = "rules classic\n" + "#" * (65_536 - 15) + "\n"  # 65 536 characters, 2 lines
+    with pytest.raises(PositionError) as e:
+        parse_position(head + "base 1\n" * 100)
+    assert (e.value.line, e.value.column) == (3, 1)
+    assert e.value.message == "too long for a position: 66236 characters, at most 65536"
 
 
 def test_bounded_tables_give_the_same_answer() -> None:

@@ -599,8 +599,26 @@ def test_a_doubling_round_is_offered_as_buttons(tmp_path: Path) -> None:
     factors = r.json()["view"]["factors"]
     assert {"kind": "super", "times": 4, "seat": 0} in [
         {k: f[k] for k in ("kind", "times", "seat")} for f in factors]
-    assert {"seat": 0, "kind": "double", "text": "doubles x4"} in [
-        {k: e[k] for k in ("seat", "kind", "text")} for e in r.json()["log"]]
+    assert {"seat": 0, "kind": "double", "choice": "super", "text": "chooses super (x4)"} in [
+        {k: e[k] for k in ("seat", "kind", "choice", "text")} for e in r.json()["log"]]
+
+
+def test_the_log_names_a_kick_and_a_counter_kick_as_the_rules_do() -> None:
+    """rules/hebei.rules: a peasant kicks (x2), the landlord answers with a counter-kick
+    (x2): the log says each choice's name, never "doubles x2" for both."""
+    from ddzspec.web.games import WebGame
+    g = GameState.new(load_rules("hebei"), seed=20)
+    g = g.apply(Action.bid(g.turn, 3))
+    assert g.landlord is not None
+    kicker, quiet = (g.landlord + 1) % 3, (g.landlord + 2) % 3
+    for a in (Action.double(kicker, 2), Action.double(quiet, 1),
+              Action.double(g.landlord, 2)):
+        g = g.apply(a)
+    log = WebGame("x", "hebei", g, g.landlord, (None, 1, 1)).to_json()["log"]
+    assert [(e["seat"], e["choice"], e["text"]) for e in log[-3:]] == [
+        (kicker, "kick", "chooses kick (x2)"), (quiet, "no", "chooses no"),
+        (g.landlord, "counter", "chooses counter (x2)")]
+    assert log[0]["choice"] is None and log[0]["text"] == "bids 3"
 
 
 def test_show_cards_are_buttons_and_a_shown_hand_is_face_up(tmp_path: Path) -> None:

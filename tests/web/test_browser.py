@@ -912,4 +912,48 @@ def test_a_blind_show_then_the_peasants_own_settlement_on_the_page(browser: Any,
     assert doubled
     assert page.inner_text("#info-mult").endswith("(your settlement)")
     assert "super" in page.inner_text("#info-factors")
+
+
+SHOWN_BOX = """() => {
+  const cards = [...document.querySelectorAll('#talon .cards .card')];
+  const r = cards.map((c) => c.getBoundingClientRect());
+  return {n: cards.length, left: Math.min(...r.map((b) => b.left)),
+          right: Math.max(...r.map((b) => b.right)),
+          scroll: document.documentElement.scrollWidth, width: window.innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (844, 390), (1280, 800)])
+def test_a_shown_hand_fits_the_screen_and_round_choices_take_digit_keys(
+        browser: Any, server: str, shots: Path, width: int, height: int) -> None:
+    """Happy, seed 1, level 2: the person declines to show (before the deal and once dealt)
+    with the key 1 (the first button); seat 1 shows its 17 cards once dealt. The shown hand
+    stays inside the window (at 390 px it ran from -28 to 428 px), and the log names each
+    choice as the rules do."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{server}/?delay=0&seed=1")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#setup-rules", "happy")
+    for sel in page.query_selector_all("#setup-levels select"):
+        sel.select_option("2")
+    page.click("#btn-start")
+    for factor in ("5", "2"):  # show before the deal (x5), then once dealt (x2)
+        page.wait_for_selector(f"#bid-controls .bid-btn[data-value='{factor}']")
+        assert page.locator("#bid-controls .bid-btn").all_inner_texts() == ["No",
+                                                                          f"Show ×{factor}"]
+        page.keyboard.press("1")  # the first button: no
+    page.wait_for_function("() => document.querySelectorAll('#talon .cards .card').length "
+                           "== 17")
+    box = page.evaluate(SHOWN_BOX)
+    assert box["left"] >= 0 and box["right"] <= width, box
+    assert box["scroll"] <= width, box  # no sideways scroll
+    log = page.locator("#log li").all_inner_texts()
+    assert log[:5] == ["You: chooses no", "Seat 1: chooses no", "Seat 2: chooses no",
+                       "You: chooses no", "Seat 1: chooses show (x2)"], log
+    snap(page, shots, f"19-shown-hand-{width}x{height}")
+    # Esc clears a card selection outside the trick play too (here: the bidding)
+    page.click("#hand .card >> nth=-1")  # the last card: seen whole
+    assert page.locator("#hand .card.selected").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator("#hand .card.selected").count() == 0
     page.close()

@@ -546,11 +546,14 @@ function onKey(e) {
   if (!$("pane-play").classList.contains("active") || !app.game) return;
   const k = e.key.toLowerCase();
   const legal = app.game.legal;
-  if (legal.kind === "play") {
+  if (k === "escape") { app.selected.clear(); app.hintIndex = -1; renderMe(); }  // any phase
+  else if (legal.kind === "play") {
     if (k === "h") { hint(); e.preventDefault(); }
     else if (k === "enter") { play(); e.preventDefault(); }
     else if (k === "p" && legal.can_pass) { act({ kind: "pass" }); e.preventDefault(); }
-    else if (k === "escape") { app.selected.clear(); app.hintIndex = -1; renderMe(); }
+  } else if (["double", "show", "blind"].includes(legal.kind) && /^[1-9]$/.test(k) &&
+             Number(k) <= legal.choices.length) {  // a round's buttons in order: 1, 2, 3
+    act({ kind: legal.kind, value: legal.choices[Number(k) - 1] });
   } else if (legal.kind === "bid" && /^[0-3]$/.test(k) && legal.choices.includes(Number(k))) {
     act({ kind: "bid", value: Number(k) });
   } else if ((legal.kind === "call" || legal.kind === "rob") && (k === "y" || k === "n")) {
