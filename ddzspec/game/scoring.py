@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Cards, parse_cards
 from ..rules import Rules, TalonFactor, TalonPattern
+from ..rules.stakes import pair_multiplier, play_counts, points
 from .enums import Phase, Winner
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def multiplier_of(factors: Iterable[Factor], cap: int | None = None,
     for f in factors:
         if not f.cut and (f.pair is None or f.pair == pair):
             m *= f.times
-    return m if cap is None else min(m, cap)
+    return pair_multiplier(m, cap)
 
 
 def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None:
@@ -98,8 +99,8 @@ def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None
         return None
     names = {s.name for s in state.rules.shapes}
     counted = sum(1 for f in state.factors if f.kind in names and not f.cut)
-    cut = sc.cap_bombs is not None and counted >= sc.cap_bombs
-    return Factor(reading.shape, times, seat, reading.format(), cut=cut)
+    return Factor(reading.shape, times, seat, reading.format(),
+                  cut=not play_counts(counted, sc.cap_bombs))
 
 
 def talon_matches(rules: Rules, talon: Cards, pattern: TalonFactor) -> bool:
@@ -206,22 +207,15 @@ def settle(base: int, landlord: int, players: int, landlord_wins: bool,
     table's factors times its own, at most ``cap``) with the landlord, who gets or pays the
     sum (zero-sum). Returns the scores, the table's multiplier (capped), its product when the
     cap cut it, and the pairs' stakes when some factor belongs to one pair."""
-    sign = 1 if landlord_wins else -1
-    scores = [0] * players
+    raw = [multiplier_of(factors, pair=p) for p in range(players)]
+    mults = [pair_multiplier(m, cap) for m in raw]
+    scores = points(base, landlord, landlord_wins, mults)
     own = any(f.pair is not None for f in factors)
-    pairs: list[PairStake] = []
-    for p in range(players):
-        if p == landlord:
-            continue
-        raw = multiplier_of(factors, pair=p)
-        mult = raw if cap is None else min(raw, cap)
-        scores[p] = -sign * base * mult
-        scores[landlord] += sign * base * mult
-        if own:
-            pairs.append(PairStake(p, mult, raw if mult != raw else None))
+    pairs = tuple(PairStake(p, mults[p], raw[p] if mults[p] != raw[p] else None)
+                  for p in range(players) if own and p != landlord)
     table = multiplier_of(factors)
-    capped = table if cap is None else min(table, cap)
-    return tuple(scores), capped, (table if capped != table else None), tuple(pairs)
+    capped = pair_multiplier(table, cap)
+    return scores, capped, (table if capped != table else None), pairs
 
 
 def finish(state: GameState, seat: int) -> GameState:
