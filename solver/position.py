@@ -356,8 +356,9 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
     """Check a position can occur; return it (with ``passes`` inferred when not given).
 
     Checks: card conservation against the deck (hands plus the move on the table), hand sizes,
-    the move on the table is a legal move and who played it fits the seat to move and the
-    passes, every hand is above its target (the deal is not over), base and multiplier ≥ 1.
+    the move on the table is a legal move (not of a last-play-only shape: its seat would be
+    out) and who played it fits the seat to move and the passes, every hand is above its
+    target (the deal is not over), base and multiplier ≥ 1.
     Raises PositionError.
     """
     rules = pos.rules
@@ -413,6 +414,11 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
         if reading is None:
             raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
                                 f"is not a legal move of {rules.name}", field="on_table")
+        if rules.shape(reading.shape).last_play:
+            raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
+                                f"is a {reading.shape}: {rules.name} allows it only as a "
+                                "hand's last play, so the deal would be over",
+                                field="on_table")
         if pos.played_by is None:
             raise PositionError("a move on the table needs the seat that played it ('by SEAT')")
         if pos.played_by == pos.to_move:
