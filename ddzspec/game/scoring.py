@@ -90,6 +90,19 @@ def multiplier_of(factors: Iterable[Factor], cap: int | None = None,
     return pair_multiplier(m, cap)
 
 
+def own_factor(factors: Iterable[Factor], seat: int) -> int:
+    """The product of the factors of ``seat``'s settlement alone (:attr:`Factor.pair`: a
+    peasant's own doubling) that count; 1 when none."""
+    return multiplier_of([f for f in factors if f.pair is not None], pair=seat)
+
+
+def counted_plays(state: GameState) -> int:
+    """The plays of a multiplying shape that have multiplied so far (towards ``cap bombs``:
+    not ``cut``)."""
+    names = {s.name for s in state.rules.shapes}
+    return sum(1 for f in state.factors if f.kind in names and not f.cut)
+
+
 def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None:
     """The factor of ``seat`` playing ``reading`` (None when its shape does not multiply),
     ``cut`` when ``cap bombs N`` plays of a multiplying shape have already counted."""
@@ -97,10 +110,8 @@ def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None
     times = sc.factor(reading.shape)
     if times == 1:
         return None
-    names = {s.name for s in state.rules.shapes}
-    counted = sum(1 for f in state.factors if f.kind in names and not f.cut)
     return Factor(reading.shape, times, seat, reading.format(),
-                  cut=not play_counts(counted, sc.cap_bombs))
+                  cut=not play_counts(counted_plays(state), sc.cap_bombs))
 
 
 def talon_matches(rules: Rules, talon: Cards, pattern: TalonFactor) -> bool:
@@ -242,5 +253,5 @@ def finish(state: GameState, seat: int) -> GameState:
                  mult, factors, scores, spring, anti, uncapped, pairs)
     return replace(state, factors=factors, result=res, phase=Phase.OVER, turn=None)
 
-__all__ = ["Factor", "PairStake", "Result", "finish", "multiplier_of", "settle", "shape_factor",
-           "talon_factor", "talon_matches"]
+__all__ = ["Factor", "PairStake", "Result", "counted_plays", "finish", "multiplier_of",
+           "own_factor", "settle", "shape_factor", "talon_factor", "talon_matches"]
