@@ -519,9 +519,8 @@ class _Played(_Line):
 
 
 @dataclass(frozen=True, slots=True)
-class _Pair(_Line):
-    seat: _Word
-    value: _Word
+class _Pair(_Target):
+    """``pair SEAT: N`` (a :class:`_Target`'s words: the builder tells them apart first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -710,6 +709,9 @@ class _Builder:
                 numbers[st.key] = int(st.value.text)
                 if st.key == "passes" and numbers["passes"] > 1:
                     raise self.err("passes is 0 or 1 (two passes close a trick)", st.value)
+            elif isinstance(st, _Pair):  # before _Target, its base class
+                self.once(f"pair of {st.seat.text}", st)
+                pairs[st.seat.text] = int(st.value.text)
             elif isinstance(st, _Target):
                 seat, val = st.seat.text, st.value
                 self.once(f"target of {seat}", st)
@@ -719,9 +721,6 @@ class _Builder:
                     targets[seat] = int(val.text)
                 else:
                     raise self.err(f"a target is a number or 'robs', not {val.text!r}", val)
-            elif isinstance(st, _Pair):
-                self.once(f"pair of {st.seat.text}", st)
-                pairs[st.seat.text] = int(st.value.text)
             elif isinstance(st, _Shown):
                 self.once("shown", st)
                 shown = [w.text for w in st.seats]

@@ -333,7 +333,7 @@ def test_pair_factors_counted_bombs_and_shown_hands_round_trip() -> None:
     capped = parse_position(f"rules {EXAMPLES / 'capped.rules'}\nlandlord: 3333\n"
                             "peasant: 5\nto_move: landlord\nbombs 2\n")
     assert capped.bombs == 2 and "bombs 2\n" in capped.format()
-    assert parse_position(capped.format(), base=EXAMPLES) == capped  # 'rules capped' 
+    assert parse_position(capped.format(), base=EXAMPLES) == capped  # 'rules capped'
     # the defaults write nothing
     assert "pair" not in parse_position(happy.format().replace("pair peasant2: 4\n", "")
                                         ).format()
