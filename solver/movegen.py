@@ -185,8 +185,9 @@ class MoveSet:
     """Every legal move of ``rules`` as flat arrays indexed by move id (see the module doc).
 
     ``mk[i]``: cards (4-bit packed); ``size``, ``tier``, ``cls`` (comparison class id),
-    ``strength`` (body's highest rank strength), ``doubles`` (the shape doubles the multiplier
-    under the rules' scoring), ``key3[i]``: the table's own packed key (3 bits per rank).
+    ``strength`` (body's highest rank strength), ``doubles`` (the shape multiplies the
+    multiplier under the rules' scoring), ``times`` (by what: its factor, 1 when it does not),
+    ``key3[i]``: the table's own packed key (3 bits per rank).
     """
 
     def __init__(self, rules: Rules, index: MoveIndex | None = None) -> None:
