@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,32 +41,57 @@ FIGURES: dict[str, tuple[str, tuple[float, float]]] = {
 }
 
 #: The figures of a variant's robs, rounds and cap (issue 25 §4), shown only for a variant whose
-#: deals' facts have them (:func:`deal_facts`: a call-and-rob bidding, a doubling or show
-#: round, a cap on the multiplier): name → (label, bounds, the fact that must be present).
+#: deals' facts have them (:func:`deal_facts`: a call-and-rob bidding, a show round, a cap on
+#: the multiplier): name → (label, bounds, the fact that must be present). A doubling round's
+#: figures are named after its choices (:func:`choice_figure`), after the robs'.
 EXTRA_FIGURES: dict[str, tuple[str, tuple[float, float], str]] = {
     "rob_rate": ("deals with a rob", RATE, "robbed"),
     "robs_per_deal": ("robs per deal", (0.0, math.inf), "robbed"),
-    "landlord_double_rate": ("landlord doubled (of decisions)", RATE, "landlord_doubles"),
-    "landlord_super_rate": ("landlord super-doubled", RATE, "landlord_doubles"),
-    "peasant_double_rate": ("peasant doubled (of decisions)", RATE, "peasant_doubles"),
-    "peasant_super_rate": ("peasant super-doubled", RATE, "peasant_doubles"),
     "show_rate": ("shown hands (of seat-deals)", RATE, "shows"),
     "cap_rate": ("deals cut by the cap", RATE, "capped"),
     "stake": ("average stake (peasant settles)", (0.0, math.inf), "stake"),
 }
 
-#: Every figure's label and bounds, the extra ones included.
+#: Every fixed figure's label and bounds, the extra ones included (a choice's:
+#: :func:`figure_label`).
 ALL_FIGURES: dict[str, tuple[str, tuple[float, float]]] = {
     **FIGURES, **{k: (label, b) for k, (label, b, _) in EXTRA_FIGURES.items()}}
 
-#: The figures shown as percentages.
-RATES = frozenset(k for k, (_, b) in ALL_FIGURES.items() if b == RATE)
+#: The roles whose choices in a doubling round are counted: the fact of each, and its name.
+_ROLES = {"landlord_doubles": "landlord", "peasant_doubles": "peasant"}
+_CHOSE = "_chose_"
+
+
+def choice_figure(role: str, choice: str) -> str:
+    """The name of the figure "share of ``role``'s decisions in the doubling rounds that chose
+    ``choice``" (a choice above 1 of that role: happy's double and super, hebei's kick for a
+    peasant and counter for the landlord).
+
+    >>> choice_figure("peasant", "kick"), figure_label("peasant_chose_kick")
+    ('peasant_chose_kick', ('peasant kick (of decisions)', (0.0, 1.0)))
+    """
+    return f"{role}{_CHOSE}{choice}"
+
+
+def figure_label(name: str) -> tuple[str, tuple[float, float]]:
+    """The label and bounds of figure ``name``: :data:`ALL_FIGURES`, or a choice's
+    (:func:`choice_figure`; a rate)."""
+    if name in ALL_FIGURES:
+        return ALL_FIGURES[name]
+    role, choice = name.split(_CHOSE, 1)
+    return f"{role} {choice} (of decisions)", RATE
 
 #: The per-deal fact behind each figure.
 _FACT = {"landlord_win_rate": "landlord_won", "landlord_points": "landlord_points",
          "peasant_points": "peasant_points", "spring_rate": "spring",
          "anti_spring_rate": "anti_spring", "bombs": "bombs", "rockets": "rockets",
          "multiplier": "multiplier", "redeals": "redeals", "length": "length"}
+
+
+#: The form of :func:`deal_facts`' rows: a run's output carries it in its header, so that rows
+#: written in another form are refused when the run is resumed, never misread (2: a doubling
+#: round's decisions counted per choice name).
+FACTS_VERSION = 2
 
 
 def deal_seed(seed: int, k: int) -> str:
@@ -77,16 +102,21 @@ def deal_seed(seed: int, k: int) -> str:
 def deal_facts(state: GameState) -> dict[str, Any]:
     """The facts of a finished deal (module doc) as a JSON-able dict: ``landlord_won``,
     ``landlord_points``, ``peasant_points`` (the peasants' mean), ``spring``, ``anti_spring``,
-    ``bombs``, ``rockets``, ``multiplier``, ``bid`` (the base), ``robs``, ``redeals``,
-    ``length``; and only where the rules have them (:data:`EXTRA_FIGURES`): ``robbed`` (a
-    rob in the deal; call-and-rob bidding), ``landlord_doubles`` / ``peasant_doubles``
-    (``[decisions, doubled, super]`` of the role in the doubling rounds: doubled = a factor
-    above 1, super = the round's highest factor for the role; a doubling round),
-    ``shows`` (``[seats asked, seats that showed]``; a show round), ``capped`` (the cap cut
+    ``bombs``, ``rockets``, ``multiplier``, ``robs``, ``redeals``, ``length``; ``bid`` (the
+    winning bid, the base) under an auction, ``landlord_by`` under call and rob (``caller``:
+    the seat that called ended landlord; ``robber``: a robber did; ``no_call``: nobody
+    called and the first speaker is landlord, seed 003); and only where the rules have them
+    (:data:`EXTRA_FIGURES`): ``robbed`` (a rob in the deal; call-and-rob bidding),
+    ``landlord_doubles`` / ``peasant_doubles`` (``{"asked": decisions, "chose": {choice:
+    count}}`` of the role, by the deal's final landlord, in the doubling rounds: each choice
+    above 1 the rounds give the role, by name, with how many of its decisions chose it; a
+    doubling round), ``shows`` (``[seats, seats that showed]`` in any show round,
+    before or after the deal; a show round), ``capped`` (the cap cut
     the table's or a pair's multiplier; a cap on the multiplier) and ``stake`` (with any of
     these: the peasants' mean of base × the multiplier each settles at, capped). Only the
     deal's last attempt counts (a redealt one is void). Raises ValueError when the deal is
     not over."""
+    from .game.bidding import current_round
     from .game.enums import ActionKind
     from .game.record import record_of, replay
     from .rules.model import BiddingSystem, RoundKind
@@ -94,24 +124,31 @@ def deal_facts(state: GameState) -> dict[str, Any]:
     if res is None:
         raise ValueError("the deal is not over")
     rules = state.rules
-    top = {ll: max((c.times for r in rules.rounds if r.kind is RoundKind.DOUBLE
-                    for c in r.choices_of(ll)), default=0) for ll in (True, False)}
-    doubles = {True: [0, 0, 0], False: [0, 0, 0]}
-    shows = [0, 0]
+    doubles: dict[bool, dict[str, Any]] = {ll: {"asked": 0, "chose": {
+        c.name: 0 for r in rules.rounds if r.kind is RoundKind.DOUBLE
+        for c in r.choices_of(ll) if c.times > 1}} for ll in (True, False)}
+    showed: set[int] = set()
+    caller = None
     bombs = rockets = length = 0
-    for step in replay(record_of(state), rules).steps:
+    rep = replay(record_of(state), rules)
+    before = rep.initial
+    for step in rep.steps:
+        prev, before = before, step.state
         if step.state.attempt != state.attempt:
             continue  # a voided attempt (all-pass)
         kind = step.action.kind
         if kind is ActionKind.DOUBLE:
-            d = doubles[step.action.seat == res.landlord]
-            d[0] += 1
-            d[1] += step.action.value > 1
-            d[2] += step.action.value > 1 and step.action.value == top[step.action.seat
-                                                                        == res.landlord]
-        elif kind is ActionKind.SHOW:
-            shows[0] += 1
-            shows[1] += step.action.value > 1
+            rnd = current_round(prev)
+            assert rnd is not None
+            ll = step.action.seat == res.landlord
+            doubles[ll]["asked"] += 1
+            for c in rnd.choices_of(ll):
+                if c.times == step.action.value and c.times > 1:
+                    doubles[ll]["chose"][c.name] += 1
+        elif kind is ActionKind.SHOW and step.action.value > 1:
+            showed.add(step.action.seat)
+        elif kind is ActionKind.CALL and step.action.value and caller is None:
+            caller = step.action.seat
         if kind in (ActionKind.PLAY, ActionKind.PASS):
             length += 1
         if kind is ActionKind.PLAY and step.state.last is not None:
@@ -126,16 +163,20 @@ def deal_facts(state: GameState) -> dict[str, Any]:
         "landlord_points": res.scores[res.landlord],
         "peasant_points": sum(peasants) / len(peasants),
         "spring": res.spring, "anti_spring": res.anti_spring, "bombs": bombs,
-        "rockets": rockets, "multiplier": res.multiplier, "bid": res.base,
+        "rockets": rockets, "multiplier": res.multiplier,
         "robs": state.robs, "redeals": state.attempt, "length": length}
     extra = False
-    if rules.bidding.system is BiddingSystem.CALL_ROB:
+    if rules.bidding.system is BiddingSystem.AUCTION:
+        facts["bid"] = res.base
+    else:
         facts["robbed"], extra = state.robs > 0, True
+        facts["landlord_by"] = ("no_call" if caller is None else
+                                "caller" if caller == res.landlord else "robber")
     if any(r.kind is RoundKind.DOUBLE for r in rules.rounds):
         facts["landlord_doubles"], facts["peasant_doubles"] = doubles[True], doubles[False]
         extra = True
     if any(r.kind is RoundKind.SHOW for r in rules.rounds):
-        facts["shows"], extra = shows, True
+        facts["shows"], extra = [state.players, len(showed)], True
     if rules.scoring.cap_multiplier is not None:
         facts["capped"] = res.uncapped is not None or any(
             p.uncapped is not None for p in res.pairs)
@@ -179,8 +220,9 @@ def deal_task(rules: dict[str, Any], levels: list[int], seed: int, k: int,
 class VariantFigures:
     """One variant's figures: ``rules`` (name), ``levels`` (per seat), ``deals``, ``figures``
     (name → Estimate: the keys of :data:`FIGURES`, then the :data:`EXTRA_FIGURES` the deals
-    have), ``bids`` and ``robs`` (value → share of
-    deals, an Estimate)."""
+    have), ``bids`` (the winning bid: an auction's), ``robs`` and ``landlord_by`` (who ended
+    landlord: call and rob's ``caller``, ``robber``, ``no_call``): value → share of deals,
+    an Estimate; empty when the bidding has none."""
 
     rules: str
     levels: tuple[int, ...]
@@ -188,14 +230,17 @@ class VariantFigures:
     figures: Mapping[str, Estimate]
     bids: Mapping[int, Estimate]
     robs: Mapping[int, Estimate]
+    landlord_by: Mapping[str, Estimate] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """``{"rules", "levels", "deals", "figures": {name: estimate}, "bids": {value: estimate},
-        "robs": {...}}``, each estimate as ``{"n", "mean", "low", "high"}``."""
+        "robs": {...}, "landlord_by": {...}}``, each estimate as ``{"n", "mean", "low",
+        "high"}``."""
         return {"rules": self.rules, "levels": list(self.levels), "deals": self.deals,
                 "figures": {k: e.to_json() for k, e in self.figures.items()},
                 "bids": {str(k): e.to_json() for k, e in self.bids.items()},
-                "robs": {str(k): e.to_json() for k, e in self.robs.items()}}
+                "robs": {str(k): e.to_json() for k, e in self.robs.items()},
+                "landlord_by": {k: e.to_json() for k, e in self.landlord_by.items()}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,9 +284,11 @@ class BalanceResult:
             out.append(f"{v.rules}: {v.deals} deals, levels {','.join(map(str, v.levels))},"
                        f" seed {self.seed}")
             for name, e in v.figures.items():
-                out.append(f"  {ALL_FIGURES[name][0]:<32} {_fmt(name, e)}")
-            for label, dist in (("bid", v.bids), ("robs", v.robs)):
-                if len(dist) > 1 or label == "bid":
+                out.append(f"  {figure_label(name)[0]:<32} {_fmt(name, e)}")
+            dists: tuple[tuple[str, Mapping[Any, Estimate]], ...] = (
+                ("bid", v.bids), ("landlord (call and rob)", v.landlord_by), ("robs", v.robs))
+            for label, dist in dists:
+                if len(dist) > 1 or (label != "robs" and dist):
                     out.append(f"  {label:<32} " + "; ".join(
                         f"{k}: {_fmt('rate', e, rate=True)}" for k, e in dist.items()))
         for d in self.differences:
@@ -249,15 +296,15 @@ class BalanceResult:
             out.append(f"{d.b} - {d.a} ({how}):")
             for name, e in d.figures.items():
                 sig = "significant" if e.significant else "not significant"
-                out.append(f"  {ALL_FIGURES[name][0]:<32} {_fmt(name, e, signed=True)}"
+                out.append(f"  {figure_label(name)[0]:<32} {_fmt(name, e, signed=True)}"
                            f" ({sig})")
         return out
 
 
 def _fmt(name: str, e: Estimate, rate: bool = False, signed: bool = False) -> str:
-    """An estimate as text; rates (``rate`` or a name in :data:`RATES`) as percentages, with
-    a sign when ``signed`` (a difference)."""
-    if not (rate or name in RATES):
+    """An estimate as text; rates (``rate`` or a rate figure: :func:`figure_label`) as
+    percentages, with a sign when ``signed`` (a difference)."""
+    if not (rate or figure_label(name)[1] == RATE):
         return str(e)
     sign = "+" if signed else ""
     if not math.isfinite(e.half):
@@ -265,26 +312,30 @@ def _fmt(name: str, e: Estimate, rate: bool = False, signed: bool = False) -> st
     return f"{100 * e.mean:{sign}.1f}% [{100 * e.low:{sign}.1f}, {100 * e.high:{sign}.1f}]"
 
 
-#: The extra figures counted per decision: name → (the fact ``[asked, yes, super]``, index).
-_PER_DECISION = {"landlord_double_rate": ("landlord_doubles", 1),
-                 "landlord_super_rate": ("landlord_doubles", 2),
-                 "peasant_double_rate": ("peasant_doubles", 1),
-                 "peasant_super_rate": ("peasant_doubles", 2), "show_rate": ("shows", 1)}
+def _per_decision(name: str) -> bool:
+    """Whether figure ``name`` is counted per decision (a seat's choice in a round), not per
+    deal."""
+    return name == "show_rate" or _CHOSE in name
 
 
 def _values(rows: Sequence[Mapping[str, Any]], name: str) -> list[float]:
     """The sample behind figure ``name``: one value per deal, or per decision (a seat's
-    choice in a round: :data:`_PER_DECISION`), 1.0 for yes and 0.0 for no.
+    choice in a round: :func:`_per_decision`), 1.0 for yes and 0.0 for no.
 
-    >>> rows = [{"peasant_doubles": [2, 1, 0]}, {"peasant_doubles": [2, 2, 1]}]
-    >>> _values(rows, "peasant_double_rate"), _values(rows, "peasant_super_rate")
-    ([1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0])
+    >>> rows = [{"peasant_doubles": {"asked": 2, "chose": {"double": 1, "super": 0}}},
+    ...         {"peasant_doubles": {"asked": 2, "chose": {"double": 1, "super": 1}}}]
+    >>> _values(rows, "peasant_chose_double"), _values(rows, "peasant_chose_super")
+    ([1.0, 0.0, 1.0, 0.0], [0.0, 0.0, 1.0, 0.0])
     """
     if name == "redeal_rate":
         return [float(r["redeals"] > 0) for r in rows]
-    if name in _PER_DECISION:
-        fact, i = _PER_DECISION[name]
-        return [float(j < r[fact][i]) for r in rows for j in range(r[fact][0])]
+    if name == "show_rate":
+        return [float(j < r["shows"][1]) for r in rows for j in range(r["shows"][0])]
+    if _CHOSE in name:
+        role, choice = name.split(_CHOSE, 1)
+        fact = f"{role}_doubles"
+        return [float(j < r[fact]["chose"][choice]) for r in rows
+                for j in range(r[fact]["asked"])]
     if name == "rob_rate":
         return [float(r["robbed"]) for r in rows]
     if name == "robs_per_deal":
@@ -298,23 +349,32 @@ def _values(rows: Sequence[Mapping[str, Any]], name: str) -> list[float]:
 
 def _figures_of(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The figures these rows give: :data:`FIGURES`, then the :data:`EXTRA_FIGURES` whose
-    fact every row has."""
-    return list(FIGURES) + [k for k, (_, _, fact) in EXTRA_FIGURES.items()
-                            if rows and all(fact in r for r in rows)]
+    fact every row has, a doubling round's choices (:func:`choice_figure`) after the robs'."""
+    extra = [k for k, (_, _, fact) in EXTRA_FIGURES.items()
+             if rows and all(fact in r for r in rows)]
+    robs = sum(EXTRA_FIGURES[k][2] == "robbed" for k in extra)
+    chosen = [choice_figure(role, c) for fact, role in _ROLES.items()
+              if rows and all(fact in r for r in rows) for c in rows[0][fact]["chose"]]
+    return list(FIGURES) + extra[:robs] + chosen + extra[robs:]
 
 
-def _shares(rows: Sequence[Mapping[str, Any]], key: str) -> dict[int, Estimate]:
-    values = sorted({int(r[key]) for r in rows})
-    return {v: estimate([float(int(r[key]) == v) for r in rows], RATE) for v in values}
+def _shares(rows: Sequence[Mapping[str, Any]], key: str) -> dict[Any, Estimate]:
+    """Each value of the fact ``key`` (sorted): its share of the deals; empty when a deal
+    lacks the fact (``bid`` under call and rob, ``landlord_by`` under an auction)."""
+    if not rows or any(key not in r for r in rows):
+        return {}
+    values = sorted({r[key] for r in rows})
+    return {v: estimate([float(r[key] == v) for r in rows], RATE) for v in values}
 
 
 def variant_figures(name: str, levels: Sequence[int], rows: Sequence[Mapping[str, Any]]
                     ) -> VariantFigures:
     """The figures of one variant from its deals' facts (:func:`deal_facts` rows)."""
     return VariantFigures(name, tuple(levels), len(rows),
-                          {f: estimate(_values(rows, f), ALL_FIGURES[f][1])
+                          {f: estimate(_values(rows, f), figure_label(f)[1])
                            for f in _figures_of(rows)},
-                          _shares(rows, "bid"), _shares(rows, "robs"))
+                          _shares(rows, "bid"), _shares(rows, "robs"),
+                          _shares(rows, "landlord_by"))
 
 
 def same_deals(a: Rules, b: Rules) -> bool:
@@ -334,10 +394,10 @@ def compare(a: str, rows_a: Sequence[Mapping[str, Any]], b: str,
     figs = {}
     have_b = set(_figures_of(rows_b))
     for f in (f for f in _figures_of(rows_a) if f in have_b):
-        bounds = ALL_FIGURES[f][1]
+        bounds = figure_label(f)[1]
         db = (-1.0, 1.0) if bounds == RATE else (-math.inf, math.inf)
         va, vb = _values(rows_a, f), _values(rows_b, f)
-        if paired and f not in _PER_DECISION:
+        if paired and not _per_decision(f):
             figs[f] = estimate([y - x for x, y in zip(va, vb, strict=True)], db)
         else:
             figs[f] = difference(vb, va, db)

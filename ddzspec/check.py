@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from ._io import read_input, write_atomic
 from .cards import ALL_RANKS, Cards, unpack
 from .errors import CacheWarning, UnplayableRulesError
 from .readings import Reading, make_reading
@@ -123,7 +123,6 @@ def _payload_digest(counts: object, ambiguous: object) -> str:
 
 
 def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
-    from ._io import read_input
     data: Any = json.loads(read_input(path, MAX_REPORT_BYTES))  # a foreign file: never whole
     if not isinstance(data, dict) or data.get("magic") != MAGIC:
         raise ValueError("not a ddzspec check report")
@@ -145,8 +144,8 @@ def _read_report(rules: Rules, path: Path, key: str) -> CheckReport:
         tup: list[Entry] = []
         for e in es:
             si, start, run = (int(x) for x in e)
-            if not 0 <= si < len(names) or run < 1 or start < 0 or \
-                    start + run > len(rules.shapes[si].seq):
+            if not 0 <= si < len(names) or run < 1 or \
+                    start not in rules.shapes[si].starts(run):
                 raise ValueError("an entry names no shape body of these rules")
             tup.append((si, start, run))
         if not all(check(k, e) for e in tup):
@@ -164,33 +163,44 @@ def check_rules(rules: Rules, progress: Callable[[int, int, str], None] | None =
     compiled (see :func:`compile_report`) and cached. An untrusted cache file is recomputed
     with a :class:`~ddzspec.errors.CacheWarning`; a read-only cache folder is not an error."""
     key = cache_key(rules)
-    if use_cache and key in _REPORTS:
-        return _REPORTS[key]
-    path = report_path(rules)
+
+    def payload(report: CheckReport) -> dict[str, Any]:
+        amb = [[k, [list(e) for e in es]] for k, es in report.ambiguous.items()]
+        return {"magic": MAGIC, "format": FORMAT_VERSION, "key": key, "counts": report.counts,
+                "ambiguous": amb, "sha256": _payload_digest(report.counts, amb)}
+    return cached_report(_REPORTS, key, report_path(rules), "check report",
+                         lambda path: _read_report(rules, path, key),
+                         lambda: compile_report(rules, progress), payload, use_cache)
+
+
+_R = TypeVar("_R")
+
+
+def cached_report(memo: dict[str, _R], key: str, path: Path, what: str,
+                  read: Callable[[Path], _R], compile_: Callable[[], _R],
+                  payload: Callable[[_R], dict[str, Any]], use_cache: bool = True) -> _R:
+    """A report cached in memory (``memo``, by ``key``) and on disk (``path``, JSON): ``read``
+    it back (ValueError, TypeError or OSError when it is not to be trusted: then it is
+    recomputed with a :class:`~ddzspec.errors.CacheWarning` naming ``what``), else
+    ``compile_`` it and write ``payload(report)`` atomically; a read-only cache folder is not
+    an error. ``use_cache=False``: always compiled, nothing written."""
+    if use_cache and key in memo:
+        return memo[key]
     if use_cache and path.is_file():
         try:
-            report = _read_report(rules, path, key)
-            _REPORTS[key] = report
+            report = memo[key] = read(path)
             return report
         except (OSError, ValueError, TypeError, UnicodeDecodeError) as e:
-            warnings.warn(f"ddzspec: cached check report {path} ignored ({e}); recomputing",
-                          CacheWarning, stacklevel=2)
-    report = compile_report(rules, progress)
+            warnings.warn(f"ddzspec: cached {what} {path} ignored ({e}); recomputing",
+                          CacheWarning, stacklevel=3)
+    report = compile_()
     if use_cache:
-        _REPORTS[key] = report
-        amb = [[k, [list(e) for e in es]] for k, es in report.ambiguous.items()]
-        data = {"magic": MAGIC, "format": FORMAT_VERSION, "key": key, "counts": report.counts,
-                "ambiguous": amb, "sha256": _payload_digest(report.counts, amb)}
-        tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+        memo[key] = report
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            tmp.replace(path)
+            write_atomic(path, json.dumps(payload(report)))
         except OSError:
             pass
-        finally:
-            if tmp.exists():
-                tmp.unlink()
     return report
 
 
@@ -263,6 +273,9 @@ def require_playable(rules: Rules) -> None:
     wrong, an example move with its readings and the ``ddzspec check`` command to run.
     """
     require_lone_cards(rules)
+    if rules.wild is not None:  # issue 26: readings and check so far, not the deal
+        raise _refuse(rules, ["wild cards are read and checked, but no deal draws a wild rank "
+                              "yet (the game, players and solver do not play them)"])
     report = check_rules(rules)
     problems = []
     if report.ambiguous:

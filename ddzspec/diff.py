@@ -171,12 +171,14 @@ def why_not(reading: Reading, rules: Rules, notation: str = "en") -> str:
     fits = not missing
     outside = [i for i in body if rules.deck[i] and i not in shape.seq]
     if outside:
-        where = f"group {shape.group} ({_span(shape.seq)})" if shape.group else "its order"
+        where = f"group {shape.group} ({_span(shape.ring)})" if shape.group else "its order"
         reasons.append(f"{' '.join(sym(i) for i in outside)} not in {rules.name}'s {where}")
         fits = False
     elif all(i in shape.seq for i in body):
-        pos = [shape.seq.index(i) for i in body]
-        if pos != list(range(pos[0], pos[0] + len(pos))):
+        # consecutive: the ranks of one chain of the shape (a chain order may wrap, or
+        # hold a rank at both ends)
+        n = len(body)
+        if not any(set(shape.seq[s:s + n]) == set(body) for s in shape.starts(n)):
             reasons.append(f"{_ranks(body)}: not consecutive in {rules.name}'s "
                            f"{'group ' + shape.group if shape.group else 'order'}")
             fits = False
@@ -239,7 +241,8 @@ def _deck_words(r: Rules) -> str:
 
 def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     """The sections of two loaded rules files that differ, each stated in plain words: deck,
-    order, groups, each shape, restrictions, deal, bidding, trick, win, scoring, each round.
+    order, groups, each shape, restrictions, deal, bidding, trick, win, scoring, each round,
+    the wild cards.
     Order: as in a rules file."""
     out: list[SpecDifference] = []
 
@@ -254,7 +257,8 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
     def group(r: Rules, g: str, idx: dict[str, tuple[int, ...]]) -> str:
         if g not in idx:
             return "-"
-        return ("chain order " if g in r.sequences else "") + _ranks(idx[g])
+        return (("chain order " if g in r.sequences else "") + _ranks(idx[g])
+                + (", wrapping" if g in r.wrapping else ""))
 
     for g in dict.fromkeys([*ga, *gb]):
         add(f"group {g}", group(a, g, ga), group(b, g, gb))
@@ -267,11 +271,22 @@ def spec_differences(a: Rules, b: Rules) -> tuple[SpecDifference, ...]:
         ", ".join(r for r in rb if r not in ra) or "-")
     for what in ("deal", "bidding", "trick", "win", "scoring"):
         add(what, *_fields(getattr(a, what), getattr(b, what)))
-    rda = {r.kind: ", ".join(r.clauses()[1:]) for r in a.rounds}
-    rdb = {r.kind: ", ".join(r.clauses()[1:]) for r in b.rounds}
+    rda, rdb = _rounds_by_kind(a), _rounds_by_kind(b)
     for kind in dict.fromkeys([*rda, *rdb]):
         add(f"round {kind}", rda.get(kind, "-"), rdb.get(kind, "-"))
+    wa, wb = ([c for c in w.clauses() if c not in (o.clauses() if o else [])] if w else ["-"]
+              for w, o in ((a.wild, b.wild), (b.wild, a.wild)))
+    add("wild", ", ".join(wa) or "-", ", ".join(wb) or "-")
     return tuple(out)
+
+
+def _rounds_by_kind(r: Rules) -> dict[str, str]:
+    """Each kind of round of ``r``: its clauses, one round after another (``; ``) when the
+    kind is played at several stages, in stage order."""
+    out: dict[str, list[str]] = {}
+    for rnd in r.rounds:
+        out.setdefault(rnd.kind, []).append(", ".join(rnd.clauses()[1:]))
+    return {k: "; ".join(v) for k, v in out.items()}
 
 
 def _fields(x: Deal | Bidding | Trick | Win | Scoring,

@@ -74,7 +74,7 @@ def _not_higher_tier(reading: Reading, rules: Rules, notation: str) -> list[str]
             continue
         contains = any(all(counts[i] >= shape.copies for i in shape.seq[s:s + run])
                        for run in range(shape.run_min, shape.run_max + 1)
-                       for s in range(len(shape.seq) - run + 1))
+                       for s in shape.starts(run))
         if not contains:
             continue
         doubles = ""
@@ -95,12 +95,14 @@ def _compares_by(r: Reading, rules: Rules, notation: str) -> str:
     if not shape.chain_order:
         return f"compares by its highest body rank, {rules.order[r.key].symbol(notation)}"
     return (f"compares by its top, {ALL_RANKS[r.body_top].symbol(notation)}, at place "
-            f"{r.key + 1} of the chain order {_sequence(shape.seq, notation)}")
+            f"{r.key + 1} of the chain order {_sequence(shape, notation)}")
 
 
-def _sequence(seq: Sequence[int], notation: str) -> str:
-    """A declared chain order in words: ``A 2 3 4 5 6 7 8 9 10 J Q K A``."""
-    return " ".join(ALL_RANKS[i].symbol(notation) for i in seq)
+def _sequence(shape: Shape, notation: str) -> str:
+    """A shape's declared chain order in words: ``A 2 3 4 5 6 7 8 9 10 J Q K A``; a circle
+    ends ``, wrapping`` (``3 4 … 2, wrapping``: after 2 comes 3 again)."""
+    return (" ".join(ALL_RANKS[i].symbol(notation) for i in shape.ring)
+            + (", wrapping" if shape.wraps else ""))
 
 
 def explain(move: str | Cards, rules: Rules, notation: str = "en") -> Explanation:
@@ -264,7 +266,7 @@ def _failures(rules: Rules, shape: Shape, counts: Sequence[int], body: Sequence[
     least ``copies`` cards each, for a shape with kickers; every rank of the move otherwise)."""
     name, c = shape.name.replace("_", " "), shape.copies
     out: list[Failure] = []
-    pos = {r: p for p, r in enumerate(shape.seq)}
+    pos = {r: p for p, r in enumerate(shape.ring)}
     if shape.kicker_kind is None:
         bad = [i for i in body if counts[i] != c]
         if bad:
@@ -279,7 +281,7 @@ def _failures(rules: Rules, shape: Shape, counts: Sequence[int], body: Sequence[
     outside = [i for i in body if i not in pos]
     if outside:
         group = shape.group or "order"
-        span = (_sequence(shape.seq, notation) if shape.chain_order else
+        span = (_sequence(shape, notation) if shape.chain_order else
                 f"{ALL_RANKS[shape.seq[0]].symbol(notation)}.."
                 f"{ALL_RANKS[shape.seq[-1]].symbol(notation)}")
         out.append(Failure(Condition.GROUP, f"{_syms(outside, notation)} {_is(outside)} not "
@@ -287,6 +289,12 @@ def _failures(rules: Rules, shape: Shape, counts: Sequence[int], body: Sequence[
                            f"{'s' if len(outside) > 1 else ''} ({group}: {span})",
                            tuple(outside)))
     inside = sorted(pos[i] for i in body if i in pos)
+    if shape.wraps and inside:
+        # a circle: the body's places read on from the one after the widest gap between them
+        size, n = len(shape.ring), len(inside)
+        gaps = [(inside[(k + 1) % n] - inside[k]) % size for k in range(n)]
+        first = inside[(max(range(n), key=gaps.__getitem__) + 1) % n]
+        inside = sorted(p if p >= first else p + size for p in inside)
     ends = shape.seq[0]
     if inside and len(shape.seq) > 1 and shape.seq[-1] == ends and ends in body:
         # a rank at both ends of a chain order: take the place that keeps the run shortest
@@ -346,10 +354,10 @@ def _bodies(shape: Shape, counts: Sequence[int]) -> list[tuple[int, ...]]:
     heavy = tuple(i for i in ranks if counts[i] >= shape.copies)
     seq = shape.seq
     out = []
-    for s in range(len(seq)):
-        for e in range(s + shape.run_min, min(len(seq), s + shape.run_max) + 1):
-            if all(counts[i] >= shape.copies for i in seq[s:e]):
-                out.append(tuple(sorted(seq[s:e])))
+    for s in shape.starts(shape.run_min):
+        for n in range(shape.run_min, min(len(seq) - s, shape.run_max) + 1):
+            if all(counts[i] >= shape.copies for i in seq[s:s + n]):
+                out.append(tuple(sorted(seq[s:s + n])))
     pos = sorted(seq.index(i) for i in heavy if i in seq)
     run = len(pos) == len(heavy) and bool(pos) and pos[-1] - pos[0] + 1 == len(pos)
     if not run or not out:
@@ -370,7 +378,7 @@ def _distance(rules: Rules, shape: Shape, counts: Sequence[int]
         if shape.size(run) > rules.max_cards:
             break
         units = shape.units(run)
-        for start in range(len(shape.seq) - run + 1):
+        for start in shape.starts(run):
             body = shape.seq[start:start + run]
             target = [0] * N_RANKS
             for i in body:

@@ -17,12 +17,14 @@ each expected terminal in words of the caller's :class:`Vocabulary` (docs/rules-
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from typing import Any
 
-from lark import Lark, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
 
@@ -80,6 +82,80 @@ class Vocabulary:
         return ", ".join(words)
 
 
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice nearest to ``word`` as a misspelling of it (difflib's ratio ≥ 0.6), or None.
+
+    >>> closest("last_plya", ["last_play", "in", "without"]), closest("zzz", ["copies"])
+    ('last_play', None)
+    """
+    found = get_close_matches(word, sorted(set(choices)), n=1)
+    return found[0] if found else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'X'?"`` for the choice nearest to ``word`` (:func:`closest`), or
+    ``""`` when none is near: the tail of an error naming an unknown word."""
+    near = closest(word, choices)
+    return f"; did you mean {near!r}?" if near is not None else ""
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+_ALTERNATIVES = re.compile(r"\(\?:([a-z_]+(?:\|[a-z_]+)*)\)")
+
+
+def _keywords(parser: Lark, terminals: Iterable[str]) -> dict[str, str]:
+    """The keywords among ``terminals``: keyword → its terminal (``"copies"``, a word of a
+    closed vocabulary such as ``on | off``)."""
+    out: dict[str, str] = {}
+    for t in terminals:
+        try:
+            pattern = parser.get_terminal(t).pattern
+        except KeyError:
+            continue
+        if isinstance(pattern, PatternStr):
+            words = [pattern.value] if _WORD.fullmatch(pattern.value) else []
+        else:
+            m = _ALTERNATIVES.fullmatch(pattern.value)
+            words = m.group(1).split("|") if m else []
+        out.update((w, t) for w in words if len(w) > 1)
+    return out
+
+
+def _misspelt_before(parser: Lark, text: str, bad: Token) -> SyntaxProblem | None:
+    """When the word just before ``bad`` (the token the parser refused) is a misspelt keyword
+    read as a name (``trio = 3 x 1 last_plya }``: the name of a next shape, so ``}`` is what
+    fails), the problem at that word: the keyword nearest to it that the parser accepted there
+    and after which ``bad`` would have been accepted. None otherwise."""
+    ip: Any = parser.parse_interactive(text)  # Lark leaves its methods untyped
+    # the last two tokens read, each with the state before it (the refused token is one of
+    # them when the parser refused it, none when the contextual lexer did)
+    seen: list[tuple[Token, Any]] = []
+    try:
+        for tok in ip.iter_parse():
+            seen = [*seen[-1:], (tok, ip.copy())]
+    except UnexpectedInput:
+        pass
+    seen = [(t, st) for t, st in seen if (t.line, t.column) < (bad.line, bad.column)]
+    if not seen:
+        return None
+    word, state = seen[-1]
+    if not _WORD.fullmatch(str(word)):
+        return None
+    keywords = _keywords(parser, state.accepts())
+    near = closest(str(word), keywords)
+    if near is None or near == str(word):
+        return None
+    after = state.copy()
+    try:
+        after.feed_token(Token(keywords[near], near))
+    except UnexpectedInput:
+        return None
+    if bad.type not in after.accepts():
+        return None
+    return SyntaxProblem(f"unexpected {str(word)!r}; did you mean {near!r}?", word.line,
+                         word.column)
+
+
 def parse_located(parser: Lark, text: str, vocabulary: Vocabulary) -> Tree[Any]:
     """Parse ``text``; raise :class:`SyntaxProblem` (never a Lark exception) when it does not
     parse: ``unexpected X; expected A, B, C`` at the offending line and column."""
@@ -95,12 +171,20 @@ def parse_located(parser: Lark, text: str, vocabulary: Vocabulary) -> Tree[Any]:
                             e.line, e.column) from None
     except UnexpectedToken as e:
         tok = e.token
+        before = _misspelt_before(parser, text, tok)
+        if before is not None:
+            raise before from None
         got = vocabulary.word(parser, tok.type) if tok.type in ("$END", vocabulary.newline) \
             else repr(str(tok))
         ip = e.interactive_parser
         accepted = set(ip.accepts()) if ip is not None else set()  # type: ignore[no-untyped-call]
         exp = vocabulary.expected(parser, accepted or e.expected)
-        raise SyntaxProblem(f"unexpected {got}; expected {exp}", e.line, e.column) from None
+        # the nearest keyword, when there is a choice (one expected word is named already)
+        choices = accepted or e.expected
+        hint = did_you_mean(str(tok), _keywords(parser, choices)) \
+            if len(choices) > 1 and _WORD.fullmatch(str(tok)) else ""
+        raise SyntaxProblem(f"unexpected {got}; expected {exp}{hint}", e.line,
+                            e.column) from None
     except UnexpectedEOF as e:
         raise SyntaxProblem(f"unexpected {vocabulary.end}; expected "
                             f"{vocabulary.expected(parser, e.expected)}", None, None) from None

@@ -25,7 +25,10 @@ from .rules import (
     BiddingSystem,
     FirstBidder,
     RobOrder,
+    Round,
+    RoundKind,
     RoundOrder,
+    RoundStage,
     Rules,
     Scope,
     Shape,
@@ -35,6 +38,7 @@ from .rules import (
     rank_symbol,
     resolved_text,
 )
+from .rules.model import BombClass, ReadingPolicy
 from .table import body_kickers, shape_bodies
 
 #: Example moves shown per shape (smallest, middle, largest body).
@@ -188,14 +192,16 @@ def shape_words(shape: Shape, rules: Rules) -> str:
                if shape.size(r) <= rules.max_cards), default=shape.run_min)
     where = ""
     if shape.group:
-        seq = shape.seq
-        where = (f" of the chain order {_ranks(list(seq))} (the {shape.group}; no wrap)"
+        seq = shape.ring
+        wrap = (f"wraps: after {_ranks([seq[-1]])} comes {_ranks([seq[0]])} again, a chain "
+                "ranks by its top's place" if shape.wraps else "no wrap")
+        where = (f" of the chain order {_ranks(list(seq))} (the {shape.group}; {wrap})"
                  if shape.chain_order else
                  f" of the {shape.group} ({_ranks([seq[0]])}..{_ranks([seq[-1]])})")
     if shape.run_min == top == 1:
         body = "one card" if c == 1 else f"{c} cards of one rank"
         if shape.group:
-            body += f" of the {shape.group} ({_ranks(list(shape.seq))})"
+            body += f" of the {shape.group} ({_ranks(list(shape.ring))})"
     elif shape.group and shape.run_min == top == len(shape.seq):
         body = f"every rank of the {shape.group} ({_ranks(list(shape.seq))}), {c} each" \
             if c > 1 else f"every rank of the {shape.group} ({_ranks(list(shape.seq))})"
@@ -253,30 +259,46 @@ def _deal_words(rules: Rules) -> str:
 
 
 def _bidding_words(rules: Rules) -> str:
+    """The bidding in sentences, with the rounds in the order a deal meets them: those
+    before the bidding (before and after the deal) first, then the bidding, then the rest."""
+    said = _round_sentences(rules)
+    pre = [x for r, x in said if r.stage.before_bidding]
+    post = "".join(f" Then {x}" for r, x in said if not r.stage.before_bidding)
+    if not pre:
+        return _bidding_core(rules) + post
+    first = "First " + " Then ".join(pre)
+    return f"{first} Then the bidding: {_bidding_core(rules)}{post}"
+
+
+def _bidding_core(rules: Rules) -> str:
+    """The bidding itself in words (no rounds)."""
     b = rules.bidding
+    first = b.first_speaker.value + (
+        " first speaker (or the first seat to show its cards, when one did)"
+        if b.first_to_show_speaks_first else " first speaker")
     if b.system is BiddingSystem.AUCTION:
         top = b.ends_at if b.ends_at is not None else max(b.bids)
         again = ("the first bidder is drawn at random again"
                  if b.all_pass_first_bidder is FirstBidder.RANDOM else "the next player bids first")
-        return (f"an auction, from a {b.first_speaker} first speaker: each player speaks once, "
+        return (f"an auction, from a {first}: each player speaks once, "
                 f"bidding {' or '.join(map(str, b.bids))} strictly above the current bid, or "
                 f"passing; a bid of {top} ends it at once. The highest bidder is the landlord "
                 f"and the bid is the base. If all pass, the deal is void and redealt, and "
-                f"{again}." + _round_words(rules))
+                f"{again}.")
     robs = "each rob doubles the multiplier" if "rob" in rules.scoring.double else \
         "robs do not double"
     nocall = ("if nobody calls, the first speaker is the landlord" if
               b.no_call_first_speaker_landlord else "if nobody calls, the deal is redealt")
     if b.rob_order is RobOrder.EACH_ONCE_CALLER_LAST:
-        return (f"call and rob, from a {b.first_speaker} first speaker: the players are asked "
+        return (f"call and rob, from a {first}: the players are asked "
                 "in turn to call the landlord; after a call each other player that did not "
                 "decline to call may rob once, in turn; if anyone robbed, the caller has one "
                 "last word (rob back and be the landlord, or leave it to the last robber); "
-                f"{robs}; {nocall}." + _round_words(rules))
-    return (f"call and rob, from a {b.first_speaker} first speaker: a player may call the "
+                f"{robs}; {nocall}.")
+    return (f"call and rob, from a {first}: a player may call the "
             f"landlord; after a call the other players may rob it in turn (at most "
             f"{b.max_robs} robs; the last robber is the landlord, and a refusal to rob leaves "
-            f"it with the last caller or robber); {robs}; {nocall}." + _round_words(rules))
+            f"it with the last caller or robber); {robs}; {nocall}.")
 
 
 _ORDER_WORDS = {
@@ -289,18 +311,29 @@ _ORDER_WORDS = {
 }
 
 
-def _round_words(rules: Rules) -> str:
-    """The rounds after the bidding, in sentences (empty when there are none)."""
-    out = ""
-    for r in rules.rounds:
+def _round_sentences(rules: Rules) -> list[tuple[Round, str]]:
+    """Each round of ``rules`` in a sentence (``a show round after the deal, asking …``), in
+    the order a deal meets them."""
+    out = []
+    for i, r in enumerate(rules.rounds):
         choices = ", ".join(f"{c.name} x{c.times}" for c in r.choices)
         answer = ("" if not r.answers else
                   "; the landlord answers with " + ", ".join(f"{c.name} x{c.times}"
                                                              for c in r.answers))
-        scope = ("a peasant's factor is for its own settlement with the landlord"
+        if r.answer_scope is Scope.DOUBLERS:
+            answer += ", for the settlements of the peasants who chose above x1 only"
+        landlords = ("" if r.answer_scope is Scope.DOUBLERS  # said with its answer
+                     else ", the landlord's for the whole table")
+        scope = (f"a peasant's factor is for its own settlement with the landlord{landlords}"
                  if r.scope is Scope.PAIR else "every factor multiplies the whole table")
-        out += (f" Then a {r.kind} round after the {r.stage}, asking {_ORDER_WORDS[r.order]}: "
-                f"the choices are {choices}{answer}; {scope}.")
+        whose = "a peasant's choices" if r.answers else "the choices"
+        unseen = (", before any seat sees its cards (a hand shown then is face up once dealt)"
+                  if r.stage is RoundStage.BEFORE_DEAL else "")
+        again = ("; a seat whose hand is already shown is not asked again"
+                 if r.kind is RoundKind.SHOW
+                 and any(x.kind is RoundKind.SHOW for x in rules.rounds[:i]) else "")
+        out.append((r, f"a {r.kind} round {r.stage.words}, asking {_ORDER_WORDS[r.order]}"
+                        f"{unseen}: {whose} are {choices}{answer}; {scope}{again}."))
     return out
 
 
@@ -317,14 +350,50 @@ def _play_words(rules: Rules) -> tuple[str, ...]:
                    " > every other shape; a higher one beats any lower one.")
 
     def target(x: Target, who: str) -> str:
+        """``the landlord wins by playing every card``; the peasants (two or more) win when
+        one of them does."""
         if x == "robs":
-            return (f"the {who} wins with as many cards left as there were robs (the duel "
-                    "handicap)")
-        if x == 0:
-            return f"the {who} wins by playing every card"
-        return f"the {who} wins with {x} cards left"
+            how = "with as many cards left as there were robs (the duel handicap)"
+        elif x == 0:
+            how = "by playing every card"
+        else:
+            how = f"with {x} card{'' if x == 1 else 's'} left"
+        if who == "peasant" and rules.deal.players > 2:
+            return f"the peasants win when one of them goes out {how}" if x else \
+                "the peasants win when one of them plays every card"
+        return f"the {who} wins {how}"
     out.append(target(w.landlord, "landlord").capitalize() + "; "
                + target(w.peasant, "peasant") + ".")
+    return tuple(out) + _wild_words(rules)
+
+
+_CLASS_WORDS = {BombClass.SOFT: "soft (natural and wild cards)",
+                BombClass.HARD: "hard (natural cards only)",
+                BombClass.PURE: "pure (wild cards only)"}
+
+
+def _wild_words(rules: Rules) -> tuple[str, ...]:
+    """The wild cards in sentences (empty without a wild section)."""
+    wild = rules.wild
+    if wild is None:
+        return ()
+    out = [f"Wild cards: a rank ({d.name}) is drawn {d.stage.words} from "
+           f"{_ranks(d.ranks)} (never a joker) and shown to every seat; its cards are wild."
+           for d in wild.draws]
+    out.append("Inside a combination a wild card stands for any rank but a joker, its own "
+               "included; wild cards played alone are themselves.")
+    order = " > ".join(_CLASS_WORDS.get(BombClass(n), n) if n in set(BombClass) else n
+                       for n in wild.order)
+    out.append(f"{wild.bomb.capitalize()}s by how wild cards made them: {order}; factors "
+               + ", ".join(f"{c.value} x{n}" for c, n in wild.factors) + ".")
+    if wild.policy is ReadingPolicy.DECLARED:
+        out.append("A move with several readings is read as its player declares.")
+    else:
+        out.append("A move with several readings: answering, its reading of the answered type "
+                   "and size with the highest body (else a bomb); leading, the first type of "
+                   + " > ".join(wild.priority) + ".")
+    if wild.restrictions:
+        out.append("Readings cut: " + ", ".join(map(str, wild.restrictions)) + ".")
     return tuple(out)
 
 
@@ -364,14 +433,44 @@ def _scoring_words(rules: Rules) -> tuple[str, ...]:
                    f"{items}.")
     if s.cap_bombs is not None:
         out.append(f"At most {s.cap_bombs} bombs or rockets multiply; later ones do not.")
+    own = _own_factor_words(rules)
     if s.cap_multiplier is not None:
-        out.append(f"The multiplier is capped at {s.cap_multiplier}.")
+        out.append(f"The multiplier is capped at {s.cap_multiplier}." if not own else
+                   f"The multiplier each peasant settles at (its own factors included) is "
+                   f"capped at {s.cap_multiplier}.")
     if rules.deal.players == 2:
         out.append("The winner wins base x multiplier points; the loser loses as many.")
+    elif own:
+        out.append(f"Each peasant settles base x multiplier with the landlord, times its own "
+                   f"factors ({own} only that peasant's settlement with the landlord, not "
+                   f"another peasant's): the landlord wins or loses the sum of its "
+                   f"{_NUMBER_WORDS.get(rules.deal.players - 1, rules.deal.players - 1)} "
+                   "settlements, each peasant its own.")
     else:
         out.append("Each peasant settles base x multiplier with the landlord: the landlord "
                    f"wins or loses {rules.deal.players - 1} times that, each peasant once.")
     return tuple(out)
+
+
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def _own_factor_words(rules: Rules) -> str:
+    """What multiplies one peasant's settlement only, in words (``a peasant's own double or
+    super multiplies``; ``a peasant's own kick, and the landlord's counter to it,
+    multiply``), or "" when every factor is the whole table's."""
+    mine = [c.name for r in rules.rounds if r.scope is Scope.PAIR
+            for c in r.choices if c.times > 1]
+    theirs = [c.name for r in rules.rounds if r.answers and r.answer_scope is Scope.DOUBLERS
+              for c in r.answers if c.times > 1]
+    if not mine and not theirs:
+        return ""
+    words = f"a peasant's own {' or '.join(dict.fromkeys(mine))}" if mine else ""
+    if theirs:
+        answer = f"the landlord's {' or '.join(dict.fromkeys(theirs))}"
+        return (f"{words}, and {answer} to it, multiply" if words else
+                f"{answer} to a peasant's factor multiplies")
+    return f"{words} multiplies"
 
 
 # --------------------------------------------------------------------------- restrictions
@@ -481,8 +580,8 @@ def _spec_sentence(what: str, a: Rules, b: Rules, x: str, y: str) -> str:
         return "scoring: " + " ".join(sides or [f"{b.name} has {y}."])
     if what == "bidding" and (a.bidding.system, a.bidding.rob_order) != \
             (b.bidding.system, b.bidding.rob_order):
-        return (f"bidding: {a.name} has {_bidding_words(a)[:-1]}; {b.name} has "
-                f"{_bidding_words(b)}")
+        ba, bb = (w[0].lower() + w[1:] for w in (_bidding_words(a), _bidding_words(b)))
+        return f"bidding: {a.name} has {ba[:-1]}; {b.name} has {bb}"
     if x == "-":
         return f"{what}: only {b.name} has it: {y}."
     if y == "-":

@@ -141,7 +141,7 @@ class TableIndex:
             for run in range(shape.run_min, shape.run_max + 1):
                 if shape.size(run) > rules.max_cards:
                     continue
-                for start in range(len(shape.seq) - run + 1):
+                for start in shape.starts(run):
                     ranks = shape.seq[start:start + run]
                     if any(rules.deck[i] < shape.copies for i in ranks):
                         continue

@@ -150,7 +150,8 @@ def _domains(shape: Shape, counts: Sequence[int], n: int) -> tuple[list[int], li
     runs = [L for L in range(shape.run_min, shape.run_max + 1) if shape.size(L) == n]
     if not runs:
         return [], []
-    starts = [i for i, r in enumerate(shape.seq) if counts[r] >= shape.copies]
+    places = shape.starts(1)  # every place a body may start (a longer run fits or not)
+    starts = [i for i in places if counts[shape.seq[i]] >= shape.copies]
     return runs, starts
 
 

@@ -52,6 +52,8 @@ class RestrictionKind:
     param: Param
     wording: str
     predicate: Predicate
+    #: what the restriction bars: the kickers only (True) or the whole move (False)
+    on_kickers: bool = True
 
     def words(self, r: Restriction) -> str:
         """Plain-words statement of ``r`` (a restriction of this kind)."""
@@ -101,7 +103,8 @@ _ENTRIES = (
     RestrictionKind(
         "quad_block", Param.NONE,
         "four cards of a rank are played only as one whole four-card body, and the two jokers "
-        "together only as the rocket (restrictions 1-2, seeds 000/002)", _quad_block),
+        "together only as the rocket (restrictions 1-2, seeds 000/002)", _quad_block,
+        on_kickers=False),
     RestrictionKind(
         "kicker_not_body_rank", Param.NONE,
         "a kicker never has the rank of the body (restriction 3, seeds 000/002)",
@@ -129,6 +132,60 @@ REGISTRY: Mapping[str, RestrictionKind] = {k.name: k for k in _ENTRIES}
 def words(r: Restriction) -> str:
     """Plain-words statement of a restriction (KeyError for a name not in the registry)."""
     return REGISTRY[r.name].words(r)
+
+
+def idle_for(r: Restriction, shape: Shape, deck: Sequence[int],
+             jokers: Sequence[int]) -> str | None:
+    """Why ``r``, bound to ``shape`` by name (``for SHAPE``), could never bar one of its moves
+    (None: it could), in words for a loader's error; ``deck``: copies per rank (15 counts),
+    ``jokers``: the jokers' rank indices. A restriction on kickers binds nothing for a shape
+    without kickers, nor when the shape's kickers cannot break it: ``distinct_kicker_ranks``
+    with one kicker unit, ``kicker_rank_max N`` when no rank can reach N + 1 kicker cards,
+    ``jokers_not_both_kickers`` when the two jokers can never both be kickers,
+    ``kicker_not_in`` when none of its ranks can be a kicker, ``kicker_not_body_rank`` when
+    the body leaves no card of its ranks for a kicker; ``quad_block`` for a shape without
+    kickers of at most 4 cards a rank (every card is the body's).
+
+    >>> from ddzspec.rules import Restriction, load_rules
+    >>> classic = load_rules("classic")
+    >>> idle_for(Restriction("kicker_not_in", ranks=(12,)), classic.shape("bomb"),
+    ...          classic.deck, classic.jokers)
+    'shape bomb has no kicker'
+    """
+    name = shape.name
+    if r.name == "quad_block":
+        # without kickers every card is the body's: at most 4 of a rank, in the body; both
+        # jokers only in the body (the rocket)
+        if shape.kicker_kind is None and shape.copies <= 4:
+            return (f"shape {name} has no kicker and {shape.copies} card"
+                    f"{'s' if shape.copies > 1 else ''} of each body rank")
+        return None
+    if not REGISTRY[r.name].on_kickers:
+        return None
+    if shape.kicker_kind is None:
+        return f"shape {name} has no kicker"
+    unit = 2 if shape.kicker_kind == "pair" else 1
+    units = shape.units(shape.run_max)
+    kind = f"{shape.kicker_kind}{'s' if units > 1 else ''}"
+    kickable = [i for i, c in enumerate(deck) if c >= unit]
+    if r.name == "distinct_kicker_ranks" and units < 2:
+        return f"shape {name} carries one kicker unit (its kickers never share a rank)"
+    if r.name == "kicker_rank_max":
+        most = max(min(units * unit, deck[i] // unit * unit) for i in kickable)
+        if most <= (r.param or 0):
+            return (f"shape {name}'s kickers ({units} {kind} at most) hold at most {most} "
+                    f"card{'s' if most > 1 else ''} of one rank")
+    if r.name == "jokers_not_both_kickers" and (
+            len(jokers) < 2 or units < len(jokers) or any(j not in kickable for j in jokers)):
+        return f"shape {name}'s kickers ({units} {kind} at most) can never hold both jokers"
+    if r.name == "kicker_not_in" and not set(r.ranks) & set(kickable):
+        return (f"shape {name}'s kickers are {shape.kicker_kind}s and no listed rank has "
+                f"{unit} cards")
+    if r.name == "kicker_not_body_rank" and all(
+            deck[i] - shape.copies < unit for i in set(shape.seq)):
+        return (f"shape {name}'s body takes every card of its rank{'s' if shape.group else ''}"
+                f" (the deck holds {max(deck[i] for i in shape.seq)})")
+    return None
 
 
 def holds(r: Restriction, rules: Rules, shape: Shape, counts: Sequence[int],

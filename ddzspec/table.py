@@ -233,7 +233,7 @@ def shape_bodies(rules: Rules, shape_index: int, within: Sequence[int] | None = 
         size = shape.size(run)
         if size > rules.max_cards or size > total or (sizes is not None and size not in sizes):
             continue
-        for start in range(len(shape.seq) - run + 1):
+        for start in shape.starts(run):
             if all(within[i] >= shape.copies for i in shape.seq[start:start + run]):
                 yield start, run
 
@@ -501,7 +501,7 @@ def entry_check(rules: Rules) -> Callable[[int, Entry], bool]:
         if si >= len(rules.shapes):
             return None
         shape = rules.shapes[si]
-        if not (shape.run_min <= run <= shape.run_max and start + run <= len(shape.seq)):
+        if not (shape.run_min <= run <= shape.run_max and start in shape.starts(run)):
             return None
         return body_key(shape, start, run), shape.size(run), shape.kicker_kind == "pair"
 

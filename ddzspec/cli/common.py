@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from ..check import CheckReport
     from ..table import MoveTable
+    from ..wildcheck import WildReport
 
 F = Callable[..., Any]
 
@@ -240,16 +241,28 @@ def table_with_progress(rules: Rules, quiet: bool = False) -> MoveTable:
 
 
 @contextmanager
-def _progress(rules: Rules) -> Iterator[Callable[[int, int, str], None]]:
+def _progress(rules: Rules, doing: str = "compiling",
+              unit: str = "bodies") -> Iterator[Callable[[int, int, str], None]]:
     """A rich progress bar on stderr, advanced per body (a shape's run start and length), so
-    one huge shape shows progress too; yields the ``progress(done, total, shape)`` callback."""
+    one huge shape shows progress too (or per ``unit``); yields the ``progress(done, total,
+    shape)`` callback."""
     from rich.progress import BarColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    with progress_bar(TextColumn("compiling {task.description}"), BarColumn(),
-                      TextColumn("{task.completed}/{task.total} bodies"), TimeElapsedColumn(),
+    with progress_bar(TextColumn(doing + " {task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total} " + unit), TimeElapsedColumn(),
                       TimeRemainingColumn()) as prog:
         task = prog.add_task(rules.name, total=None)
         yield lambda done, total, name: prog.update(
             task, completed=done, total=total, description=f"{rules.name}: {name}")
+
+
+def wild_report_with_progress(rules: Rules, quiet: bool = False) -> WildReport:
+    """The wild-card counts of ``rules`` (:mod:`ddzspec.wildcheck`, cached on disk), with a
+    progress bar on standard error while they are computed cold; ``quiet``: no bar."""
+    from ..wildcheck import report_path, wild_report
+    if quiet or report_path(rules).is_file():
+        return wild_report(rules)
+    with _progress(rules, "wild cards of", "natural moves") as update:
+        return wild_report(rules, progress=update)
 
 
 def report_with_progress(rules: Rules, quiet: bool = False) -> CheckReport:

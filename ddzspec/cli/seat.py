@@ -20,6 +20,7 @@ from .exits import ExitCode
 if TYPE_CHECKING:
     from ..cards import Cards
     from ..game import Action, GameState
+    from ..game.scoring import Factor, PairStake
     from ..players import Player
 
 #: What the terminal seat accepts besides cards, with what each does (``help``).
@@ -48,6 +49,14 @@ def default_save_path(rules: Rules) -> Path:
     while path.exists():  # two deals started in the same second: never the other's file
         path, n = folder / f"{rules.name}-{stamp}-{n}.json", n + 1
     return path
+
+
+def _factors_words(factors: tuple[Factor, ...]) -> str:
+    """``double, super x4 seat 2 only, bomb 3333``: the factors itemised (x2 unsaid)."""
+    return ", ".join(f.kind.replace("_", "-") + (f" {f.cards}" if f.cards else "")
+                     + ("" if f.times == 2 else f" x{f.times}")
+                     + (" not counted" if f.cut else "")
+                     + ("" if f.pair is None else f" seat {f.pair} only") for f in factors)
 
 
 def _grouped(cards: Cards, notation: str) -> str:
@@ -110,10 +119,15 @@ class TerminalSeat:
             line = f"{who}: " + ("pass" if action.value == 0 else f"bid {action.value}")
         elif action.kind in ROUND_KINDS:
             name = self._choice_names(before, action.seat).get(action.value, "?")
-            line = f"{who}: {name} (x{action.value}; multiplier x{st.multiplier})"
-            if action.seat in st.shown and action.seat not in before.shown:
+            line = f"{who}: {name} (x{action.value}; {self._multiplier_words()})"
+            if action.seat in st.shown and action.seat not in before.shown and st.dealt:
                 verb = "show" if action.seat == self.seat else "shows"
                 line += f"\n{who} {verb}: {_grouped(st.hands[action.seat], self.notation)}"
+            if st.dealt and not before.dealt:  # a hand shown before the deal: face up now
+                line += "\nthe hands are dealt" + "".join(
+                    f"\n{'you show' if s == self.seat else f'seat {s} shows'}: "
+                    f"{_grouped(st.hands[s], self.notation)}"
+                    for s in st.shown if s in before.shown)
         else:
             word = action.kind.value
             line = f"{who}: {word if action.value else 'no ' + word}"
@@ -159,6 +173,8 @@ class TerminalSeat:
             if v.landlord == s:
                 name += " (landlord)"
             seats.append(f"{name} {left}" + (f" — {warn[s]}!" if s in warn else ""))
+        if not self.state.dealt:
+            return ["", "your hand: not dealt yet (you decide without seeing it)"]
         lines = ["", f"your hand ({len(v.hand)}): {_grouped(v.hand, n)}",
                  "cards left: " + ", ".join(seats)]
         if v.talon is not None and len(v.talon):
@@ -171,16 +187,34 @@ class TerminalSeat:
                      + ("pass" if r is None else r.describe(n)) for s, r in v.trick]
             lines.append("trick: " + ("; ".join(trick) if trick else "you lead"))
         if v.phase.value in ("doubling", "play"):
-            factors = ", ".join(f.kind.replace("_", "-") + (f" {f.cards}" if f.cards else "")
-                                + ("" if f.times == 2 else f" x{f.times}")
-                                + (" not counted" if f.cut else "")
-                                + ("" if f.pair is None else f" seat {f.pair} only")
-                                for f in v.factors)
-            lines.append(f"multiplier: x{v.multiplier}" + (f" ({factors})" if factors else "")
-                         + f"; base {v.base}")
+            if v.stakes:  # some factor is one pair's: each settlement of this seat, itemised
+                for p in v.stakes:
+                    factors = _factors_words(v.factors_of(p))
+                    lines.append(self._stake_words(p) + (f" ({factors})" if factors else "")
+                                 + f"; base {v.base}")
+            else:
+                factors = _factors_words(v.factors)
+                lines.append(f"multiplier: x{v.multiplier}"
+                             + (f" ({factors})" if factors else "") + f"; base {v.base}")
             if v.targets is not None and any(v.targets):
                 lines.append(self._targets_line())
         return lines
+
+    def _stake_words(self, p: PairStake) -> str:
+        """``your settlement with the landlord: x8`` (a peasant's), ``settlement with seat 2:
+        x8`` (the landlord's), with the product the cap cut."""
+        who = ("your settlement with the landlord" if p.seat == self.seat
+               else f"settlement with seat {p.seat}")
+        cut = "" if p.uncapped is None else f" (x{p.uncapped} capped)"
+        return f"{who}: x{p.multiplier}{cut}"
+
+    def _multiplier_words(self) -> str:
+        """The multiplier this seat settles at now: its settlements' (:func:`seat_stakes`,
+        when some factor is one pair's), else the table's."""
+        v = self.state.view(self.seat)
+        if not v.stakes:
+            return f"multiplier x{v.multiplier}"
+        return "; ".join(self._stake_words(p) for p in v.stakes)
 
     def counter(self) -> str:
         """The unseen cards per rank (seed 003's counter): ``unseen (20): 3x4 4x3 …``; in

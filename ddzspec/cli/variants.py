@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
@@ -35,9 +36,15 @@ from .common import (
     run_options,
     table_with_progress,
     task_progress,
+    wild_report_with_progress,
     without_option,
 )
 from .exits import ExitCode
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..wildcheck import WildReport
 
 # ----------------------------------------------------------------------------- check
 
@@ -70,14 +77,19 @@ def check(rules_path: str | None, rules: Rules, notation: str,
     amb = table.ambiguous_readings(None if as_json else _SHOWN_AMBIGUOUS)
     never = table.never_played()
     last_only = [s.name for s in rules.shapes if s.last_play]
+    wild = None if rules.wild is None else wild_report_with_progress(rules, quiet=as_json)
     if as_json:
-        emit_json({"rules": rules.name, "without": list(rules.without), "moves": len(table),
-                   "by_type": table.by_type(), "never_played": never,
-                   "last_play_only": last_only,
-                   "unplayable": [lone] if lone else [],
-                   "ambiguous": [{"cards": c.format(notation),
-                                  "readings": [x.describe(notation) for x in rs]}
-                                 for c, rs in amb]})
+        doc = {"rules": rules.name, "without": list(rules.without), "moves": len(table),
+               "by_type": table.by_type(), "never_played": never,
+               "last_play_only": last_only,
+               "unplayable": [lone] if lone else [],
+               "ambiguous": [{"cards": c.format(notation),
+                              "readings": [x.describe(notation) for x in rs]}
+                             for c, rs in amb]}
+        if wild is not None:
+            from ..wildcheck import wild_json
+            doc["wild"] = wild_json(wild, notation)
+        emit_json(doc)
     else:
         from rich.console import Console
         from rich.table import Table
@@ -108,8 +120,31 @@ def check(rules_path: str | None, rules: Rules, notation: str,
                        "one-card shape over every rank (e.g. single = 1 x 1)")
         if not amb and not never and not lone:
             click.echo(f"OK: {len(table)} legal moves, each with exactly one reading.")
+        if wild is not None:
+            _print_wild(console, wild, notation)
     if amb or never or lone:
         sys.exit(ExitCode.FINDING)
+
+
+def _print_wild(console: Console, report: WildReport, notation: str) -> None:
+    """The wild-card counts of ``check``: one table per restriction set, a row per wild rank
+    and the total, then what the reading policy makes of them."""
+    from rich.table import Table
+
+    from ..wildcheck import COLUMNS, policy_words
+    from ..wildcheck import rank_symbols as symbols
+    for variant, per in report.per_rank.items():
+        cut = ", ".join(map(str, report.restrictions[variant])) or "no wild restriction"
+        t = Table(title=f"wild moves ({cut})", show_footer=True)
+        total = report.total(variant).to_json()
+        t.add_column("wild rank", footer="total")
+        for key, head in COLUMNS:
+            t.add_column(head, justify="right", footer=str(total[key]))
+        for r, sym in symbols(report, notation).items():
+            row = per[r].to_json()
+            t.add_row(sym, *(str(row[k]) for k, _ in COLUMNS))
+        console.print(t)
+        click.echo(policy_words(report, variant))
 
 
 # ----------------------------------------------------------------------------- diff
@@ -252,11 +287,12 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     95 % interval: the landlord's win rate, points per deal for each role, spring and
     anti-spring rates, bombs and rockets per deal, the average multiplier, all-pass redeals,
     the deal length, and the share of deals per bid and per number of robs. A variant with
-    robs, rounds or a cap adds (only then): deals with a rob and robs per deal, the landlord's
-    and the peasants' doubling and super-doubling rates (of their decisions), the shown hands
-    (of seat-deals), the deals cut by the cap and the average stake (base × the multiplier a
-    peasant settles at, capped). For two or more variants every difference (later minus
-    earlier) and whether it is significant.
+    robs, rounds or a cap adds (only then): deals with a rob and robs per deal, per role the
+    share of its decisions in the doubling rounds that chose each of its choices above 1,
+    named after them (happy: double and super; hebei: a peasant's kick, the landlord's
+    counter), the shown hands (of seat-deals), the deals cut by the cap and the average
+    stake (base × the multiplier a peasant settles at, capped). For two or more variants
+    every difference (later minus earlier) and whether it is significant.
 
     --levels is per seat; an N-seat variant plays its first N (`balance classic duel
     --levels 3,2,2`: classic 3,2,2, duel 3,2), and each variant's levels are printed.
@@ -266,7 +302,7 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
     "figures": {name: {"n", "mean", "low", "high"}}, "bids", "robs"}],
     "differences": [{"a", "b", "paired", "figures": {name: {..., "significant"}}}]}.
     """
-    from ..balance import BLOCK, deal_task, summarize
+    from ..balance import BLOCK, FACTS_VERSION, deal_task, summarize
     from ..balance import plot as plot_fn
     from ..execute import ExecuteError, RunStats, Task, rules_ref, run
     from ..game.state import accept_rules
@@ -299,7 +335,8 @@ def balance(variants: tuple[str, ...], games: int, levels_text: str, seed: int, 
              for i, (r, ref, lv) in enumerate(zip(rules, refs, levels))
              for k in range(0, games, BLOCK)]
     header = {"command": "balance", "variants": refs, "levels": [list(lv) for lv in levels],
-              "seed": seed, "budget": budget, "games": games, "block": BLOCK}
+              "seed": seed, "budget": budget, "games": games, "block": BLOCK,
+              "facts": FACTS_VERSION}
     t0 = time.perf_counter()
     stats = RunStats()
     try:

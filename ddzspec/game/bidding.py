@@ -5,10 +5,11 @@ actions, the all-pass redeal and the hand-over of the talon to the landlord.
 - ``auction`` (seeds 000/002/004) and ``call_rob`` (seed 003, the duel's robs in turn;
   ``rob_order each_once_caller_last``: Happy Dou Dizhu's, each other seat that did not decline
   to call robs once, then the caller's last word): :func:`bid`, :func:`call`, :func:`rob`.
-- rounds after the deal, the bidding or the talon (:func:`start_rounds`,
+- rounds before or after the deal, after the bidding or the talon (:func:`start_rounds`,
   :func:`round_choice`): the seats of the round's order choose a factor once each; a factor
   above 1 is a :class:`Factor` of the seat (with the round's scope); a show round shows the
-  seat's hand.
+  seat's hand (before the deal: once dealt) and does not ask a seat already shown; with
+  ``first_to_show speaks_first`` the first seat that showed opens the bidding.
 
 Each transition takes the state before, the action (already checked for phase, turn and seat)
 and the log including it, and returns the state after, or raises InvalidBidError. The rules
@@ -151,8 +152,8 @@ ROUND_ACTION = {RoundKind.DOUBLE: ActionKind.DOUBLE, RoundKind.SHOW: ActionKind.
 
 
 def current_round(state: GameState) -> Round | None:
-    """The round the deal is in (its phase is a round's), or None."""
-    return next((r for r in state.rules.rounds if ROUND_PHASE[r.kind] is state.phase), None)
+    """The round the deal is in, or None."""
+    return state.round
 
 
 def talon_taken(state: GameState) -> bool:
@@ -163,49 +164,63 @@ def talon_taken(state: GameState) -> bool:
 
 
 def round_seats(state: GameState, rnd: Round, spoken: tuple[Action, ...]) -> list[int]:
-    """The seats asked in ``rnd``, in order, once ``spoken`` (its choices so far) are made:
-    the landlord first or last, last only when a peasant chose a factor above 1, alone, or
-    every seat from the first speaker (from the landlord once there is one)."""
+    """The seats asked in ``rnd`` (the round on, begun at ``state.round_from``), in order,
+    once ``spoken`` (its choices so far) are made: the landlord first or last, last only when
+    a peasant chose a factor above 1, alone, or every seat from the first speaker (from the
+    landlord once there is one). A show round skips a seat whose hand was shown before it."""
     ll = state.landlord
     if rnd.order is RoundOrder.ALL:
         start = state.first if ll is None else ll
-        return [start] + _after(state, start)
-    assert ll is not None
-    peasants = _after(state, ll)
-    if rnd.order is RoundOrder.LANDLORD:
-        return [ll]
-    if rnd.order is RoundOrder.LANDLORD_PEASANTS:
-        return [ll] + peasants
-    if rnd.order is RoundOrder.PEASANTS_LANDLORD:
-        return peasants + [ll]
-    doubled = any(b.value > 1 for b in spoken if b.seat != ll)
-    return peasants + ([ll] if doubled else [])
+        seats = [start] + _after(state, start)
+    else:
+        assert ll is not None
+        peasants = _after(state, ll)
+        doubled = any(b.value > 1 for b in spoken if b.seat != ll)
+        seats = {RoundOrder.LANDLORD: [ll], RoundOrder.LANDLORD_PEASANTS: [ll] + peasants,
+                 RoundOrder.PEASANTS_LANDLORD: peasants + [ll],
+                 RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED: peasants + ([ll] if doubled else [])
+                 }[rnd.order]
+    if rnd.kind is RoundKind.SHOW:
+        before = {b.seat for b in state.bids[:state.round_from]
+                  if b.kind is ActionKind.SHOW and b.value > 1}
+        seats = [s for s in seats if s not in before]
+    return seats
 
 
 def start_rounds(state: GameState, stage: RoundStage, after: Round | None = None) -> GameState:
     """The first round of ``stage`` (after the round ``after``, when given) as the deal's
-    phase, its first seat on turn; with none left, the deal goes on: the bidding from the
-    first speaker (stage deal) or trick play from the landlord (stage talon)."""
+    phase and round, its first seat on turn; with none left, the deal goes on: the rounds
+    after the deal (stage before deal), the bidding (stage deal: from the first speaker, or
+    the first seat that showed under ``first_to_show speaks_first``), the talon taken
+    (stage landlord) or trick play from the landlord (stage talon)."""
     rounds = [r for r in state.rules.rounds if r.stage is stage]
     if after is not None:
         rounds = rounds[rounds.index(after) + 1:]
     for rnd in rounds:
-        seats = round_seats(state, rnd, ())
+        st = replace(state, round=rnd, round_from=len(state.bids))
+        seats = round_seats(st, rnd, ())
         if seats:
-            return replace(state, phase=ROUND_PHASE[rnd.kind], turn=seats[0])
+            return replace(st, phase=ROUND_PHASE[rnd.kind], turn=seats[0])
+    state = replace(state, round=None, round_from=0)
+    if stage is RoundStage.BEFORE_DEAL:
+        return start_rounds(state, RoundStage.DEAL)
     if stage is RoundStage.DEAL:
-        return replace(state, phase=Phase.BIDDING, turn=state.first)
+        first = state.first
+        if state.rules.bidding.first_to_show_speaks_first:
+            first = next((b.seat for b in state.bids
+                          if b.kind is ActionKind.SHOW and b.value > 1), first)
+        return replace(state, phase=Phase.BIDDING, first=first, turn=first)
     if stage is RoundStage.LANDLORD:
         return _take_talon(state)
     return replace(state, phase=Phase.PLAY, turn=state.landlord)
 
 
 def round_choice(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState:
-    """A round's choice (``double`` or ``show``): ``a.value`` is the factor of one of the
-    round's choices for this seat's role; a factor above 1 is recorded as a :class:`Factor`
-    of the seat (scope ``pair`` for a peasant under ``scope pair``) and, in a show round,
-    shows the seat's hand. The last seat's choice starts the next round or the next phase.
-    Raises InvalidBidError for a factor that is not a choice."""
+    """A round's choice (``double``, ``show`` or ``blind``): ``a.value`` is the factor of one
+    of the round's choices for this seat's role; a factor above 1 is recorded as
+    :class:`Factor` s (:func:`round_factors`) and, in a show round, shows the seat's hand.
+    The last seat's choice starts the next round or the next phase. Raises InvalidBidError
+    for a factor that is not a choice."""
     rnd = current_round(state)
     assert rnd is not None
     landlord = a.seat == state.landlord
@@ -216,33 +231,34 @@ def round_choice(state: GameState, a: Action, log: tuple[Action, ...]) -> GameSt
         raise InvalidBidError(f"{a.kind} {a.value}: the choices are {said}")
     factors, shown = state.factors, state.shown
     if chosen.times > 1:
-        factors = factors + _round_factors(state, rnd, a, chosen.name, chosen.times)
+        factors = factors + round_factors(state, rnd, a, chosen.name, chosen.times)
         if rnd.kind is RoundKind.SHOW:
             shown = tuple(sorted(shown + (a.seat,)))
     bids = state.bids + (a,)
-    spoken = tuple(b for b in bids if b.kind is ROUND_ACTION[rnd.kind])
-    seats = round_seats(state, rnd, spoken)
+    spoken = bids[state.round_from:]
     st = replace(state, bids=bids, factors=factors, shown=shown, log=log)
+    seats = round_seats(st, rnd, spoken)
     if len(spoken) < len(seats):
         return replace(st, turn=seats[len(spoken)])
     return start_rounds(st, rnd.stage, rnd)
 
 
-def _round_factors(state: GameState, rnd: Round, a: Action, name: str,
-                   times: int) -> tuple[Factor, ...]:
-    """The factors of a choice above 1. Under ``scope pair``: a peasant's multiplies its own
-    settlement with the landlord; the landlord's answer (``order peasants
-    landlord_if_doubled``: the counter-kick) multiplies each pair whose peasant doubled in this
-    round, and nobody else's; any other choice of the landlord's, the whole table's."""
+def round_factors(state: GameState, rnd: Round, a: Action, name: str,
+                  times: int) -> tuple[Factor, ...]:
+    """The factors of a choice above 1, by the round's declared scopes. Under ``scope pair``
+    a peasant's multiplies its own settlement with the landlord (``pair``), under ``scope
+    table`` every settlement; the landlord's answer under ``answer … for doublers`` (the
+    counter-kick) multiplies each settlement of a peasant who chose a factor above 1 earlier
+    in this round, and nobody else's; any other choice of the landlord's, and every choice
+    before there is a landlord, the whole table's."""
     ll = state.landlord
-    if ll is None or rnd.scope is Scope.TABLE:
+    if ll is None:
         return (Factor(name, times, a.seat),)
     if a.seat != ll:
-        return (Factor(name, times, a.seat, pair=a.seat),)
-    if rnd.order is RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED:
-        kind = ROUND_ACTION[rnd.kind]
-        doubled = sorted({b.seat for b in state.bids if b.kind is kind and b.seat != ll
-                          and b.value > 1})
+        return (Factor(name, times, a.seat, pair=a.seat if rnd.scope is Scope.PAIR else None),)
+    if rnd.answers and rnd.answer_scope is Scope.DOUBLERS:
+        doubled = sorted({b.seat for b in state.bids[state.round_from:]
+                          if b.seat != ll and b.value > 1})
         return tuple(Factor(name, times, a.seat, pair=p) for p in doubled)
     return (Factor(name, times, a.seat),)
 
@@ -269,4 +285,5 @@ def _take_talon(state: GameState) -> GameState:
 
 
 __all__ = ["ROUND_ACTION", "ROUND_PHASE", "bid", "call", "current_round", "redeal", "rob",
-           "round_choice", "round_seats", "start_rounds", "talon_taken", "to_landlord"]
+           "round_choice", "round_factors", "round_seats", "start_rounds", "talon_taken",
+           "to_landlord"]

@@ -1,6 +1,7 @@
 """Deal records: save, resume (the seed 003 *autosave*), replay and transcripts.
 
-A record (``"format": "ddzspec-record"``, version 2) is JSON carrying the resolved rules text,
+A record (``"format": "ddzspec-record"``, version 3 when its rules have a round, else 2) is
+JSON carrying the resolved rules text,
 the deal's start options, every action and the result, so that it replays on any machine under
 exactly the rules it carries. Entry points: :func:`save`, :func:`load` and :func:`record_of`
 (a state's :class:`Record`), :func:`replay` (validated action by action, :class:`Replay`),
@@ -24,15 +25,27 @@ from typing import Any
 
 from .._io import read_input, write_atomic, write_problem
 from ..errors import DdzError, GameError, RecordError, RulesError
-from ..rules import Rules, builtin_rules, load_rules, load_rules_text, resolved_text
+from ..rules import (
+    Round,
+    RoundOrder,
+    Rules,
+    Scope,
+    builtin_rules,
+    load_rules,
+    load_rules_text,
+    resolved_text,
+)
 from .actions import ROUND_KINDS, Action, json_text
 from .bidding import current_round, talon_taken
 from .enums import ActionKind, Phase, Winner
 from .state import GameState, same_rules
 
 FORMAT = "ddzspec-record"
-VERSION = 2
-READ_VERSIONS = (1, 2)
+#: The version a record whose rules have a round is written with (:func:`record_version`):
+#: version 3 reads ``answer`` without ``for`` as table-wide; version 2 records, saved before
+#: ``answer … for`` was in the rules language, are migrated (:func:`migrate_v2_rounds`).
+VERSION = 3
+READ_VERSIONS = (1, 2, 3)
 
 
 def _sha256(text: str) -> str:
@@ -53,7 +66,8 @@ class Record:
     sha256 (version 1: of the rules file's bytes); ``rules_without``: shapes dropped when the
     deal was played (for the label; the text already leaves them out). ``seed``, ``hands``,
     ``talon``, ``first``: the options the deal was started with (:meth:`start_options`);
-    ``result``: the result's JSON object or None; ``version``: the format version read."""
+    ``result``: the result's JSON object or None; ``version``: the format version read (or
+    to write: :func:`record_version`)."""
 
     rules_name: str
     rules_sha256: str
@@ -81,7 +95,8 @@ class Record:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON-ready dict (always the current format version)."""
+        """The JSON-ready dict (version 1 without a rules text, else :attr:`version`: the text is
+        written as read, so its version stays the one it is read under)."""
         deal: dict[str, Any] = {"seed": self.seed}
         if self.hands is not None:
             deal.update({"hands": list(self.hands), "talon": self.talon})
@@ -91,7 +106,7 @@ class Record:
                                  "sha256": self.rules_sha256, "digest": self.rules_digest}
         if self.rules_text is not None:
             rules["text"] = self.rules_text.splitlines()
-        out = {"format": FORMAT, "version": VERSION if self.rules_text is not None else 1,
+        out = {"format": FORMAT, "version": self.version if self.rules_text is not None else 1,
                "rules": rules, "deal": deal, "actions": [a.to_json() for a in self.actions],
                "result": self.result}
         if self.terminal_seat is not None:
@@ -119,7 +134,7 @@ class Record:
 
     @classmethod
     def from_json(cls, obj: Any) -> Record:
-        """Parse a record dict (version 1 or 2): every field is type-checked here, against
+        """Parse a record dict (version 1, 2 or 3): every field is type-checked here, against
         :data:`_FIELDS` (an unknown or missing field, or a value of the wrong JSON type, is
         named with the offending value as JSON), and the rules' labels are checked against the
         text they label (:func:`_check_labels`). Raises RecordError on a malformed record
@@ -133,7 +148,7 @@ class Record:
                               f"reads versions {', '.join(map(str, READ_VERSIONS))})")
         _check_fields("the record", obj, _FIELDS[""])
         r, d = obj["rules"], obj["deal"]
-        _check_fields("\"rules\"", r, _FIELDS[f"rules{version}"])
+        _check_fields("\"rules\"", r, _FIELDS[f"rules{min(version, 2)}"])
         _check_fields("\"deal\"", d, _FIELDS["deal"])
         text, without = None, ()
         if version >= 2:
@@ -175,7 +190,8 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "a list": (list,), "a list of strings": (list,)}
 
 #: Every field a record may hold, per object: name → (required, accepted JSON types).
-#: "" is the record itself; "rules1"/"rules2" the rules object of each format version.
+#: "" is the record itself; "rules1"/"rules2" the rules object of version 1 and of versions 2
+#: and 3 (which differ only in how the text's rounds read: :func:`migrate_v2_rounds`).
 _FIELDS: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {
     "": {"format": (True, ("a string",)), "version": (True, ("an integer",)),
          "rules": (True, ("an object",)), "deal": (True, ("an object",)),
@@ -270,7 +286,30 @@ def record_of(state: GameState) -> Record:
     return Record(rules.name, _sha256(text), rules.digest, st.seed, state.log,
                   None if state.result is None else state.result.to_json(),
                   rules_text=text, rules_without=rules.without, hands=hands, talon=talon,
-                  first=st.first)
+                  first=st.first, version=record_version(rules))
+
+
+def record_version(rules: Rules) -> int:
+    """The format version a record of a deal under ``rules`` is written with: 3
+    (:data:`VERSION`) when they have a round, whose ``answer`` reads differently in version 2
+    (:func:`migrate_v2_rounds`); else 2, which every reader since version 2 replays alike."""
+    return VERSION if rules.rounds else 2
+
+
+def migrate_v2_rounds(rules: Rules) -> Rules:
+    """The rules a version 2 record's text meant, in today's rules language. Before ``answer
+    … for`` existed (issue 25), a round under ``order peasants landlord_if_doubled`` and
+    ``scope pair`` gave the landlord's choice (its ``answer``, or its ``choices`` when there
+    was no ``answer``) to the settlements of the peasants who chose a factor above 1 in that
+    round only: the counter-kick of the hebei rules saved as ``answer no 1 counter 2`` meant
+    today's ``answer no 1 counter 2 for doublers``. Every such round gets exactly that reach
+    (a version 2 text never says ``for``); any other round read the same then as now and is
+    kept. Nothing else of version 2 changed meaning."""
+    def then(rnd: Round) -> Round:
+        if rnd.scope is not Scope.PAIR or rnd.order is not RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED:
+            return rnd
+        return replace(rnd, answers=rnd.answers or rnd.choices, answer_scope=Scope.DOUBLERS)
+    return replace(rules, rounds=tuple(map(then, rules.rounds)))
 
 
 def save(state: GameState, path: str | Path, *, seat: int | None = None,
@@ -350,8 +389,9 @@ def record_rules(record: Record, rules: Rules | None = None) -> Rules:
     mismatch. ``rules``: the caller's (``replay --rules/--without``), which must resolve to
     exactly the recorded rules. Without them, a version 2 record replays under the rules it
     carries (as the built-in file of the same name when that resolves to the same text: its
-    real path); a version 1 record needs a built-in name whose file still has the recorded
-    sha256 and digest. A file of the working folder is never consulted."""
+    real path; a version 2 record's rounds as they read then: :func:`migrate_v2_rounds`); a
+    version 1 record needs a built-in name whose file still has the recorded sha256 and
+    digest. A file of the working folder is never consulted."""
     if record.rules_text is None:
         return _v1_rules(record, rules)
     text = record.rules_text
@@ -367,6 +407,8 @@ def record_rules(record: Record, rules: Rules | None = None) -> Rules:
         carried = load_rules_text(text, path=f"<rules of the record: {label}>", resolve=False)
     except RulesError as e:
         raise RecordError(f"the record's rules cannot be loaded: {e}") from None
+    if record.version == 2:
+        carried = migrate_v2_rounds(carried)
     # the text is the rules: two Rules are the same when they are equal field by field (the
     # digest and the resolved text's layout may change between ddzspec versions; rules do not)
     if rules is not None:
@@ -475,6 +517,10 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
         warnings.append(f"version 1 record: replayed under the built-in {record.rules_name}, "
                         "whose file has the recorded sha256")
     state = initial_state(record, rules)
+    if record.version == 2 and any(r.answer_scope is Scope.DOUBLERS for r in state.rules.rounds):
+        warnings.append("version 2 record: its round under order peasants landlord_if_doubled "
+                        "and scope pair is read as it was then, the landlord's answer for the "
+                        "doublers only ('answer … for doublers')")
     init = state
     deck = state.rules.deck
     steps: list[ReplayStep] = []
@@ -547,12 +593,12 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
             prev = st
             continue
         if action.kind in ROUND_KINDS:
-            if not any(b.kind is action.kind for b in prev.bids):
+            if prev.round_from == len(prev.bids):  # the round's first choice
                 out += _round_head(prev)
-            new = st.factors[len(prev.factors):]
-            pair = next((f.pair for f in new if f.pair is not None), None)
-            mult = (f"multiplier {st.multiplier}" if pair is None else
-                    f"seat {pair}'s settlement at x{st.pair_multiplier(pair)}")
+            pairs_now = sorted({f.pair for f in st.factors[len(prev.factors):]
+                                if f.pair is not None})
+            mult = (", ".join(f"seat {p}'s settlement at x{st.pair_multiplier(p)}"
+                              for p in pairs_now) or f"multiplier {st.multiplier}")
             out.append(f"  {_choice_words(prev, action, notation)}, {mult}")
             if talon_taken(st) and not talon_taken(prev):
                 out.append("  " + _talon_words(st, notation))
@@ -603,7 +649,8 @@ def _choice_words(st: GameState, action: Action, notation: str) -> str:
     words = (f"seat {action.seat} chooses {name} (x{action.value}"
              + (", its own settlement with the landlord" if pair else "") + ")")
     if action.kind is ActionKind.SHOW and action.value > 1:
-        words += f": its hand {st.hands[action.seat].format(notation)} is shown"
+        words += (f": its hand {st.hands[action.seat].format(notation)} is shown"
+                  + ("" if st.dealt else " once dealt"))
     return words
 
 
@@ -613,7 +660,9 @@ def _round_head(st: GameState) -> list[str]:
     if rnd is None:
         return []
     choices = ", ".join(f"{c.name} x{c.times}" for c in rnd.choices)
-    return [f"{rnd.kind} round after the {rnd.stage} ({rnd.order}; {choices}; "
+    answer = ("" if not rnd.answers else "; answer " + ", ".join(
+        f"{c.name} x{c.times}" for c in rnd.answers) + f" for {rnd.answer_scope}")
+    return [f"{rnd.kind} round {rnd.stage.words} ({rnd.order}; {choices}{answer}; "
             f"scope {rnd.scope}):"]
 
 
@@ -665,8 +714,10 @@ __all__ = [
     "check_save_path",
     "initial_state",
     "load",
+    "migrate_v2_rounds",
     "record_of",
     "record_rules",
+    "record_version",
     "replay",
     "result_lines",
     "resume",

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Cards, parse_cards
 from ..rules import Rules, TalonFactor, TalonPattern
+from ..rules.model import around, chain_starts
 from ..rules.stakes import pair_multiplier, play_counts, points
 from .enums import Phase, Winner
 
@@ -78,6 +79,11 @@ class Factor:
             what += " (beyond the bombs cap: not counted)"
         return f"×{self.times} {what}"
 
+    def applies_to(self, pair: int | None) -> bool:
+        """Whether it belongs to the settlement of the peasant ``pair`` (the table's factors
+        and that pair's own; with ``pair`` None, the table's only), counted or ``cut``."""
+        return self.pair is None or self.pair == pair
+
 
 def multiplier_of(factors: Iterable[Factor], cap: int | None = None,
                   pair: int | None = None) -> int:
@@ -85,7 +91,7 @@ def multiplier_of(factors: Iterable[Factor], cap: int | None = None,
     whole table or (with ``pair``) of that peasant's settlement; at most ``cap`` when given."""
     m = 1
     for f in factors:
-        if not f.cut and (f.pair is None or f.pair == pair):
+        if not f.cut and f.applies_to(pair):
             m *= f.times
     return pair_multiplier(m, cap)
 
@@ -133,9 +139,12 @@ def talon_matches(rules: Rules, talon: Cards, pattern: TalonFactor) -> bool:
     if len(held) < 2 or any(counts[i] > 1 or i not in chain for i in held):
         return False
     # a run of consecutive places of the chain holding exactly these ranks (a declared
-    # sequence may hold a rank at both ends: A 2 3 … K A, so QKA and A23 both match)
+    # sequence may hold a rank at both ends: A 2 3 … K A, so QKA and A23 both match; one
+    # that wraps goes round: K A 2 and A 2 3 under sequence 3 .. 2 wraps)
     n, want = len(held), set(held)
-    return any(set(chain[s:s + n]) == want for s in range(len(chain) - n + 1))
+    wraps = "chain" in rules.wrapping
+    seq = around(chain) if wraps else chain
+    return any(set(seq[s:s + n]) == want for s in chain_starts(seq, n, wraps))
 
 
 def talon_factor(rules: Rules, talon: Cards) -> Factor | None:
@@ -166,6 +175,21 @@ class PairStake:
         if self.uncapped is not None:
             d["uncapped"] = self.uncapped
         return d
+
+
+def pair_stakes(factors: tuple[Factor, ...], landlord: int, players: int,
+                cap: int | None) -> tuple[PairStake, ...]:
+    """Each peasant's settlement with the landlord, in seat order: the multiplier it settles
+    at (the table's factors times its own, at most ``cap``) and, when the cap cut it, the
+    product before the cap. The one computation behind :func:`settle` and what a seat sees of
+    its own settlements (:func:`ddzspec.game.views.seat_stakes`)."""
+    out = []
+    for p in range(players):
+        if p != landlord:
+            raw = multiplier_of(factors, pair=p)
+            mult = pair_multiplier(raw, cap)
+            out.append(PairStake(p, mult, raw if mult != raw else None))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,15 +242,15 @@ def settle(base: int, landlord: int, players: int, landlord_wins: bool,
     table's factors times its own, at most ``cap``) with the landlord, who gets or pays the
     sum (zero-sum). Returns the scores, the table's multiplier (capped), its product when the
     cap cut it, and the pairs' stakes when some factor belongs to one pair."""
-    raw = [multiplier_of(factors, pair=p) for p in range(players)]
-    mults = [pair_multiplier(m, cap) for m in raw]
+    stakes = pair_stakes(factors, landlord, players, cap)
+    mults = [0] * players
+    for p in stakes:
+        mults[p.seat] = p.multiplier
     scores = points(base, landlord, landlord_wins, mults)
     own = any(f.pair is not None for f in factors)
-    pairs = tuple(PairStake(p, mults[p], raw[p] if mults[p] != raw[p] else None)
-                  for p in range(players) if own and p != landlord)
     table = multiplier_of(factors)
     capped = pair_multiplier(table, cap)
-    return scores, capped, (table if capped != table else None), pairs
+    return scores, capped, (table if capped != table else None), stakes if own else ()
 
 
 def finish(state: GameState, seat: int) -> GameState:
@@ -254,4 +278,5 @@ def finish(state: GameState, seat: int) -> GameState:
     return replace(state, factors=factors, result=res, phase=Phase.OVER, turn=None)
 
 __all__ = ["Factor", "PairStake", "Result", "counted_plays", "finish", "multiplier_of",
-           "own_factor", "settle", "shape_factor", "talon_factor", "talon_matches"]
+           "own_factor", "pair_stakes", "settle", "shape_factor", "talon_factor",
+           "talon_matches"]

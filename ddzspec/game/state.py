@@ -13,7 +13,7 @@ from ..check import require_playable
 from ..errors import GameError, InvalidBidError, OutOfTurnError, WrongPhaseError
 from ..moves import legal_moves
 from ..readings import Reading
-from ..rules import BiddingSystem, RoundStage, Rules
+from ..rules import BiddingSystem, Round, RoundStage, Rules
 from . import bidding, play, views
 from .actions import Action
 from .dealing import Setup, Start, check_seat, check_seed, explicit_deal, shuffle_deal
@@ -39,9 +39,12 @@ class GameState:
     ``start``: the options the deal was started with (what a record stores); ``setup``: the
     validated explicit deal, or None for a shuffled one. ``phase``: :class:`Phase`.
     ``attempt``: deal attempt (all-pass redeals add one). ``hands``: cards held per seat (the
-    landlord's includes the talon once taken). ``shown``: the seats whose hands are shown
-    (a show-cards round). ``log``: every accepted action since the start,
-    voided attempts included (what a record stores).
+    landlord's includes the talon once taken; dealt at the start, but no seat sees them
+    while a round before the deal is on). ``shown``: the seats whose hands are shown
+    (a show-cards round). ``round``: the round being played (:class:`~ddzspec.rules.Round`),
+    or None; ``round_from``: the number of ``bids`` when it began (its choices follow).
+    ``log``: every accepted action since the start, voided attempts included (what a record
+    stores).
 
     Two states are equal when every field is equal and their rules are the same rules: equal
     in every field but ``path`` and ``parents``, which say where the rules were read from, not
@@ -77,6 +80,8 @@ class GameState:
     plays: tuple[int, ...] = ()
     factors: tuple[Factor, ...] = ()
     shown: tuple[int, ...] = ()
+    round: Round | None = None
+    round_from: int = 0
     result: Result | None = None
     log: tuple[Action, ...] = field(default=())
 
@@ -134,13 +139,13 @@ class GameState:
                    dealt: Setup, log: tuple[Action, ...]) -> GameState:
         """The state at the start of deal attempt ``attempt`` with the cards ``dealt``
         (hands, talon, undealt, first speaker): bidding, the first speaker to act (or a round
-        the rules play once the hands are dealt: show cards)."""
+        the rules play before the bidding: show cards before or after the deal)."""
         hands, talon, undealt, first = dealt
         n = rules.deal.players
         st = cls(rules=rules, start=start, setup=setup, attempt=attempt, hands=hands,
                  talon=talon, undealt=undealt, first=first, phase=Phase.BIDDING, turn=first,
                  played=(EMPTY,) * n, plays=(0,) * n, log=log)
-        return bidding.start_rounds(st, RoundStage.DEAL) if rules.rounds else st
+        return bidding.start_rounds(st, RoundStage.BEFORE_DEAL) if rules.rounds else st
 
     # ------------------------------------------------------------------ queries
 
@@ -170,6 +175,12 @@ class GameState:
         role; "robs" is the duel handicap, the number of robs (seed 003). Only after bidding."""
         t = self.rules.win.landlord if seat == self.landlord else self.rules.win.peasant
         return self.robs if t == "robs" else int(t)
+
+    @property
+    def dealt(self) -> bool:
+        """Whether the hands are dealt (seen by their seats): False only while a round before
+        the deal is on."""
+        return self.round is None or self.round.stage is not RoundStage.BEFORE_DEAL
 
     @property
     def multiplier(self) -> int:

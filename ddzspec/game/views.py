@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import N_RANKS, SYMBOLS, Cards
+from ..cards import EMPTY, N_RANKS, SYMBOLS, Cards
 from ..readings import Reading
-from ..rules import Rules
+from ..rules import Round, Rules
 from .actions import Action
 from .bidding import talon_taken
 from .enums import ActionKind, Phase, Role
-from .scoring import Factor, Result
+from .scoring import Factor, PairStake, Result, pair_stakes
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -27,7 +27,11 @@ class SeatView:
     the helpers — ``unseen`` (per rank, cards this seat has not seen: duel includes the 9 undealt
     cards, never revealed), ``targets`` (cards left at which each seat wins: the duel handicap
     display), ``warnings`` (seat → "one card left" / "two cards left") and ``shown`` (the
-    hands shown in a show-cards round, public to every seat)."""
+    hands shown in a show-cards round, public to every seat). ``multiplier``: the table's;
+    ``stakes``: the multiplier of each settlement this seat takes part in (a peasant's own
+    with the landlord, the landlord's with each peasant), itemised by :meth:`factors_of`.
+    While a round before the deal is on (``round``), no hand is seen yet: ``hand`` is empty,
+    ``cards_left`` zeros, every card unseen."""
 
     seat: int
     role: Role | None
@@ -55,6 +59,15 @@ class SeatView:
     history: tuple[Action, ...] = ()
     #: the hands shown in a show-cards round (明牌): (seat, the cards it holds now), public
     shown: tuple[tuple[int, Cards], ...] = ()
+    #: the round being played (show cards, blind landlord, doubling), or None
+    round: Round | None = None
+    #: the settlements this seat takes part in, at their multipliers so far (:func:`seat_stakes`)
+    stakes: tuple[PairStake, ...] = ()
+
+    def factors_of(self, stake: PairStake) -> tuple[Factor, ...]:
+        """The factors of one of :attr:`stakes`: the table's and that peasant's own (a factor
+        beyond ``cap bombs`` included, marked ``cut``)."""
+        return tuple(f for f in self.factors if f.applies_to(stake.seat))
 
     def to_json(self, notation: str = "en") -> dict[str, Any]:
         """The view as JSON-ready data (cards in ``notation``)."""
@@ -76,6 +89,11 @@ class SeatView:
             "result": None if self.result is None else self.result.to_json(notation),
             **({"shown": {str(seat): h.format(notation) for seat, h in self.shown}}
                if self.shown else {}),
+            **({"round": {"kind": self.round.kind.value, "stage": self.round.stage.clause}}
+               if self.round is not None else {}),
+            **({"stakes": [{**p.to_json(), "factors": [f.to_json(notation)
+                                                       for f in self.factors_of(p)]}
+                           for p in self.stakes]} if self.stakes else {}),
         }
 
 
@@ -84,8 +102,10 @@ def unseen(state: GameState, seat: int) -> Cards:
     own cards (held and played), every card played, the hands shown (a show-cards round), and
     the talon once revealed — a talon card the landlord may since have played is counted once
     (suits never matter, so a played rank the talon showed may be that very card). In duel it
-    includes the 9 undealt cards, which are never revealed (seed 003). ``seat`` must be valid
-    (the caller checks it)."""
+    includes the 9 undealt cards, which are never revealed (seed 003); before the deal (a
+    round before it is on), every card. ``seat`` must be valid (the caller checks it)."""
+    if not state.dealt:
+        return Cards(state.rules.deck)
     seen = [a + b for a, b in zip(state.hands[seat].counts, state.played[seat].counts)]
     for s in range(state.players):
         if s == seat:
@@ -119,12 +139,29 @@ def warnings(state: GameState) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+def seat_stakes(state: GameState, seat: int) -> tuple[PairStake, ...]:
+    """The settlements ``seat`` takes part in, at the multipliers so far (capped; the product
+    before the cap when it cut): a peasant's own with the landlord, the landlord's with each
+    peasant in seat order; none before there is a landlord or while no factor belongs to one
+    pair (every settlement is then at the table's multiplier, as :attr:`Result.pairs`). Under
+    ``scope pair`` a peasant's differs from the table's multiplier (its own doubling), so
+    this, not the table's, is what a seat's settlement is shown at (the web table, the
+    terminal seat)."""
+    ll = state.landlord
+    if ll is None or all(f.pair is None for f in state.factors):
+        return ()
+    stakes = pair_stakes(state.factors, ll, state.players, state.rules.scoring.cap_multiplier)
+    return stakes if seat == ll else tuple(p for p in stakes if p.seat == seat)
+
+
 def view(state: GameState, seat: int) -> SeatView:
     """What ``seat`` may see (``seat`` must be valid: the caller checks it)."""
     shown = talon_taken(state)
+    dealt = state.dealt
     return SeatView(
-        seat=seat, role=state.role(seat), hand=state.hands[seat], phase=state.phase,
-        turn=state.turn, cards_left=tuple(len(h) for h in state.hands),
+        seat=seat, role=state.role(seat), hand=state.hands[seat] if dealt else EMPTY,
+        phase=state.phase, turn=state.turn,
+        cards_left=tuple(len(h) if dealt else 0 for h in state.hands),
         landlord=state.landlord, talon=state.talon if shown else None, bids=state.bids,
         robs=state.robs, candidate=state.candidate, trick=state.trick, last=state.last,
         base=state.base, multiplier=state.multiplier, factors=state.factors,
@@ -132,7 +169,8 @@ def view(state: GameState, seat: int) -> SeatView:
         unseen=unseen(state, seat), warnings=warnings(state), result=state.result,
         rules=state.rules,
         history=tuple(a for a in state.log if a.kind in (ActionKind.PLAY, ActionKind.PASS)),
-        shown=tuple((s, state.hands[s]) for s in state.shown))
+        shown=tuple((s, state.hands[s]) for s in state.shown) if dealt else (),
+        round=state.round, stakes=seat_stakes(state, seat))
 
 
-__all__ = ["SeatView", "unseen", "view", "warnings"]
+__all__ = ["SeatView", "seat_stakes", "unseen", "view", "warnings"]

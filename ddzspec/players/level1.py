@@ -5,7 +5,7 @@
   top bid, 4 the middle one, 3 the lowest, when it is above the current bid; else pass.
   call_rob (seed 003): call with 3 or more, rob with 4 plus one per rob already made.
   A round (show cards, doubling): the lowest factor above 1 with 4 or more, the next one with
-  5 or more.
+  5 or more; before the deal (no card seen yet) always x1.
 - Leading: the smallest legal lead (the first of the hint order: fewest cards, lowest body).
   The leader never passes (seeds 000/002).
 - Answering: the smallest ordinary answer; a bomb or the rocket only when there is no other;
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..game import Action, ActionKind, Role, SeatView
 from ..moves import legal_moves
-from ..rules import BiddingSystem
+from ..rules import BiddingSystem, RoundStage
 from .base import BID_PHASES, check_view, dispatch
 
 #: The action of each round's phase.
@@ -45,13 +45,16 @@ def bid_by_count(view: SeatView, count: int, need: tuple[float, float, float],
     ``count`` reaches ``need`` (top, middle, lowest bid), only above the current bid; call_rob
     calls at ``call`` and robs at ``rob + rob_step × robs so far``; in a round, the
     choices from ×1 up, one step at ``rob`` and one more per ``rob_step`` above it (a simple
-    rule from hand strength). Shared by levels 1–3."""
+    rule from hand strength), ×1 before the deal (a hand not seen cannot be judged).
+    Shared by levels 1–3."""
     rules = check_view(view, BID_PHASES)
     if view.phase in _ROUND_ACTION:
         kind = _ROUND_ACTION[view.phase]
-        rnd = next(r for r in rules.rounds if r.kind == kind.value)
+        rnd = view.round or next(r for r in rules.rounds if r.kind == kind.value)
         choices = sorted(rnd.choices_of(view.role is Role.LANDLORD), key=lambda c: c.times)
         step = 0 if count < rob else 1 + int((count - rob) // rob_step)
+        if rnd.stage is RoundStage.BEFORE_DEAL:
+            step = 0
         return Action(kind, view.seat, choices[min(step, len(choices) - 1)].times)
     b = rules.bidding
     seat = view.seat

@@ -122,7 +122,9 @@ def _make_kit(rules: Rules) -> Kit:
                 bomb = sh.copies if bomb is None else min(bomb, sh.copies)
             continue
         if sh.run_max > 1 and sh.kicker_kind is None and sh.run_min > 1:
-            chains.append((sh.copies, sh.run_min, sh.seq))
+            # a wrapping chain order: the circle but its last rank (the planner's chains run
+            # forward from a start and never wrap; every one of them is a legal chain)
+            chains.append((sh.copies, sh.run_min, sh.ring[:-1] if sh.wraps else sh.seq))
         if sh.copies == 3 and sh.kicker_kind is not None and not sh.kicker_each \
                 and sh.kicker_count == 1 and sh.run_max == 1:
             trio.add(sh.kicker_kind)

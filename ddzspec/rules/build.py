@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import restrictions as registry
 from ..cards import ALL_RANKS, N_RANKS, Rank
 from ..errors import RulesError
+from ..larkerrors import did_you_mean
 from .merge import Raw
 from .model import (
     DOUBLE_EVENTS,
@@ -24,10 +25,12 @@ from .model import (
     Base,
     Bidding,
     BiddingSystem,
+    BombClass,
     Cap,
     Choice,
     Deal,
     KickerKind,
+    ReadingPolicy,
     Restriction,
     RobOrder,
     Round,
@@ -44,13 +47,21 @@ from .model import (
     Target,
     Trick,
     Turn,
+    Wild,
+    WildDraw,
+    WildRestriction,
+    WildRestrictionKind,
     Win,
     _digest,
+    around,
     kicker_kind,
     rank_symbol,
 )
 from .parse import At, RankAt, RestrictionDecl, Section, SeqItem, ShapeDecl, TalonItem, Word
 
+#: The words a bidding clause is written with, where its key is not them.
+_CLAUSE_WORDS = {"all_pass_first_bidder": "all_pass", "no_call_first_speaker_landlord":
+                 "no_call", "first_to_show_speaks_first": "first_to_show"}
 
 class Builder:
     """Validate the merged sections of a file against each other and build :class:`Rules`."""
@@ -86,13 +97,15 @@ class Builder:
         order, strength = self.order(deck)
         groups = self.groups(order)
         self.sequences = tuple(g for g, decl in self.raw.groups.items() if decl.sequence)
+        self.wrapping = tuple(g for g, decl in self.raw.groups.items()
+                              if decl.wraps is not None)
         deal = self.deal(deck)
         self.deck_counts, self.the_deal = deck, deal
         self.jokers, self.group_ranks = jokers, groups
         max_cards = deal.hand + deal.talon
         shapes = self.shapes(groups, order, max_cards)
         shapes = self.precedence(shapes)
-        restrictions = self.restrictions(groups, {s.name for s in shapes})
+        restrictions = self.restrictions(groups, shapes)
         bidding = self.bidding()
         trick = self.trick()
         win = self.win()
@@ -102,12 +115,15 @@ class Builder:
                            "handicap)", sec.at)
         scoring = self.scoring(shapes, bidding)
         rounds = self.rounds(shapes)
+        self.first_to_show(bidding, rounds)
+        wild = self.wild(shapes, order) if "wild" in self.raw.sections else None
         r = Rules(name=self.raw.name, title=self.raw.title or self.raw.name, path=self.raw.path,
                   deck=deck, jokers=jokers, order=order, strength=strength,
                   groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
                   shapes=shapes, restrictions=restrictions, trick=trick, win=win,
                   scoring=scoring, max_cards=max_cards, parents=tuple(self.raw.parents),
-                  sequences=self.sequences, rounds=rounds)
+                  sequences=self.sequences, rounds=rounds, wrapping=self.wrapping,
+                  wild=wild)
         return replace(r, digest=_digest(r))
 
     def deck(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -165,7 +181,7 @@ class Builder:
         for gname, g in self.raw.groups.items():
             self.at(g.at.path)
             if g.sequence:
-                out[gname] = self.sequence(gname, g.items, order)
+                out[gname] = self.sequence(gname, g.items, order, g.wraps)
                 continue
             for ra in g.ranks:
                 if ra.rank not in order:
@@ -207,13 +223,15 @@ class Builder:
                     f"chains exist); for a chain order apart from strength write 'group {gname} "
                     "= sequence ...' (e.g. sequence A 2 3 .. A)", ra.at)
 
-    def sequence(self, gname: str, items: tuple[SeqItem, ...],
-                 order: tuple[Rank, ...]) -> tuple[int, ...]:
+    def sequence(self, gname: str, items: tuple[SeqItem, ...], order: tuple[Rank, ...],
+                 wraps: At | None = None) -> tuple[int, ...]:
         """A declared chain order (``group NAME = sequence A 2 3 .. A``): its ranks as
         written, a span ``LO .. HI`` expanded along ``order``; every rank at most once, but
         one rank may stand at both ends (the low-straight house rule, A2345 and 10JQKA, of
         regional rooms: Shanghai's low A-2 chains, QuiQiJingFeng/M2_CLIENT's rule page
-        srddz2RuleListLayer.csd). Raises RulesError, located."""
+        srddz2RuleListLayer.csd). With ``wraps`` (where the word was written) the sequence is
+        a circle (a house rule): every rank exactly once, at least 3. Raises RulesError,
+        located."""
         out: list[tuple[Rank, At]] = []
         for item in items:
             for ra in (item if isinstance(item, tuple) else (item,)):
@@ -231,16 +249,25 @@ class Builder:
                 out.append((item.rank, item.at))
         for n, (r, at) in enumerate(out):
             earlier = [m for m in range(n) if out[m][0] is r]
+            if earlier and wraps is not None:
+                raise self.err(f"group {gname}: rank {r.symbol()} appears twice in a wrapping "
+                               "sequence; a circle lists each rank once and goes on from its "
+                               "last rank to its first by itself (sequence 3 .. 2 wraps)", at)
             if earlier and not (earlier == [0] and n == len(out) - 1):
                 raise self.err(f"group {gname}: rank {r.symbol()} appears twice in the "
                                "sequence; a rank may repeat only at both ends (sequence A 2 "
                                "3 .. A)", at)
         if len({r for r, _ in out}) < 2:
             raise self.err(f"group {gname}: a sequence needs at least 2 ranks", out[0][1])
+        if wraps is not None and len(out) < 3:
+            raise self.err(f"group {gname}: a wrapping sequence needs at least 3 ranks (with "
+                           "2, every chain of both reads the same cards from either end)",
+                           wraps)
         return tuple(r.index for r, _ in out)
 
     def deal(self, deck: tuple[int, ...]) -> Deal:
         sec = self.section("deal")
+        self.once("deal", sec)
         vals = sec.values()
         for k in ("players", "hand", "talon"):
             if k not in vals:
@@ -278,8 +305,12 @@ class Builder:
         gname = d.group.text if d.group else None
         if d.group is not None and d.group.text not in groups:
             raise self.err(f"shape {sname}: unknown group {d.group.text!r} (groups: "
-                           f"{', '.join(groups) or 'none'})", d.group.at)
+                           f"{', '.join(groups) or 'none'}){did_you_mean(d.group.text, groups)}",
+                           d.group.at)
         seq = groups[gname] if gname else all_ranks
+        wraps = gname in self.wrapping
+        if wraps:  # the circle, then its ranks again but the last: every chain is a slice
+            seq = around(seq)
         if copies < 1:
             raise self.err(f"shape {sname}: copies must be at least 1", d.at)
         if lo < 1:
@@ -291,7 +322,16 @@ class Builder:
             raise self.err(f"shape {sname}: a run longer than 1 rank needs 'in GROUP' "
                            "(the ranks that may form chains)", d.at)
         chain_order = gname in self.sequences
-        if chain_order and seq[0] == seq[-1]:
+        if wraps:
+            # a run of every rank of the circle reads the same cards from each start
+            longest = (len(seq) + 1) // 2 - 1
+            if lo > longest or (hi is not None and hi > longest):
+                raise self.err(f"shape {sname}: a run of {max(lo, hi or 0)} in wrapping "
+                               f"sequence {gname} would read the same cards from every start "
+                               f"(a circle of {longest + 1} ranks); the longest run is "
+                               f"{longest}", d.run_at)
+            seq_len = longest
+        elif chain_order and seq[0] == seq[-1]:
             # the rank at both ends: a run of 1 or of every rank reads one multiset twice
             longest = len(seq) - 2
             if lo < 2:
@@ -318,7 +358,9 @@ class Builder:
             kind = kicker_kind(d.kicker_kind.text)
             if kind is None:
                 raise self.err(f"shape {sname}: unknown kicker kind {d.kicker_kind.text!r} "
-                               f"(kinds: {', '.join(KIND_SIZE)})", d.kicker_kind.at)
+                               f"(kinds: {', '.join(KIND_SIZE)})"
+                               f"{did_you_mean(d.kicker_kind.text, KIND_SIZE)}",
+                               d.kicker_kind.at)
             if d.kicker_count is None:
                 each = True
             else:
@@ -330,7 +372,7 @@ class Builder:
             raise self.err(f"shape {sname}: 'consecutive' needs two kicker units or more "
                            "(+ each pair consecutive, + 2 pair consecutive)", d.consecutive.at)
         shape = Shape(sname, copies, lo, hi if hi is not None else seq_len, gname, seq,
-                      kind, count, each, chain_order=chain_order,
+                      kind, count, each, chain_order=chain_order, wraps=wraps,
                       kickers_consecutive=d.consecutive is not None, last_play=d.last_play)
         # an open run (MIN..) stops at the largest hand (a move never has more cards than a
         # hand); a bound written out must be playable: cutting it silently would hide a mistake
@@ -386,33 +428,41 @@ class Builder:
         return tuple(replace(s, tier=tiers.get(s.name, 0)) for s in shapes)
 
     def restrictions(self, groups: dict[str, tuple[int, ...]],
-                     shapes: set[str]) -> tuple[Restriction, ...]:
+                     shapes: tuple[Shape, ...]) -> tuple[Restriction, ...]:
         out = []
         for rname, d in self.raw.restrictions.items():
             self.at(d.at.path)
             if d.on:
                 r = self.restriction(d, registry.REGISTRY[rname].param, groups)
                 if d.shapes:
-                    bound = self.bound_shapes(d, shapes)
+                    bound = self.bound_shapes(d, r, shapes)
                     if not bound:
                         continue  # every shape it bound was dropped: it binds nothing
                     r = replace(r, shapes=bound)
                 out.append(r)
         return tuple(out)
 
-    def bound_shapes(self, d: RestrictionDecl, shapes: set[str]) -> tuple[str, ...]:
+    def bound_shapes(self, d: RestrictionDecl, r: Restriction,
+                     shapes: tuple[Shape, ...]) -> tuple[str, ...]:
         """The shapes of a restriction's ``for`` clause (a house rule per shape: "plane wings
         never 2s or jokers" while a trio may still carry a 2): each a shape of the rules,
-        once; a shape dropped by ``without`` leaves the list."""
+        once, that the restriction can bar a move of (``kicker_not_in 2 for bomb`` would
+        bind nothing: :func:`ddzspec.restrictions.idle_for`); a shape dropped by ``without``
+        leaves the list."""
+        by_name = {s.name: s for s in shapes}
         out: list[str] = []
         for w in d.shapes:
             if w.text in out:
                 raise self.err(f"restriction {d.name}: for {w.text}: listed twice", w.at)
             if not self.kept(f"restriction {d.name} for", w):
                 continue
-            if w.text not in shapes:
+            if w.text not in by_name:
                 raise self.err(f"restriction {d.name}: for {w.text}: no such shape (shapes: "
-                               f"{', '.join(sorted(shapes))})", w.at)
+                               f"{', '.join(sorted(by_name))})", w.at)
+            why = registry.idle_for(r, by_name[w.text], self.deck_counts, self.jokers)
+            if why is not None:
+                raise self.err(f"restriction {d.name}: for {w.text}: {why}; the restriction "
+                               "could never bar one of its moves", w.at)
             out.append(w.text)
         return tuple(out)
 
@@ -462,6 +512,7 @@ class Builder:
 
     def bidding(self) -> Bidding:
         sec = self.section("bidding")
+        self.once("bidding", sec)
         b = Bidding(system=BiddingSystem(sec.head), **sec.values())
         pos = sec.at
         if b.system is BiddingSystem.AUCTION:
@@ -488,15 +539,52 @@ class Builder:
             raise self.err("call_rob needs 'max_robs N' (N ≥ 1)", pos)
         return b
 
+    def once(self, name: str, sec: Section) -> None:
+        """Raise at the second of a clause written twice in the block ``sec`` (a bidding, a
+        round, the deal or the trick rule): read as a dict, the last would silently override
+        the first. Two stage clauses (``after``/``before``) are :meth:`stage`'s error."""
+        seen: set[str] = set()
+        for s in sec.settings:
+            if s.key in seen and s.key not in ("after", "before"):
+                word = _CLAUSE_WORDS.get(s.key, s.key)
+                raise self.err(f"{name}: {word} given twice (each clause once in a block)",
+                               s.at)
+            seen.add(s.key)
+
     @staticmethod
     def _clause(sec: Section, key: str) -> At:
         """Where clause ``key`` of ``sec`` was written (the section's place if absent)."""
         return next((s.at for s in sec.settings if s.key == key), sec.at)
 
     def rounds(self, shapes: tuple[Shape, ...]) -> tuple[Round, ...]:
-        """The ``round NAME { … }`` sections, in the order written (a parent's first)."""
-        return tuple(self.round(self.section(k), shapes) for k in self.raw.sections
-                     if k.startswith("round "))
+        """The ``round NAME { … }`` sections in the order a deal meets them: by stage
+        (:class:`RoundStage`: before deal, after deal, after landlord, after talon), those of
+        one stage in the order written (a parent's first)."""
+        rounds = [self.round(self.section(k), shapes) for k in self.raw.sections
+                  if k.startswith("round ")]
+        stages = list(RoundStage)
+        return tuple(sorted(rounds, key=lambda r: stages.index(r.stage)))
+
+    def stage(self, name: str, sec: Section) -> RoundStage:
+        """The stage of a round: one ``after`` or ``before`` clause naming a known stage."""
+        vals = sec.values()
+        when = [s for s in sec.settings if s.key in ("after", "before")]
+        if not when:
+            raise self.err(f"{name} needs 'after …' or 'before deal'", sec.at)
+        if len(when) > 1:
+            raise self.err(f"{name}: a second stage clause ({when[1].key} "
+                           f"{when[1].value.text}; a round has one stage)", when[1].at)
+        return self.stage_clause(name, when[0].key, vals[when[0].key])
+
+    def stage_clause(self, name: str, key: str, w: Word) -> RoundStage:
+        """The stage ``KEY WORD`` names (``after talon``, ``before deal``): a round's or a wild
+        draw's. Raises RulesError at the word for a clause that names no stage."""
+        stages = {s.clause: s for s in RoundStage}
+        clause = f"{key} {w.text}"
+        if clause not in stages:
+            raise self.err(f"{name}: {clause}: unknown stage (stages: "
+                           f"{', '.join(stages)})", w.at)
+        return stages[clause]
 
     def round(self, sec: Section, shapes: tuple[Shape, ...]) -> Round:
         """One round: a known kind, stage, order and scope, and choices with distinct names
@@ -506,47 +594,67 @@ class Builder:
                            f"{', '.join(RoundKind)})", sec.at)
         vals = sec.values()
         name = f"round {sec.head}"
-        for key in ("after", "order", "choices"):
+        stage = self.stage(name, sec)
+        self.once(name, sec)
+        for key in ("order", "choices"):
             if key not in vals:
                 raise self.err(f"{name} needs '{key} …'", sec.at)
-        after: Word = vals["after"]
-        if after.text not in set(RoundStage):
-            raise self.err(f"{name}: after {after.text}: unknown stage (stages: "
-                           f"{', '.join(RoundStage)})", after.at)
         words: tuple[Word, ...] = vals["order"]
         order = " ".join(w.text for w in words)
         if order not in set(RoundOrder):
             raise self.err(f"{name}: impossible order {order!r} (orders: "
                            f"{', '.join(RoundOrder)})", words[0].at)
-        stage = RoundStage(after.text)
+        when = vals["after" if "after" in vals else "before"].at
         if sec.head == RoundKind.BLIND and (stage is not RoundStage.LANDLORD
                                             or order != RoundOrder.LANDLORD):
             raise self.err(f"{name}: the blind landlord takes the landlord without seeing the "
                            "talon: 'after landlord' and 'order landlord' (the talon is still "
-                           "face down then)", after.at if stage is not RoundStage.LANDLORD
+                           "face down then)", when if stage is not RoundStage.LANDLORD
                            else words[0].at)
-        if stage is RoundStage.DEAL and order != RoundOrder.ALL:
-            raise self.err(f"{name}: impossible order {order!r} after deal (there is no "
+        if stage.before_bidding and order != RoundOrder.ALL:
+            raise self.err(f"{name}: impossible order {order!r} {stage.clause} (there is no "
                            "landlord yet: order all)", words[0].at)
-        scope = Scope.TABLE
-        if "scope" in vals:
-            w = vals["scope"]
-            if w.text not in set(Scope):
-                raise self.err(f"{name}: scope {w.text}: unknown (scopes: "
-                               f"{', '.join(Scope)})", w.at)
-            scope = Scope(w.text)
-            if scope is Scope.PAIR and sec.head == RoundKind.SHOW:
-                raise self.err(f"{name}: scope pair: a hand is shown to the whole table "
-                               "(scope table)", w.at)
+        scope = self.scope(f"{name}: scope", vals.get("scope"), (Scope.TABLE, Scope.PAIR))
+        if scope is Scope.PAIR and sec.head == RoundKind.SHOW:
+            raise self.err(f"{name}: scope pair: a hand is shown to the whole table "
+                           "(scope table)", vals["scope"].at)
+        if scope is Scope.PAIR and stage.before_bidding:
+            raise self.err(f"{name}: scope pair {stage.clause}: there is no landlord yet, so "
+                           "no seat's own settlement with it (scope table, or the round "
+                           "after landlord or after talon)", vals["scope"].at)
         taken = {s.name for s in shapes} | set(DOUBLE_EVENTS)
         choices = self.choices(name, vals["choices"], taken)
         answers: tuple[Choice, ...] = ()
+        reach = Scope.TABLE
         if "answer" in vals:
             if order != RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED:
                 raise self.err(f"{name}: 'answer' needs order peasants landlord_if_doubled "
                                "(the landlord answers only there)", self._clause(sec, "answer"))
-            answers = self.choices(name, vals["answer"], taken)
-        return Round(RoundKind(sec.head), stage, RoundOrder(order), choices, answers, scope)
+            pairs, reach_word = vals["answer"]
+            answers = self.choices(name, pairs, taken)
+            reach = self.scope(f"{name}: answer … for", reach_word,
+                               (Scope.TABLE, Scope.DOUBLERS))
+        return Round(RoundKind(sec.head), stage, RoundOrder(order), choices, answers, scope,
+                     reach)
+
+    def scope(self, what: str, w: Word | None, known: tuple[Scope, ...]) -> Scope:
+        """The scope word ``w`` (``table`` when absent), one of ``known``."""
+        if w is None:
+            return Scope.TABLE
+        if w.text not in known:
+            raise self.err(f"{what} {w.text}: unknown (scopes: "
+                           f"{', '.join(known)})", w.at)
+        return Scope(w.text)
+
+    def first_to_show(self, bidding: Bidding, rounds: tuple[Round, ...]) -> None:
+        """``first_to_show speaks_first`` needs a show round before the bidding (else no seat
+        can have shown when the bidding starts)."""
+        if bidding.first_to_show_speaks_first and not any(
+                r.kind is RoundKind.SHOW and r.stage.before_bidding for r in rounds):
+            sec = self.section("bidding")
+            raise self.err("first_to_show speaks_first: no show round before the bidding "
+                           "(round show { before deal … } or { after deal … })",
+                           self._clause(sec, "first_to_show_speaks_first"))
 
     def choices(self, name: str, pairs: tuple[tuple[Word, Word], ...],
                 taken: set[str]) -> tuple[Choice, ...]:
@@ -569,8 +677,13 @@ class Builder:
                            "no 1)", pairs[0][0].at)
         return tuple(out)
 
+    def wild(self, shapes: tuple[Shape, ...], order: tuple[Rank, ...]) -> Wild:
+        """The ``wild`` section (wild cards, laizi), each clause checked (:class:`_WildBuilder`)."""
+        return _build_wild(self, shapes, order)
+
     def trick(self) -> Trick:
         sec = self.section("trick")
+        self.once("trick", sec)
         vals = sec.values()
         close, may = vals.get("close_after"), vals.get("leader_may_pass", False)
         if close is None or close < 1:
@@ -713,3 +826,203 @@ class Builder:
         if any(f.pattern is pattern and f.rank == rank for f in seen):
             raise self.err(f"talon {word}: listed twice", t.pattern.at)
         return TalonFactor(pattern, times, rank)
+
+
+class _WildBuilder:
+    """The ``wild`` section's checks (one method per clause), for :meth:`Builder.wild`."""
+
+    def __init__(self, b: Builder, sec: Section, shapes: tuple[Shape, ...],
+                 order: tuple[Rank, ...]) -> None:
+        self.b, self.sec, self.shapes, self.order = b, sec, shapes, order
+        self.by_name = {s.name: s for s in shapes}
+
+    def count(self) -> int:
+        w: Word | None = self.sec.values().get("count")
+        if w is None:
+            raise self.b.err("wild needs 'count N' (how many wild ranks a deal draws)",
+                             self.sec.at)
+        n = int(w.text)
+        if n < 1:
+            raise self.b.err(f"wild count {n}: at least 1 (a file without wild cards has no "
+                             "wild section)", w.at)
+        return n
+
+    def draws(self, count: int) -> tuple[WildDraw, ...]:
+        """The ``draw`` clauses: exactly ``count`` of them, distinct names, a known stage,
+        ranks of the deck and never a joker."""
+        out: list[WildDraw] = []
+        for item in self.sec.settings:
+            if item.key != "draw":
+                continue
+            name, moment, stage, ranks = item.value
+            if len(out) == count:
+                raise self.b.err(f"draw {name.text}: a wild rank more than 'count {count}' "
+                                 f"declares (this file draws {count} wild rank"
+                                 f"{'s' if count > 1 else ''})", name.at)
+            if any(d.name == name.text for d in out):
+                raise self.b.err(f"draw {name.text}: drawn twice", name.at)
+            at = self.b.stage_clause(f"draw {name.text}", moment, stage)
+            out.append(WildDraw(name.text, at, self.ranks(name.text, ranks)))
+        if len(out) < count:
+            raise self.b.err(f"wild count {count}: {len(out)} draw clause"
+                             f"{'s' if len(out) != 1 else ''} (one 'draw NAME after STAGE' "
+                             "per wild rank)", self.sec.at)
+        return tuple(out)
+
+    def ranks(self, name: str, written: tuple[bool, tuple[RankAt, ...]] | None) -> tuple[int, ...]:
+        """The ranks a draw picks from (none written: every non-joker rank of the order)."""
+        jokers = set(self.b.jokers)
+        if written is None:
+            return tuple(r.index for r in self.order if r.index not in jokers)
+        span, ras = written
+        for ra in ras:
+            if ra.rank not in self.order:
+                raise self.b.err(f"draw {name}: rank {ra.rank.symbol()} is not in the deck",
+                                 ra.at)
+            if ra.rank.index in jokers:
+                raise self.b.err(f"draw {name}: {ra.rank.symbol()} is a joker, and a joker is "
+                                 "never wild (a wild card stands for a non-joker rank)", ra.at)
+        if span:
+            lo, hi = ras
+            a, b = self.order.index(lo.rank), self.order.index(hi.rank)
+            if a > b:
+                raise self.b.err(f"draw {name}: {lo.rank.symbol()} .. {hi.rank.symbol()} runs "
+                                 "backwards in the order", lo.at)
+            for r in self.order[a:b + 1]:
+                if r.index in jokers:
+                    raise self.b.err(f"draw {name}: {lo.rank.symbol()} .. {hi.rank.symbol()} "
+                                     f"holds the joker {r.symbol()}, and a joker is never wild",
+                                     hi.at)
+            return tuple(r.index for r in self.order[a:b + 1])
+        self.b.written_in_order(f"draw {name}", ras, self.order)
+        return tuple(ra.rank.index for ra in ras)
+
+    def bomb(self) -> Shape:
+        w: Word | None = self.sec.values().get("bomb")
+        if w is None:
+            raise self.b.err("wild needs 'bomb SHAPE' (the shape whose readings get a class)",
+                             self.sec.at)
+        shape = self.by_name.get(w.text)
+        if shape is None:
+            raise self.b.err(f"wild bomb {w.text}: no such shape", w.at)
+        if not shape.tier or shape.kicker_kind is not None or shape.run_min != 1 \
+                or shape.run_max != 1:
+            raise self.b.err(f"wild bomb {w.text}: a bomb is a shape of one rank, without "
+                             "kickers, above others in the precedence", w.at)
+        return shape
+
+    def order_of(self, bomb: Shape) -> tuple[str, ...]:
+        """``order``: every class once and every shape above the bomb, highest first, the
+        shapes in their precedence order."""
+        words: tuple[Word, ...] = self.sec.values().get("order", ())
+        if not words:
+            raise self.b.err("wild needs 'order …' (the bomb classes and the shapes above the "
+                             "bomb, highest first: order rocket > pure > hard > soft)",
+                             self.sec.at)
+        above = [s.name for s in sorted(self.shapes, key=lambda s: -s.tier)
+                 if s.tier > bomb.tier]
+        seen: list[str] = []
+        for w in words:
+            if w.text in seen:
+                raise self.b.err(f"wild order: {w.text} is listed twice", w.at)
+            if w.text not in set(BombClass) and w.text not in above:
+                raise self.b.err(f"wild order: {w.text} is neither a bomb class (classes: "
+                                 f"{', '.join(BombClass)}) nor a shape above {bomb.name}"
+                                 f" ({', '.join(above) or 'none'})", w.at)
+            seen.append(w.text)
+        missing = [c for c in [*BombClass, *above] if c not in seen]
+        if missing:
+            raise self.b.err(f"wild order lacks {', '.join(missing)} (every class and every "
+                             f"shape above {bomb.name}, placed)", words[0].at)
+        if [n for n in seen if n in above] != above:
+            raise self.b.err(f"wild order: {', '.join(above)} must keep the precedence's order",
+                             words[0].at)
+        return tuple(seen)
+
+    def factors(self) -> tuple[tuple[BombClass, int], ...]:
+        pairs: tuple[tuple[Word, Word], ...] = self.sec.values().get("factor", ())
+        out: list[tuple[BombClass, int]] = []
+        for w, n in pairs:
+            if w.text not in set(BombClass):
+                raise self.b.err(f"wild factor {w.text}: not a bomb class (classes: "
+                                 f"{', '.join(BombClass)})", w.at)
+            if any(c == w.text for c, _ in out):
+                raise self.b.err(f"wild factor {w.text}: given twice", w.at)
+            if int(n.text) < 1:
+                raise self.b.err(f"wild factor {w.text} {n.text}: a factor is at least 1",
+                                 n.at)
+            out.append((BombClass(w.text), int(n.text)))
+        missing = [c.value for c in BombClass if c not in dict(out)]
+        if missing:
+            raise self.b.err(f"wild needs a factor for every bomb class (missing: "
+                             f"{', '.join(missing)})", self.b._clause(self.sec, "factor"))
+        return tuple(out)
+
+    def policy(self) -> ReadingPolicy:
+        w: Word | None = self.sec.values().get("reading")
+        if w is None:
+            raise self.b.err(f"wild needs 'reading POLICY' ({', '.join(ReadingPolicy)})",
+                             self.sec.at)
+        if w.text not in set(ReadingPolicy):
+            raise self.b.err(f"wild reading {w.text}: unknown policy (policies: "
+                             f"{', '.join(ReadingPolicy)})", w.at)
+        return ReadingPolicy(w.text)
+
+    def priority(self, policy: ReadingPolicy) -> tuple[str, ...]:
+        """``priority``: with ``reading strongest``, every shape once, highest first."""
+        words: tuple[Word, ...] = self.sec.values().get("priority", ())
+        if policy is not ReadingPolicy.STRONGEST:
+            if words:
+                raise self.b.err(f"wild priority: only with 'reading strongest' (this file "
+                                 f"reads '{policy.value}')", words[0].at)
+            return ()
+        if not words:
+            raise self.b.err("wild reading strongest needs 'priority SHAPE > SHAPE …' (which "
+                             "type a lead takes, every shape)", self.sec.at)
+        out: list[str] = []
+        for w in words:
+            if w.text in out:
+                raise self.b.err(f"wild priority: {w.text} is listed twice", w.at)
+            if not self.b.kept("wild priority", w):
+                continue
+            if w.text not in self.by_name:
+                raise self.b.err(f"wild priority: no shape named {w.text!r}", w.at)
+            out.append(w.text)
+        missing = [n for n in self.by_name if n not in out]
+        if missing:
+            raise self.b.err(f"wild priority lacks {', '.join(missing)} (every shape, "
+                             "highest first)", words[0].at)
+        return tuple(out)
+
+    def restrictions(self) -> tuple[WildRestriction, ...]:
+        items: tuple[tuple[Word, Word | None], ...] = self.sec.values().get("restrict", ())
+        out: list[WildRestriction] = []
+        for w, n in items:
+            if w.text not in set(WildRestrictionKind):
+                raise self.b.err(f"wild restrict {w.text}: unknown restriction (known: "
+                                 f"{', '.join(WildRestrictionKind)})", w.at)
+            kind = WildRestrictionKind(w.text)
+            if any(r.kind is kind for r in out):
+                raise self.b.err(f"wild restrict {w.text}: given twice", w.at)
+            if kind is WildRestrictionKind.BOMB_MIN_NATURAL:
+                if n is None or not 1 <= int(n.text) <= 3:
+                    raise self.b.err(f"wild restrict {w.text} needs N from 1 to 3 (a bomb "
+                                     "with wild cards holds at least N natural cards)",
+                                     (n or w).at)
+                out.append(WildRestriction(kind, int(n.text)))
+            else:
+                if n is not None:
+                    raise self.b.err(f"wild restrict {w.text} takes no number", n.at)
+                out.append(WildRestriction(kind))
+        return tuple(out)
+
+
+def _build_wild(b: Builder, shapes: tuple[Shape, ...], order: tuple[Rank, ...]) -> Wild:
+    sec = b.section("wild")
+    w = _WildBuilder(b, sec, shapes, order)
+    count = w.count()
+    draws = w.draws(count)
+    bomb = w.bomb()
+    policy = w.policy()
+    return Wild(count, draws, bomb.name, w.order_of(bomb), w.factors(), policy,
+                w.priority(policy), w.restrictions())

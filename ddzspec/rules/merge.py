@@ -12,13 +12,15 @@ Restriction names are checked against :mod:`ddzspec.restrictions` here.
 from __future__ import annotations
 
 import errno
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import restrictions as registry
 from .._resources import data_dir
 from ..errors import RulesError, shorten
-from .parse import At, Drop, Group, RestrictionDecl, Section, ShapeDecl, parse
+from ..larkerrors import did_you_mean
+from .parse import At, Drop, Group, RestrictionDecl, Section, ShapeDecl, Statement, parse
 
 
 @dataclass
@@ -185,7 +187,8 @@ def raw_of_text(text: str, shown: str, base: Path | None, chain: tuple[Path, ...
 
     for st in parsed.statements:
         if isinstance(st, Section):
-            once("section", st.kind, f"section {st.kind!r} given twice", st.at)
+            once("section", st.kind, f"{st.kind} given twice (one round of a kind per stage)"
+                 if st.kind.startswith("round ") else f"section {st.kind!r} given twice", st.at)
             raw.sections[st.kind] = st
         elif isinstance(st, Group):
             once("group", st.name, f"group {st.name!r} declared twice", st.at)
@@ -212,13 +215,28 @@ def raw_of_text(text: str, shown: str, base: Path | None, chain: tuple[Path, ...
                     raw.shapes[item.name] = item
                 else:
                     if item.name not in registry.REGISTRY:
+                        # a misspelt `for` or `off` after a restriction reads as a name too
+                        hint = did_you_mean(item.name, [*registry.REGISTRY, "for", "off"])
                         raise RulesError(f"unknown restriction {item.name!r} (known: "
-                                         f"{', '.join(registry.REGISTRY)})", shown,
+                                         f"{', '.join(registry.REGISTRY)}){hint}", shown,
                                          item.at.line, item.at.column)
                     once("restriction", item.name, f"restriction {item.name!r} given twice",
                          item.at)
                     raw.restrictions[item.name] = item
+    _replace_rounds(raw, parsed.statements)
     return raw
+
+
+def _replace_rounds(raw: Raw, statements: Sequence[Statement]) -> None:
+    """A file's rounds of a kind replace every round of that kind of its parents (a file that
+    declares ``round show`` at one stage drops the parent's ``round show`` at another; to keep
+    both, it restates both). The sections are keyed ``round KIND STAGE``."""
+    here = {st.kind for st in statements
+            if isinstance(st, Section) and st.kind.startswith("round ")}
+    kinds = {k.split()[1] for k in here}
+    for key in [k for k in raw.sections if k.startswith("round ") and k not in here
+                and k.split()[1] in kinds]:
+        del raw.sections[key]
 
 
 def drop_shape(raw: Raw, drop: Drop) -> None:

@@ -86,13 +86,36 @@ class RoundKind(StrEnum):
 
 
 class RoundStage(StrEnum):
-    """When a round is played: ``deal`` (once the hands are dealt, before the bidding),
-    ``landlord`` (once the landlord is known, before the talon is shown and taken) or
-    ``talon`` (after the landlord took the talon, before play)."""
+    """When a round is played, in the order a deal meets them (the enum's order): ``before
+    deal`` (before the hands are dealt: a seat decides without seeing its cards; a hand shown
+    then is face up as soon as it is dealt), ``after deal`` (once the hands are dealt, before
+    the bidding), ``after landlord`` (once the landlord is known, before the talon is shown
+    and taken) or ``after talon`` (after the landlord took the talon, before play). The bidding
+    comes between ``after deal`` and ``after landlord``."""
 
+    BEFORE_DEAL = "before_deal"
     DEAL = "deal"
     LANDLORD = "landlord"
     TALON = "talon"
+
+    @property
+    def clause(self) -> str:
+        """The stage as the rules language writes it: ``before deal``, ``after talon``."""
+        return "before deal" if self is RoundStage.BEFORE_DEAL else f"after {self.value}"
+
+    @property
+    def words(self) -> str:
+        """The stage in plain words: ``before the deal``, ``after the talon``, ``once the
+        landlord is known`` (``after landlord``)."""
+        if self is RoundStage.LANDLORD:
+            return "once the landlord is known"
+        when, what = self.clause.split()
+        return f"{when} the {what}"
+
+    @property
+    def before_bidding(self) -> bool:
+        """Whether the stage comes before the bidding (there is no landlord yet)."""
+        return self in (RoundStage.BEFORE_DEAL, RoundStage.DEAL)
 
 
 class RoundOrder(StrEnum):
@@ -111,10 +134,14 @@ class RoundOrder(StrEnum):
 
 class Scope(StrEnum):
     """What a seat's round factor multiplies: ``table`` (every settlement) or ``pair`` (a
-    peasant's factor only its own settlement with the landlord; the landlord's every one)."""
+    peasant's factor only its own settlement with the landlord; the landlord's every one).
+    The landlord's answer (``answer … for doublers``) may instead reach only ``doublers``:
+    the settlements of the peasants who chose a factor above 1 earlier in the round (the
+    counter-kick, 反踢, answers the kickers only)."""
 
     TABLE = "table"
     PAIR = "pair"
+    DOUBLERS = "doublers"
 
 
 class FirstBidder(StrEnum):
@@ -179,7 +206,10 @@ class Shape:
     order (``group NAME = sequence …``), a body's height is its top's place in ``seq``, not
     the top's strength; ``kickers_consecutive``: the kicker units stand on consecutive ranks
     of ``seq`` (``+ each pair consecutive``); ``last_play``: played only as the hand's last
-    play (it must empty the hand).
+    play (it must empty the hand); ``wraps``: the declared chain order is a circle
+    (``sequence 3 .. 2 wraps``): ``seq`` holds the circle then its ranks again but the last,
+    so that every chain is a slice ``seq[start:start+run]`` with ``start`` in
+    :meth:`starts` (the one place chains are enumerated).
     """
 
     name: str
@@ -195,19 +225,45 @@ class Shape:
     chain_order: bool = field(default=False, repr=False)
     kickers_consecutive: bool = field(default=False, repr=False)
     last_play: bool = field(default=False, repr=False)
+    wraps: bool = field(default=False, repr=False)
 
     def house(self) -> tuple[str, ...]:
         """The house-rule flags switched on, as words (empty for every seed's shape)."""
         return tuple(w for w, on in (("chain_order", self.chain_order),
                                      ("kickers_consecutive", self.kickers_consecutive),
-                                     ("last_play", self.last_play)) if on)
+                                     ("last_play", self.last_play),
+                                     ("wraps", self.wraps)) if on)
+
+    @property
+    def ring(self) -> tuple[int, ...]:
+        """The ranks of ``seq`` once each, in order: the circle of a wrapping chain order,
+        else ``seq`` itself."""
+        return self.seq[:(len(self.seq) + 1) // 2] if self.wraps else self.seq
+
+    def starts(self, run: int) -> range:
+        """Where a body ``run`` ranks long may start in ``seq``: every place whose body fits
+        in ``seq``, or with ``wraps`` every place of the circle (a chain past the circle's
+        last rank goes on from its first: ``QKA23`` under ``sequence 3 .. 2 wraps``); each
+        body's ranks are ``seq[start:start+run]``.
+
+        >>> from ddzspec.rules import load_rules_text
+        >>> r = load_rules_text("rules w extends classic\\ngroup chain = sequence 3 .. 2 wraps\\n")
+        >>> s = r.shape("straight")
+        >>> len(s.starts(5)), [rank_symbol(i) for i in s.seq[11:16]]
+        (13, ['A', '2', '3', '4', '5'])
+        """
+        return chain_starts(self.seq, run, self.wraps)
 
     def height(self, strength: Sequence[int], start: int, run: int) -> int:
         """The comparison key of the body ``seq[start:start+run]``: the strength of its top
-        rank, or under a declared chain order the top's place in ``seq`` (A2345 below 23456
-        when the sequence is ``A 2 3 .. A``)."""
+        rank, or under a declared chain order the top's place in the sequence (A2345 below
+        23456 when the sequence is ``A 2 3 .. A``; with ``wraps`` the place in the circle of
+        the rank the chain ends on, so under ``sequence 3 .. 2 wraps`` QKA23, its top 3 at
+        the first place, is the lowest straight and JQKA2 the highest)."""
         top = start + run - 1
-        return top if self.chain_order else strength[self.seq[top]]
+        if not self.chain_order:
+            return strength[self.seq[top]]
+        return top % len(self.ring) if self.wraps else top
 
     def chain(self, start: int, run: int) -> tuple[int, ...]:
         """The body's ranks in the declared chain order (``chain_order``), else empty."""
@@ -259,6 +315,23 @@ class Restriction:
         return " ".join(words) + (" for " + ", ".join(self.shapes) if self.shapes else "")
 
 
+def around(ring: tuple[int, ...]) -> tuple[int, ...]:
+    """A wrapping chain order as chains read it: the circle ``ring``, then its ranks again
+    but the last, so that every chain of fewer ranks than the circle is one slice
+    (``sequence 3 .. 2 wraps``: ``3 .. 2 3 .. A``; QKA23 is ``[9:14]``)."""
+    return ring + ring[:-1]
+
+
+def chain_starts(seq: Sequence[int], run: int, wraps: bool) -> range:
+    """Where a chain ``run`` ranks long may start in ``seq`` (a chain order, :func:`around`
+    of its circle when it ``wraps``): every place where it fits, or every place of the
+    circle. The one place chains are enumerated: :meth:`Shape.starts`, the talon's
+    straight (:func:`ddzspec.game.scoring.talon_matches`)."""
+    if wraps:
+        return range((len(seq) + 1) // 2)
+    return range(len(seq) - run + 1)
+
+
 def kickers_in_line(shape: Shape, kickers: Sequence[int]) -> bool:
     """Whether the kickers (15 counts) are one unit per rank on consecutive ranks of the
     shape's ``seq`` (``+ each pair consecutive``: plane wings as consecutive pairs, the
@@ -301,6 +374,10 @@ class Bidding:
     ``first_speaker``: random; ``all_pass_first_bidder``: after an all-pass redeal, random
     (classic) or next (kawu). ``max_robs``, ``no_call_first_speaker_landlord`` and
     ``rob_order`` (:class:`RobOrder`; the duel's ``take_turns`` unless declared) for call_rob.
+    ``first_to_show_speaks_first`` (``first_to_show speaks_first``): the first seat that
+    showed its hand in a show round before the bidding is the first speaker (Happy Dou
+    Dizhu's rule pages: "the first player to show cards bids first"); when none showed, the
+    first speaker stays the drawn one.
     """
 
     system: BiddingSystem
@@ -311,10 +388,13 @@ class Bidding:
     max_robs: int = 0
     no_call_first_speaker_landlord: bool = False
     rob_order: RobOrder = RobOrder.TAKE_TURNS
+    first_to_show_speaks_first: bool = False
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
         out = [self.system.value, f"first_speaker {self.first_speaker.value}"]
+        if self.first_to_show_speaks_first:
+            out.append("first_to_show speaks_first")
         if self.system is BiddingSystem.AUCTION:
             out.append("bids " + " ".join(map(str, self.bids)))
             if self.ends_at is not None:
@@ -347,7 +427,10 @@ class Round:
     """A round every seat named by ``order`` speaks in once, at ``stage``, choosing one of
     ``choices`` (the landlord's answer under ``peasants landlord_if_doubled``: ``answers``,
     else ``choices``); a factor above 1 is recorded with the seat and its ``scope``
-    (:class:`Scope`); in a ``show`` round such a seat's hand is shown to every seat. Source:
+    (:class:`Scope`; the landlord's answer with ``answer_scope``: ``table``, or ``doublers``,
+    the pairs of the peasants who chose a factor above 1 in this round); in a ``show`` round
+    such a seat's hand is shown to every seat (before the deal: as soon as it is dealt), and
+    a seat whose hand is already shown is not asked again. Source:
     the Happy Dou Dizhu doubling round (加倍 ×2, 超级加倍 ×4) and show cards (明牌), the kick /
     counter-kick rooms of regional rules (4399 mini-games rule pages)."""
 
@@ -357,6 +440,7 @@ class Round:
     choices: tuple[Choice, ...]
     answers: tuple[Choice, ...] = ()
     scope: Scope = Scope.TABLE
+    answer_scope: Scope = Scope.TABLE
 
     def choices_of(self, landlord: bool) -> tuple[Choice, ...]:
         """The choices of the landlord (``landlord``) or of a peasant."""
@@ -365,10 +449,11 @@ class Round:
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each (the first: the kind)."""
-        out = [self.kind.value, f"after {self.stage.value}", f"order {self.order.value}",
+        out = [self.kind.value, self.stage.clause, f"order {self.order.value}",
                "choices " + " ".join(map(str, self.choices))]
         if self.answers:
-            out.append("answer " + " ".join(map(str, self.answers)))
+            reach = "" if self.answer_scope is Scope.TABLE else f" for {self.answer_scope}"
+            out.append("answer " + " ".join(map(str, self.answers)) + reach)
         return out + [f"scope {self.scope.value}"]
 
 
@@ -451,6 +536,102 @@ _SCORING_EXTRAS = ("times", "cap_multiplier", "cap_bombs", "talon")
 _SCORING_DEFAULTS = {"times": (), "cap_multiplier": None, "cap_bombs": None, "talon": ()}
 
 
+class BombClass(StrEnum):
+    """How wild cards made a bomb (癞子斗地主): ``soft`` (natural and wild cards), ``hard``
+    (natural cards only), ``pure`` (wild cards only, read as themselves)."""
+
+    SOFT = "soft"
+    HARD = "hard"
+    PURE = "pure"
+
+
+class ReadingPolicy(StrEnum):
+    """How a wild move with several readings gets one (issue 26): ``declared`` (the player
+    states the reading) or ``strongest`` (answering: the answered type and size, highest
+    body; leading: the declared type ``priority``)."""
+
+    DECLARED = "declared"
+    STRONGEST = "strongest"
+
+
+class WildRestrictionKind(StrEnum):
+    """A restriction that cuts wild readings: ``no_wild_kicker`` (a wild card stands only in
+    the body: never a kicker, neither substituted nor as itself) and ``bomb_min_natural N``
+    (a bomb read with wild cards holds at least N natural cards; cocosDemo's "minimum natural
+    cards" per same-rank pattern). All-wild moves read as themselves and are never cut."""
+
+    NO_WILD_KICKER = "no_wild_kicker"
+    BOMB_MIN_NATURAL = "bomb_min_natural"
+
+
+@dataclass(frozen=True, slots=True)
+class WildDraw:
+    """One wild rank of a deal: drawn at random (never a joker) from the rank indices
+    ``ranks`` at ``stage`` (the rounds' stages: ``before deal`` for tiandi laizi's sky rank,
+    ``after deal``, ``after landlord``, ``after talon``), shown to every seat; ``name``: how
+    records and the table call it (``laizi``; tiandi's ``sky``, ``earth``)."""
+
+    name: str
+    stage: RoundStage
+    ranks: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return (f"draw {self.name} {self.stage.clause} from "
+                + " ".join(rank_symbol(i) for i in self.ranks))
+
+
+@dataclass(frozen=True, slots=True)
+class WildRestriction:
+    """A wild restriction switched on: its kind and its number (``bomb_min_natural 2``)."""
+
+    kind: WildRestrictionKind
+    param: int | None = None
+
+    def __str__(self) -> str:
+        return self.kind.value + ("" if self.param is None else f" {self.param}")
+
+
+@dataclass(frozen=True, slots=True)
+class Wild:
+    """Wild cards (laizi, tiandi laizi; issue 26, sources in ``rules/laizi.rules``): the
+    ``draws`` (one per wild rank; ``count`` of them), the shape whose readings get a
+    :class:`BombClass` (``bomb``), the ``order`` of the classes and the shapes above them,
+    highest first (``rocket > pure > hard > soft``), each class's factor (``factors``), the
+    reading ``policy`` with its type ``priority`` (highest first; every shape), and the
+    ``restrictions`` that cut readings. A wild card stands for any non-joker rank, its own
+    included, inside a combination; a move of wild cards only reads as itself."""
+
+    count: int
+    draws: tuple[WildDraw, ...]
+    bomb: str
+    order: tuple[str, ...]
+    factors: tuple[tuple[BombClass, int], ...]
+    policy: ReadingPolicy
+    priority: tuple[str, ...] = ()
+    restrictions: tuple[WildRestriction, ...] = ()
+
+    def factor(self, cls: BombClass) -> int:
+        """The factor of a bomb of class ``cls`` (1 when none is declared)."""
+        return dict(self.factors).get(cls, 1)
+
+    def restriction(self, kind: WildRestrictionKind) -> WildRestriction | None:
+        """The restriction ``kind`` if switched on, else None."""
+        return next((r for r in self.restrictions if r.kind is kind), None)
+
+    def clauses(self) -> list[str]:
+        """The section in rules-language words, one clause each."""
+        out = [f"count {self.count}", *map(str, self.draws), f"bomb {self.bomb}",
+               "order " + " > ".join(self.order)]
+        if self.factors:
+            out.append("factor " + " ".join(f"{c.value} {n}" for c, n in self.factors))
+        out.append(f"reading {self.policy.value}")
+        if self.priority:
+            out.append("priority " + " > ".join(self.priority))
+        if self.restrictions:
+            out.append("restrict " + ", ".join(map(str, self.restrictions)))
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A loaded variant. Build with :func:`load_rules`.
@@ -459,7 +640,8 @@ class Rules:
     ``strength``: per rank index its position in ``order`` (−1 if not in the deck);
     ``groups``: (name, rank indices) pairs; ``max_cards``: largest hand (hand + talon), the cap
     on a move's size. ``sequences``: the groups declared as a chain order (``group chain =
-    sequence A 2 3 .. A``: their ranks as written, not in ``order``). ``digest``: sha256 of the
+    sequence A 2 3 .. A``: their ranks as written, not in ``order``); ``wrapping``: those of
+    them that are a circle (``sequence 3 .. 2 wraps``). ``digest``: sha256 of the
     resolved table-relevant spec (cache key).
     """
 
@@ -482,8 +664,13 @@ class Rules:
     parents: tuple[str, ...] = ()
     without: tuple[str, ...] = ()
     sequences: tuple[str, ...] = ()
-    #: the rounds played besides the bidding and trick play, in the order written
+    #: the rounds played besides the bidding and trick play, in the order a deal meets them:
+    #: by stage (:class:`RoundStage`), rounds of one stage in the order written
     rounds: tuple[Round, ...] = ()
+    #: the sequences that wrap (``group chain = sequence 3 .. 2 wraps``): a circle
+    wrapping: tuple[str, ...] = ()
+    #: wild cards (laizi); None: every card is natural (the seeds: "pas de carte joker libre")
+    wild: Wild | None = None
     digest: str = field(default="", compare=False)
 
     def shape(self, name: str) -> Shape:
@@ -570,7 +757,7 @@ def resolved_text(rules: Rules) -> str:
         out.append(f"    jokers {ranks(rules.jokers)}")
     out += ["}", "order " + ranks([r.index for r in rules.order])]
     out += [f"group {g} = {'sequence ' if g in rules.sequences else ''}{ranks(idx)}"
-            for g, idx in rules.groups]
+            f"{' wraps' if g in rules.wrapping else ''}" for g, idx in rules.groups]
 
     def block(head: str, clauses: Sequence[str]) -> None:
         out.extend(["", head + " {"] + [f"    {c}" for c in clauses] + ["}"])
@@ -590,6 +777,8 @@ def resolved_text(rules: Rules) -> str:
     for rnd in rules.rounds:
         words = rnd.clauses()
         block(f"round {words[0]}", words[1:])
+    if rules.wild is not None:
+        block("wild", rules.wild.clauses())
     return "\n".join(out) + "\n"
 
 

@@ -46,7 +46,7 @@ _VOCABULARY = Vocabulary(
     names={"NAME": "a lower-case name", "INT": "a number",
            "RANK": "a rank (3-9, 10, J, Q, K, A, 2, B, R)",
            "STRING": "a quoted title", "EACH": "each", "SWITCH": "on or off",
-           "CONSECUTIVE": "consecutive", "LAST_PLAY": "last_play",
+           "CONSECUTIVE": "consecutive", "LAST_PLAY": "last_play", "WRAPS": "wraps",
            "YESNO": "yes or no", "ROLE": "landlord or peasant",
            "BIDDING_SYSTEM": _either(BiddingSystem), "DIRECTION": _either(Turn),
            "FIRST_BIDDER": _either(FirstBidder), "ROB_ORDER": _either(RobOrder),
@@ -126,7 +126,8 @@ SeqItem = RankAt | tuple[RankAt, RankAt]
 @dataclass(frozen=True, slots=True)
 class Group:
     """``group NAME = …``: ranks (``span``: written LO .. HI, ``ranks`` holds LO and HI), or
-    with ``sequence`` a declared chain order, its ``items`` as written."""
+    with ``sequence`` a declared chain order, its ``items`` as written (``wraps``: the word
+    ``wraps`` closes it, where it was written)."""
 
     name: str
     at: At
@@ -134,6 +135,7 @@ class Group:
     span: bool  # written LO .. HI (ranks holds LO and HI)
     sequence: bool = False
     items: tuple[SeqItem, ...] = ()
+    wraps: At | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +225,7 @@ _CLAUSES: dict[str, tuple[str, Callable[[list[Any]], Any]]] = {
     "bid_max_robs": ("max_robs", _int),
     "bid_no_call": ("no_call_first_speaker_landlord", lambda ch: True),
     "bid_rob_order": ("rob_order", _member(RobOrder)),
+    "bid_first_to_show": ("first_to_show_speaks_first", lambda ch: True),
     "trick_close_after": ("close_after", _int),
     "trick_leader_may_pass": ("leader_may_pass", lambda ch: str(ch[0]) == "yes"),
     "score_base": ("base", _int_or_word), "score_settle": ("settle", _member(Settle)),
@@ -278,12 +281,19 @@ class _Sections(Transformer[Token, File]):
         return self._section("bidding", meta, ch[1:], head=str(ch[0]))
 
     def round(self, meta: Meta, ch: list[Any]) -> Section:
-        """``round NAME { … }``: the section ``round NAME`` (each round replaces the parent's
-        round of the same name); its words are checked when building."""
-        return self._section(f"round {ch[0]}", meta, ch[1:], head=str(ch[0]))
+        """``round NAME { … }``: the section ``round NAME STAGE`` (``round show before
+        deal``; one round of a kind per stage in a file, and a file's rounds of a kind replace
+        every round of that kind of its parent: :func:`~ddzspec.rules.merge.read_raw`); its
+        words are checked when building."""
+        when = [c for c in ch[1:] if isinstance(c, Setting) and c.key in ("after", "before")]
+        stage = f" {when[0].key} {when[0].value.text}" if when else ""
+        return self._section(f"round {ch[0]}{stage}", meta, ch[1:], head=str(ch[0]))
 
     def round_after(self, meta: Meta, ch: list[Token]) -> Setting:
         return Setting("after", self._word(ch[0]), self._at(meta))
+
+    def round_before(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("before", self._word(ch[0]), self._at(meta))
 
     def round_order(self, meta: Meta, ch: list[Token]) -> Setting:
         return Setting("order", tuple(self._word(t) for t in ch), self._at(meta))
@@ -291,8 +301,11 @@ class _Sections(Transformer[Token, File]):
     def round_choices(self, meta: Meta, ch: list[tuple[Word, Word]]) -> Setting:
         return Setting("choices", tuple(ch), self._at(meta))
 
-    def round_answer(self, meta: Meta, ch: list[tuple[Word, Word]]) -> Setting:
-        return Setting("answer", tuple(ch), self._at(meta))
+    def round_answer(self, meta: Meta, ch: list[Any]) -> Setting:
+        """``answer CHOICE … [for SCOPE]``: (the choices, the scope word or None)."""
+        reach = self._word(ch[-1]) if isinstance(ch[-1], Token) else None
+        choices = tuple(c for c in ch if isinstance(c, tuple))
+        return Setting("answer", (choices, reach), self._at(meta))
 
     def round_scope(self, meta: Meta, ch: list[Token]) -> Setting:
         return Setting("scope", self._word(ch[0]), self._at(meta))
@@ -342,6 +355,55 @@ class _Sections(Transformer[Token, File]):
         rank = next((RankAt(RANK_OF_SYMBOL[str(c)], self._tok(c)) for c in ch[1:-1]), None)
         return TalonItem(self._word(ch[0]), rank, self._word(ch[-1]))
 
+    # wild cards: one section that replaces the parent's; its words are checked when building
+    def wild(self, meta: Meta, ch: list[Any]) -> Section:
+        return self._section("wild", meta, ch)
+
+    def _words(self, key: str, meta: Meta, ch: list[Any]) -> Setting:
+        return Setting(key, tuple(self._word(t) for t in ch), self._at(meta))
+
+    def wild_count(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("count", self._word(ch[0]), self._at(meta))
+
+    def _draw(self, moment: str, meta: Meta, ch: list[Any]) -> Setting:
+        ranks = ch[2] if len(ch) > 2 else None
+        return Setting("draw", (self._word(ch[0]), moment, self._word(ch[1]), ranks),
+                       self._at(meta))
+
+    def wild_draw_before(self, meta: Meta, ch: list[Any]) -> Setting:
+        return self._draw("before", meta, ch)
+
+    def wild_draw_after(self, meta: Meta, ch: list[Any]) -> Setting:
+        return self._draw("after", meta, ch)
+
+    def wild_from(self, meta: Meta, ch: list[Any]) -> tuple[bool, tuple[RankAt, ...]]:
+        """``from RANKS`` or ``from LO .. HI``: (a span?, the ranks as written)."""
+        if len(ch) == 1 and isinstance(ch[0], tuple):
+            return True, ch[0]
+        return False, tuple(ch)
+
+    def wild_bomb(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("bomb", self._word(ch[0]), self._at(meta))
+
+    def wild_order(self, meta: Meta, ch: list[Token]) -> Setting:
+        return self._words("order", meta, ch)
+
+    def wild_factor(self, meta: Meta, ch: list[Token]) -> Setting:
+        pairs = tuple((self._word(ch[i]), self._word(ch[i + 1])) for i in range(0, len(ch), 2))
+        return Setting("factor", pairs, self._at(meta))
+
+    def wild_reading(self, meta: Meta, ch: list[Token]) -> Setting:
+        return Setting("reading", self._word(ch[0]), self._at(meta))
+
+    def wild_priority(self, meta: Meta, ch: list[Token]) -> Setting:
+        return self._words("priority", meta, ch)
+
+    def wild_restrict(self, meta: Meta, ch: list[tuple[Word, Word | None]]) -> Setting:
+        return Setting("restrict", tuple(ch), self._at(meta))
+
+    def wild_restriction(self, meta: Meta, ch: list[Token]) -> tuple[Word, Word | None]:
+        return self._word(ch[0]), (self._word(ch[1]) if len(ch) > 1 else None)
+
     # sections that merge by name
     def group(self, meta: Meta, ch: list[Any]) -> Group:
         rest = ch[1:]
@@ -355,8 +417,10 @@ class _Sections(Transformer[Token, File]):
         return tuple(ch)
 
     def sequence(self, meta: Meta, ch: list[Any]) -> Group:
-        items = tuple(c if isinstance(c, RankAt) else (c[0], c[1]) for c in ch)
-        return Group("", self._at(meta), (), False, True, items)
+        wraps = next((self._tok(c) for c in ch if isinstance(c, Token)), None)  # WRAPS
+        items = tuple(c if isinstance(c, RankAt) else (c[0], c[1]) for c in ch
+                      if not isinstance(c, Token))
+        return Group("", self._at(meta), (), False, True, items, wraps)
 
     def shapes(self, meta: Meta, ch: list[Any]) -> Block:
         return Block("shapes", self._at(meta), tuple(ch))

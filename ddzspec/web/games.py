@@ -272,7 +272,7 @@ class WebGame:
             "id": self.gid, "rules": self.rules_key, "title": rl.title, "players": n,
             "seat": self.seat, "levels": list(self.levels), "notation": notation,
             "bidding": rl.bidding.system, "view": j,
-            "hand_cards": card_list(st.hands[self.seat], notation),
+            "hand_cards": card_list(v.hand, notation),  # empty before the deal
             "talon_cards": None if v.talon is None else card_list(v.talon, notation),
             "talon_size": len(st.talon),
             "shown_cards": [{"seat": s, "cards": card_list(h, notation)} for s, h in v.shown

@@ -323,13 +323,44 @@ def test_a_doubling_round_is_a_prompt(tmp_path: Path) -> None:
     assert resume(load(save)).over
 
 
-def test_show_cards_is_a_prompt(tmp_path: Path) -> None:
-    """examples/show-cards.rules: the first prompt asks to show the hand, by name."""
-    child = spawn(tmp_path, "--rules", "examples/show-cards.rules", "--seat", "0",
+@pytest.mark.parametrize("rules, before, after", [
+    # examples/show-cards.rules: the first prompt asks to show the hand, by name
+    ("examples/show-cards.rules", [], [r"you: show \(x2; multiplier x2\)", r"you show: "]),
+    # rules/happy.rules: the first prompt comes before the deal (no hand yet); the person
+    # shows x5 and its hand is printed face up only once the hands are dealt
+    ("happy", ["your hand: not dealt yet"],
+     [r"you: show \(x5; multiplier x5\)\r?\n", r"the hands are dealt\r?\nyou show: "]),
+], ids=["after-deal", "before-deal"])
+def test_show_cards_is_a_prompt(tmp_path: Path, rules: str, before: list[str],
+                                after: list[str]) -> None:
+    child = spawn(tmp_path, "--rules", rules, "--seat", "0",
                   "--seed", "4", "--levels", "1", "--save", str(tmp_path / "deal.json"))
+    for said in before:
+        child.expect(said)
     child.expect(re.compile(r"seat 0 show \[no/show\]> "))
     child.sendline("show")
-    child.expect(r"you: show \(x2; multiplier x2\)")
-    child.expect(r"you show: ")
+    for said in after:
+        child.expect(said)
     child.sendline("quit")
     assert finish(child) == 0
+
+
+def test_the_status_shows_the_seats_own_settlement_itemised(tmp_path: Path) -> None:
+    """QQ, scope pair (examples/qq-bidding.rules): the landlord (seat 1) doubles, seat 2
+    super-doubles (x4, its own pair), seat 0 does not. Seat 2 is shown its settlement at
+    2 x 4 = 8, not the table's x2; the landlord each of its two."""
+    from ddzspec.cli.seat import TerminalSeat
+    from ddzspec.game import Action, GameState
+    g = GameState.new(load_rules("examples/qq-bidding.rules"), seed=5, first=0)
+    for a in (Action.call(0, False), Action.call(1), Action.rob(2, False), Action.double(1, 2),
+              Action.double(2, 4), Action.double(0, 1)):
+        g = g.apply(a)
+    said: list[str] = []
+    peasant = TerminalSeat(g, 2, [], tmp_path / "d.json", "en", say=said.append)
+    assert ("your settlement with the landlord: x8 (double, super x4 seat 2 only); base 1"
+            in peasant.status())
+    assert not any(x.startswith("multiplier:") for x in peasant.status())
+    landlord = TerminalSeat(g, 1, [], tmp_path / "d.json", "en", say=said.append)
+    assert [x for x in landlord.status() if x.startswith("settlement")] == [
+        "settlement with seat 0: x2 (double); base 1",
+        "settlement with seat 2: x8 (double, super x4 seat 2 only); base 1"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from pathlib import Path
@@ -256,7 +257,7 @@ def test_a_record_number_too_long_for_python_is_a_one_line_error(tmp_path: Path,
     (lambda o: o["rules"].__setitem__("name", "kawu"),
      '"rules" "name" is "kawu" but its text is the rules "classic": the record was altered'),
     (lambda o: o.__setitem__("version", 2.0),
-     "unsupported record version 2.0 (this ddzspec reads versions 1, 2)"),
+     "unsupported record version 2.0 (this ddzspec reads versions 1, 2, 3)"),
     (lambda o: o.__setitem__("deal", [5]),
      'the record: "deal" must be an object, not [5]'),
     (lambda o: o["rules"].__setitem__("digest", 7),
@@ -496,3 +497,82 @@ def test_a_version_1_record_names_only_a_built_in(name: str,
     assert str(e.value) == (f"version 1 record of rules {name!r}: they are not built into "
                             "ddzspec and the record does not carry them, so it cannot be "
                             "replayed exactly (records from this ddzspec carry their rules)")
+
+
+# --------------------------------------------- version 2 records of rounds (issue 25 §4)
+
+def _hebei_kick_and_counter() -> GameState:
+    """hebei, seed 4: seat 0 bids 3 (landlord, base 3), seat 1 kicks (x2), seat 2 does not,
+    the landlord counters (x2); three level 1 players play it out."""
+    g = GameState.new(load_rules("hebei"), seed=4, first=0).apply(Action.bid(0, 3))
+    for a in (Action.double(1, 2), Action.double(2, 1), Action.double(0, 2)):
+        g = g.apply(a)
+    players = [player_for(1, 0) for _ in range(3)]
+    while not g.over:
+        assert g.turn is not None
+        g = g.apply(players[g.turn].decide(g.view(g.turn)))
+    return g
+
+
+def _as_saved(obj: dict[str, Any], version: int, old: str, new: str) -> dict[str, Any]:
+    """``obj`` with its rules line ``old`` written ``new`` (its sha256 updated) and
+    ``version``: a record as an earlier ddzspec saved it."""
+    text = [new if t == old else t for t in obj["rules"]["text"]]
+    assert text != obj["rules"]["text"]
+    sha = hashlib.sha256("".join(t + "\n" for t in text).encode()).hexdigest()
+    return {**obj, "version": version, "rules": {**obj["rules"], "text": text, "sha256": sha}}
+
+
+def test_a_version_2_hebei_record_replays_its_counter_kick_for_the_kickers_only() -> None:
+    """Before ``answer … for`` (issue 25 §4) hebei saved ``answer no 1 counter 2`` and the
+    counter-kick reached the kicking peasant's pair only; a record written then (version 2)
+    still replays to its result. The deal: base 3, the landlord plays a bomb 8888 (x2, the
+    table's): seat 1 kicked, so it settles 3 x 2 (kick) x 2 (counter) x 2 (bomb) = 24, seat 2
+    3 x 2 = 6, the landlord wins 24 + 6 = 30. Read as version 3 (the answer table-wide) seat
+    2 would owe 3 x 2 x 2 = 12 and the recorded result is refused."""
+    g = _hebei_kick_and_counter()
+    assert g.result is not None and g.result.scores == (30, -24, -6)
+    obj = json.loads(record_of(g).dumps())
+    assert obj["version"] == 3
+    old = _as_saved(obj, 2, "    answer no 1 counter 2 for doublers", "    answer no 1 counter 2")
+    rep = replay(Record.from_json(old))
+    assert rep.ok, rep.error
+    assert rep.warnings == ("version 2 record: its round under order peasants "
+                            "landlord_if_doubled and scope pair is read as it was then, the "
+                            "landlord's answer for the doublers only ('answer … for "
+                            "doublers')",)
+    assert rep.state.result == g.result and rep.state.rules.name == "hebei"
+    # saved again, it is today's hebei record, version 3, 'for doublers' written
+    again = json.loads(record_of(rep.state).dumps())
+    assert again == obj
+    # the same text read as version 3: the counter-kick is the table's, seat 2 owes 12
+    rep = replay(Record.from_json({**old, "version": 3}))
+    assert rep.error_index == len(obj["actions"]) and rep.error is not None
+    assert '"scores": {"0": 36, "1": -24, "2": -12}' in rep.error
+
+
+def test_a_version_2_landlord_choice_without_answer_reached_the_doublers_too() -> None:
+    """Version 2 under order peasants landlord_if_doubled and scope pair without an
+    ``answer``: the landlord's own choice (from ``choices``) reached the doublers' pairs
+    only, as the migration reads it (``answer`` = the choices, ``for doublers``); a round
+    under scope table is kept as written."""
+    from ddzspec.game.record import migrate_v2_rounds
+    from ddzspec.rules import Scope, load_rules_text
+    pair, table = (load_rules_text(
+        "rules k extends classic\nround double { after talon  order peasants "
+        f"landlord_if_doubled  choices no 1 kick 2  scope {s} }}\n", "k.rules")
+        for s in ("pair", "table"))
+    (rnd,) = migrate_v2_rounds(pair).rounds
+    assert [str(c) for c in rnd.answers] == ["no 1", "kick 2"]
+    assert rnd.answer_scope is Scope.DOUBLERS
+    assert migrate_v2_rounds(table) == table
+    g = GameState.new(migrate_v2_rounds(pair), seed=4, first=0).apply(Action.bid(0, 3))
+    for a in (Action.double(1, 2), Action.double(2, 1), Action.double(0, 2)):
+        g = g.apply(a)
+    # seat 1: kick x2 and the landlord's x2 = 4; seat 2 did not kick: x1
+    assert (g.pair_multiplier(1), g.pair_multiplier(2)) == (4, 1)
+
+
+def test_a_record_without_rounds_stays_version_2() -> None:
+    obj = json.loads(record_of(self_play("classic", 3)).dumps())
+    assert obj["version"] == 2 and replay(Record.from_json(obj)).ok

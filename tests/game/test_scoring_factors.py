@@ -138,6 +138,20 @@ def test_a_talon_straight_follows_a_declared_chain_order(talon: str, straight: b
     assert (f is not None and f.kind == "talon_straight") is straight
 
 
+@pytest.mark.parametrize("talon, straight", [
+    ("KA2", True), ("A23", True), ("2A3", True), ("234", True), ("QKA", True),
+    ("K23", False), ("A24", False), ("KA3", False),  # gaps in the circle 3 .. 2
+])
+def test_a_talon_straight_goes_round_a_wrapping_chain_order(talon: str, straight: bool) -> None:
+    """Under ``group chain = sequence 3 .. 2 wraps`` (examples/wrap-straights.rules) the
+    chain goes on from the 2 to the 3: K A 2, A 2 3 and 2 3 4 are runs of the circle."""
+    rules = load_rules_text(f'rules w "x" extends "{EXAMPLES / "wrap-straights"}"\n'
+                            "scoring { base bid\n double bomb rocket spring anti_spring\n"
+                            " talon straight 3\n settle per_peasant }\n", "w.rules")
+    f = talon_factor(rules, Cards.parse(talon))
+    assert (f is not None and f.kind == "talon_straight") is straight
+
+
 def test_a_talon_trio_multiplies_when_the_landlord_takes_it() -> None:
     """talon trio 4: TTT ×4, then bombs ×2 ×2 and spring ×2: 4 × 2 × 2 × 2 = 32; the landlord
     wins 2 × 32 = 64, each peasant loses 32 (capped.rules caps at 64: not reached)."""

@@ -1,7 +1,8 @@
 """House rules on shapes in readings, the move table, legal moves and the solver's move set
 (sources in each example file): low A-2 chains (examples/low-straights.rules),
 last-play-only shapes (examples/last-play-trio.rules), plane wings without 2s or jokers
-(examples/wings-no-twos.rules), wings as consecutive pairs (examples/consecutive-wings.rules).
+(examples/wings-no-twos.rules), wings as consecutive pairs (examples/consecutive-wings.rules),
+wrap-around chains (examples/wrap-straights.rules).
 Counts are worked out here by hand from the rules as written, not from ddzspec.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ddzspec.solver.movegen import move_set
@@ -96,6 +98,122 @@ def test_the_solver_ranks_chains_by_the_sequence(low: Rules) -> None:
     beaten = {ms.text(m) for m in ms.answers(info, ids[0] or 0)}
     assert {"23456", "34567", "45678", "56789"} <= beaten
     assert ms.text(ids[0] or 0) == "A2345"
+
+
+# ----------------------------------------------------------------------------- wrap-around
+
+#: the chain order of wrap-straights: a circle, after the 2 comes the 3 again
+CIRCLE = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+
+
+def arcs(lo: int, hi: int) -> list[list[str]]:
+    """Every run of ``lo`` .. ``hi`` consecutive ranks of the circle (each start once)."""
+    return [(CIRCLE * 2)[s:s + n] for n in range(lo, hi + 1) for s in range(len(CIRCLE))]
+
+
+def multisets(size: int, ranks: int, most: int = 2) -> int:
+    """Multisets of ``size`` cards over ``ranks`` ranks, at most ``most`` of each."""
+    ways = [1] + [0] * size
+    for _ in range(ranks):
+        ways = [sum(ways[k - c] for c in range(most + 1) if k >= c) for k in range(size + 1)]
+    return ways[size]
+
+
+@pytest.fixture(scope="module")
+def wrap() -> Rules:
+    return example("wrap-straights")
+
+
+def test_wrapped_straights_rank_by_their_top_in_the_circle(wrap: Rules) -> None:
+    fives = ["".join(a) for a in arcs(5, 5)]
+    assert fives[8:] == ["JQKA2", "QKA23", "KA234", "A2345", "23456"]
+    readings = {m: read(m, wrap).reading for m in fives}
+    assert all(r is not None and r.shape == "straight" for r in readings.values())
+    # the top's place in the circle: QKA23 ends on 3 (place 0), JQKA2 on 2 (place 12)
+    keys = {m: r.key for m, r in readings.items() if r is not None}
+    assert keys["QKA23"] == 0 and keys["KA234"] == 1 and keys["A2345"] == 2
+    assert keys["23456"] == 3 and keys["34567"] == 4 and keys["JQKA2"] == 12
+    assert sorted(keys.values()) == list(range(13))  # no two fives tie
+    low, top = readings["QKA23"], readings["JQKA2"]
+    assert low is not None and top is not None
+    for m, r in readings.items():
+        assert r is not None
+        assert m == "QKA23" or (beats(r, low)[0] and not beats(low, r)[0])
+        assert m == "JQKA2" or (beats(top, r)[0] and not beats(r, top)[0])
+    assert beats(read("34567", wrap).reading, low) == (  # type: ignore[arg-type]
+        True, "same type and length, higher body (7 over 3; kickers never count)")
+    # a pair straight and a plane wrap too
+    assert read("KKAA2233", wrap).reading.shape == "pair_straight"  # type: ignore[union-attr]
+    assert read("222333", wrap).reading.shape == "plane"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("move", ["QKA24", "3456789TJQKA2", "JQK23", "A2"])
+def test_what_still_is_no_chain(wrap: Rules, move: str) -> None:
+    # a gap, all 13 ranks of the circle (12 at most), and a run of 2 singles
+    assert not read(move, wrap).legal
+
+
+def test_classic_does_not_wrap() -> None:
+    classic = load_rules("classic")
+    assert not read("QKA23", classic).legal and not read("JQKA2", classic).legal
+
+
+def test_check_counts_by_hand(wrap: Rules, cli: Any) -> None:
+    """``ddzspec check`` on the example: each count from the rules as written (classic's
+    shapes, restrictions and 20-card cap; chains over the circle of 13 ranks)."""
+    code, out, _ = cli("check", str(EXAMPLES / "wrap-straights.rules"), "--json")
+    assert code == 0, out
+    got = json.loads(out)
+    # straight 5..12, pair_straight 3..10 (20 cards), plane 2..6 (18 cards): 13 starts each
+    chains = {"straight": len(arcs(5, 12)), "pair_straight": len(arcs(3, 10)),
+              "plane": len(arcs(2, 6))}
+    assert chains == {"straight": 104, "pair_straight": 104, "plane": 65}
+    assert len({frozenset(a) for a in arcs(2, 12)}) == len(arcs(2, 12))  # no arc twice
+    # wings: n trios (4n <= 20 with singles, 5n <= 20 with pairs) carry n singles or pairs of
+    # the 13 - n other plain ranks, at most 2 of a rank (kicker_rank_max 2, not the body's
+    # rank), or one joker with n - 1 of them (never both jokers)
+    singles = sum(13 * (multisets(n, 13 - n) + 2 * multisets(n - 1, 13 - n))
+                  for n in range(2, 6))
+    pairs = sum(13 * multisets(n, 13 - n, most=1) for n in range(2, 5))
+    expected = {
+        "single": 15, "pair": 13, "trio": 13,
+        "trio_single": 13 * 14,  # any of the 12 other plain ranks or a joker
+        "trio_pair": 13 * 12,
+        **chains,
+        "plane_singles": singles, "plane_pairs": pairs,
+        # two singles of the 12 other plain ranks (a pair of one allowed), or one joker and one
+        "four_two_singles": 13 * (multisets(2, 12) + 2 * 12),
+        "four_two_pairs": 13 * multisets(2, 12, most=1),
+        "bomb": 13, "rocket": 1}
+    assert expected["plane_singles"] == 28210 and expected["plane_pairs"] == 3913
+    assert got["by_type"] == expected
+    assert got["moves"] == sum(expected.values()) == 34973 and got["ambiguous"] == []
+
+
+def test_legal_wrapped_straights_of_a_hand(wrap: Rules) -> None:
+    hand = ["Q", "K", "A", "2", "3", "4", "5"]
+    moves = legal_moves("".join(hand), None, wrap)
+    straights = {m.format() for m in moves if m.shape == "straight"}
+    # the hand is the arc Q .. 5 of the circle: 3 fives, 2 sixes, 1 seven
+    expected = {"".join(a) for a in arcs(5, 12) if set(a) <= set(hand)}
+    assert straights == expected == {"QKA23", "KA234", "A2345", "QKA234", "KA2345",
+                                     "QKA2345"}
+    # answering QKA23, the lowest five: the hand's other fives, in hint order (by height)
+    answers = legal_moves("".join(hand), "QKA23", wrap)
+    assert [m.format() for m in answers if m.shape == "straight"] == ["KA234", "A2345"]
+    assert [m.format() for m in legal_moves("".join(hand), "34567", wrap)
+            if m.shape == "straight"] == []
+
+
+def test_the_solver_ranks_wrapped_chains_by_the_circle(wrap: Rules) -> None:
+    ms = move_set(wrap)
+    ids = [ms.move_id(Cards.parse(m)) for m in ("QKA23", "A2345", "34567", "JQKA2")]
+    assert None not in ids
+    strength = [ms.strength[i] for i in ids if i is not None]
+    assert strength == sorted(strength) and len(set(strength)) == 4
+    info = ms.info(pack4(Cards.parse("QKA2345").counts))
+    assert {ms.text(m) for m in ms.answers(info, ids[0] or 0)} >= {"KA234", "A2345"}
+    assert "QKA23" in {ms.text(m) for m in info.leads}
 
 
 # ----------------------------------------------------------------------------- last play
@@ -199,7 +317,8 @@ def test_the_table_index_and_per_hand_generation_agree(last: Rules) -> None:
             assert fast.answers(counts, p) == want, (text, prev)
 
 
-@pytest.mark.parametrize("name", ["low-straights", "wings-no-twos", "consecutive-wings"])
+@pytest.mark.parametrize("name", ["low-straights", "wings-no-twos", "consecutive-wings",
+                                  "wrap-straights"])
 def test_the_csp_and_the_table_agree(name: str) -> None:
     """Every table entry sampled has exactly the CSP's one reading; random multisets near
     the house rules' shapes are legal under the table iff the CSP reads them once."""

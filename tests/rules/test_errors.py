@@ -181,7 +181,8 @@ def test_unknown_group_in_a_shape(tmp_path: Path) -> None:
             "}\n")
     err = _error(text, tmp_path)
     assert _where(err) == (3, 29)
-    assert err.message == "shape straight: unknown group 'chains' (groups: chain, jokers)"
+    assert err.message == ("shape straight: unknown group 'chains' (groups: chain, jokers); "
+                           "did you mean 'chain'?")
 
 
 def test_load_rules_text_reports_the_given_path() -> None:

@@ -1,6 +1,7 @@
 """The built-ins beyond the seeds: ``happy`` (Happy Dou Dizhu, the QQ rules: call and rob with
-the caller's last word, show cards after the deal x2, double x2 / super double x4 per pair, the
-multiplier capped at 64; sources cited in rules/happy.rules) and ``hebei`` (classic with kick
+the caller's last word, show cards before the deal x5 and after it x2, the first seat to show
+bids first, double x2 / super double x4 per pair, the multiplier capped at 64; sources cited
+in rules/happy.rules) and ``hebei`` (classic with kick
 and counter-kick, 踢 / 反踢; sources cited in rules/hebei.rules)."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ddzspec.game.record import Record, record_of, replay
 from ddzspec.rules import (
     RobOrder,
     RoundOrder,
+    RoundStage,
     Scope,
     builtin_rules,
     load_rules,
@@ -28,18 +30,24 @@ HAPPY = load_rules("happy")
 HEBEI = load_rules("hebei")
 
 
-def test_the_built_ins_are_the_seeds_variants_plus_happy_and_hebei() -> None:
-    assert builtin_rules() == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu"]
+def test_the_built_ins_are_the_seeds_variants_plus_happy_hebei_and_laizi() -> None:
+    assert builtin_rules() == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu",
+                               "laizi"]
     assert HAPPY.parents == ("classic",) and HEBEI.parents == ("classic",)
 
 
 def test_happy_loads_with_the_declared_values() -> None:
     assert HAPPY.name == "happy"
     assert HAPPY.bidding.rob_order is RobOrder.EACH_ONCE_CALLER_LAST
-    assert [r.kind for r in HAPPY.rounds] == ["show", "double"]
-    show, double = HAPPY.rounds
+    assert HAPPY.bidding.first_to_show_speaks_first
+    assert [(r.kind, r.stage) for r in HAPPY.rounds] == [
+        ("show", RoundStage.BEFORE_DEAL), ("show", RoundStage.DEAL),
+        ("double", RoundStage.TALON)]
+    blind_show, show, double = HAPPY.rounds
+    assert [(c.name, c.times) for c in blind_show.choices] == [("no", 1), ("show", 5)]
     assert [(c.name, c.times) for c in show.choices] == [("no", 1), ("show", 2)]
     assert show.order is RoundOrder.ALL and show.scope is Scope.TABLE
+    assert blind_show.order is RoundOrder.ALL and blind_show.scope is Scope.TABLE
     assert [(c.name, c.times) for c in double.choices] == [("no", 1), ("double", 2),
                                                            ("super", 4)]
     assert double.order is RoundOrder.LANDLORD_PEASANTS and double.scope is Scope.PAIR
@@ -57,7 +65,7 @@ def test_hebei_loads_with_kick_and_counter_kick() -> None:
     assert kick.kind == "double" and kick.order is RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED
     assert [c.name for c in kick.choices_of(landlord=False)] == ["no", "kick"]
     assert [c.name for c in kick.choices_of(landlord=True)] == ["no", "counter"]
-    assert kick.scope is Scope.PAIR
+    assert kick.scope is Scope.PAIR and kick.answer_scope is Scope.DOUBLERS
     assert HEBEI.bidding == load_rules("classic").bidding  # classic's auction
 
 
@@ -71,7 +79,10 @@ def test_both_round_trip_through_rules_show() -> None:
 def test_diff_says_the_bidding_rounds_and_scoring_in_words() -> None:
     diffs = {d.what: (d.a, d.b) for d in spec_differences(load_rules("classic"), HAPPY)}
     assert list(diffs) == ["bidding", "scoring", "round show", "round double"]
-    assert diffs["bidding"][1] == "call_rob, first_speaker random, rob_order each_once_caller_last"
+    assert diffs["bidding"][1] == ("call_rob, first_speaker random, first_to_show speaks_first, "
+                                   "rob_order each_once_caller_last")
+    assert diffs["round show"][1] == ("before deal, order all, choices no 1 show 5, scope table; "
+                                      "after deal, order all, choices no 1 show 2, scope table")
     assert diffs["scoring"][1] == ("base 1, double rob bomb rocket spring anti_spring, "
                                    "cap multiplier 64")
     assert diffs["round double"][1] == ("after talon, order landlord peasants, choices no 1 "
@@ -92,19 +103,20 @@ def test_a_seeded_happy_deal_plays_to_the_end_and_replays() -> None:
     while not g.over:
         g = g.apply(_greedy(g))
     assert g.result is not None and sum(g.result.scores) == 0
-    # every seat shows (x2 each); seat 0 calls, seats 1 and 2 rob, seat 0 has the last word
-    # and robs (x2 each); every seat super-doubles (x4), the peasants each for its own pair
-    assert [(f.kind, f.seat, f.pair) for f in g.factors] == [
-        ("show", 0, None), ("show", 1, None), ("show", 2, None),
-        ("rob", 1, None), ("rob", 2, None), ("rob", 0, None),
-        ("super", 0, None), ("super", 1, 1), ("super", 2, 2)]
-    # the table: 2^3 x 2^3 x 4 = 256; each pair: 256 x 4 = 1024; both capped at 64, so each
-    # peasant (they won) gets base 1 x 64 and the landlord pays 2 x 64
+    # every seat shows before the deal (x5 each; none is asked again after it); seat 0, the
+    # first to show, calls, seats 1 and 2 rob, seat 0 has the last word and robs (x2 each);
+    # every seat super-doubles (x4), the peasants each for its own pair
+    assert [(f.kind, f.times, f.seat, f.pair) for f in g.factors] == [
+        ("show", 5, 0, None), ("show", 5, 1, None), ("show", 5, 2, None),
+        ("rob", 2, 1, None), ("rob", 2, 2, None), ("rob", 2, 0, None),
+        ("super", 4, 0, None), ("super", 4, 1, 1), ("super", 4, 2, 2)]
+    # the table: 5^3 x 2^3 x 4 = 125 x 8 x 4 = 4000; each pair: 4000 x 4 = 16000; both capped
+    # at 64, so each peasant (they won) gets base 1 x 64 and the landlord pays 2 x 64
     res = g.result.to_json()
     assert (g.landlord, res["winner"], res["uncapped"], res["multiplier"]) == (
-        0, "peasants", 256, 64)
-    assert res["pairs"] == [{"seat": 1, "multiplier": 64, "uncapped": 1024},
-                            {"seat": 2, "multiplier": 64, "uncapped": 1024}]
+        0, "peasants", 4000, 64)
+    assert res["pairs"] == [{"seat": 1, "multiplier": 64, "uncapped": 16000},
+                            {"seat": 2, "multiplier": 64, "uncapped": 16000}]
     assert res["scores"] == {"0": -128, "1": 64, "2": 64}
     r = replay(Record.from_json(json.loads(record_of(g).dumps())))
     assert r.ok and r.state == g

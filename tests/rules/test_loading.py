@@ -143,7 +143,8 @@ def test_syntax_errors_say_what_this_place_accepts(tmp_path: Path, old: str, new
     assert message in str(e.value)
 
 
-@pytest.mark.parametrize("name", ["classic", "kawu", "duel", "duel-literal", "happy", "hebei"])
+@pytest.mark.parametrize("name", ["classic", "kawu", "duel", "duel-literal", "happy", "hebei",
+                                  "laizi"])
 def test_resolved_text_loads_back_to_the_same_rules(name: str) -> None:
     from dataclasses import replace
 

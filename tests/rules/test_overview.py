@@ -164,6 +164,37 @@ def test_bidding_play_and_scoring_words(rules: dict[str, Rules]) -> None:
     assert d.play[1] == "A trick closes after 1 pass in a row; its last player leads the next one."
     assert d.play[-1] == ("The landlord wins by playing every card; the peasant wins with as "
                           "many cards left as there were robs (the duel handicap).")
+    # three seats: the peasants win together, when one of them goes out
+    assert c.play[-1] == ("The landlord wins by playing every card; the peasants win when one "
+                          "of them plays every card.")
+
+
+def test_a_peasants_own_factors_are_said_to_multiply_its_settlement_only(
+        rules: dict[str, Rules]) -> None:
+    """happy and hebei: a factor of one peasant's settlement (scope pair, answer … for
+    doublers) is said to multiply that settlement only, the landlord to settle the sum, the
+    cap to bound what each peasant settles at; a stage after landlord reads 'once the
+    landlord is known'."""
+    from ddzspec.rules import load_rules
+    happy = rules_overview(load_rules("happy"))
+    assert happy.scoring[-2:] == (
+        "The multiplier each peasant settles at (its own factors included) is capped at 64.",
+        "Each peasant settles base x multiplier with the landlord, times its own factors (a "
+        "peasant's own double or super multiplies only that peasant's settlement with the "
+        "landlord, not another peasant's): the landlord wins or loses the sum of its two "
+        "settlements, each peasant its own.")
+    assert happy.bidding.endswith("a peasant's factor is for its own settlement with the "
+                                  "landlord, the landlord's for the whole table.")
+    hebei = rules_overview(load_rules("hebei"))
+    assert hebei.scoring[-1].startswith(
+        "Each peasant settles base x multiplier with the landlord, times its own factors (a "
+        "peasant's own kick, and the landlord's counter to it, multiply only that peasant's "
+        "settlement with the landlord")
+    assert ("a peasant's choices are no x1, kick x2; the landlord answers with no x1, "
+            "counter x2, for the settlements of the peasants who chose above x1 only; a "
+            "peasant's factor is for its own settlement with the landlord.") in hebei.bidding
+    blind = rules_overview(load_rules("examples/blind.rules"))
+    assert "a blind round once the landlord is known, asking the landlord alone" in blind.bidding
 
 
 def test_to_json_contract(rules: dict[str, Rules]) -> None:
@@ -233,3 +264,26 @@ def test_cli_rules_overview_bad_input(cli: Any) -> None:
     assert res.exit_code == 2 and res.stderr.startswith("ddzspec: error: nope: no rules file")
     res = cli("rules", "overview", "classic", "--without", "x")
     assert res.exit_code == 2 and "--without x: no such shape" in res.stderr
+
+
+def test_cli_overview_lists_the_rounds_in_the_order_a_deal_meets_them(cli: Any) -> None:
+    """happy: show before the deal, show after it, the bidding (the first to show speaks
+    first), then the doubling round after the talon (issue 25: the show round was listed
+    after the bidding); hebei: the counter-kick's reach in words."""
+    res = cli("rules", "overview", "happy")
+    assert res.exit_code == 0
+    bidding = next(x for x in res.stdout.splitlines() if x.startswith("Bidding: "))
+    parts = ["Bidding: First a show round before the deal, asking every seat once, in turn, "
+             "before any seat sees its cards (a hand shown then is face up once dealt): the "
+             "choices are no x1, show x5;",
+             "Then a show round after the deal, asking every seat once, in turn: the choices "
+             "are no x1, show x2; every factor multiplies the whole table; a seat whose hand "
+             "is already shown is not asked again.",
+             "Then the bidding: call and rob, from a random first speaker (or the first seat "
+             "to show its cards, when one did):",
+             "Then a double round after the talon, asking the landlord first"]
+    at = [bidding.index(p) for p in parts]
+    assert at == sorted(at) and at[0] == 0
+    res = cli("rules", "overview", "hebei")
+    assert ("the landlord answers with no x1, counter x2, for the settlements of the peasants "
+            "who chose above x1 only;") in res.stdout

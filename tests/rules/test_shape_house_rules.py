@@ -18,7 +18,8 @@ from ddzspec.rules import load_rules, load_rules_text
 from ddzspec.rules.model import resolved_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-HOUSE = ("low-straights", "last-play-trio", "wings-no-twos", "consecutive-wings")
+HOUSE = ("low-straights", "last-play-trio", "wings-no-twos", "consecutive-wings",
+         "wrap-straights")
 
 
 @pytest.mark.parametrize("name", HOUSE)
@@ -41,6 +42,11 @@ def test_words_rules_show_prints() -> None:
     assert "kicker_not_in 2 B R for plane_singles, plane_pairs\n" in wings
     cons = resolved_text(load_rules(str(EXAMPLES / "consecutive-wings.rules")))
     assert "plane_pairs      = 3 x 2..4 in chain + each pair consecutive\n" in cons
+    wrap = resolved_text(load_rules(str(EXAMPLES / "wrap-straights.rules")))
+    assert "group chain = sequence 3 4 5 6 7 8 9 10 J Q K A 2 wraps\n" in wrap
+    # a circle of 13 ranks: chains of 12 at most (20 cards: 10 pairs, 6 trios)
+    assert "straight         = 1 x 5..12 in chain\n" in wrap
+    assert "pair_straight    = 2 x 3..10 in chain\n" in wrap
 
 
 def test_house_rules_change_the_digest_and_seeds_keep_theirs() -> None:
@@ -102,6 +108,54 @@ def test_group_lists_that_would_be_reordered_or_repeat(line: str, where: tuple[i
     assert err.message.startswith(message), err.message
 
 
+def test_a_wrapping_sequence_is_a_circle() -> None:
+    r = load_rules(str(EXAMPLES / "wrap-straights.rules"))
+    straight = r.shape("straight")
+    assert r.wrapping == ("chain",) and r.sequences == ("chain",)
+    assert straight.wraps and straight.chain_order and straight.house() == ("chain_order",
+                                                                            "wraps")
+    # the circle as written, and seq: the circle then its ranks again but the last
+    assert [r.order[r.strength[i]].symbol() for i in straight.ring] == [
+        "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"]
+    assert straight.seq == straight.ring + straight.ring[:12]
+    # every place of the circle starts a chain of each length; the heights are the tops'
+    # places in the circle: QKA23 (start 9, top 3 at place 0) the lowest five, JQKA2 (start
+    # 8, top 2 at place 12) the highest
+    assert straight.starts(5) == range(13) and straight.starts(12) == range(13)
+    assert straight.height(r.strength, 9, 5) == 0
+    assert straight.height(r.strength, 8, 5) == 12
+    assert sorted(straight.height(r.strength, s, 5) for s in range(13)) == list(range(13))
+    # without `wraps` the same sequence starts chains only where they fit
+    plain = load_rules_text("rules p extends classic\ngroup chain = sequence 3 .. 2\n")
+    assert plain.shape("straight").starts(5) == range(9) and plain.wrapping == ()
+
+
+@pytest.mark.parametrize("line, where, message", [
+    ("group chain = sequence 3 .. 2 A wraps", (2, 31),
+     "group chain: rank A appears twice in a wrapping sequence; a circle lists each rank once "
+     "and goes on from its last rank to its first by itself (sequence 3 .. 2 wraps)"),
+    # a rank at both ends is the low-straight form, not a circle: the second A is refused
+    ("group chain = sequence A 2 3 .. A wraps", (2, 33),
+     "group chain: rank A appears twice in a wrapping sequence"),
+    ("group chain = sequence 3 4 wraps", (2, 28),
+     "group chain: a wrapping sequence needs at least 3 ranks"),
+    ("group chain = sequence 3 .. 2 wraps\nshapes { long = 1 x 5..13 in chain }", (3, 21),
+     "shape long: a run of 13 in wrapping sequence chain would read the same cards from every "
+     "start (a circle of 13 ranks); the longest run is 12"),
+    ("group chain = sequence 3 .. 2 wraps\nshapes { pairs = 2 x 13 in chain }", (3, 22),
+     "shape pairs: a run of 13 in wrapping sequence chain"),
+    ("group chain = sequence 3 .. 2 wrap", (2, 31),
+     "unexpected 'wrap'; expected a rank (3-9, 10, J, Q, K, A, 2, B, R), bidding, deal, deck, "
+     "end of file, group, order, precedence, restrictions, round, scoring, shapes, trick, wild, "
+     "win, without, …; did you mean 'wraps'?"),
+])
+def test_wrapping_sequence_errors(line: str, where: tuple[int, int], message: str,
+                                  tmp_path: Path) -> None:
+    err = _error("rules bad extends classic\n" + line + "\n", tmp_path)
+    assert (err.line, err.column) == where, err
+    assert err.message.startswith(message), err.message
+
+
 @pytest.mark.parametrize("shapes, where, message", [
     ("lone_chain = 1 x 1 in chain", (3, 27),
      "shape lone_chain: a run of 1 in sequence chain could be either A (at both ends)"),
@@ -123,7 +177,45 @@ def test_shape_errors(shapes: str, where: tuple[int, int], message: str,
 
 
 @pytest.mark.parametrize("restriction, where, message", [
-    ("kicker_not_in 2 for plane", (2, 35), None),
+    ("kicker_not_in 2 for trio_single, plane_pairs", (2, 35), None),
+    # a restriction on kickers for a shape that cannot break it: accepted silently before
+    ("kicker_not_in 2 for bomb", (2, 36),
+     "restriction kicker_not_in: for bomb: shape bomb has no kicker; the restriction could "
+     "never bar one of its moves"),
+    ("kicker_not_in 2 for trio_single, plane", (2, 49),
+     "restriction kicker_not_in: for plane: shape plane has no kicker"),
+    # one copy of each joker: no joker is ever a pair
+    ("kicker_not_in B R for trio_pair", (2, 38),
+     "restriction kicker_not_in: for trio_pair: shape trio_pair's kickers are pairs and no "
+     "listed rank has 2 cards"),
+    ("distinct_kicker_ranks for trio_single", (2, 42),
+     "restriction distinct_kicker_ranks: for trio_single: shape trio_single carries one "
+     "kicker unit"),
+    # two singles hold at most 2 cards of a rank: a cap of 2 bars nothing (a cap of 1 does)
+    ("kicker_rank_max 2 for four_two_singles", (2, 38),
+     "restriction kicker_rank_max: for four_two_singles: shape four_two_singles's kickers (2 "
+     "singles at most) hold at most 2 cards of one rank"),
+    ("kicker_rank_max 1 for four_two_singles", (2, 38), None),
+    ("jokers_not_both_kickers for trio_single", (2, 44),
+     "restriction jokers_not_both_kickers: for trio_single: shape trio_single's kickers (1 "
+     "single at most) can never hold both jokers"),
+    ("jokers_not_both_kickers for four_two_pairs", (2, 44),
+     "restriction jokers_not_both_kickers: for four_two_pairs: shape four_two_pairs's kickers "
+     "(2 pairs at most) can never hold both jokers"),
+    ("jokers_not_both_kickers for four_two_singles", (2, 44), None),
+    # 4 of a rank in the deck, 4 in the body: no card of the body's rank is left to kick
+    ("kicker_not_body_rank for four_two_singles", (2, 41),
+     "restriction kicker_not_body_rank: for four_two_singles: shape four_two_singles's body "
+     "takes every card of its rank (the deck holds 4)"),
+    ("kicker_not_body_rank for trio_single", (2, 41), None),
+    # quad_block bars 4 of a rank outside a 4-card body and both jokers outside the rocket:
+    # a shape without kickers, 4 cards a rank or fewer, never breaks it
+    ("quad_block for single", (2, 31),
+     "restriction quad_block: for single: shape single has no kicker and 1 card of each body "
+     "rank"),
+    ("quad_block for bomb", (2, 31),
+     "restriction quad_block: for bomb: shape bomb has no kicker and 4 cards of each body rank"),
+    ("quad_block for trio_single, four_two_singles", (2, 31), None),
     ("kicker_not_in 2 for nope", (2, 36),
      "restriction kicker_not_in: for nope: no such shape (shapes: "),
     ("kicker_not_in 2 for trio_single, trio_single", (2, 49),
@@ -132,8 +224,11 @@ def test_shape_errors(shapes: str, where: tuple[int, int], message: str,
 def test_restriction_for_errors(restriction: str, where: tuple[int, int],
                                 message: str | None, tmp_path: Path) -> None:
     text = f"rules bad extends classic\nrestrictions {{ {restriction} }}\n"
-    if message is None:  # a shape without kickers is a shape: the restriction binds it
-        assert load_rules_text(text).restriction("kicker_not_in") is not None
+    if message is None:  # the restriction can bar a move of each shape named: it binds them
+        name = restriction.split(maxsplit=1)[0]
+        bound = load_rules_text(text).restriction(name)
+        assert bound is not None
+        assert bound.shapes == tuple(restriction.split(" for ")[1].split(", "))
         return
     err = _error(text, tmp_path)
     assert (err.line, err.column) == where, err
@@ -156,9 +251,12 @@ def test_restriction_for_a_dropped_shape() -> None:
 
 
 @pytest.mark.parametrize("text, where, expected", [
-    # a misspelt flag reads as the next shape's name: the error is at what follows it
-    ("shapes { trio = 3 x 1 last_plays }", (2, 34), "expected '='"),
-    ("shapes { trio = 3 x 1 + 1 single consecutively }", (2, 48), "expected '='"),
+    # a misspelt flag reads as the next shape's name: the error is at the misspelt word
+    # (it used to be at what follows it, the closing brace)
+    ("shapes { trio = 3 x 1 last_plays }", (2, 23),
+     "unexpected 'last_plays'; did you mean 'last_play'?"),
+    ("shapes { trio = 3 x 1 + 1 single consecutively }", (2, 34),
+     "unexpected 'consecutively'; did you mean 'consecutive'?"),
     ("restrictions { kicker_not_in 2 for }", (2, 36), "a lower-case name"),
 ])
 def test_syntax_errors_are_located(text: str, where: tuple[int, int], expected: str | None,
@@ -179,6 +277,14 @@ def test_cli_exits_2_without_traceback(tmp_path: Path, command: list[str], cli: 
     assert "Traceback" not in res.output
 
 
+def test_diff_words_a_wrapping_chain_order() -> None:
+    from ddzspec.diff import spec_differences
+    classic, wrap = load_rules("classic"), load_rules(str(EXAMPLES / "wrap-straights.rules"))
+    diffs = {d.what: (d.a, d.b) for d in spec_differences(classic, wrap)}
+    assert diffs["group chain"] == ("3 4 5 6 7 8 9 T J Q K A",
+                                    "chain order 3 4 5 6 7 8 9 T J Q K A 2, wrapping")
+
+
 def test_overview_words() -> None:
     from ddzspec.learn import shape_words
     from ddzspec.restrictions import words
@@ -186,6 +292,10 @@ def test_overview_words() -> None:
     assert shape_words(low.shape("straight"), low) == (
         "5 to 12 cards of consecutive ranks of the chain order A 2 3 4 5 6 7 8 9 T J Q K A (the "
         "chain; no wrap), nothing added")
+    wrap = load_rules(str(EXAMPLES / "wrap-straights.rules"))
+    assert shape_words(wrap.shape("straight"), wrap) == (
+        "5 to 12 cards of consecutive ranks of the chain order 3 4 5 6 7 8 9 T J Q K A 2 (the "
+        "chain; wraps: after 2 comes 3 again, a chain ranks by its top's place), nothing added")
     last = load_rules(str(EXAMPLES / "last-play-trio.rules"))
     assert shape_words(last.shape("trio"), last).endswith(
         "nothing added, only as the move that empties the hand")

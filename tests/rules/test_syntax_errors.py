@@ -11,8 +11,53 @@ from ddzspec.solver.position import PositionError, parse_position
 from lark import Lark
 
 from ddzspec.errors import RulesError
-from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
+from ddzspec.larkerrors import SyntaxProblem, Vocabulary, closest, did_you_mean, parse_located
 from ddzspec.rules import load_rules
+
+
+@pytest.mark.parametrize("text, where, message", [
+    # read as the name of a next shape, so the parser failed only at the closing brace
+    ("shapes { trio = 3 x 1 last_plya }", (2, 23),
+     "unexpected 'last_plya'; did you mean 'last_play'?"),
+    ("shapes { trio = 3 x 1 lastplay\n    pair = 2 x 1 }", (2, 23),
+     "unexpected 'lastplay'; did you mean 'last_play'?"),
+    ("shapes { plane_pairs = 3 x 2.. in chain + each pair consecutiv }", (2, 53),
+     "unexpected 'consecutiv'; did you mean 'consecutive'?"),
+    ("shapes { withot trio }", (2, 10), "unexpected 'withot'; did you mean 'without'?"),
+    # the misspelt word is itself the token refused: the expected words, then the nearest
+    ("deck { copis 4 }", (2, 8),
+     "unexpected 'copis'; expected '}', copies, jokers, ranks, remove; did you mean 'copies'?"),
+    ("grop chain = 3 .. A", (2, 1), "unexpected 'grop'; expected bidding, deal, deck, end of "
+     "file, group, order, precedence, restrictions, round, scoring, shapes, trick, wild, "
+     "win, without; did you mean 'group'?"),
+    # no keyword near: the error stays where the parser failed, without a guess
+    ("shapes { trio = 3 x 1 zzz }", (2, 27), "unexpected '}'; expected '='"),
+    # words the loader checks name the nearest known word too
+    ("restrictions { kicker_not_in 2 fro trio_single }", (2, 32),
+     "unknown restriction 'fro' (known: quad_block, kicker_not_body_rank, kicker_rank_max, "
+     "jokers_not_both_kickers, distinct_kicker_ranks, kicker_not_in); did you mean 'for'?"),
+    ("shapes { trio = 3 x 1 + 1 singel }", (2, 27),
+     "shape trio: unknown kicker kind 'singel' (kinds: single, pair); did you mean 'single'?"),
+    ("shapes { straight = 1 x 5.. in chian }", (2, 32),
+     "shape straight: unknown group 'chian' (groups: chain, jokers); did you mean 'chain'?"),
+])
+def test_a_misspelt_word_is_named_with_the_nearest_keyword(tmp_path: Path, text: str,
+                                                           where: tuple[int, int],
+                                                           message: str) -> None:
+    f = tmp_path / "x.rules"
+    f.write_text("rules x extends classic\n" + text + "\n")
+    with pytest.raises(RulesError) as e:
+        load_rules(str(f))
+    assert (e.value.path, e.value.line, e.value.column) == (str(f), *where)
+    assert e.value.message == message
+
+
+def test_closest_and_did_you_mean() -> None:
+    assert closest("last_plya", ["last_play", "in", "without"]) == "last_play"
+    assert closest("copis", ["copies", "jokers", "ranks", "remove"]) == "copies"
+    assert closest("zzz", ["copies", "ranks"]) is None
+    assert did_you_mean("singel", ("single", "pair")) == "; did you mean 'single'?"
+    assert did_you_mean("zzz", ("single", "pair")) == ""
 
 
 @pytest.mark.parametrize("text, where, message", [

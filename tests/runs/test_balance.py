@@ -154,12 +154,15 @@ def test_happy_facts_worked_by_hand_from_the_actions_of_a_seeded_deal() -> None:
     assert res is not None and st.attempt == 0
     said = [(a.kind.value, a.seat, a.value) for a in st.log
             if a.kind in (ActionKind.CALL, ActionKind.ROB, ActionKind.SHOW, ActionKind.DOUBLE)]
-    assert said == [("show", 0, 2), ("show", 1, 1), ("show", 2, 2),
+    # before the deal no computer shows (x1: a hand not seen); after it seats 0 and 2 do;
+    # seat 0, the first to show, calls first
+    assert said == [("show", 0, 1), ("show", 1, 1), ("show", 2, 1),
+                    ("show", 0, 2), ("show", 1, 1), ("show", 2, 2),
                     ("call", 0, 1), ("rob", 1, 0), ("rob", 2, 1), ("rob", 0, 0),
                     ("double", 2, 4), ("double", 0, 2), ("double", 1, 1)]
     assert res.landlord == 2  # seat 2 robbed and seat 0, the caller, did not rob back
-    # by hand: one rob; landlord 1 decision, doubled and super (×4, the top); peasants 2
-    # decisions, one doubled (seat 0, ×2), none super; 2 of 3 seats showed (×2 each); no
+    # by hand: one rob; landlord 1 decision, super (×4); peasants 2 decisions, one double
+    # (seat 0, ×2), none super; 2 of 3 seats showed (×2 each); no
     # bomb, rocket or spring. Table: 1 × 2 (rob) × 2 × 2 (shows) × 4 (landlord) = 32; seat 0
     # settles at 32 × 2 = 64 (its own double, not above the cap 64), seat 1 at 32.
     assert (st.robs, res.base, res.multiplier, res.uncapped) == (1, 1, 32, None)
@@ -167,8 +170,9 @@ def test_happy_facts_worked_by_hand_from_the_actions_of_a_seeded_deal() -> None:
     facts = deal_facts(st)
     assert facts["bombs"] == facts["rockets"] == 0 and not facts["spring"]
     assert facts["robbed"] is True and facts["robs"] == 1
-    assert facts["landlord_doubles"] == [1, 1, 1]
-    assert facts["peasant_doubles"] == [2, 1, 0]
+    assert facts["landlord_by"] == "robber" and "bid" not in facts  # call and rob: no bid
+    assert facts["landlord_doubles"] == {"asked": 1, "chose": {"double": 0, "super": 1}}
+    assert facts["peasant_doubles"] == {"asked": 2, "chose": {"double": 1, "super": 0}}
     assert facts["shows"] == [3, 2]
     assert facts["capped"] is False
     assert facts["stake"] == (64 + 32) / 2
@@ -176,15 +180,18 @@ def test_happy_facts_worked_by_hand_from_the_actions_of_a_seeded_deal() -> None:
     from ddzspec.balance import variant_figures
     figs = variant_figures("happy", (2, 2, 2), [facts]).figures
     assert figs["rob_rate"].mean == 1 and figs["robs_per_deal"].mean == 1
-    assert figs["landlord_double_rate"].mean == figs["landlord_super_rate"].mean == 1
-    assert figs["peasant_double_rate"].n == 2 and figs["peasant_double_rate"].mean == 0.5
-    assert figs["peasant_super_rate"].mean == 0
+    assert figs["landlord_chose_double"].mean == 0 and figs["landlord_chose_super"].mean == 1
+    assert figs["peasant_chose_double"].n == 2 and figs["peasant_chose_double"].mean == 0.5
+    assert figs["peasant_chose_super"].mean == 0
     assert figs["show_rate"].n == 3 and figs["show_rate"].mean == pytest.approx(2 / 3)
     assert figs["cap_rate"].mean == 0 and figs["stake"].mean == 48
+    shares = variant_figures("happy", (2, 2, 2), [facts]).landlord_by
+    assert list(shares) == ["robber"] and shares["robber"].mean == 1
 
 
 class _SuperEverything:
-    """A level-2 player that shows its hand and super-doubles in every round."""
+    """A level-2 player that shows its hand (at the round's top factor) and super-doubles in
+    every round."""
 
     def __init__(self, seed: str) -> None:
         self.inner = player_for(2, seed)
@@ -192,23 +199,24 @@ class _SuperEverything:
     def decide(self, view: Any) -> Any:
         from ddzspec.game.actions import Action
         if view.phase.value == "showing":
-            return Action(ActionKind.SHOW, view.seat, 2)
+            return Action(ActionKind.SHOW, view.seat, max(c.times for c in view.round.choices))
         if view.phase.value == "doubling":
             return Action(ActionKind.DOUBLE, view.seat, 4)
         return self.inner.decide(view)
 
 
 def test_the_cap_bites_when_everyone_shows_and_super_doubles() -> None:
-    """Every seat shows (×8) and super-doubles (landlord ×4 for the table, each peasant ×4 for
-    its own pair): the table is at least 32 and each pair at least 128, so both pairs are cut
-    to 64 and the stake is 64 with base 1."""
+    """Every seat shows before the deal (×5 each: ×125) and super-doubles (landlord ×4 for the
+    table, each peasant ×4 for its own pair): the table is at least 500 and each pair at least
+    2000, so both pairs are cut to 64 and the stake is 64 with base 1."""
     st = _happy_deal(58, [_SuperEverything(f"t:58:{s}") for s in range(3)])
     res = st.result
     assert res is not None and res.base == 1
-    assert all(p.uncapped is not None and p.uncapped >= 128 for p in res.pairs)
+    assert all(p.uncapped is not None and p.uncapped >= 2000 for p in res.pairs)
     facts = deal_facts(st)
     assert facts["capped"] is True and facts["stake"] == 64
-    assert facts["landlord_doubles"] == [1, 1, 1] and facts["peasant_doubles"] == [2, 2, 2]
+    assert facts["landlord_doubles"] == {"asked": 1, "chose": {"double": 0, "super": 1}}
+    assert facts["peasant_doubles"] == {"asked": 2, "chose": {"double": 0, "super": 2}}
     assert facts["shows"] == [3, 3]
 
 
@@ -226,18 +234,76 @@ def test_balance_classic_happy_shows_the_new_rows_for_happy_only(cli: Any) -> No
     assert code == 0, err
     classic, rest = out.split("happy: 20 deals", 1)
     happy, diff = rest.split("happy - classic (paired by deal):", 1)
-    for label, _, _ in EXTRA_FIGURES.values():
+    chosen = [f"{role} {c} (of decisions)" for role in ("landlord", "peasant")
+              for c in ("double", "super")]
+    for label in [x for x, _, _ in EXTRA_FIGURES.values()] + chosen:
         assert label not in classic and label in happy and label not in diff
     # each with its interval: a percentage for a rate, a signed number for the others
     assert re.search(r"deals with a rob +\d+\.\d% \[\d+\.\d, \d+\.\d\]", happy)
     assert re.search(r"average stake \(peasant settles\) +\+\d+\.\d+ \[", happy)
+    # the winning bid's shares for the auction only; for call and rob, who ended landlord
+    assert re.search(r"\n  bid +1: \d+\.\d%", classic) and "\n  bid " not in happy
+    assert re.search(r"\n  landlord \(call and rob\) +(caller|robber): \d+\.\d% \[", happy)
+    assert "landlord (call and rob)" not in classic
     code, out, err = cli("balance", "classic", "happy", "--games", "20", "--workers", "1",
                          "--json")
     assert code == 0, err
     got = json.loads(out)
     c, h = got["variants"]
     assert set(c["figures"]) == set(FIGURES)
-    assert set(h["figures"]) == set(FIGURES) | set(EXTRA_FIGURES)
-    assert h["figures"]["peasant_double_rate"]["n"] == 40  # two peasants a deal
+    assert set(h["figures"]) == set(FIGURES) | set(EXTRA_FIGURES) | {
+        "landlord_chose_double", "landlord_chose_super", "peasant_chose_double",
+        "peasant_chose_super"}
+    assert h["figures"]["peasant_chose_double"]["n"] == 40  # two peasants a deal
     assert h["figures"]["show_rate"]["n"] == 60 and h["figures"]["stake"]["n"] == 20
     assert set(got["differences"][0]["figures"]) == set(FIGURES)
+
+
+def _hebei_kick_and_counter() -> Any:
+    """hebei, seed 4: seat 0 bids 3 (landlord), seat 1 kicks (x2), seat 2 does not, the
+    landlord counters (x2); level 1 players play it out."""
+    from ddzspec.game import Action, GameState
+    g = GameState.new(load_rules("hebei"), seed=4, first=0).apply(Action.bid(0, 3))
+    for a in (Action.double(1, 2), Action.double(2, 1), Action.double(0, 2)):
+        g = g.apply(a)
+    players = [player_for(1, 0) for _ in range(3)]
+    while not g.over:
+        g = g.apply(players[g.turn].decide(g.view(g.turn)))
+    return g
+
+
+def test_hebei_counts_its_own_choices_kick_and_counter() -> None:
+    """hebei has no super double: a peasant chooses no (x1) or kick (x2), the landlord, asked
+    only after a kick, no or counter (x2). The deal: 2 peasant decisions, 1 kick; 1 landlord
+    decision, 1 counter; its figures are those two rates (1/2 and 1/1), and nothing named
+    double or super."""
+    from ddzspec.balance import figure_label, variant_figures
+    facts = deal_facts(_hebei_kick_and_counter())
+    assert facts["peasant_doubles"] == {"asked": 2, "chose": {"kick": 1}}
+    assert facts["landlord_doubles"] == {"asked": 1, "chose": {"counter": 1}}
+    figs = variant_figures("hebei", (1, 1, 1), [facts]).figures
+    chosen = [f for f in figs if f not in FIGURES and f != "stake"]
+    assert chosen == ["landlord_chose_counter", "peasant_chose_kick"]
+    assert (figs["peasant_chose_kick"].n, figs["peasant_chose_kick"].mean) == (2, 0.5)
+    assert (figs["landlord_chose_counter"].n, figs["landlord_chose_counter"].mean) == (1, 1)
+    assert figure_label("landlord_chose_counter")[0] == "landlord counter (of decisions)"
+
+
+def test_balance_hebei_happy_rows_are_named_after_each_variants_choices(cli: Any) -> None:
+    """hebei's rows are its kick and counter, happy's its double and super, per role; no
+    choice row is compared between them (neither has the other's choices)."""
+    code, out, err = cli("balance", "hebei", "happy", "--games", "10", "--workers", "1")
+    assert code == 0, err
+    hebei, rest = out.split("happy: 10 deals", 1)
+    happy, diff = rest.split("happy - hebei (paired by deal):", 1)
+    assert re.search(r"\n  peasant kick \(of decisions\) +\d+\.\d% \[", hebei)
+    assert re.search(r"\n  landlord counter \(of decisions\) +\d+\.\d% \[", hebei)
+    assert "super" not in hebei and "double" not in hebei
+    for role in ("landlord", "peasant"):
+        for c in ("double", "super"):
+            assert f"\n  {role} {c} (of decisions) " in happy
+    assert "(of decisions)" not in diff
+    code, out, err = cli("balance", "hebei", "--games", "10", "--workers", "1", "--json")
+    assert code == 0, err
+    figs = json.loads(out)["variants"][0]["figures"]
+    assert {f for f in figs if "_chose_" in f} == {"peasant_chose_kick", "landlord_chose_counter"}

@@ -67,7 +67,7 @@ def test_page_static_and_rules_offered(client: TestClient) -> None:
         assert r.status_code == 404 and "import" not in r.text, path
     meta = client.get("/api/rules").json()
     names = [r["name"] for r in meta["rules"]]
-    assert names == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu"]
+    assert names == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu", "laizi"]
     duel = next(r for r in meta["rules"] if r["name"] == "duel")
     assert (duel["players"], duel["bidding"]) == (2, "call_rob")
     assert meta["levels"] == [1, 2, 3] and meta["notations"] == ["en", "fr", "de"]
@@ -337,8 +337,8 @@ def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
     c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path),
                    base_url="http://localhost")
     names = [r["name"] for r in c.get("/api/rules").json()["rules"]]
-    assert len(names) == 7 and names[:6] == ["classic", "duel", "duel-literal", "happy", "hebei",
-                                             "kawu"]
+    assert len(names) == 8 and names[:7] == ["classic", "duel", "duel-literal", "happy", "hebei",
+                                             "kawu", "laizi"]
     g = c.post("/api/games", json={"rules": names[4], "seat": 0, "levels": 1, "seed": 1})
     assert g.status_code == 201, g.text
     assert g.json()["rules"] == names[4]
@@ -441,6 +441,7 @@ def test_unplayable_rules_are_offered_for_learning_only(client: TestClient) -> N
     assert rules["happy"]["playable"] and rules["hebei"]["playable"]
     assert not rules["duel-literal"]["playable"]
     assert "several readings" in rules["duel-literal"]["why"]
+    assert not rules["laizi"]["playable"] and "no deal draws a wild rank" in rules["laizi"]["why"]
     r = client.post("/api/games", json={"rules": "duel-literal"})
     assert r.status_code == 400
     assert r.json()["error"].startswith("duel-literal can be studied in Learn but not played")
@@ -618,3 +619,36 @@ def test_show_cards_are_buttons_and_a_shown_hand_is_face_up(tmp_path: Path) -> N
     assert g["shown_cards"] == []  # the person's own hand is not repeated
     others = {str(s) for s in range(1, 3)} & set(g["view"]["shown"])
     assert [e["seat"] for e in g["shown_cards"]] == sorted(int(s) for s in others)
+
+
+def test_a_show_before_the_deal_is_offered_with_no_card_in_hand(client: TestClient) -> None:
+    """rules/happy.rules: before the deal the person decides without seeing its hand (none
+    is sent); showing x5 puts the hand face up as soon as it is dealt."""
+    g = to_person(client, new_game(client, rules="happy", seat=0, seed=4))
+    assert g["view"]["round"] == {"kind": "show", "stage": "before deal"}
+    assert g["hand_cards"] == [] and g["view"]["hand"] == "" and g["view"]["cards_left"] == [0] * 3
+    assert g["legal"]["choices"] == [1, 5] and g["legal"]["names"] == ["no", "show"]
+    r = client.post(f"/api/games/{g['id']}/action", json={"kind": "show", "value": 5})
+    assert r.status_code == 200, r.text
+    g = to_person(client, r.json())
+    assert len(g["hand_cards"]) == 17 and g["view"]["shown"]["0"] == g["view"]["hand"]
+    assert {"kind": "show", "times": 5, "seat": 0} in g["view"]["factors"]
+
+
+def test_the_page_gets_each_seats_own_settlement_multiplier() -> None:
+    """QQ, scope pair (examples/qq-bidding.rules): the landlord (seat 1) doubles, seat 2
+    super-doubles, seat 0 does not. The person at seat 2 is sent its own settlement, x2 x4 =
+    8, itemised, besides the table's x2; at seat 0, x2; the landlord both."""
+    from ddzspec.web.games import WebGame
+    qq = load_rules(str(ROOT / "examples" / "qq-bidding.rules"))
+    g = GameState.new(qq, seed=5, first=0)
+    for a in (Action.call(0, False), Action.call(1), Action.rob(2, False), Action.double(1, 2),
+              Action.double(2, 4), Action.double(0, 1)):
+        g = g.apply(a)
+    views = {seat: WebGame("g", "qq-bidding", g, seat, (1, 1, 1)).to_json()["view"]
+             for seat in range(3)}
+    assert all(v["multiplier"] == 2 for v in views.values())
+    assert [(q["seat"], q["multiplier"], [f["kind"] for f in q["factors"]])
+            for q in views[2]["stakes"]] == [(2, 8, ["double", "super"])]
+    assert [(q["seat"], q["multiplier"]) for q in views[0]["stakes"]] == [(0, 2)]
+    assert [(q["seat"], q["multiplier"]) for q in views[1]["stakes"]] == [(0, 2), (2, 8)]

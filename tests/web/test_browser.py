@@ -869,3 +869,47 @@ def test_the_start_url_token_lets_the_page_in(browser: Any,
         start(page, url, "classic")
         page.wait_for_function(READY, timeout=30000)
         page.close()
+
+
+def test_a_blind_show_then_the_peasants_own_settlement_on_the_page(browser: Any,
+                                                                     server: str) -> None:
+    """rules/happy.rules, seed 4: the person's first turn is the show round before the deal
+    (no card in hand, the status says so); showing x5 deals the hand face up. The person
+    then declines to call or rob (nobody calls at first: a redeal, the show round before
+    the deal again, declined) and, a peasant, super-doubles: the side panel gives its own
+    settlement (its pair's multiplier, the view's ``stakes``), not the table's."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    start(page, server, "happy")
+    page.wait_for_function(READY, timeout=30000)
+    assert "before it is dealt" in page.inner_text("#status")
+    assert page.query_selector_all("#hand .card") == []
+    before = page.get_attribute("body", "data-actions") or ""
+    page.click("#bid-controls .bid-btn[data-value='5']")
+    wait_change(page, before)
+    doubled = False
+    for _ in range(40):
+        page.wait_for_function(READY, timeout=30000)
+        if page.is_visible("#result") or not page.is_disabled("#btn-hint"):
+            break
+        before = page.get_attribute("body", "data-actions") or ""
+        values = [b.get_attribute("data-value")
+                  for b in page.query_selector_all("#bid-controls .bid-btn")]
+        if "before it is dealt" in page.inner_text("#status"):
+            assert page.query_selector_all("#hand .card") == [] and values == ["1", "5"]
+            page.click("#bid-controls .bid-btn[data-value='1']")
+        elif values == ["1", "2"]:  # show once dealt: no
+            assert len(page.query_selector_all("#hand .card")) == 17
+            page.click("#bid-controls .bid-btn[data-value='1']")
+        elif values[-1] == "4":  # the doubling round: super double
+            assert len(page.query_selector_all("#hand .card")) == 17
+            page.click("#bid-controls .bid-btn[data-value='4']")
+            doubled = True
+        else:  # call or rob: no
+            assert len(page.query_selector_all("#hand .card")) == 17
+            page.click("#bid-controls .bid-btn[data-value='0']")
+        wait_change(page, before)
+    page.wait_for_function(READY, timeout=30000)
+    assert doubled
+    assert page.inner_text("#info-mult").endswith("(your settlement)")
+    assert "super" in page.inner_text("#info-factors")
+    page.close()

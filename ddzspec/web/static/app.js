@@ -259,7 +259,8 @@ function render(actedSeat) {
   let status;
   if (v.phase === "over") status = "The deal is over";
   else if (v.turn === g.seat && v.phase === "doubling") status = "Your turn to double or not";
-  else if (v.turn === g.seat && v.phase === "showing") status = "Your turn: show your hand or not";
+  else if (v.turn === g.seat && v.phase === "showing") status = v.round && v.round.stage === "before deal" ?
+    "Your turn: show your hand before it is dealt (you have not seen it), or not" : "Your turn: show your hand or not";
   else if (v.turn === g.seat && v.phase === "blind") status = "Your turn: go blind (before the talon) or not";
   else if (v.turn === g.seat) status = v.phase === "bidding" ?
     "Your turn to " + (g.legal.kind === "bid" ? "bid" : g.legal.kind === "rob" ? "rob or not" : "call or not") :
@@ -270,8 +271,7 @@ function render(actedSeat) {
   // side info
   $("info-title").textContent = g.title;
   $("info-base").textContent = v.base === null ? "–" : String(v.base);
-  $("info-mult").textContent = "×" + v.multiplier;
-  $("info-factors").textContent = v.factors.length ? v.factors.map(factorText).join(" · ") : "no doubling yet";
+  showMultiplier(v);
   const hc = $("handicap-row");
   if (g.rules.startsWith("duel") || g.players === 2) {
     hc.classList.remove("hidden");
@@ -303,6 +303,24 @@ function render(actedSeat) {
   $("btn-download").href = "/api/games/" + g.id + "/record";
   $("btn-download").classList.toggle("hidden", !g.view.result);
   $("game-id").textContent = "deal " + g.id + " · autosaved";
+}
+
+// The multiplier the person settles at: the engine's view gives "stakes" (ddzspec/game/views.py,
+// seat_stakes) when some factor belongs to one peasant's settlement (scope pair): a peasant's
+// own with the landlord, the landlord's with each peasant, each itemised; else the table's.
+function showMultiplier(v) {
+  const capped = (q) => q.uncapped !== undefined ? " (×" + q.uncapped + " capped)" : "";
+  const items = (fs) => fs.length ? fs.map(factorText).join(" · ") : "no doubling yet";
+  if (!v.stakes) {
+    $("info-mult").textContent = "×" + v.multiplier;
+    $("info-factors").textContent = items(v.factors);
+    return;
+  }
+  const own = v.stakes.length === 1;
+  $("info-mult").textContent = v.stakes.map((q) => "×" + q.multiplier + capped(q) +
+    (own ? " (your settlement)" : " with seat " + q.seat)).join(" · ");
+  $("info-factors").textContent = v.stakes.map((q) =>
+    (own ? "" : "Seat " + q.seat + ": ") + items(q.factors)).join(" — ");
 }
 
 function factorText(f) {

@@ -1,0 +1,332 @@
+"""Readings with wild cards (laizi; issue 26), derived from the natural readings.
+
+A played multiset is its natural cards plus ``w`` wild cards of the wild rank (every card of
+that rank is wild, so the natural cards hold none of it). A *substitution* gives each wild card
+a non-joker rank of the deck, its own included. The move's readings are the readings of every
+substituted multiset that is legal under the natural rules (exactly one reading there, by the
+CSP of :mod:`ddzspec.readings`: no second reading engine), each with the ranks the wild cards
+stand for and, for the ``wild bomb`` shape, its :class:`~ddzspec.rules.model.BombClass`. A
+multiset of wild cards only reads as itself (Baidu Baike's laizi article: "单独出时只能是本牌").
+The wild restrictions of the rules file then cut readings (:func:`violated`).
+
+>>> from ddzspec.cards import Rank, parse_cards
+>>> from ddzspec.rules import load_rules
+>>> rules = load_rules("laizi")
+>>> rs = wild_readings(parse_cards("4").cards, 3, Rank.SEVEN.index, rules)
+>>> sorted({r.reading.shape for r in rs})
+['bomb', 'trio_single']
+>>> [r.describe() for r in rs if r.bomb_class]
+['bomb 4444 (soft; wild cards as 444)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+
+from .cards import ALL_RANKS, N_RANKS, Cards, parse_cards
+from .errors import NotationError
+from .readings import Reading, beats, solve_readings
+from .rules import Rules
+from .rules.model import BombClass, ReadingPolicy, Wild, WildRestriction, WildRestrictionKind
+
+#: The natural readings of a multiset (15 counts): every reading the natural rules give it.
+NaturalReadings = Callable[[tuple[int, ...]], Sequence[Reading]]
+
+
+@dataclass(frozen=True, slots=True)
+class WildReading:
+    """One reading of a move with wild cards: the natural ``reading`` of the substituted
+    multiset, the ranks the wild cards stand for (``stands_for``, ``w`` cards; for a move of
+    wild cards only, their own rank) and the ``bomb_class`` of a reading of the wild ``bomb``
+    shape (None for any other shape)."""
+
+    reading: Reading
+    stands_for: Cards
+    bomb_class: BombClass | None = None
+    all_wild: bool = False
+
+    def describe(self, notation: str = "en") -> str:
+        """``bomb 4444 (soft; wild cards as 444)``, ``pair 77 (wild cards as themselves)``."""
+        words = [self.bomb_class.value] if self.bomb_class else []
+        if self.all_wild or len(self.stands_for):
+            as_ = "themselves" if self.all_wild else self.stands_for.format(notation)
+            words.append(f"wild cards as {as_}")
+        return self.reading.describe(notation) + (f" ({'; '.join(words)})" if words else "")
+
+
+_NATURAL: dict[str, dict[tuple[int, ...], tuple[Reading, ...]]] = {}
+
+
+def natural_readings(rules: Rules) -> NaturalReadings:
+    """The CSP readings of :func:`~ddzspec.readings.solve_readings` under ``rules``, cached by
+    multiset (per rules digest: the wild section does not change them)."""
+    cache = _NATURAL.setdefault(rules.digest, {})
+
+    def get(counts: tuple[int, ...]) -> tuple[Reading, ...]:
+        got = cache.get(counts)
+        if got is None:
+            got = cache[counts] = tuple(solve_readings(counts, rules))
+        return got
+    return get
+
+
+def require_wild(rules: Rules) -> Wild:
+    """The rules' wild section; ValueError for rules without wild cards."""
+    if rules.wild is None:
+        raise ValueError(f"{rules.name} has no wild cards (no wild section)")
+    return rules.wild
+
+
+def bomb_class(wild: Wild, reading: Reading, stands_for: Sequence[int],
+               all_wild: bool = False) -> BombClass | None:
+    """The class of a reading of the wild ``bomb`` shape: ``pure`` for wild cards only,
+    ``hard`` for natural cards only, else ``soft``; None for any other shape."""
+    if reading.shape != wild.bomb:
+        return None
+    if all_wild:
+        return BombClass.PURE
+    return BombClass.SOFT if any(stands_for) else BombClass.HARD
+
+
+def wild_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
+                  readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
+    """Every reading of ``natural`` plus ``wilds`` wild cards of rank index ``rank`` (before
+    the wild restrictions), in substitution order. ``readings``: the natural readings (default
+    :func:`natural_readings`). Raises ValueError when ``natural`` holds a card of ``rank`` or a
+    substitution would exceed the deck (more wild cards than the rank has)."""
+    wild = require_wild(rules)
+    get = readings or natural_readings(rules)
+    if natural.counts[rank]:
+        raise ValueError(f"the natural cards hold the wild rank {ALL_RANKS[rank].symbol()}")
+    if wilds > rules.deck[rank]:
+        raise ValueError(f"{wilds} wild cards: the deck holds {rules.deck[rank]}")
+    if not len(natural):
+        own = tuple(wilds if i == rank else 0 for i in range(N_RANKS))
+        rs = get(own) if wilds else ()
+        return tuple(WildReading(r, Cards(own), bomb_class(wild, r, own, True), True)
+                     for r in rs[:1] if len(rs) == 1)
+    ranks = [i for i in range(N_RANKS) if rules.deck[i] and i not in rules.jokers]
+    out: list[WildReading] = []
+    for sub in combinations_with_replacement(ranks, wilds):
+        s = [0] * N_RANKS
+        for i in sub:
+            s[i] += 1
+        m = tuple(c + x for c, x in zip(natural.counts, s))
+        if any(c > d for c, d in zip(m, rules.deck)):
+            continue
+        rs = get(m)
+        if len(rs) == 1:  # legal under the natural rules: exactly one reading
+            out.append(WildReading(rs[0], Cards(tuple(s)), bomb_class(wild, rs[0], s)))
+    return tuple(out)
+
+
+def violated(wild: Wild, r: WildReading,
+             restrictions: Sequence[WildRestriction] | None = None) -> tuple[WildRestriction, ...]:
+    """The wild restrictions (default: the file's) that cut the reading ``r``. A move of wild
+    cards only reads as itself and is never cut."""
+    if r.all_wild:
+        return ()
+    out = []
+    for x in wild.restrictions if restrictions is None else restrictions:
+        if x.kind is WildRestrictionKind.NO_WILD_KICKER:
+            body = r.reading.body.counts
+            if any(s > b for s, b in zip(r.stands_for.counts, body)):
+                out.append(x)
+        elif (r.bomb_class is BombClass.SOFT and x.param is not None
+              and r.reading.size - len(r.stands_for) < x.param):
+            out.append(x)
+    return tuple(out)
+
+
+def allowed(natural: Cards, wilds: int, rank: int, rules: Rules,
+            readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
+    """The readings of :func:`wild_readings` that no wild restriction of the file cuts."""
+    wild = require_wild(rules)
+    return tuple(r for r in wild_readings(natural, wilds, rank, rules, readings)
+                 if not violated(wild, r))
+
+
+def strength(wild: Wild, r: WildReading) -> tuple[int, int, int]:
+    """How high a reading stands: (its place in the wild ``order``, counted from the bottom,
+    for a bomb's class or a shape above the bomb, else 0; its tier; its body's key). Above the
+    bomb line a higher tuple beats a lower one (``rocket > pure > hard > soft``, then the
+    rank); below it only the key of the same type and size compares."""
+    name = r.bomb_class.value if r.bomb_class else r.reading.shape
+    place = len(wild.order) - wild.order.index(name) if name in wild.order else 0
+    return place, r.reading.tier, r.reading.key
+
+
+def outranks(wild: Wild, play: WildReading, previous: WildReading) -> bool:
+    """Whether ``play`` beats ``previous``: above the bomb line by :func:`strength` (the
+    classes in the declared order, then the rank), below it the natural rule
+    (:func:`ddzspec.readings.beats`: the same type and size, a higher body)."""
+    if play.reading.tier or previous.reading.tier:
+        return strength(wild, play) > strength(wild, previous)
+    return beats(play.reading, previous.reading)[0]
+
+
+def strongest(wild: Wild, readings: Sequence[WildReading],
+              answering: WildReading | None = None) -> WildReading | None:
+    """The reading the ``strongest`` policy takes (issue 26): answering a move, a reading of
+    its type and size with the highest body, else the strongest above the bomb line (a bomb
+    answers anything); leading, the type first in the ``priority``, then the highest body.
+    Ties (readings that differ only in their kickers) go to the first in substitution order.
+    None when no reading qualifies."""
+    if answering is None:
+        place = {s: i for i, s in enumerate(wild.priority)}
+        top = min((place.get(r.reading.shape, len(place)) for r in readings), default=0)
+        pool = [r for r in readings if place.get(r.reading.shape, len(place)) == top]
+    else:
+        prev = answering.reading
+        pool = [r for r in readings
+                if r.reading.shape == prev.shape and r.reading.size == prev.size]
+        if not pool:
+            pool = [r for r in readings if r.reading.tier]
+    return max(pool, key=lambda r: strength(wild, r)) if pool else None
+
+
+#: How a wild card is written, in every notation (a card of the wild rank is one too).
+WILD_MARK = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class WildMove:
+    """A played multiset with wild cards: its ``natural`` cards (none of the wild rank) and
+    ``wilds`` wild cards of the rank index ``rank``."""
+
+    natural: Cards
+    wilds: int
+    rank: int
+
+    def format(self, notation: str = "en") -> str:
+        """``4***``: the natural cards, then one ``*`` per wild card."""
+        return (self.natural.format(notation) if len(self.natural) else "") \
+            + WILD_MARK * self.wilds
+
+
+def parse_wild(text: str, rank: int, rules: Rules, notation: str = "en") -> WildMove:
+    """Read ``4***`` (wild rank index ``rank``): the cards in ``notation``, each ``*`` a wild
+    card; a card of the wild rank written out is a wild card too (every card of that rank is
+    wild). Raises NotationError, located (a bad symbol, more wild cards than the rank has)."""
+    natural = Cards((0,) * N_RANKS)
+    if text.replace(WILD_MARK, "").strip():
+        try:  # a wild mark read as a blank: the columns stay those of ``text``
+            natural = parse_cards(text.replace(WILD_MARK, " "), notation, deck=rules.deck).cards
+        except NotationError as e:
+            raise _moved(e, text, 0) from None
+    counts = list(natural.counts)
+    wilds = text.count(WILD_MARK) + counts[rank]
+    counts[rank] = 0
+    if wilds > rules.deck[rank]:
+        at = text.rfind(WILD_MARK)
+        raise NotationError(f"{wilds} wild cards: the deck holds {rules.deck[rank]} cards of "
+                            f"the wild rank {ALL_RANKS[rank].symbol(notation)}", text,
+                            at + 1 if at >= 0 else None, WILD_MARK)
+    return WildMove(Cards(tuple(counts)), wilds, rank)
+
+
+def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> WildReading:
+    """The reading a player declares (policy ``declared``): ``333*=3333``, the cards played,
+    ``=``, then what they make (the wild cards replaced by the ranks they stand for). Raises
+    NotationError, located: no ``=``, a bad symbol on either side, a right side the cards
+    cannot make (other natural cards, a joker for a wild card, another number of cards), or one
+    that is no reading of the move under the rules (illegal, or cut by a wild restriction)."""
+    left, eq, right = text.partition("=")
+    if not eq:
+        raise NotationError("a declared reading needs '=' and what the cards make (333*=3333)",
+                            text, len(text) + 1, "")
+    start = len(left) + 2  # the right side's first column
+    try:
+        move = parse_wild(left, rank, rules, notation)
+    except NotationError as e:
+        raise _moved(e, text, 0) from None
+    try:
+        target = parse_cards(right, notation, deck=rules.deck).cards
+    except NotationError as e:
+        raise _moved(e, text, start - 1) from None
+    shown = right.strip()
+
+    def refuse(why: str) -> NotationError:
+        return NotationError(f"{shown}: {why}", text, start + len(right) - len(right.lstrip()),
+                             shown)
+    stands = [t - n for t, n in zip(target.counts, move.natural.counts)]
+    if any(x < 0 for x in stands) or sum(stands) != move.wilds:
+        raise refuse(f"the cards {move.format(notation)} cannot make it (their natural cards "
+                     f"and {move.wilds} wild card{'s' if move.wilds != 1 else ''})")
+    if any(stands[i] for i in rules.jokers):
+        raise refuse("a wild card never stands for a joker")
+    wild = require_wild(rules)
+    for r in wild_readings(move.natural, move.wilds, rank, rules):
+        if r.reading.cards == target and r.stands_for.counts == tuple(stands):
+            cut = violated(wild, r)
+            if cut:
+                raise refuse("ruled out by " + ", ".join(map(str, cut)))
+            return r
+    if not len(move.natural):
+        raise refuse("wild cards alone are themselves")
+    raise refuse("no legal move under the rules")
+
+
+def _moved(e: NotationError, text: str, by: int) -> NotationError:
+    """``e`` said of the whole ``text``, its column moved right by ``by``."""
+    return NotationError(e.message, text, None if e.column is None else e.column + by,
+                         e.offending)
+
+
+@dataclass(frozen=True, slots=True)
+class WildExplanation:
+    """Why a wild move reads as it does under the file's policy: every reading with the wild
+    restrictions that cut it (``readings``: pairs; empty tuple: kept) and, under ``strongest``,
+    the reading a lead takes (``lead``)."""
+
+    move: WildMove
+    readings: tuple[tuple[WildReading, tuple[WildRestriction, ...]], ...]
+    lead: WildReading | None
+
+    @property
+    def kept(self) -> tuple[WildReading, ...]:
+        """The readings no wild restriction cuts."""
+        return tuple(r for r, cut in self.readings if not cut)
+
+    def lines(self, rules: Rules, notation: str = "en") -> list[str]:
+        """The explanation in plain words, one line each (the readings indented)."""
+        wild = require_wild(rules)
+        kept = self.kept
+        types = list(dict.fromkeys(r.reading.shape for r in kept))
+        sides = {r.reading.tier > 0 for r in kept}
+        head = (f"{self.move.format(notation)} (wild {ALL_RANKS[self.move.rank].symbol(notation)}"
+                f"): {len(kept)} reading{'s' if len(kept) != 1 else ''}")
+        if len(types) > 1:
+            head += f" of {len(types)} types ({', '.join(types)})"
+        if len(sides) == 2:
+            head += "; on both sides of the bomb line (the multiplier depends on the reading)"
+        out = [head]
+        for r, cut in self.readings:
+            why = f"  (ruled out by {', '.join(map(str, cut))})" if cut else ""
+            out.append(f"  {r.describe(notation)}{why}")
+        if not kept:
+            out.append("no reading: not a legal move")
+        elif len(kept) == 1:
+            out.append("one reading: no choice to make")
+        elif wild.policy is ReadingPolicy.DECLARED:
+            out.append(f"reading declared: the player states which, e.g. "
+                       f"{self.move.format(notation)}={kept[0].reading.format(notation)}")
+        elif self.lead is not None:
+            out.append(f"reading strongest: leading, {self.lead.describe(notation)} "
+                       f"({self.lead.reading.shape} comes first in the priority of these "
+                       f"types); answering, the reading of the answered type and size with "
+                       "the highest body, else a bomb")
+        return out
+
+
+def explain_wild(move: WildMove, rules: Rules) -> WildExplanation:
+    """Every reading of ``move`` with the wild restrictions that cut it, and the reading the
+    ``strongest`` policy takes when leading (None under ``declared``)."""
+    wild = require_wild(rules)
+    readings = tuple((r, violated(wild, r))
+                     for r in wild_readings(move.natural, move.wilds, move.rank, rules))
+    kept = [r for r, cut in readings if not cut]
+    lead = strongest(wild, kept) if wild.policy is ReadingPolicy.STRONGEST else None
+    return WildExplanation(move, readings, lead)

@@ -1,0 +1,185 @@
+"""The rules language for wild cards (laizi, issue 26): the ``wild`` section, its values and its
+located errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ddzspec.cards import Rank
+from ddzspec.errors import RulesError
+from ddzspec.rules import load_rules
+from ddzspec.rules.model import (
+    BombClass,
+    ReadingPolicy,
+    RoundStage,
+    WildRestriction,
+    WildRestrictionKind,
+)
+
+PRIORITY = ("rocket > bomb > four_two_pairs > four_two_singles > plane_pairs > plane_singles > "
+            "plane > pair_straight > straight > trio_pair > trio_single > trio > pair > single")
+WILD = f"""rules t extends classic
+wild {{
+    count 1
+    draw laizi after deal from 3 .. 2
+    bomb bomb
+    order rocket > pure > hard > soft
+    factor soft 2 hard 4 pure 4
+    reading strongest
+    priority {PRIORITY}
+}}
+"""
+
+
+def _load(text: str, tmp_path: Path) -> object:
+    f = tmp_path / "t.rules"
+    f.write_text(text)
+    return load_rules(str(f))
+
+
+def _error(text: str, tmp_path: Path) -> RulesError:
+    with pytest.raises(RulesError) as e:
+        _load(text, tmp_path)
+    return e.value
+
+
+def _line_col(text: str, needle: str, after: str = "") -> tuple[int, int]:
+    """1-based line and column of the first ``needle`` in ``text`` after ``after``."""
+    before = text[:text.index(needle, text.index(after))]
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
+
+
+def test_laizi_declares_one_wild_rank_after_the_deal_with_three_bomb_classes() -> None:
+    w = load_rules("laizi").wild
+    assert w is not None and w.count == 1 and len(w.draws) == 1
+    d = w.draws[0]
+    assert (d.name, d.stage, str(d)) == ("laizi", RoundStage.DEAL, "draw laizi after deal from "
+                                         "3 4 5 6 7 8 9 10 J Q K A 2")
+    # 3 .. 2 along the order: the 13 ranks that are not jokers (rank indices 0 .. 12)
+    assert d.ranks == tuple(range(13)) and Rank.SMALL_JOKER.index not in d.ranks
+    assert w.order == ("rocket", "pure", "hard", "soft")
+    assert (w.factor(BombClass.SOFT), w.factor(BombClass.HARD), w.factor(BombClass.PURE)) == \
+        (2, 4, 4)
+    assert w.policy is ReadingPolicy.STRONGEST and w.priority[:2] == ("rocket", "bomb")
+    assert w.restrictions == ()
+    assert load_rules("classic").wild is None
+
+
+def test_the_natural_moves_of_laizi_are_classic_s() -> None:
+    # the wild section changes no natural reading: the same move digest (the same table)
+    assert load_rules("laizi").digest == load_rules("classic").digest
+
+
+def test_wild_restrictions_and_a_declared_policy_load(tmp_path: Path) -> None:
+    text = (WILD.replace("reading strongest", "reading declared")
+            .replace(f"    priority {PRIORITY}\n", "    restrict no_wild_kicker, "
+                     "bomb_min_natural 2\n"))
+    w = _load(text, tmp_path).wild  # type: ignore[attr-defined]
+    assert w.policy is ReadingPolicy.DECLARED and w.priority == ()
+    assert w.restrictions == (WildRestriction(WildRestrictionKind.NO_WILD_KICKER),
+                              WildRestriction(WildRestrictionKind.BOMB_MIN_NATURAL, 2))
+
+
+def test_tiandi_draws_two_wild_ranks_at_two_moments(tmp_path: Path) -> None:
+    text = WILD.replace("count 1", "count 2").replace(
+        "draw laizi after deal from 3 .. 2",
+        "draw sky before deal\n    draw earth after landlord from 3 4 5")
+    w = _load(text, tmp_path).wild  # type: ignore[attr-defined]
+    assert [(d.name, d.stage) for d in w.draws] == [
+        ("sky", RoundStage.BEFORE_DEAL), ("earth", RoundStage.LANDLORD)]
+    assert w.draws[0].ranks == tuple(range(13)) and w.draws[1].ranks == (0, 1, 2)
+
+
+@pytest.mark.parametrize(("old", "new", "at", "message"), [
+    ("from 3 .. 2", "from 5 B", "B\n", "B is a joker, and a joker is never wild"),
+    ("from 3 .. 2", "from 3 .. R", "R\n", "R is a joker, and a joker is never wild"),
+    ("draw laizi after deal from 3 .. 2", "draw laizi after deal\n    draw earth after landlord",
+     "earth", "draw earth: a wild rank more than 'count 1' declares"),
+    ("reading strongest", "reading first_type", "first_type",
+     "wild reading first_type: unknown policy (policies: declared, strongest)"),
+    ("after deal", "after lunch", "lunch", "after lunch: unknown stage (stages: before deal, "
+     "after deal, after landlord, after talon)"),
+    ("after deal", "before landlord", "landlord from",
+     "before landlord: unknown stage (stages: before deal"),
+    ("order rocket > pure > hard > soft", "order rocket > pure > soft", "rocket >",
+     "wild order lacks hard"),
+    ("order rocket > pure > hard > soft", "order rocket > pure > hard > soft > trio",
+     "trio\n", "trio is neither a bomb class"),
+    ("factor soft 2 hard 4 pure 4", "factor soft 2 hard 4 wild 4", "wild 4",
+     "wild factor wild: not a bomb class"),
+    ("bomb bomb", "bomb trio", "trio\n", "wild bomb trio: a bomb is a shape of one rank"),
+    ("priority rocket > bomb", "priority bomb", "bomb >", "wild priority lacks rocket"),
+    ("count 1", "count 0", "0\n", "wild count 0: at least 1"),
+])
+def test_bad_wild_sections_are_located(tmp_path: Path, old: str, new: str, at: str,
+                                       message: str) -> None:
+    text = WILD.replace(old, new, 1)
+    assert text != WILD
+    e = _error(text, tmp_path)
+    assert message in e.message, e.message
+    assert (e.line, e.column) == _line_col(text, at), (e.line, e.column, e.message)
+
+
+def test_a_draw_span_running_backwards_is_located(tmp_path: Path) -> None:
+    text = WILD.replace("from 3 .. 2", "from 2 .. 3")
+    e = _error(text, tmp_path)
+    assert "2 .. 3 runs backwards in the order" in e.message
+    assert (e.line, e.column) == _line_col(text, "2 .. 3")
+
+
+@pytest.mark.parametrize(("restrict", "at", "message"), [
+    ("restrict wild_only", "wild_only", "unknown restriction (known: no_wild_kicker, "
+     "bomb_min_natural)"),
+    ("restrict bomb_min_natural", "bomb_min_natural", "needs N from 1 to 3"),
+    ("restrict bomb_min_natural 4", "4\n", "needs N from 1 to 3"),
+    ("restrict no_wild_kicker 2", "2\n", "takes no number"),
+    ("restrict no_wild_kicker, no_wild_kicker", "no_wild_kicker\n", "given twice"),
+])
+def test_bad_wild_restrictions_are_located(tmp_path: Path, restrict: str, at: str,
+                                           message: str) -> None:
+    text = WILD.replace("    reading strongest", f"    {restrict}\n    reading strongest")
+    e = _error(text, tmp_path)
+    assert message in e.message, e.message
+    # the second no_wild_kicker is the one located
+    assert (e.line, e.column) == _line_col(text, at, after="restrict")
+
+
+def test_priority_only_with_the_strongest_policy(tmp_path: Path) -> None:
+    text = WILD.replace("reading strongest", "reading declared")
+    e = _error(text, tmp_path)
+    assert "wild priority: only with 'reading strongest'" in e.message
+    assert e.line == _line_col(text, "priority")[0]
+
+
+def test_a_dropped_shape_leaves_the_priority() -> None:
+    w = load_rules("laizi", without=("trio_pair",)).wild
+    assert w is not None and "trio_pair" not in w.priority and len(w.priority) == 13
+
+
+def test_diff_names_the_wild_section() -> None:
+    from ddzspec.diff import spec_differences
+    diffs = {d.what: d for d in spec_differences(load_rules("classic"), load_rules("laizi"))}
+    assert list(diffs) == ["wild"]
+    assert diffs["wild"].a == "-" and "order rocket > pure > hard > soft" in diffs["wild"].b
+
+
+def test_the_overview_states_the_wild_cards_in_words() -> None:
+    from ddzspec.learn import rules_overview
+    play = " ".join(rules_overview(load_rules("laizi")).play)
+    assert ("Wild cards: a rank (laizi) is drawn after the deal from 3 4 5 6 7 8 9 T J Q K A 2 "
+            "(never a joker)") in play
+    assert ("Bombs by how wild cards made them: rocket > pure (wild cards only) > hard (natural "
+            "cards only) > soft (natural and wild cards); factors soft x2, hard x4, pure x4."
+            ) in play
+    assert "Wild cards" not in " ".join(rules_overview(load_rules("classic")).play)
+
+
+def test_check_of_two_wild_ranks_at_once_is_refused_in_words(tmp_path: Path) -> None:
+    from ddzspec.wildcheck import compile_wild_report
+    text = WILD.replace("count 1", "count 2").replace(
+        "draw laizi after deal from 3 .. 2", "draw sky before deal\n    draw earth after landlord")
+    rules = _load(text, tmp_path)
+    with pytest.raises(RulesError, match="check of 2 wild ranks at once is not written yet"):
+        compile_wild_report(rules)  # type: ignore[arg-type]
