@@ -11,23 +11,33 @@ from ddzspec.rules import load_rules
 from ddzspec.solver import parse_position
 
 
+def _choice(kind: ActionKind, seat: int | None, values: list[int]) -> int:
+    """The scripted choices of the deal below."""
+    if kind is ActionKind.SHOW:
+        return max(values) if seat == 2 else 1
+    if kind is ActionKind.DOUBLE:
+        return {0: 2, 2: 4}.get(seat or 0, 1)
+    if kind is ActionKind.CALL:
+        return 0 if seat == 2 else 1
+    return 0  # nobody robs
+
+
 def test_a_happy_deal_keeps_its_shown_hand_and_its_pair_factor() -> None:
-    # seat 2 shows (x2), seat 1 calls and is the landlord (nobody robs); in the doubling round
-    # the landlord doubles (x2, the whole table), seat 2 super-doubles (x4, its own pair)
+    # seat 2 shows before the deal (happy: x5) and declines to call; seat 0 calls and is the
+    # landlord (seat 1 does not rob); in the doubling round the landlord doubles (x2, the
+    # whole table), seat 2 super-doubles (x4, its own settlement), seat 1 does not
     g = GameState.new(load_rules("happy"), seed=6, first=1)
     while g.phase != "play":
-        kind, seat = g.legal_actions()[0].kind, g.turn
-        value = ({2: 2}.get(seat, 1) if kind is ActionKind.SHOW
-                 else {1: 2, 2: 4}.get(seat, 1) if kind is ActionKind.DOUBLE
-                 else 1 if kind is ActionKind.CALL else 0)  # seat 1, asked first, calls
-        g = g.apply(next(a for a in g.legal_actions() if a.value == value))
-    assert g.landlord == 1 and g.shown == (2,)
+        acts = g.legal_actions()
+        value = _choice(acts[0].kind, g.turn, [a.value for a in acts])
+        g = g.apply(next(a for a in acts if a.value == value))
+    assert g.landlord == 0 and g.shown == (2,)
     pos = position_of(g)
-    # seats from the landlord in play order: seat 1 landlord, seat 2 peasant1, seat 0 peasant2
-    assert pos.hands == (g.hands[1], g.hands[2], g.hands[0])
-    assert pos.multiplier == 2 * 2  # the show and the landlord's double
-    assert pos.pairs == (1, 4, 1)  # seat 2's super double, its own settlement only
-    assert pos.shown == (1,)  # peasant1, seat 2
+    # seats from the landlord in play order: seat 0 landlord, seat 1 peasant1, seat 2 peasant2
+    assert pos.hands == g.hands
+    assert pos.multiplier == 5 * 2  # the show before the deal and the landlord's double
+    assert pos.pairs == (1, 1, 4)  # seat 2's super double, its own settlement only
+    assert pos.shown == (2,)  # peasant2
     assert (pos.landlord_plays, pos.peasants_played) == (0, False)
-    assert "shown peasant1\n" in pos.format() and "pair peasant1: 4\n" in pos.format()
+    assert "shown peasant2\n" in pos.format() and "pair peasant2: 4\n" in pos.format()
     assert parse_position(pos.format()) == pos
