@@ -64,10 +64,23 @@ Position format (one statement a line, # comments):
   to_move: SEAT
   on_table: CARDS by SEAT   passes: 0|1  (optional: the move to beat)
   target SEAT: N|robs   robs N   base N   multiplier N
-  played landlord: none|lead|more   played peasants: no|yes   (spring)"""
+  played landlord: none|lead|more   played peasants: no|yes   (spring)
+  pair SEAT: N   (a peasant's own factor)   bombs N   (counted, cap bombs)
+  shown SEAT ...   (the seats that showed their hands)"""
+
+
+def result_json(pos: Position, res: SolveResult) -> dict[str, Any]:
+    """The JSON of one solved position: :meth:`SolveResult.to_json`, plus ``"shown"`` (the
+    seats that showed their hands, by name) when the position records any."""
+    out = res.to_json()
+    if pos.shown:
+        out["shown"] = [pos.seats[i] for i in pos.shown]
+    return out
 
 
 def _print_result(pos: Position, res: SolveResult, show_all: bool, score: bool) -> None:
+    if pos.shown:
+        click.echo("shown: " + ", ".join(pos.seats[i] for i in pos.shown))
     if res.status != "solved":
         click.echo(f"unknown: {res.reason} (nodes {res.nodes:,}, {res.seconds:.2f} s)")
         return
@@ -131,7 +144,7 @@ def _batch_one(item: tuple[str, str, str, float | None, Rules, str, str | None]
         words = _SIDE_WORDS["position" if "position" in rec else "puzzle"]
         expect = _expectation(rec, words, pos.notation)  # checked before the (long) search
         res = solve_position(pos, want=want, seconds=seconds)  # type: ignore[arg-type]
-        out = {"id": ident, **res.to_json()}
+        out = {"id": ident, **result_json(pos, res)}
         if expect is not None:
             winner, moves = expect
             mine = None if res.winning_moves is None else _move_set(res.winning_moves, pos.notation)
@@ -358,6 +371,10 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
               "other rules carry robs in --multiplier.")
 @click.option("--base", type=int, default=1, show_default=True, help="Base of the deal.")
 @click.option("--multiplier", type=int, help="Multiplier so far.")
+@click.option("--pair", "pairs", multiple=True, metavar="SEAT:N",
+              help="A peasant's own factor (its settlement alone); once per peasant.")
+@click.option("--bombs", type=int, default=0, help="Multiplying plays counted so far (cap bombs).")
+@click.option("--shown", multiple=True, metavar="SEAT", help="A seat that showed its hand.")
 @click.option("--all", "show_all", is_flag=True,
               help="List every winning move (without it: the first one proven).")
 @click.option("--score", is_flag=True, help="Also the exact score under best play.")
@@ -379,7 +396,8 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
 @common_options
 def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
           to_move: str | None, on_table: str | None, played_by: str | None,
-          robs: int | None, base: int, multiplier: int | None, show_all: bool, score: bool,
+          robs: int | None, base: int, multiplier: int | None, pairs: tuple[str, ...],
+          bombs: int, shown: tuple[str, ...], show_all: bool, score: bool,
           limit_seconds: float | None, batch: str | None, workers: int,
           scheduler: str | None, output: str | None, rules: Rules,
           notation: str, as_json: bool) -> None:
@@ -398,6 +416,9 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     want = "score" if score else "all" if show_all else "one"
     if not batch and output is not None:
         fail("--output can only go with --batch (it writes its rows)")
+    if (file is not None or batch) and (pairs or bombs or shown):
+        fail("--pair, --bombs and --shown go with --landlord/--peasant (a position file has "
+             "its own 'pair', 'bombs' and 'shown' lines)")
     split = not batch and (workers > 1 or scheduler is not None)
     if split and score:
         fail("--score is solved in one process: drop --workers/--scheduler (or use --batch)")
@@ -434,8 +455,19 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
         if on_table is not None and played_by is not None:
             table = _cards_option("--on-table", on_table, rules, notation)
             _seat_option("--played-by", played_by, seats)
+        own: dict[str, int] = {}
+        for given in pairs:
+            seat, _, factor = given.partition(":")
+            if not factor.isdigit():
+                fail(f"--pair {given!r}: expected SEAT:N, e.g. peasant1:2")
+            name = _seat_option("--pair", seat, seats)
+            if name in own:
+                fail(f"--pair: the factor of {name} given twice")
+            own[name] = int(factor)
         pos = make_position(rules, hands, to_move, on_table=table, played_by=played_by,
-                            robs=robs, base=base, multiplier=multiplier, notation=notation)
+                            robs=robs, base=base, multiplier=multiplier, notation=notation,
+                            pairs=own, bombs=bombs,
+                            shown=[_seat_option("--shown", s, seats) for s in shown])
     if split:
         from ddzspec.execute import ExecuteError
         try:
@@ -446,7 +478,7 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     else:
         res = solve_position(pos, want=want, seconds=limit_seconds)  # type: ignore[arg-type]
     if as_json:
-        emit_json(res.to_json())
+        emit_json(result_json(pos, res))
     else:
         _print_result(pos, res, show_all, score)
     if res.status != "solved":

@@ -185,8 +185,9 @@ class MoveSet:
     """Every legal move of ``rules`` as flat arrays indexed by move id (see the module doc).
 
     ``mk[i]``: cards (4-bit packed); ``size``, ``tier``, ``cls`` (comparison class id),
-    ``strength`` (body's highest rank strength), ``doubles`` (the shape doubles the multiplier
-    under the rules' scoring), ``key3[i]``: the table's own packed key (3 bits per rank).
+    ``strength`` (body's highest rank strength), ``doubles`` (the shape multiplies the
+    multiplier under the rules' scoring), ``times`` (by what: its factor, 1 when it does not),
+    ``key3[i]``: the table's own packed key (3 bits per rank).
     """
 
     def __init__(self, rules: Rules, index: MoveIndex | None = None) -> None:
@@ -200,6 +201,8 @@ class MoveSet:
         self.cls: list[int] = []
         self.strength: list[int] = []
         self.doubles: list[bool] = []
+        #: the factor of the move's shape under the rules' scoring (1: it does not multiply)
+        self.times: list[int] = []
         #: a last-play-only shape (``last_play``): legal only as the whole hand
         self.last_only: list[bool] = []
         self.by_key4: dict[int, int] = {}
@@ -221,6 +224,7 @@ class MoveSet:
             self.cls.append(c)
             self.strength.append(shape.height(rules.strength, start, run))
             self.doubles.append(shape.name in dbl)
+            self.times.append(rules.scoring.factor(shape.name))
             self.last_only.append(shape.last_play)
         self.n_moves = len(self.mk)
         self.any_last_only = any(self.last_only)
@@ -248,6 +252,10 @@ class MoveSet:
             for i in range(self.n_moves) if self.doubles[i])
         self.min_doubling_size = min((self.size[i] for i in range(self.n_moves)
                                       if self.doubles[i]), default=1)
+        #: the factors of the multiplying shapes met, and the largest (1: none)
+        self.factors: tuple[int, ...] = tuple(sorted({self.times[i] for i in range(self.n_moves)
+                                                      if self.doubles[i]}))
+        self.max_factor = max(self.factors, default=1)
         #: :func:`hand_key` of a packed hand → its :class:`HandInfo` (filled by :meth:`info`)
         self.hands: dict[int, HandInfo] = {}
         #: packed hand → twice the fewest moves that play it out (:meth:`plays`; a cache of at
@@ -415,13 +423,14 @@ def hand_key(hand: int) -> int:
 #: The most slots of a move set's :meth:`MoveSet.plays` memo (a power of two)
 _PLAYS_SLOTS = 1 << 20
 
-_SETS: dict[tuple[str, tuple[str, ...]], MoveSet] = {}
+_SETS: dict[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], MoveSet] = {}
 
 
 def move_set(rules: Rules) -> MoveSet:
-    """The :class:`MoveSet` of ``rules``, built once per rules digest and doubling shapes (the
-    digest covers only what the move table depends on, not the scoring)."""
-    key = (rules.digest, rules.scoring.double)
+    """The :class:`MoveSet` of ``rules``, built once per rules digest and multiplying shapes
+    with their factors (the digest covers only what the move table depends on, not the
+    scoring)."""
+    key = (rules.digest, rules.scoring.double, rules.scoring.times)
     got = _SETS.get(key)
     if got is None:
         got = _SETS[key] = MoveSet(rules)

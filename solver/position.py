@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -33,7 +33,7 @@ from ddzspec.cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from ddzspec.check import require_playable
 from ddzspec.errors import DdzError, NotationError, excerpt
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
-from ddzspec.rules import Rules, load_rules
+from ddzspec.rules import RoundKind, Rules, Scope, load_rules
 from ddzspec.table import get_table
 
 #: The most digits of a number in a position file (a base, a multiplier, a target …).
@@ -83,6 +83,11 @@ class Position:
     - ``landlord_plays``: plays the landlord has made so far, capped at 2 (0 or 1 keeps an
       anti-spring possible); ``peasants_played``: whether a peasant has played a card (False
       keeps a spring possible). The defaults (2, True) rule both out.
+    - ``pairs``: per seat, the product of the factors of that peasant's settlement with the
+      landlord alone (a peasant's own doubling, ``scope pair``; 1 for the landlord's seat);
+      empty: none. ``bombs``: the plays of a multiplying shape counted so far towards ``cap
+      bombs``. ``shown``: the seats whose hands were shown (show cards), in seat order: a
+      record only (every hand is open to the solver; the show factor is in ``multiplier``).
     """
 
     rules: Rules
@@ -99,11 +104,19 @@ class Position:
     landlord_plays: int = 2
     peasants_played: bool = True
     notation: str = "en"
+    pairs: tuple[int, ...] = ()
+    bombs: int = 0
+    shown: tuple[int, ...] = ()
 
     @property
     def n_seats(self) -> int:
         """2 or 3."""
         return len(self.seats)
+
+    def pair_factor(self, seat: int) -> int:
+        """The factor of ``seat``'s own settlement with the landlord (:attr:`pairs`; 1 when
+        none)."""
+        return self.pairs[seat] if self.pairs else 1
 
     def seat_index(self, name: str) -> int:
         """Index of a seat name; ``peasant`` is accepted for ``peasant1`` and vice versa with
@@ -135,6 +148,13 @@ class Position:
             lines.append(f"played landlord: {('none', 'lead')[self.landlord_plays]}")
         if not self.peasants_played:
             lines.append("played peasants: no")
+        for s, f in zip(self.seats, self.pairs):
+            if f != 1:
+                lines.append(f"pair {s}: {f}")
+        if self.bombs:
+            lines.append(f"bombs {self.bombs}")
+        if self.shown:
+            lines.append("shown " + " ".join(self.seats[i] for i in self.shown))
         return "\n".join(lines) + "\n"
 
 
@@ -160,24 +180,15 @@ def seat_index(name: str, seats: tuple[str, ...]) -> int:
     raise PositionError(f"unknown seat {name!r}: expected one of {', '.join(seats)}")
 
 
-def score_unsupported(rules: Rules) -> str | None:
-    """Why the exact score (``want="score"``) cannot be searched under ``rules``, or None.
-    The search values a deal as ±2^k stakes: each multiplying play and a spring or
-    anti-spring doubles, uncapped. So it refuses a factor other than 2 on a shape, a spring
-    or an anti-spring, and either cap. Factors met before play (robs, the talon) are in the
-    position's multiplier; a peasant's own factor (one pair's) is not carried: a position
-    holds one multiplier, shared by both peasants."""
-    sc = rules.scoring
-    other = [f"{n} x{t}" for n, t in sc.times if t != 2 and n != "rob"]
-    if other:
-        return (f"{rules.label}: the score search values only doubling plays, springs and "
-                f"anti-springs (x2), not {', '.join(other)}; solve without the score")
-    caps = [c for c, v in (("cap multiplier", sc.cap_multiplier), ("cap bombs", sc.cap_bombs))
-            if v is not None]
-    if caps:
-        return (f"{rules.label}: the score search does not apply {' or '.join(caps)}; solve "
-                "without the score")
-    return None
+def _require_round(rules: Rules, what: str, field: str, kind: RoundKind | None = None,
+                   scope: Scope | None = None) -> None:
+    """The one rule for what a round leaves in a position (``shown SEAT``: a ``show`` round;
+    ``pair SEAT: N``: a round of ``scope pair``): it exists only under rules that have one."""
+    if not any((kind is None or r.kind is kind) and (scope is None or r.scope is scope)
+               for r in rules.rounds):
+        need = (f"no {kind.value} round" if kind is not None
+                else "no round whose factor is a pair's own (scope pair)")
+        raise PositionError(f"{what}: {rules.label} has {need}", field=field)
 
 
 def _require_robs(rules: Rules, what: str, field: str) -> None:
@@ -195,7 +206,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                   targets: Mapping[str, int | str] | None = None,
                   robs: int | None = None, base: int = 1, multiplier: int | None = None,
                   landlord_plays: int = 2, peasants_played: bool | None = None,
-                  notation: str = "en") -> Position:
+                  notation: str = "en", pairs: Mapping[str, int] | None = None,
+                  bombs: int = 0, shown: Sequence[str] = ()) -> Position:
     """Build and validate a position from seat names (see the module doc) to hands.
 
     ``hands``: ``{"landlord": …, "peasant": …}`` or ``{"landlord", "peasant1", "peasant2"}``
@@ -206,10 +218,15 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     ``landlord_plays``: the landlord's plays so far (0, 1 or 2: 2 stands for "two or more"),
     ``peasants_played``: whether a peasant has played (the spring and anti-spring; None: as
     the landlord's plays imply, no before the landlord's first lead, else yes).
+    ``pairs``: per peasant seat, the factor of its own settlement with the landlord (only under
+    rules with a round of ``scope pair``); ``bombs``: the plays of a multiplying shape counted
+    so far (only under ``cap bombs N``: 0 to N); ``shown``: the seats that showed their hands
+    (only under rules with a ``show`` round).
     Raises PositionError (impossible positions, a flag or count of the wrong kind) or
     NotationError (bad cards).
     """
-    for name, value in (("robs", robs), ("passes", passes), ("landlord_plays", landlord_plays)):
+    for name, value in (("robs", robs), ("passes", passes), ("landlord_plays", landlord_plays),
+                        ("bombs", bombs)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise PositionError(f"{name} {value!r}: must be a whole number", field=name)
     if not 0 <= landlord_plays <= 2:
@@ -281,16 +298,79 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                             f"{robs} robs it is a multiple of {rob_mult}", field="multiplier")
     pos = Position(rules, seats, ("landlord",) + ("peasant",) * (len(seats) - 1), cards, tm,
                    table, pb, 0 if passes is None else passes, tuple(tg), base, mult,
-                   landlord_plays, peasants_played, notation)
+                   landlord_plays, peasants_played, notation,
+                   _pairs_of(rules, seats, pairs or {}), _bombs_of(rules, bombs),
+                   _shown_of(rules, seats, shown))
     return validate(pos, passes_given=passes is not None)
+
+
+def _pairs_of(rules: Rules, seats: tuple[str, ...], given: Mapping[str, int]) -> tuple[int, ...]:
+    """:attr:`Position.pairs` from ``{peasant seat: factor}`` (empty when none is given)."""
+    if not given:
+        return ()
+    out = [1] * len(seats)
+    done: set[int] = set()
+    for name, f in given.items():
+        field = f"pair of {name}"
+        _require_round(rules, f"pair {name}", field, scope=Scope.PAIR)
+        i = _seat_of(name, seats, field)
+        if i in done:
+            raise PositionError(f"pair {name}: the factor of {seats[i]} given twice",
+                                field=field)
+        done.add(i)
+        if i == 0:
+            raise PositionError("pair landlord: a pair's own factor belongs to a peasant's "
+                                "settlement with the landlord (pair peasant1, pair peasant2)",
+                                field=field)
+        if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 2**40:
+            raise PositionError(f"pair {name}: {f!r}: a factor is a whole number from 1 to 2^40",
+                                field=field)
+        out[i] = f
+    return tuple(out)
+
+
+def _seat_of(name: str, seats: tuple[str, ...], field: str) -> int:
+    """:func:`seat_index`, its error about the statement ``field``."""
+    try:
+        return seat_index(name, seats)
+    except PositionError as e:
+        raise PositionError(e.message, field=field) from None
+
+
+def _bombs_of(rules: Rules, bombs: int) -> int:
+    """:attr:`Position.bombs`: 0, or under ``cap bombs N`` from 0 to N."""
+    cap = rules.scoring.cap_bombs
+    if bombs and cap is None:
+        raise PositionError(f"bombs {bombs}: {rules.label} has no cap bombs (the count of "
+                            "multiplying plays matters only under one)", field="bombs")
+    if cap is not None and not 0 <= bombs <= cap:
+        raise PositionError(f"bombs {bombs}: under cap bombs {cap} from 0 to {cap} plays count",
+                            field="bombs")
+    return bombs
+
+
+def _shown_of(rules: Rules, seats: tuple[str, ...], shown: Sequence[str]) -> tuple[int, ...]:
+    """:attr:`Position.shown` (seat indices in seat order) from seat names."""
+    if isinstance(shown, str):
+        raise PositionError(f"shown {shown!r}: give the seats as a list of names",
+                            field="shown")
+    out: set[int] = set()
+    for name in shown:
+        _require_round(rules, f"shown {name}", "shown", kind=RoundKind.SHOW)
+        i = _seat_of(name, seats, "shown")
+        if i in out:
+            raise PositionError(f"shown: {seats[i]} named twice", field="shown")
+        out.add(i)
+    return tuple(sorted(out))
 
 
 def validate(pos: Position, passes_given: bool = True) -> Position:
     """Check a position can occur; return it (with ``passes`` inferred when not given).
 
     Checks: card conservation against the deck (hands plus the move on the table), hand sizes,
-    the move on the table is a legal move and who played it fits the seat to move and the
-    passes, every hand is above its target (the deal is not over), base and multiplier ≥ 1.
+    the move on the table is a legal move (not of a last-play-only shape: its seat would be
+    out) and who played it fits the seat to move and the passes, every hand is above its
+    target (the deal is not over), base and multiplier ≥ 1.
     Raises PositionError.
     """
     rules = pos.rules
@@ -346,6 +426,11 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
         if reading is None:
             raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
                                 f"is not a legal move of {rules.name}", field="on_table")
+        if rules.shape(reading.shape).last_play:
+            raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
+                                f"is a {reading.shape}: {rules.name} allows it only as a "
+                                "hand's last play, so the deal would be over",
+                                field="on_table")
         if pos.played_by is None:
             raise PositionError("a move on the table needs the seat that played it ('by SEAT')")
         if pos.played_by == pos.to_move:
@@ -428,7 +513,7 @@ class _OnTable(_Line):
 
 @dataclass(frozen=True, slots=True)
 class _Number(_Line):
-    """``passes``, ``robs``, ``base`` or ``multiplier`` and its value."""
+    """``passes``, ``robs``, ``base``, ``multiplier`` or ``bombs`` and its value."""
 
     key: str
     value: _Word
@@ -444,6 +529,20 @@ class _Target(_Line):
 class _Played(_Line):
     who: _Word
     what: _Word
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair(_Target):
+    """``pair SEAT: N`` (a :class:`_Target`'s words: the builder tells them apart first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown(_Line):
+    seats: tuple[_Word, ...]
+
+    @classmethod
+    def of(cls, line: int | None, column: int | None, *seats: _Word) -> _Shown:
+        return cls(line, column, seats)
 
 
 @v_args(meta=True)
@@ -472,10 +571,11 @@ class _Statements(Transformer[Token, list[_Line]]):
 #: Grammar rule -> the statement it builds from its words (in order).
 _KINDS: dict[str, Callable[..., _Line]] = {
     "notation_stmt": _Notation, "hand_stmt": _Hand, "to_move_stmt": _ToMove,
-    "table_stmt": _OnTable, "target_stmt": _Target, "played_stmt": _Played}
+    "table_stmt": _OnTable, "target_stmt": _Target, "played_stmt": _Played,
+    "pair_stmt": _Pair, "shown_stmt": _Shown.of}
 #: Grammar rule -> the key of a one-number statement.
 _NUMBERS = {"passes_stmt": "passes", "robs_stmt": "robs", "base_stmt": "base",
-            "mult_stmt": "multiplier"}
+            "mult_stmt": "multiplier", "bombs_stmt": "bombs"}
 
 _Located = _Word | _Line | None
 
@@ -610,6 +710,8 @@ class _Builder:
         targets: dict[str, int | str] = {}
         landlord_plays: int = 2
         peasants_played: bool | None = None  # None: as the landlord's plays imply
+        pairs: dict[str, int] = {}
+        shown: list[str] = []
         for st in stmts:
             if isinstance(st, _Hand):
                 seat = st.seat.text
@@ -631,6 +733,9 @@ class _Builder:
                 numbers[st.key] = self.number(st.value)
                 if st.key == "passes" and numbers["passes"] > 1:
                     raise self.err("passes is 0 or 1 (two passes close a trick)", st.value)
+            elif isinstance(st, _Pair):  # before _Target, its base class
+                self.once(f"pair of {st.seat.text}", st)
+                pairs[st.seat.text] = int(st.value.text)
             elif isinstance(st, _Target):
                 seat, val = st.seat.text, st.value
                 self.once(f"target of {seat}", st)
@@ -640,6 +745,9 @@ class _Builder:
                     targets[seat] = self.number(val)
                 else:
                     raise self.err(f"a target is a number or 'robs', not {val.text!r}", val)
+            elif isinstance(st, _Shown):
+                self.once("shown", st)
+                shown = [w.text for w in st.seats]
             elif isinstance(st, _Played):
                 who, what = st.who.text, st.what.text
                 self.once(f"played {who}", st)
@@ -660,6 +768,7 @@ class _Builder:
                                    st.who)
         passes, robs = numbers.get("passes"), numbers.get("robs")
         base, multiplier = numbers.get("base", 1), numbers.get("multiplier")
+        bombs = numbers.get("bombs", 0)
         if not hands:
             raise PositionError("no hands given (e.g. 'landlord: 33', 'peasant: 44')",
                                 None, None, self.source)
@@ -698,7 +807,8 @@ class _Builder:
                                  played_by=None if played_by is None else played_by.text,
                                  passes=passes, targets=tg, robs=robs, base=base,
                                  multiplier=multiplier, landlord_plays=landlord_plays,
-                                 peasants_played=peasants_played, notation=self.notation)
+                                 peasants_played=peasants_played, notation=self.notation,
+                                 pairs=pairs, bombs=bombs, shown=shown)
         except PositionError as e:
             if e.line is None:  # located at the statement it is about, when there is one
                 raise self.err(e.message, self.seen.get(e.field or "")) from None

@@ -28,10 +28,11 @@ from mypy_extensions import i64
 
 from ddzspec.cards import pack4
 from ddzspec.check import require_playable
+from ddzspec.rules.stakes import pair_multiplier, play_counts, points
 
 from .interrupt import checkpoint
 from .movegen import GUARD, ByteTable, HandInfo, MoveSet, move_set
-from .position import Position, PositionError, score_unsupported
+from .position import Position
 
 PASS = "PASS"
 #: A child of a node: (move id or -1 for a pass, seat to move or -1 when the deal ended,
@@ -301,9 +302,14 @@ class Searcher:
         self._table: ByteTable | None = None
         self.stt: dict[tuple[object, ...], bool] = {}
         self.stt_old: dict[tuple[object, ...], bool] = {}
-        dbl = set(pos.rules.scoring.double)
+        sc = pos.rules.scoring
+        dbl = set(sc.double)
         self.spring = "spring" in dbl
         self.anti_spring = "anti_spring" in dbl
+        #: the score's factors: the spring's and anti-spring's (1: none), ``cap bombs``
+        self.spring_f = sc.factor("spring")
+        self.anti_f = sc.factor("anti_spring")
+        self.cap_bombs: int | None = sc.cap_bombs
         self.hands0 = tuple(pack4(h.counts) for h in pos.hands)
         self.last0 = -1
         if pos.on_table is not None:
@@ -795,39 +801,56 @@ class Searcher:
 
     # ------------------------------------------------------------------ score core
 
-    def max_doublings(self, hands: tuple[int, ...]) -> int:
-        """An upper bound on the doublings still to come: the doubling plays the hands can
-        make (bombs and rockets held), plus one for a spring / anti-spring."""
+    def stake_bound(self, hands: tuple[int, ...], lp: int, pp: bool, b: int) -> int:
+        """An upper bound on the product of the factors still to come: the largest factor of
+        a multiplying shape (:attr:`MoveSet.max_factor`) to the power of the multiplying plays
+        the hands can make (bombs and rockets held; at most those ``cap bombs`` still counts
+        after ``b``), times the spring's or anti-spring's factor while one is possible
+        (``lp``, ``pp`` as :meth:`at_least` has them)."""
         ms = self.ms
-        return sum(ms.info(h).n_doubling for h in hands) + 1
+        d = sum(ms.info(h).n_doubling for h in hands)
+        cap = self.cap_bombs
+        if cap is not None and cap - b < d:
+            d = cap - b
+        extra = max(self.spring_f if not pp else 1, self.anti_f if lp <= 1 else 1)
+        return int(ms.max_factor ** d * extra)
+
+    def play_factor(self, m: int, b: int) -> tuple[int, int]:
+        """The factor of move ``m`` (-1: a pass) after ``b`` multiplying plays counted, and the
+        count after it: a multiplying shape's factor while ``cap bombs`` still counts it
+        (:func:`~ddzspec.rules.stakes.play_counts`), else 1."""
+        if m < 0 or not self.ms.doubles[m] or not play_counts(b, self.cap_bombs):
+            return 1, b
+        return self.ms.times[m], (b if self.cap_bombs is None else b + 1)
 
     def at_least(self, s: int, hands: tuple[int, ...], last: int, passes: int, lp: int,
-                 pp: bool, t: float) -> bool:
-        """Whether the landlord can guarantee a payoff ≥ ``t`` (in units of the stake at this
-        node: ±1 for a plain win/loss, doubled per bomb/rocket and spring/anti-spring).
-        ``lp``: landlord plays so far (capped at 2); ``pp``: a peasant has played."""
+                 pp: bool, t: int, b: int = 0) -> bool:
+        """Whether the landlord can guarantee a payoff ≥ ``t`` (a whole number, in units of
+        the stake at this node: ±1 for a plain win/loss, times each counted play's factor and
+        the spring's or anti-spring's). ``lp``: landlord plays so far (capped at 2); ``pp``: a
+        peasant has played; ``b``: multiplying plays counted so far (``cap bombs``; 0
+        without)."""
         if not self.anti_spring:
             lp = 2
         if not self.spring:
             pp = True
-        # the boolean core decides thresholds in (-1, 1] and the sign of the others
+        if t == 0:  # a payoff is never 0: at least 0 is at least 1
+            t = 1
+        # the boolean core decides the thresholds 1 and below 0 when the landlord wins, and
+        # those above 0 when it loses
         if t > 0:
             if self.win(s, hands, last, passes) != self.side[s]:
                 return False
-            if t <= 1:
+            if t == 1:
                 return True
-        else:
-            if self.win(s, hands, last, passes) == self.side[s]:
-                return True
-            if t > -1:
-                return False
-        # at most 2^d is still at stake: d bombs/rockets held, one spring / anti-spring
-        d = sum(self.ms.info(h).n_doubling for h in hands) + (0 if pp and lp >= 2 else 1)
-        if t > (1 << d):
-            return False
-        if t <= -(1 << d):
+        elif self.win(s, hands, last, passes) == self.side[s]:
             return True
-        key = (s, hands, last, passes, lp, pp, t)
+        top = self.stake_bound(hands, lp, pp, b)
+        if t > top:
+            return False
+        if t <= -top:
+            return True
+        key = (s, hands, last, passes, lp, pp, b, t)
         r = self.stt.get(key)
         if r is None:
             r = self.stt_old.get(key)
@@ -850,29 +873,34 @@ class Searcher:
         result = not is_ll  # landlord: any child true; peasants: all children true
         for m in cand:
             nh = h - ms.mk[m]
-            f = 2.0 if ms.doubles[m] else 1.0
+            f, b2 = self.play_factor(m, b)
             if info.count - ms.size[m] <= tgt:
-                if is_ll:
-                    v = f * (2.0 if not pp and self.spring else 1.0)
-                else:
-                    v = -f * (2.0 if lp <= 1 and self.anti_spring else 1.0)
-                ok = v >= t
+                ok = self.end_value(is_ll, lp, pp, f) >= t
             else:
                 ms.info(nh, info)
-                ok = self.at_least(nxt, pre + (nh,) + post, m, 0, lp2, pp2, t / f)
+                ok = self.at_least(nxt, pre + (nh,) + post, m, 0, lp2, pp2, _ceil_div(t, f), b2)
             if ok == is_ll:
                 result = ok
                 break
         else:
             if last >= 0:
                 if passes + 1 >= self.close:
-                    ok = self.at_least(nxt, hands, -1, 0, lp, pp, t)
+                    ok = self.at_least(nxt, hands, -1, 0, lp, pp, t, b)
                 else:
-                    ok = self.at_least(nxt, hands, last, passes + 1, lp, pp, t)
+                    ok = self.at_least(nxt, hands, last, passes + 1, lp, pp, t, b)
                 if ok == is_ll:
                     result = ok
         self.stt[key] = result
         return result
+
+    def end_value(self, is_ll: bool, lp: int, pp: bool, f: int) -> int:
+        """The landlord's payoff in stake units when a seat of its side (``is_ll``) or of the
+        peasants' goes out with a play of factor ``f``: times the spring's factor when no
+        peasant has played (``pp`` false), the anti-spring's when the landlord has played
+        only its lead (``lp`` 1)."""
+        if is_ll:
+            return f * (self.spring_f if not pp and self.spring else 1)
+        return -f * (self.anti_f if lp <= 1 and self.anti_spring else 1)
 
 
 def _prefix_products(bases: Sequence[int]) -> list[int]:
@@ -908,9 +936,7 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     ``line``: compute the principal variation. Each call starts from empty hand caches, so
     a position's figures (``nodes``, the line) do not depend on what the process solved
     before (the same in any worker of a batch). Raises UnplayableRulesError for rules that
-    ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played);
-    PositionError for ``want="score"`` under scoring the search cannot value
-    (:func:`~ddzspec.solver.position.score_unsupported`: factors other than 2, caps); ValueError
+    ``ddzspec check`` flags (ambiguous moves, no lone cards, a shape never played); ValueError
     for a bad ``want``, a ``seconds`` that is not a finite number ≥ 0 (or that differs from
     the ``limit``'s own seconds), or a negative node limit;
     TypeError for a ``limit`` that is not a Limit, an int or None. A Ctrl-C raises
@@ -918,9 +944,6 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
     """
     if want not in ("winner", "one", "all", "score"):
         raise ValueError(f"want must be 'winner', 'one', 'all' or 'score', not {want!r}")
-    why = score_unsupported(position.rules) if want == "score" else None
-    if why is not None:
-        raise PositionError(why, field="score")
     t0 = time.perf_counter()  # the time limit covers the set-up (move set) too
     # the collector paused from the start: a collection the previous search's allocations
     # made due would otherwise run at this call's first Python frame and walk the hand caches
@@ -936,7 +959,7 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
         S = Searcher(position, lim, start=t0)
         s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
         lp0, pp0 = position.landlord_plays, position.peasants_played
-        result = _solve(S, position, want, line, t0, s0, h0, l0, p0, lp0, pp0)
+        result = _solve(S, position, want, line, t0, s0, h0, l0, p0, lp0, pp0, position.bombs)
         S.release()  # its tables go while the collector is paused (it would walk them)
     return result
 
@@ -999,7 +1022,7 @@ def gc_paused() -> _GcPause:
 def _solve(S: Searcher, position: Position,
            want: Literal["winner", "one", "all", "score"], line: bool, t0: float,
            s0: int, h0: tuple[int, ...], l0: int, p0: int, lp0: int,
-           pp0: bool) -> SolveResult:
+           pp0: bool, b0: int) -> SolveResult:
     """:func:`solve` once the searcher is built."""
     try:
         mover_wins = S.win(s0, h0, l0, p0)
@@ -1012,21 +1035,19 @@ def _solve(S: Searcher, position: Position,
             winning = () if first is None else (_text(S, first[0]),)
         score: Mapping[str, int] | None = None
         value = None
+        node = None
         if want == "score":
-            value = _score_value(S, ll_wins, s0, h0, l0, p0, lp0, pp0)
-            unit = 2 if position.n_seats == 3 else 1
-            stake = position.base * position.multiplier
-            ll_points = int(value) * stake * unit  # value is ±2^k: exact, whatever the stake
-            score = MappingProxyType({
-                name: ll_points if role == "landlord" else -ll_points // (position.n_seats - 1)
-                for name, role in zip(position.seats, position.roles)})
+            cap = _clamp_of(position)
+            value = _score_value(S, ll_wins, s0, h0, l0, p0, lp0, pp0, b0, cap)
+            node = _Node(s0, h0, l0, p0, lp0, pp0, b0, value, cap)
+            score = MappingProxyType(dict(zip(position.seats, _points(position, value))))
         best: tuple[str, ...] | None = None
-        if want == "score" and value is not None:
-            best = tuple(_best_moves(S, s0, h0, l0, p0, lp0, pp0, value))
+        if node is not None:
+            best = tuple(_best_moves(S, node))
         pv: tuple[Play, ...] = ()
         if line:
-            if want == "score" and value is not None:
-                pv = tuple(_score_line(S, s0, h0, l0, p0, lp0, pp0, value))
+            if node is not None:
+                pv = tuple(_score_line(S, node))
             else:
                 pv = tuple(_bool_line(S, s0, h0, l0, p0))
     except Aborted as e:
@@ -1095,77 +1116,158 @@ def _bool_line(S: Searcher, s: int, hands: tuple[int, ...], last: int,
     return out
 
 
+def _ceil_div(t: int, f: int) -> int:
+    """The least whole ``x`` with ``x * f >= t`` (``f`` ≥ 1): a threshold on a child's payoff
+    in its own stake units, from a threshold ``t`` on its parent's and the play's factor."""
+    return -((-t) // f)
+
+
+def _lattice(S: Searcher, limit: int) -> list[int]:
+    """Every product of the score's factors (each multiplying shape's, the spring's, the
+    anti-spring's; each any number of times) up to ``limit``, 1 included, sorted: the
+    payoffs in stake units a search can meet (a superset)."""
+    fs = sorted(set(S.ms.factors) | {f for f in (S.spring_f, S.anti_f) if f > 1})
+    out = {1}
+    frontier = [1]
+    while frontier:
+        grown = []
+        for v in frontier:
+            for f in fs:
+                w = v * f
+                if w <= limit and w not in out:
+                    out.add(w)
+                    grown.append(w)
+        frontier = grown
+    return sorted(out)
+
+
+def _clamp_of(position: Position) -> int | None:
+    """The least payoff in stake units at which every pair's multiplier reaches ``cap
+    multiplier`` (the position's multiplier times the smallest pair factor: beyond it every
+    payoff settles the same); None without a cap."""
+    cap = position.rules.scoring.cap_multiplier
+    if cap is None:
+        return None
+    low = position.multiplier * min(position.pair_factor(s) for s in range(1, position.n_seats))
+    return max(1, _ceil_div(cap, low))
+
+
+def _points(position: Position, value: int) -> tuple[int, ...]:
+    """The points of each seat when the deal ends at ``value`` stake units (±: the landlord
+    wins or loses): each peasant's multiplier is the position's times ``|value|`` times its
+    own pair's, capped, and settled per peasant (:mod:`ddzspec.rules.stakes`, as the game
+    settles)."""
+    cap = position.rules.scoring.cap_multiplier
+    mults = [pair_multiplier(position.multiplier * abs(value) * position.pair_factor(s), cap)
+             for s in range(position.n_seats)]
+    return points(position.base, 0, value > 0, mults)
+
+
 def _score_value(S: Searcher, ll_wins: bool, s: int, hands: tuple[int, ...], last: int,
-                 passes: int, lp: int, pp: bool) -> float:
-    """The exact landlord payoff in stake units (±2^k) by thresholds on the boolean core."""
-    kmax = S.max_doublings(hands)
+                 passes: int, lp: int, pp: bool, b: int, cap: int | None) -> int:
+    """The exact landlord payoff in stake units (a product of factors, signed) by thresholds
+    on the boolean core, tried upwards from ±1 over the products the factors can make;
+    ``cap``: the payoff at which the multiplier cap makes every larger one equal
+    (:func:`_clamp_of`; the answer is then at most ``cap`` in size)."""
+    if not S.anti_spring:
+        lp = 2
+    if not S.spring:
+        pp = True
+    found = _lattice(S, S.stake_bound(hands, lp, pp, b))
+    if cap is not None:
+        found = [c for c in found if c < cap] + [cap]
     if ll_wins:
-        v = 1.0
-        for _ in range(kmax):
-            if S.at_least(s, hands, last, passes, lp, pp, v * 2):
-                v *= 2
-            else:
-                break
+        v = 1
+        for c in found:
+            if c > 1:
+                if not S.at_least(s, hands, last, passes, lp, pp, c, b):
+                    break
+                v = c
         return v
-    v = -1.0
-    for _ in range(kmax + 1):
-        if S.at_least(s, hands, last, passes, lp, pp, v):
-            return v
-        v *= 2
-    return v
+    for c in found:
+        if S.at_least(s, hands, last, passes, lp, pp, -c, b):
+            return -c
+    return -found[-1]
 
 
-def _child_value_is(S: Searcher, ch: Child, is_ll: bool,
-                    lp: int, pp: bool, v: float) -> tuple[bool, int, bool, float]:
-    """Whether the child ``ch`` of a node with value ``v`` (landlord stake units) keeps that
-    value; also the child's flags and its value in its own stake units."""
+@dataclass(frozen=True, slots=True)
+class _Node:
+    """A node of the score's line: the state (seat, hands, move to beat, passes), the
+    spring flags ``lp``/``pp``, the counted plays ``b``, its payoff ``value`` in its stake
+    units and ``cap``: the payoff in those units from which all are equal (None: no cap)."""
+
+    s: int
+    hands: tuple[int, ...]
+    last: int
+    passes: int
+    lp: int
+    pp: bool
+    b: int
+    value: int
+    cap: int | None
+
+
+def _above(S: Searcher, v: int) -> int:
+    """The next payoff above ``v`` the factors can make (:func:`_lattice`)."""
+    if v > 0:
+        above = [c for c in _lattice(S, v * max(S.ms.max_factor, S.spring_f, S.anti_f))
+                 if c > v]
+        return above[0] if above else v + 1  # no factor: nothing above
+    below = [c for c in _lattice(S, -v) if c < -v]
+    return -below[-1] if below else 1
+
+
+def _child_keeps(S: Searcher, node: _Node, ch: Child) -> _Node | None:
+    """The child ``ch`` of ``node`` as a :class:`_Node` when its payoff is ``node.value``
+    (the move keeps the exact score; at the cap: any payoff as far beyond it), else None.
+    A move that ends the deal returns ``node`` itself."""
     m, nxt, h2, l2, p2 = ch
-    f = 2.0 if m >= 0 and S.ms.doubles[m] else 1.0
-    lp2 = min(lp + 1, 2) if (m >= 0 and is_ll) else lp
-    pp2 = pp or (m >= 0 and not is_ll)
+    is_ll = S.side[node.s]
+    f, b2 = S.play_factor(m, node.b)
+    lp2 = min(node.lp + 1, 2) if (m >= 0 and is_ll) else node.lp
+    pp2 = node.pp or (m >= 0 and not is_ll)
+    v, cap = node.value, node.cap
+    top = cap is not None and v >= cap
+    bottom = cap is not None and v <= -cap
     if nxt < 0:
-        if is_ll:
-            val = f * (2.0 if not pp and S.spring else 1.0)
-        else:
-            val = -f * (2.0 if lp <= 1 and S.anti_spring else 1.0)
-        return val == v, lp2, pp2, v
-    cv = v / f
-    ok = S.at_least(nxt, h2, l2, p2, lp2, pp2, cv) and not S.at_least(
-        nxt, h2, l2, p2, lp2, pp2, _next_above(cv))
-    return ok, lp2, pp2, cv
+        val = S.end_value(is_ll, node.lp, node.pp, f)
+        if cap is not None:
+            val = max(-cap, min(cap, val))
+        return node if val == v else None
+    if not bottom and not S.at_least(nxt, h2, l2, p2, lp2, pp2, _ceil_div(v, f), b2):
+        return None
+    up = _above(S, v) if cap is None else min(_above(S, v), cap)
+    if not top and S.at_least(nxt, h2, l2, p2, lp2, pp2, _ceil_div(up, f), b2):
+        return None
+    ccap = None if cap is None else _ceil_div(cap, f)
+    cv = v // f if ccap is None or not (top or bottom) else (ccap if top else -ccap)
+    return _Node(nxt, h2, l2, p2, lp2, pp2, b2, cv, ccap)
 
 
-def _best_moves(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: int,
-                lp: int, pp: bool, v: float) -> list[str]:
-    """Every move of the seat to move that keeps the exact value ``v`` (best for the score)."""
-    is_ll = S.side[s]
-    return _sorted_moves(S, [ch[0] for ch in S.children(s, hands, last, passes)
-                             if _child_value_is(S, ch, is_ll, lp, pp, v)[0]])
+def _best_moves(S: Searcher, node: _Node) -> list[str]:
+    """Every move of the seat to move that keeps the exact score (best for the score)."""
+    return _sorted_moves(S, [ch[0] for ch in S.children(node.s, node.hands, node.last,
+                                                        node.passes)
+                             if _child_keeps(S, node, ch) is not None])
 
 
-def _next_above(v: float) -> float:
-    return 1.0 if v == -1.0 else (v * 2 if v > 0 else v / 2)
-
-
-def _score_line(S: Searcher, s: int, hands: tuple[int, ...], last: int, passes: int,
-                lp: int, pp: bool, v: float) -> list[Play]:
-    """The principal variation under the score: each side keeps the value ``v``."""
+def _score_line(S: Searcher, node: _Node) -> list[Play]:
+    """The principal variation under the score: each side keeps the exact score."""
     out: list[Play] = []
     for _ in range(4 * 60):
-        is_ll = S.side[s]
         pick = None
-        for ch in S.children(s, hands, last, passes):
-            ok, lp2, pp2, cv = _child_value_is(S, ch, is_ll, lp, pp, v)
-            if ok:
-                pick = (ch, lp2, pp2, cv)
+        for ch in S.children(node.s, node.hands, node.last, node.passes):
+            kept = _child_keeps(S, node, ch)
+            if kept is not None:
+                pick = ch, kept
                 break
         if pick is None:
             break
-        (m, nxt, h2, l2, p2), lp2, pp2, cv = pick
-        out.append(Play(S.pos.seats[s], _text(S, m)))
-        if nxt < 0:
+        ch, kept = pick
+        out.append(Play(S.pos.seats[node.s], _text(S, ch[0])))
+        if ch[1] < 0:
             break
-        s, hands, last, passes, lp, pp, v = nxt, h2, l2, p2, lp2, pp2, cv
+        node = kept
     return out
 
 

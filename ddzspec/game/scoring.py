@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Cards, parse_cards
 from ..rules import Rules, TalonFactor, TalonPattern
 from ..rules.model import around, chain_starts
+from ..rules.stakes import pair_multiplier, play_counts, points
 from .enums import Phase, Winner
 
 if TYPE_CHECKING:
@@ -92,7 +93,20 @@ def multiplier_of(factors: Iterable[Factor], cap: int | None = None,
     for f in factors:
         if not f.cut and f.applies_to(pair):
             m *= f.times
-    return m if cap is None else min(m, cap)
+    return pair_multiplier(m, cap)
+
+
+def own_factor(factors: Iterable[Factor], seat: int) -> int:
+    """The product of the factors of ``seat``'s settlement alone (:attr:`Factor.pair`: a
+    peasant's own doubling) that count; 1 when none."""
+    return multiplier_of([f for f in factors if f.pair is not None], pair=seat)
+
+
+def counted_plays(state: GameState) -> int:
+    """The plays of a multiplying shape that have multiplied so far (towards ``cap bombs``:
+    not ``cut``)."""
+    names = {s.name for s in state.rules.shapes}
+    return sum(1 for f in state.factors if f.kind in names and not f.cut)
 
 
 def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None:
@@ -102,10 +116,8 @@ def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None
     times = sc.factor(reading.shape)
     if times == 1:
         return None
-    names = {s.name for s in state.rules.shapes}
-    counted = sum(1 for f in state.factors if f.kind in names and not f.cut)
-    cut = sc.cap_bombs is not None and counted >= sc.cap_bombs
-    return Factor(reading.shape, times, seat, reading.format(), cut=cut)
+    return Factor(reading.shape, times, seat, reading.format(),
+                  cut=not play_counts(counted_plays(state), sc.cap_bombs))
 
 
 def talon_matches(rules: Rules, talon: Cards, pattern: TalonFactor) -> bool:
@@ -175,7 +187,7 @@ def pair_stakes(factors: tuple[Factor, ...], landlord: int, players: int,
     for p in range(players):
         if p != landlord:
             raw = multiplier_of(factors, pair=p)
-            mult = raw if cap is None else min(raw, cap)
+            mult = pair_multiplier(raw, cap)
             out.append(PairStake(p, mult, raw if mult != raw else None))
     return tuple(out)
 
@@ -230,16 +242,15 @@ def settle(base: int, landlord: int, players: int, landlord_wins: bool,
     table's factors times its own, at most ``cap``) with the landlord, who gets or pays the
     sum (zero-sum). Returns the scores, the table's multiplier (capped), its product when the
     cap cut it, and the pairs' stakes when some factor belongs to one pair."""
-    sign = 1 if landlord_wins else -1
-    scores = [0] * players
-    own = any(f.pair is not None for f in factors)
     stakes = pair_stakes(factors, landlord, players, cap)
+    mults = [0] * players
     for p in stakes:
-        scores[p.seat] = -sign * base * p.multiplier
-        scores[landlord] += sign * base * p.multiplier
+        mults[p.seat] = p.multiplier
+    scores = points(base, landlord, landlord_wins, mults)
+    own = any(f.pair is not None for f in factors)
     table = multiplier_of(factors)
-    capped = table if cap is None else min(table, cap)
-    return tuple(scores), capped, (table if capped != table else None), stakes if own else ()
+    capped = pair_multiplier(table, cap)
+    return scores, capped, (table if capped != table else None), stakes if own else ()
 
 
 def finish(state: GameState, seat: int) -> GameState:
@@ -266,5 +277,6 @@ def finish(state: GameState, seat: int) -> GameState:
                  mult, factors, scores, spring, anti, uncapped, pairs)
     return replace(state, factors=factors, result=res, phase=Phase.OVER, turn=None)
 
-__all__ = ["Factor", "PairStake", "Result", "finish", "multiplier_of", "pair_stakes", "settle",
-           "shape_factor", "talon_factor", "talon_matches"]
+__all__ = ["Factor", "PairStake", "Result", "counted_plays", "finish", "multiplier_of",
+           "own_factor", "pair_stakes", "settle", "shape_factor", "talon_factor",
+           "talon_matches"]

@@ -82,8 +82,8 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int
     ValueError unless ``len(sizes)`` is the rules' number of players."""
     from ..game import GameState
     from ..game.enums import Phase
+    from ..players.endgame import position_of
     from ..players.levels import player_for
-    from ..solver.position import make_position
     n = rules.deal.players
     if len(sizes) != n:
         raise ValueError(f"selfplay positions have the {n} seats of {rules.name}, not "
@@ -98,21 +98,7 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int
         st = st.apply(players[seat].decide(st.view(seat)))
     if st.over or st.landlord is None or st.turn is None:
         return None
-    order = [(st.landlord + j) % n for j in range(n)]  # landlord, then play order
-    names = _seat_names(n)
-    name_of = dict(zip(order, names))
-    table = played_by = None
-    if st.last is not None:
-        played_by = name_of[st.last[0]]
-        table = st.last[1].body + st.last[1].kickers
-    peasants = [s for s in range(n) if s != st.landlord]
-    robs = st.robs if "robs" in (rules.win.landlord, rules.win.peasant) else None
-    return make_position(rules, {name_of[s]: st.hands[s] for s in order}, name_of[st.turn],
-                         on_table=table, played_by=played_by,
-                         passes=st.passes if n == 3 and table is not None else None,
-                         robs=robs, base=st.base or 1, multiplier=st.multiplier,
-                         landlord_plays=min(st.plays[st.landlord], 2),
-                         peasants_played=any(st.plays[p] for p in peasants))
+    return position_of(st)
 
 
 def after(pos: Position, seat: str, cards: str) -> Position | None:

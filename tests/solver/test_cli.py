@@ -570,3 +570,21 @@ def test_winning_moves_with_kickers_are_listed_lowest_kicker_first(cli: Any) -> 
                          "landlord", "--all")
     assert code == 0, err
     assert "winning moves: 7, 8, 444, 444+3, 444+7, 444+8\n" in out
+
+
+def test_pair_factors_bombs_and_shown_hands_on_the_command_line(cli: Any) -> None:
+    # happy: x2 so far, peasant2's own x4; the landlord goes out with the bomb 3333 (x2):
+    # peasant1 pays 2 x 2 = 4, peasant2 2 x 4 x 2 = 16, the landlord gets 20
+    code, out, _ = cli("solve", "--rules", "happy", "--landlord", "3333", "--peasant", "5",
+                       "--peasant", "6", "--to-move", "landlord", "--multiplier", "2",
+                       "--pair", "peasant2:4", "--shown", "peasant2", "--score", "--json")
+    assert code == 0
+    got = json.loads(out)
+    assert got["score"] == {"landlord": 20, "peasant1": -4, "peasant2": -16}
+    assert got["shown"] == ["peasant2"]
+    code, _, err = cli("solve", "--rules", "happy", "--landlord", "3333", "--peasant", "5",
+                       "--peasant", "6", "--to-move", "landlord", "--pair", "peasant2")
+    assert code == 2 and "expected SEAT:N" in err
+    code, _, err = cli("solve", "--landlord", "3333", "--peasant", "5", "--to-move",
+                       "landlord", "--bombs", "1")
+    assert code == 2 and "has no cap bombs" in err

@@ -12,6 +12,8 @@ from ddzspec.cards import parse_cards
 from ddzspec.rules import load_rules
 from ddzspec.solver import Limit, PositionError, make_position, parse_position, solve
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
 
 def ms(moves) -> list:
     return sorted(("PASS",) if m == "PASS" else parse_cards(m).cards.counts for m in moves)
@@ -353,3 +355,40 @@ def test_three_seat_spring_flags_and_the_inferred_default() -> None:
 def test_a_position_that_is_not_text_is_a_type_error(text: object) -> None:
     with pytest.raises(TypeError, match="a position is text"):
         parse_position(text)  # type: ignore[arg-type]
+
+
+def test_pair_factors_counted_bombs_and_shown_hands_round_trip() -> None:
+    happy = parse_position("rules happy\nlandlord: 3333\npeasant1: 5\npeasant2: 6\n"
+                           "to_move: landlord\nmultiplier 4\npair peasant2: 4\n"
+                           "shown peasant2 landlord\n")
+    assert happy.pairs == (1, 1, 4) and happy.shown == (0, 2)  # shown: in seat order
+    assert "pair peasant2: 4\n" in happy.format()
+    assert "shown landlord peasant2\n" in happy.format()
+    assert parse_position(happy.format()) == happy
+    capped = parse_position(f"rules {EXAMPLES / 'capped.rules'}\nlandlord: 3333\n"
+                            "peasant: 5\nto_move: landlord\nbombs 2\n")
+    assert capped.bombs == 2 and "bombs 2\n" in capped.format()
+    assert parse_position(capped.format(), base=EXAMPLES) == capped  # 'rules capped'
+    # the defaults write nothing
+    assert "pair" not in parse_position(happy.format().replace("pair peasant2: 4\n", "")
+                                        ).format()
+
+
+@pytest.mark.parametrize("rules, line, words", [
+    ("classic", "pair peasant1: 2", "classic has no round whose factor is a pair's own"),
+    ("happy", "pair landlord: 2", "belongs to a peasant's settlement"),
+    ("happy", "pair peasant1: 0", "whole number from 1 to 2"),
+    ("classic", "shown landlord", "classic has no show round"),
+    ("happy", "shown peasant1 peasant1", "peasant1 named twice"),
+    ("happy", "shown peasant", "say peasant1"),
+    ("classic", "bombs 1", "classic has no cap bombs"),
+    ("CAPPED", "bombs 4", "from 0 to 3"),
+])
+def test_pair_shown_and_bombs_lines_that_cannot_be_are_located(rules: str, line: str,
+                                                                words: str) -> None:
+    name = str(EXAMPLES / "capped.rules") if rules == "CAPPED" else rules
+    text = (f"rules {name}\nlandlord: 3333\npeasant1: 5\npeasant2: 6\nto_move: landlord\n"
+            f"{line}\n")
+    with pytest.raises(PositionError, match=words) as e:
+        parse_position(text)
+    assert (e.value.line, e.value.column) == (6, 1), str(e.value)
