@@ -25,7 +25,8 @@ from game import random_hand  # bench/game.py: this script runs from bench/
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ["classic", "examples/last-play-trio.rules", "examples/low-straights.rules",
-            "examples/wings-no-twos.rules", "examples/consecutive-wings.rules", "happy"]
+            "examples/wings-no-twos.rules", "examples/consecutive-wings.rules",
+            "examples/wrap-straights.rules", "happy"]
 
 
 def main() -> None:
