@@ -171,10 +171,11 @@ def test_a_sampled_deal_never_changes_a_shown_hand(seed: int, draw: int, stop: i
     g = _shown_deal(seed)
     players = [player_for(2) for _ in range(3)]
     steps = 0
-    while not g.over and steps <= stop:
+    while not g.over and g.attempt == 0 and steps <= stop:  # a redeal shows nothing
         seat = g.turn
         assert seat is not None
         view = g.view(seat)
+        assert view.shown == ((1, g.hands[1]),)
         hidden = [s for s in range(3) if s not in (seat, 1)]
         rng = random.Random(draw)
         drawn = set()
