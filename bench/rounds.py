@@ -30,53 +30,58 @@ import argparse
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
-#: A decision: (level, round kind, role or "-", factor chosen, side won, seat's settlement).
-Row = tuple[int, str, str, int, bool, int]
+#: One level's choice at one decision: (decision, level, action kind, role or "-", above the
+#: lowest choice, the factor or call/rob value, side won — None when the choice left the deal
+#: void: nobody called —, the seat's settlement).
+Row = tuple[str, int, str, str, bool, int, bool | None, int]
 
 
-def deal_rows(rules_name: str, seed: str) -> list[Row]:
-    """One deal from ``seed`` played by level 2; at each round decision, every level's choice
-    on the same view: one :data:`Row` per level and decision."""
+def deal_rows(rules_name: str, seed: str, bids: bool = False) -> list[Row]:
+    """One deal from ``seed`` played by level 2; at each round decision (and each call or rob
+    with ``bids``: level 3 then decides them by rollouts, ``rollout_bids``), every level's
+    choice on the same view, the deal played out from it by level 2: one :data:`Row` per
+    level and decision. A deal nobody called (a redeal) is left out; a choice that leaves the
+    deal void settles 0."""
     from ddzspec.game import GameState
     from ddzspec.players import player_for
     from ddzspec.players.base import prepare
-    from ddzspec.players.level3 import play_out
+    from ddzspec.players.level3 import Level3, play_out
     from ddzspec.rules import load_rules
     rules = load_rules(rules_name)
     prepare(rules, endgame=True)
-    n = rules.deal.players
     l2 = player_for(2)
-    asked: list[tuple[GameState, int, str, dict[int, Any]]] = []
+    rows: list[Row] = []
     state = GameState.new(rules, seed=seed)
+    k = 0
     while not state.over:
         seat = state.turn
         assert seat is not None
         view = state.view(seat)
         action = l2.decide(view)
-        if state.phase in ("showing", "doubling", "blind") and len(view.hand):
-            picks = {lv: player_for(lv, f"{seed}:{seat}").decide(view) for lv in (1, 2, 3)}
-            asked.append((state, seat, str(state.phase), picks))
+        rnd = state.phase in ("showing", "doubling", "blind")
+        if (rnd and len(view.hand)) or (bids and state.phase == "bidding"):
+            low = min(a.value for a in state.legal_actions())
+            role = "-" if state.landlord is None else \
+                ("landlord" if seat == state.landlord else "peasant")
+            for lv in (1, 2, 3):
+                p = Level3(f"{seed}:{seat}", rollout_bids=bids) if lv == 3 else \
+                    player_for(lv, f"{seed}:{seat}")
+                a = p.decide(view)
+                final, _ = play_out(state.apply(a), float("inf"))
+                res = None if final is None else final.result
+                won = None if res is None else \
+                    (res.winner == "landlord") == (seat == res.landlord)
+                rows.append((f"{seed}:{k}", lv, str(a.kind), role, a.value > low, int(a.value),
+                             won, 0 if res is None else res.scores[seat]))
+            k += 1
         state = state.apply(action)
-        if state.attempt != 0:  # nobody called: a redeal is another deal; leave it out
+        if state.attempt != 0:
             return []
-    res = state.result
-    assert res is not None and n == len(res.scores)
-    rows: list[Row] = []
-    for before, seat, phase, picks in asked:
-        won = (res.winner == "landlord") == (seat == res.landlord)
-        role = "-" if before.landlord is None else \
-            ("landlord" if seat == before.landlord else "peasant")
-        for lv, a in picks.items():
-            final, _ = play_out(before.apply(a), float("inf"))
-            if final is None or final.result is None:
-                continue
-            rows.append((lv, phase, role, int(a.value), won, final.result.scores[seat]))
     return rows
 
 
-def _job(args: tuple[str, str]) -> list[Row]:
+def _job(args: tuple[str, str, bool]) -> list[Row]:
     return deal_rows(*args)
 
 
@@ -90,26 +95,37 @@ def report(rows: Sequence[Row], deals: int, seconds: float) -> list[str]:
         e = estimate(vals, RATE)
         return f"{100 * e.mean:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}] (n {len(vals)})"
 
-    out = [f"{deals} deals, {len(rows)} decisions ({seconds:.0f} s)"]
-    for phase in sorted({r[1] for r in rows}):
+    def pm(vals: Sequence[float]) -> str:
+        e = estimate(vals)
+        return f"{e.mean:+.3f} [{e.low:+.3f}, {e.high:+.3f}]"
+
+    played = len({r[0].rsplit(":", 1)[0] for r in rows})
+    out = [f"{deals} deals ({played} with decisions, redeals left out), "
+           f"{len(rows) // 3} decisions ({seconds:.0f} s)"]
+    for kind in sorted({r[2] for r in rows}):
+        l2 = {r[0]: r[7] for r in rows if r[1] == 2 and r[2] == kind}
         for lv in (1, 2, 3):
-            mine = [r for r in rows if r[0] == lv and r[1] == phase]
+            mine = [r for r in rows if r[1] == lv and r[2] == kind]
             if not mine:
                 continue
-            up = [float(r[4]) for r in mine if r[3] > 1]
-            flat = [float(r[4]) for r in mine if r[3] <= 1]
-            top = max(r[3] for r in mine)
-            e = estimate([float(r[5]) for r in mine])
+            top = max(r[5] for r in mine)
             by_role = ", ".join(
-                f"{role} {100 * sum(r[3] > 1 for r in rs) / len(rs):.1f}%"
-                + (f" (×{top}: {100 * sum(r[3] == top for r in rs) / len(rs):.1f}%)"
+                f"{role} {100 * sum(r[4] for r in rs) / len(rs):.1f}%"
+                + (f" (×{top}: {100 * sum(r[5] == top for r in rs) / len(rs):.1f}%)"
                    if top > 2 else "")
                 for role in ("-", "landlord", "peasant")
-                if (rs := [r for r in mine if r[2] == role]))
-            out.append(f"{phase} level {lv}: above ×1 in {by_role}")
-            out.append(f"  side wins when above ×1: {pct(up)}; at ×1: {pct(flat)}")
-            out.append(f"  mean settlement with its choice: {e.mean:+.3f} "
-                       f"[{e.low:+.3f}, {e.high:+.3f}]")
+                if (rs := [r for r in mine if r[3] == role]))
+            word = "yes" if kind in ("call", "rob") else "above ×1"
+            out.append(f"{kind} level {lv}: {word} in {by_role}")
+            out.append(f"  side wins when {word}: "
+                       f"{pct([float(r[6]) for r in mine if r[4] and r[6] is not None])}; "
+                       "otherwise: "
+                       f"{pct([float(r[6]) for r in mine if not r[4] and r[6] is not None])}")
+            line = f"  mean settlement with its choice: {pm([float(r[7]) for r in mine])}"
+            if lv != 2:
+                line += (", minus level 2's on the same decision: "
+                         f"{pm([float(r[7] - l2[r[0]]) for r in mine])}")
+            out.append(line)
     return out
 
 
@@ -119,8 +135,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", default="rounds")
+    ap.add_argument("--rollout-bids", action="store_true",
+                    help="also calls and robs: level 3 decides them by rollouts")
     args = ap.parse_args(argv)
-    tasks = [(args.rules, f"{args.seed}:{k}") for k in range(args.deals)]
+    tasks = [(args.rules, f"{args.seed}:{k}", args.rollout_bids) for k in range(args.deals)]
     t0 = time.perf_counter()
     rows: list[Row] = []
     if args.jobs > 1:

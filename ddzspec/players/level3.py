@@ -21,7 +21,7 @@ from ..errors import GameError
 from ..game import Action, GameState, Phase, SeatView
 from ..moves import legal_moves
 from ..readings import Reading
-from ..rules import Rules
+from ..rules import BiddingSystem, Rules
 from .base import (
     BID_PHASES,
     check_view,
@@ -211,7 +211,9 @@ class Level3:
     decision; ``width``: candidates kept; ``solve_cards``: cards left (all seats) at or below
     which a sample is solved exactly; ``steps_per_second``: rollout steps counted per second of
     budget (the deterministic work measure); ``margin``: another candidate replaces level 2's
-    choice only when its mean value is higher by more than ``margin / √samples``."""
+    choice only when its mean value is higher by more than ``margin / √samples``;
+    ``rollout_bids``: calls and robs (call_rob) by rollouts too (:meth:`decide_call`; off by
+    default, so that the duel's level 3 bids as level 2 does, as before)."""
 
     seed: int | str = 0
     budget: float = 0.5
@@ -219,6 +221,7 @@ class Level3:
     solve_cards: int = 14
     steps_per_second: int = 3000
     margin: float = 0.5
+    rollout_bids: bool = False
     level: int = 3
 
     def decide(self, view: SeatView) -> Action:
@@ -228,27 +231,53 @@ class Level3:
     def decide_bid(self, view: SeatView) -> Action:
         """A round's choice with cards seen (double / super double, kick, the landlord's
         answer, blind landlord, show cards after the deal) by rollouts (:meth:`decide_round`);
-        bids, calls and robs are level 2's (and the endgame solver's one-time set-up for these
-        rules, so that no trick-play decision pays for it)."""
+        with ``rollout_bids``, a call or rob (call_rob) by rollouts too; other bids, calls and
+        robs are level 2's (and the endgame solver's one-time set-up for these rules, so that
+        no trick-play decision pays for it)."""
         rules = check_view(view, BID_PHASES)
         from .endgame import warm_up
         warm_up(rules)
         prepare(rules)  # the fast index of legal moves, built once per process
         if view.phase in ROUND_PHASES and len(view.hand):
             return self.decide_round(view)
+        if self.rollout_bids and rules.bidding.system is BiddingSystem.CALL_ROB:
+            return self.decide_call(view)
         return _L2.decide_bid(view)
 
     def decide_round(self, view: SeatView) -> Action:
-        """A round's choice by rollouts: on deals sampled consistent with the view
-        (:func:`sample_deal`: shown hands and a shown talon fixed), each of the seat's
-        choices is applied and the deal played out by level-2 players (:func:`play_out`; the
-        trick play, which no factor changes, is played once per sample and replayed for the
-        other choices); then :func:`pick_factor` on the seat's side's win rate ``p`` and the
-        mean settlement of each choice. Within the step budget (``steps_per_second`` ×
-        ``budget``; a deterministic work measure) and the wall-clock guard of
-        :meth:`decide_move`. Level 2's choice when no sample could be played out."""
-        start = time.perf_counter()
+        """A round's choice by rollouts (:meth:`estimate`), then :func:`pick_factor` on the
+        seat's side's win rate and the mean settlement of each choice. Level 2's choice when
+        no sample could be played out."""
         check_view(view, ROUND_PHASES)
+        choices, p, points = self.estimate(view)
+        if p is None:
+            return _L2.decide_bid(view)
+        return choices[pick_factor([c.value for c in choices], p, points)]
+
+    def decide_call(self, view: SeatView) -> Action:
+        """A call or rob (call_rob) by rollouts (:meth:`estimate`): the choice with the higher
+        mean settlement (a void deal, nobody calling, settles 0); level 2's on a tie or when no
+        sample could be played out."""
+        check_view(view, "bidding")
+        default = _L2.decide_bid(view)
+        choices, _, points = self.estimate(view)
+        if not choices:
+            return default
+        best = max(range(len(choices)), key=lambda i: (points[i], choices[i] == default))
+        return choices[best]
+
+    def estimate(self, view: SeatView) -> tuple[list[Action], float | None, list[float]]:
+        """Rollouts of every choice of the seat on turn outside trick play: on deals sampled
+        consistent with the view (:func:`sample_deal`: shown hands and a shown talon fixed),
+        each choice (the sample's legal actions) is applied and the deal played out by
+        level-2 players (:func:`play_out`; trick play from the same position, which no factor
+        changes, is played once per sample and replayed for the other choices). Returns the
+        choices, ``p`` — the rate at which the seat's side won, as the lowest-valued choice
+        played the samples out (None when no sample was played out to a result) — and the
+        mean settlement of the seat per choice (a void deal settles 0). Within the step budget
+        (``steps_per_second`` × ``budget``; a deterministic work measure) and the wall-clock
+        guard of :meth:`decide_move`."""
+        start = time.perf_counter()
         seat = view.seat
         wall = start + 0.85 * self.budget
         work = int(self.steps_per_second * self.budget)
@@ -258,6 +287,7 @@ class Level3:
         low = 0
         wins = 0.0
         decided = 0
+        done = 0
         points: list[float] = []
         memo: Plays = {}
         while work > 0 and time.perf_counter() < wall:
@@ -287,17 +317,16 @@ class Level3:
             for i, o in enumerate(outcome):
                 if o is not None:
                     points[i] += o[1]
-            base = outcome[low]  # the side's win, as the lowest factor's play-out had it
+            done += 1
+            base = outcome[low]
             if base is not None:
                 wins += base[0]
                 decided += 1
             memo.clear()  # the next sample's hands differ: nothing to reuse
-        if decided == 0:
-            return _L2.decide_bid(view)
-        samples = decided
-        pick = pick_factor([c.value for c in choices], wins / samples,
-                           [x / samples for x in points])
-        return choices[pick]
+        if done == 0:
+            return choices, None, points
+        return (choices, wins / decided if decided else None,
+                [x / done for x in points])
 
     def decide_move(self, view: SeatView) -> Action:
         """The candidate with the best mean value over the sampled deals (module doc)."""
