@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ddzspec.cards import EMPTY, Cards
+from ddzspec.cards import EMPTY, Cards, parse_cards
 from ddzspec.game import Action, ActionKind, GameState, Phase
 from ddzspec.players import player_for
 from ddzspec.players.level3 import Level3, pick_factor, sample_deal
@@ -48,6 +48,21 @@ round double {
     choices no 1 kick 2
     answer no 1 counter 3
     scope pair
+}
+""")
+
+#: Happy Dou Dizhu's call and rob (each other seat robs once, the caller has the last word) on
+#: classic, each rob doubling.
+QQ = load_rules_text("""\
+rules t_qq "classic with Happy Dou Dizhu's call and rob (test)" extends classic
+bidding call_rob {
+    first_speaker random
+    rob_order each_once_caller_last
+}
+scoring {
+    base 1
+    double rob bomb rocket spring anti_spring
+    settle per_peasant
 }
 """)
 
@@ -151,6 +166,22 @@ def test_a_round_decision_is_a_function_of_the_view_and_the_seed() -> None:
     view = _strong_landlord(DOUBLE).view(0)
     assert sample_deal(view, random.Random("a")).hands != \
         sample_deal(view, random.Random("b")).hands
+
+
+def test_calls_by_rollouts_when_asked() -> None:
+    """With ``rollout_bids``, level 3 calls on the unbeatable hand and declines a hand of low
+    cards (its rollouts: it loses more than it wins as landlord); without it, it calls as
+    level 2 does (the seeds' duel keeps its bidding)."""
+    g = GameState.new(QQ, hands=[STRONG, WEAK, REST], talon=TALON, first=0)
+    assert [a.value for a in g.legal_actions()] == [1, 0]
+    asked = Level3(0, budget=30.0, steps_per_second=50, rollout_bids=True)
+    assert asked.decide(g.view(0)) == Action.call(0, True)
+    low = "33344556677899TTJ"
+    rest = (Cards(QQ.deck) - parse_cards(low).cards).format()  # 34455…AAAA2222BR, 37 cards
+    g = GameState.new(QQ, hands=[low, rest[:17], rest[17:34]], talon=rest[34:], first=0)
+    view = g.view(0)
+    assert asked.decide(view) == Action.call(0, False)
+    assert _l3(0).decide(view) == player_for(2).decide(view)
 
 
 def _shown_deal(seed: int) -> GameState:
