@@ -4,9 +4,15 @@ For a trick-play decision :class:`Level3` samples hidden hands consistent with e
 public (:func:`sample_deal`), plays each candidate move on every sample — finishing the deal
 with level-2 players (:func:`rollout`), or with the exact endgame solver when few cards are
 left — and plays the best mean, within ``budget`` seconds a decision (default 0.5), counted in
-rollout steps so that the decision depends on the view and the seed alone. Bidding is level 2's.
+rollout steps so that the decision depends on the view and the seed alone. A round's choice
+made with cards seen (double / super double, kick, counter-kick, blind landlord, show cards) is
+decided the same way: each choice played out by level 2 on sampled deals
+(:meth:`Level3.estimate`), then :func:`pick_factor` (it doubles when its side wins more often
+than not). Bids, calls and robs are level 2's (calls and robs by rollouts on request:
+``rollout_bids``).
 
-The four steps and the budget's wall-clock guard: docs/game.md, "Design notes, module by module".
+The four steps, the rounds' rule and the budget's wall-clock guard: docs/game.md, "Design
+notes, module by module".
 """
 
 from __future__ import annotations
@@ -92,9 +98,11 @@ def sample_deal(view: SeatView, rng: random.Random) -> GameState:
     return state
 
 
-#: Level 2's trick play from a play-phase state with the same hands, landlord, seat on turn
-#: and robs (all a rollout's plays depend on): the plays it made, reused by :func:`play_out`.
-Plays = dict[tuple[tuple[Cards, ...], int | None, int | None, int], tuple[Action, ...]]
+#: The position trick play starts from in a rollout: hands, landlord, seat on turn, robs, the
+#: move to beat and the passes since (all level 2's plays depend on).
+Position = tuple[tuple[Cards, ...], int | None, int | None, int, tuple[int, Reading] | None, int]
+#: Level 2's trick play from a :data:`Position`: the plays it made, reused by :func:`play_out`.
+Plays = dict[Position, tuple[Action, ...]]
 
 
 def play_out(state: GameState, deadline: float,
@@ -102,8 +110,8 @@ def play_out(state: GameState, deadline: float,
     """Finish ``state`` with level-2 players from any phase: (the final state, work steps).
     Bids, calls, robs and round choices are level 2's (``Level2.decide_bid`` on the seat's
     view), trick play is level 2's (:func:`choose_move`); one step a decision. With ``memo``,
-    trick play that starts from a state already played out (same hands, landlord, seat on
-    turn and robs: level 2's plays read nothing else) replays its plays instead, one step per
+    trick play that starts from a :data:`Position` already played out (level 2's plays read
+    nothing else) replays its plays instead, one step per
     four plays replayed (a replayed play costs a fifth of a decision: 0.02 ms against 0.12 ms
     measured on happy deals), and a new one is recorded. None for the state when the clock
     passed ``deadline`` (a ``time.perf_counter()`` value) first, or when the deal was void
@@ -113,7 +121,7 @@ def play_out(state: GameState, deadline: float,
     attempt = state.attempt
     targets: tuple[int, ...] | None = None
     recording: list[Action] | None = None
-    key: tuple[tuple[Cards, ...], int | None, int | None, int] | None = None
+    key: Position | None = None
     while not state.over:
         if time.perf_counter() >= deadline:
             return None, steps
@@ -128,7 +136,8 @@ def play_out(state: GameState, deadline: float,
         if targets is None:
             targets = tuple(state.target(s) for s in range(state.players))
             if memo is not None:
-                key = (state.hands, state.landlord, state.turn, state.robs)
+                key = (state.hands, state.landlord, state.turn, state.robs, state.last,
+                       state.passes)
                 got = memo.get(key)
                 if got is not None:
                     for a in got:
