@@ -51,6 +51,30 @@ def sample_deal(view: SeatView, rng: random.Random) -> GameState:
     deal, blind landlord) the talon is drawn too, the undealt cards (duel) are the rest.
     Raises ValueError when the seat holds no cards yet (nothing seen to sample from) or the
     deal is over."""
+    state = _replay(view, *_draw(view, rng), ())
+    assert state is not None
+    return state
+
+
+def infer_deal(view: SeatView, rng: random.Random, tries: int) -> tuple[GameState, int]:
+    """A deal as :func:`sample_deal` draws it, on which level 2 would have made every bid,
+    call, rob and round choice the seats with drawn hands made (bidding inference: a seat
+    that bid high or doubled is likely strong, one that passed likely weak), sought among up
+    to ``tries`` draws; the last draw when none agrees. Returns (the deal, the draws made).
+    Raises as :func:`sample_deal`."""
+    n = check_view(view).deal.players
+    drawn = tuple(s for s in range(n) if s != view.seat and s not in dict(view.shown))
+    k = 0
+    while True:
+        k += 1
+        state = _replay(view, *_draw(view, rng), drawn if k < tries else ())
+        if state is not None:
+            return state, k
+
+
+def _draw(view: SeatView, rng: random.Random) -> tuple[list[Cards], Cards, int]:
+    """The initial hands, the talon and the first speaker of a deal drawn for
+    :func:`sample_deal`."""
     rules = check_view(view)
     if view.phase == "over" or not len(view.hand):
         raise ValueError("hidden hands are sampled once the seat holds its cards, before the "
@@ -90,8 +114,20 @@ def sample_deal(view: SeatView, rng: random.Random) -> GameState:
             h = h - talon
         initial.append(h)
     first = view.bids[0].seat if view.bids else view.turn
+    assert first is not None
+    return initial, talon, first
+
+
+def _replay(view: SeatView, initial: list[Cards], talon: Cards, first: int,
+            check: tuple[int, ...]) -> GameState | None:
+    """The deal of ``initial`` hands and ``talon`` with the view's public actions replayed;
+    None when level 2 on the hand of a seat in ``check`` would have bid or chosen otherwise
+    than that seat did."""
+    rules = check_view(view)
     state = GameState.new(rules, hands=initial, talon=talon, first=first)
     for a in view.bids:
+        if a.seat in check and _L2.decide_bid(state.view(a.seat)) != a:
+            return None
         state = state.apply(a)
     for a in view.history:
         state = state.apply(a)
@@ -222,7 +258,9 @@ class Level3:
     budget (the deterministic work measure); ``margin``: another candidate replaces level 2's
     choice only when its mean value is higher by more than ``margin / √samples``;
     ``rollout_bids``: calls and robs (call_rob) by rollouts too (:meth:`decide_call`; off by
-    default, so that the duel's level 3 bids as level 2 does, as before)."""
+    default, so that the duel's level 3 bids as level 2 does, as before); ``infer_tries``:
+    draws per sample of a bid or round decision to find hands on which level 2 would have
+    bid as the other seats did (:func:`infer_deal`; 1: no inference)."""
 
     seed: int | str = 0
     budget: float = 0.5
@@ -231,6 +269,7 @@ class Level3:
     steps_per_second: int = 3000
     margin: float = 0.5
     rollout_bids: bool = False
+    infer_tries: int = 16
     level: int = 3
 
     def decide(self, view: SeatView) -> Action:
@@ -277,10 +316,12 @@ class Level3:
 
     def estimate(self, view: SeatView) -> tuple[list[Action], float | None, list[float]]:
         """Rollouts of every choice of the seat on turn outside trick play: on deals sampled
-        consistent with the view (:func:`sample_deal`: shown hands and a shown talon fixed),
-        each choice (the sample's legal actions) is applied and the deal played out by
-        level-2 players (:func:`play_out`; trick play from the same position, which no factor
-        changes, is played once per sample and replayed for the other choices). Returns the
+        consistent with the view and, as far as ``infer_tries`` draws find one, with the other
+        seats' bids and round choices (:func:`infer_deal`; shown hands and a shown talon
+        fixed), each choice (the sample's legal actions) is applied and the deal played out
+        by level-2 players (:func:`play_out`; trick play from the same position, which no
+        factor changes, is played once per sample and replayed for the other choices; a draw
+        counts one step). Returns the
         choices, ``p`` — the rate at which the seat's side won, as the lowest-valued choice
         played the samples out (None when no sample was played out to a result) — and the
         mean settlement of the seat per choice (a void deal settles 0). Within the step budget
@@ -301,9 +342,10 @@ class Level3:
         memo: Plays = {}
         while work > 0 and time.perf_counter() < wall:
             try:
-                sample = sample_deal(view, rng)
+                sample, draws = infer_deal(view, rng, self.infer_tries)
             except (GameError, ValueError):
                 break
+            work -= draws
             if not choices:
                 choices = sample.legal_actions()
                 points = [0.0] * len(choices)
