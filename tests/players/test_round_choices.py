@@ -239,6 +239,46 @@ def test_before_the_talon_the_talon_is_drawn_from_the_unseen_cards() -> None:
     assert x.hands[1] == g.hands[1] and x.bids == g.bids and x.view(1) == view
 
 
+def test_inferred_deals_agree_with_the_other_seats_bids() -> None:
+    """In hebei deals played by level 2, at each kick decision: every deal ``infer_deal``
+    returns before its last try is one on which level 2, holding the drawn hands, would have
+    bid and kicked as the other seats did (replayed here from the deal's start); and the
+    landlord's drawn hands are stronger on average than uniform draws (the bid 3 tells)."""
+    from ddzspec.players.level2 import hand_strength
+    from ddzspec.players.level3 import infer_deal
+    rules = load_rules("hebei")
+    l2 = player_for(2)
+    inferred: list[float] = []
+    uniform: list[float] = []
+    for seed in range(6):
+        g = GameState.new(rules, seed=seed)
+        while g.phase is not Phase.PLAY:
+            seat = g.turn
+            assert seat is not None
+            view = g.view(seat)
+            if g.phase is Phase.DOUBLING and g.landlord != seat:
+                rng = random.Random(seed)
+                for _ in range(3):
+                    x, draws = infer_deal(view, rng, 50)
+                    assert x.view(seat) == view
+                    start = x.start
+                    assert start.hands is not None
+                    y = GameState.new(rules, hands=start.hands, talon=start.talon,
+                                      first=start.first)
+                    for a in x.bids:
+                        if a.seat != seat and draws < 50:
+                            assert l2.decide(y.view(a.seat)) == a
+                        y = y.apply(a)
+                    ll = x.landlord
+                    assert ll is not None
+                    inferred.append(hand_strength(x.hands[ll].counts, rules))
+                    uniform.append(hand_strength(sample_deal(view, rng).hands[ll].counts,
+                                                 rules))
+            g = g.apply(l2.decide(view))
+    assert len(inferred) >= 20
+    assert sum(inferred) / len(inferred) > sum(uniform) / len(uniform)
+
+
 def test_a_seat_without_cards_decides_as_level_2() -> None:
     """A round decided before the seat holds cards (nothing seen: a show stage before the
     deal) is not sampled: level 3 takes level 2's choice."""
