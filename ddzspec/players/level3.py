@@ -260,7 +260,9 @@ class Level3:
     ``rollout_bids``: calls and robs (call_rob) by rollouts too (:meth:`decide_call`; off by
     default, so that the duel's level 3 bids as level 2 does, as before); ``infer_tries``:
     draws per sample of a bid or round decision to find hands on which level 2 would have
-    bid as the other seats did (:func:`infer_deal`; 1: no inference)."""
+    bid as the other seats did (:func:`infer_deal`; 1: no inference); ``round_margin``: the
+    standard errors taken off the estimated win rate of a round's choice
+    (:meth:`decide_round`)."""
 
     seed: int | str = 0
     budget: float = 0.5
@@ -270,6 +272,7 @@ class Level3:
     margin: float = 0.5
     rollout_bids: bool = False
     infer_tries: int = 16
+    round_margin: float = 1.0
     level: int = 3
 
     def decide(self, view: SeatView) -> Action:
@@ -294,12 +297,16 @@ class Level3:
 
     def decide_round(self, view: SeatView) -> Action:
         """A round's choice by rollouts (:meth:`estimate`), then :func:`pick_factor` on the
-        seat's side's win rate and the mean settlement of each choice. Level 2's choice when
-        no sample could be played out."""
+        seat's side's win rate, less ``round_margin`` standard errors (√(p(1 − p)/n)), and the
+        mean settlement of each choice. Level 2's choice when no sample could be played
+        out."""
         check_view(view, ROUND_PHASES)
-        choices, p, points = self.estimate(view)
+        choices, p, n, points = self.estimate(view)
         if p is None:
             return _L2.decide_bid(view)
+        # less ``round_margin`` standard errors: a choice made on an estimate just above its
+        # threshold is made on the noise of ~30 samples more often than on the hand
+        p -= self.round_margin * (p * (1 - p) / n) ** 0.5
         return choices[pick_factor([c.value for c in choices], p, points)]
 
     def decide_call(self, view: SeatView) -> Action:
@@ -308,13 +315,13 @@ class Level3:
         sample could be played out."""
         check_view(view, "bidding")
         default = _L2.decide_bid(view)
-        choices, _, points = self.estimate(view)
+        choices, _, _, points = self.estimate(view)
         if not choices:
             return default
         best = max(range(len(choices)), key=lambda i: (points[i], choices[i] == default))
         return choices[best]
 
-    def estimate(self, view: SeatView) -> tuple[list[Action], float | None, list[float]]:
+    def estimate(self, view: SeatView) -> tuple[list[Action], float | None, int, list[float]]:
         """Rollouts of every choice of the seat on turn outside trick play: on deals sampled
         consistent with the view and, as far as ``infer_tries`` draws find one, with the other
         seats' bids and round choices (:func:`infer_deal`; shown hands and a shown talon
@@ -323,8 +330,9 @@ class Level3:
         factor changes, is played once per sample and replayed for the other choices; a draw
         counts one step). Returns the
         choices, ``p`` — the rate at which the seat's side won, as the lowest-valued choice
-        played the samples out (None when no sample was played out to a result) — and the
-        mean settlement of the seat per choice (a void deal settles 0). Within the step budget
+        played the samples out (None when no sample was played out to a result) —, the number
+        of samples ``p`` is over, and the mean settlement of the seat per choice (a void deal
+        settles 0). Within the step budget
         (``steps_per_second`` × ``budget``; a deterministic work measure) and the wall-clock
         guard of :meth:`decide_move`."""
         start = time.perf_counter()
@@ -375,8 +383,8 @@ class Level3:
                 decided += 1
             memo.clear()  # the next sample's hands differ: nothing to reuse
         if done == 0:
-            return choices, None, points
-        return (choices, wins / decided if decided else None,
+            return choices, None, 0, points
+        return (choices, wins / decided if decided else None, decided,
                 [x / done for x in points])
 
     def decide_move(self, view: SeatView) -> Action:
