@@ -121,6 +121,12 @@ def report(rows: Sequence[Row], deals: int, seconds: float) -> list[str]:
                        f"{pct([float(r[6]) for r in mine if r[4] and r[6] is not None])}; "
                        "otherwise: "
                        f"{pct([float(r[6]) for r in mine if not r[4] and r[6] is not None])}")
+            for role in ("landlord", "peasant"):
+                rs = [r for r in mine if r[3] == role and r[6] is not None]
+                if rs:
+                    out.append(f"    as {role}: when {word} "
+                               f"{pct([float(r[6] is True) for r in rs if r[4]])}; otherwise "
+                               f"{pct([float(r[6] is True) for r in rs if not r[4]])}")
             line = f"  mean settlement with its choice: {pm([float(r[7]) for r in mine])}"
             if lv != 2:
                 line += (", minus level 2's on the same decision: "
