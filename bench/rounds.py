@@ -4,7 +4,8 @@ wins more often than not"). Prints figures; asserts nothing.
 Deals of a rules file with rounds (default ``happy``: show cards after the deal, the doubling
 round with super double) are played by level 2 in every seat, seeds ``rounds:{k}``. At each
 round decision every level is asked on the very same view what it would choose (level 3 with
-seed ``rounds:{k}:{seat}`` and its default budget); the deal goes on with level 2's choice.
+seed ``rounds:{k}:{seat}`` and the default step budget, its clock guard off: see
+:data:`L3_BUDGET`); the deal goes on with level 2's choice.
 Level 2 plays the tricks whatever was chosen (its play reads no factor), so the deal's winner
 is the same for every level's choice: the comparison isolates the decision. Per level and round
 kind:
@@ -30,6 +31,11 @@ import argparse
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+
+#: Level 3's budget here, seconds, and steps per second: the default player's step budget
+#: (0.5 s × 3,000 = 1,500 steps) with a clock guard that never fires on a loaded machine, so
+#: that the figures do not depend on the load (as in bench/decisions.py).
+L3_BUDGET, L3_STEPS = 100.0, 15
 
 #: One level's choice at one decision: (decision, level, action kind, role or "-", above the
 #: lowest choice, the factor or call/rob value, side won — None when the choice left the deal
@@ -65,8 +71,8 @@ def deal_rows(rules_name: str, seed: str, bids: bool = False) -> list[Row]:
             role = "-" if state.landlord is None else \
                 ("landlord" if seat == state.landlord else "peasant")
             for lv in (1, 2, 3):
-                p = Level3(f"{seed}:{seat}", rollout_bids=bids) if lv == 3 else \
-                    player_for(lv, f"{seed}:{seat}")
+                p = Level3(f"{seed}:{seat}", budget=L3_BUDGET, steps_per_second=L3_STEPS,
+                           rollout_bids=bids) if lv == 3 else player_for(lv, f"{seed}:{seat}")
                 a = p.decide(view)
                 final, _ = play_out(state.apply(a), float("inf"))
                 res = None if final is None else final.result
