@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from wild_helpers import declared_laizi
 
 from ddzspec.cards import Cards, Rank, parse_cards
 from ddzspec.errors import NotationError
@@ -231,12 +232,7 @@ def test_explain_names_the_restriction_that_cuts_each_reading(tmp_path: Path) ->
 
 
 def test_explain_under_the_declared_policy_shows_how_to_declare(tmp_path: Path) -> None:
-    text = Path(LAIZI.path).read_text(encoding="utf-8")
-    wild = text[text.index("wild {"):]
-    wild = wild[:wild.index("    reading")] + "    reading declared\n}\n"
-    f = tmp_path / "d.rules"
-    f.write_text(f'rules d extends "{LAIZI.path}"\n{wild}', encoding="utf-8")
-    rules = load_rules(str(f))
+    rules = declared_laizi(tmp_path)
     e = explain_wild(parse_wild("333*", SEVEN, rules), rules)
     assert e.lead is None
     assert e.lines(rules)[-1] == ("reading declared: the player states which, e.g. "

@@ -1,0 +1,20 @@
+"""Helpers of the wild-card tests: :func:`declared_laizi`, the laizi file under the
+``declared`` reading policy (tests/conftest.py puts this folder on ``sys.path``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ddzspec.rules import Rules, load_rules
+
+
+def declared_laizi(tmp_path: Path) -> Rules:
+    """laizi with ``reading declared`` (its priority dropped): a file in ``tmp_path`` extending
+    it and restating its wild section."""
+    laizi = load_rules("laizi")
+    text = Path(laizi.path).read_text(encoding="utf-8")
+    wild = text[text.index("wild {"):]
+    wild = wild[:wild.index("    reading")] + "    reading declared\n}\n"
+    f = tmp_path / "d.rules"
+    f.write_text(f'rules d extends "{laizi.path}"\n{wild}', encoding="utf-8")
+    return load_rules(str(f))
