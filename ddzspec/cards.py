@@ -217,12 +217,15 @@ class ParsedCards:
 
     ``groups``: one Cards per ``+``-separated group as written (the first is what the writer
     sees as the body). ``columns``: 1-based column of every card, in input order, with its rank.
+    ``wilds``: the 1-based columns of the wild cards written ``*`` (``wild=True`` only); they are
+    in neither ``cards`` nor ``groups``.
     """
 
     text: str
     cards: Cards
     groups: tuple[Cards, ...]
     columns: tuple[tuple[int, Rank, str], ...]
+    wilds: tuple[int, ...] = ()
 
 
 @cache
@@ -234,11 +237,12 @@ def _parser(notation: str) -> Lark:
 
 
 def parse_cards(text: str, notation: str = "en",
-                deck: Sequence[int] | None = None) -> ParsedCards:
+                deck: Sequence[int] | None = None, wild: bool = False) -> ParsedCards:
     """Parse a card string in ``notation`` ("en", "fr" or "de").
 
     ``deck``: copies per rank (15 counts) of the variant's deck; when given, more copies than the
     deck holds (``22222``, ``BB``) and ranks the deck lacks (a 3 in duel) are errors.
+    ``wild``: a ``*`` is a wild card (laizi; counted in ``wilds``), else an error.
     Raises NotationError with the 1-based column and the offending text.
     """
     lang = LANGUAGE_NAMES.get(notation, notation)
@@ -270,6 +274,7 @@ def parse_cards(text: str, notation: str = "en",
         raise NotationError(str(e), shown, getattr(e, "column", None)) from None
     groups: list[Cards] = []
     columns: list[tuple[int, Rank, str]] = []
+    wilds: list[int] = []
     total = [0] * N_RANKS
     for group in tree.children:
         assert isinstance(group, Tree)
@@ -277,6 +282,13 @@ def parse_cards(text: str, notation: str = "en",
         for card in group.children:
             assert isinstance(card, Tree)
             rank_tree = card.children[0]
+            if isinstance(rank_tree, Token):  # a wild card, ``*``
+                col = (rank_tree.start_pos or 0) + 1
+                if not wild:
+                    raise NotationError("'*' is a wild card: only under rules with wild cards "
+                                        "(and a wild rank named)", shown, col, "*")
+                wilds.append(col)
+                continue
             assert isinstance(rank_tree, Tree)
             tok = rank_tree.children[0]
             assert isinstance(tok, Token)
@@ -304,4 +316,4 @@ def parse_cards(text: str, notation: str = "en",
                     raise NotationError(f"more copies of {str(tok)!r} than the deck holds "
                                         f"({held})", shown, col, str(tok))
         groups.append(Cards(tuple(counts)))
-    return ParsedCards(text, Cards(tuple(total)), tuple(groups), tuple(columns))
+    return ParsedCards(text, Cards(tuple(total)), tuple(groups), tuple(columns), tuple(wilds))
