@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 
 from .cards import N_RANKS, Cards, pack
 from .readings import make_reading
@@ -90,22 +91,25 @@ def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules) -> PlayRe
     jokers = set(rules.jokers)
     out: PlayReadings = {}
     whole = (natural.key, wilds)
+    own = {k: pack(tuple(k if i == rank else 0 for i in range(N_RANKS)))
+           for k in range(1, wilds + 1)}
+    stands: dict[int, Cards] = {}  # packed → Cards, built once per call
     for m, (si, start, run) in _natural_moves(h, wilds, jokers, rules):
         reading = make_reading(rules, rules.shapes[si], m, start, run)
         last_only = rules.shapes[si].last_play
-        for nat, s in _splits(m, h, wilds, jokers):
-            k = sum(s)
-            if not any(nat):  # wild cards only: themselves, nothing else
-                if s[rank] != k:
-                    continue
-                wr = WildReading(reading, Cards(tuple(s)), bomb_class(wild, reading, s, True),
-                                 True)
-            else:
-                wr = WildReading(reading, Cards(tuple(s)), bomb_class(wild, reading, s))
-            key = (pack(nat), k)
+        mkey = reading.cards.key
+        for k, skey in _splits(m, h, wilds, jokers):
+            if skey == mkey and own[k] != skey:
+                continue  # wild cards only read as themselves, nothing else
+            s = stands.get(skey)
+            if s is None:
+                s = stands[skey] = Cards.from_key(skey)
+            key = (mkey - skey, k)
             if last_only and key != whole:
                 continue
-            out.setdefault(key, []).append(wr)
+            all_wild = skey == mkey
+            out.setdefault(key, []).append(
+                WildReading(reading, s, bomb_class(wild, reading, s.counts, all_wild), all_wild))
     return out
 
 
@@ -139,27 +143,23 @@ def _natural_moves(h: Sequence[int], wilds: int, jokers: set[int], rules: Rules
 
 
 def _splits(m: Sequence[int], h: Sequence[int], wilds: int, jokers: set[int]
-            ) -> Iterator[tuple[list[int], list[int]]]:
+            ) -> Iterator[tuple[int, int]]:
     """Every way to play ``m`` from natural cards ``h`` and at most ``wilds`` wild cards:
-    (natural cards, the ranks the wild cards stand for), 15 counts each. The wild cards stand
-    for the deficit, and for any held non-joker card besides."""
+    (the number of wild cards, the packed ranks they stand for; the natural cards are the
+    rest of ``m``). The wild cards stand for the deficit (what ``h`` lacks), and for any held
+    non-joker card besides."""
     deficit = [max(0, c - x) for c, x in zip(m, h)]
-    spare = wilds - sum(deficit)
+    need = sum(deficit)
+    spare = wilds - need
     if spare < 0 or any(deficit[i] for i in jokers):
         return
+    dkey = pack(deficit)
     ranks = [i for i in range(N_RANKS) if m[i] > deficit[i] and i not in jokers]
-    s = list(deficit)
-
-    def go(j: int, spare: int) -> Iterator[tuple[list[int], list[int]]]:
-        if j == len(ranks):
-            yield [c - x for c, x in zip(m, s)], list(s)
-            return
-        i = ranks[j]
-        for extra in range(min(spare, m[i] - deficit[i]) + 1):
-            s[i] = deficit[i] + extra
-            yield from go(j + 1, spare - extra)
-        s[i] = deficit[i]
-    yield from go(0, spare)
+    for extra in range(spare + 1):
+        for pick in combinations_with_replacement(ranks, extra):
+            if any(deficit[i] + pick.count(i) > m[i] for i in set(pick)):
+                continue
+            yield need + extra, dkey + sum(1 << (3 * i) for i in pick)
 
 
 def choose(wild: Wild, readings: Sequence[WildReading],
@@ -170,7 +170,7 @@ def choose(wild: Wild, readings: Sequence[WildReading],
     kept = [r for r in readings if not violated(wild, r)]
     if previous is not None:
         kept = [r for r in kept if outranks(wild, r, previous)]
-    if wild.policy is ReadingPolicy.DECLARED:
+    if wild.policy is ReadingPolicy.DECLARED or len(kept) < 2:
         return tuple(kept)
     best = strongest(wild, kept, previous)
     return (best,) if best is not None else ()

@@ -9,14 +9,14 @@ from itertools import combinations_with_replacement, product
 from pathlib import Path
 
 import pytest
-from wild_helpers import declared_laizi
+from wild_helpers import declared_laizi, restricted_laizi
 
 from ddzspec.cards import N_RANKS, Cards, Rank, parse_cards
 from ddzspec.moves import move_index
 from ddzspec.readings import Reading
 from ddzspec.rules import Rules, load_rules
 from ddzspec.rules.model import BombClass
-from ddzspec.wild import WildReading, parse_wild, wild_readings
+from ddzspec.wild import WildReading, parse_wild, violated, wild_readings
 from ddzspec.wildmoves import play_readings, split_hand, wild_legal_moves
 
 LAIZI = load_rules("laizi")
@@ -62,8 +62,11 @@ def test_every_play_and_reading_matches_the_plain_reference(seed: int) -> None:
     deck = [i for i in range(N_RANKS) for _ in range(LAIZI.deck[i])]
     wilds = rnd.randint(1, 3)
     natural = [i for i in deck if i != SEVEN]
-    cards = rnd.sample(natural, rnd.randint(2, 5)) + [SEVEN] * wilds
-    hand = Cards.from_ranks(cards)
+    counts = [0] * N_RANKS
+    for i in rnd.sample(natural, rnd.randint(2, 5)) + [SEVEN] * wilds:
+        counts[i] += 1
+    hand = Cards(tuple(counts))
+    assert hand.counts[SEVEN] == wilds
     nat, w = split_hand(hand, SEVEN)
     found = play_readings(nat, w, SEVEN, LAIZI)
     assert _as_sets(found) == reference(hand, SEVEN, LAIZI)
@@ -135,3 +138,28 @@ def test_pure_bomb_of_four_wild_cards() -> None:
     pure = [p for p in plays if p.move.format() == "****"]
     assert [p.reading.bomb_class for p in pure] == [BombClass.PURE]
     assert parse_wild("****", SEVEN, LAIZI) == pure[0].move
+
+
+def test_wild_restrictions_cut_readings_before_the_policy(tmp_path: Path) -> None:
+    # bomb_min_natural 2: 3*** (one natural card) is no bomb; leading, it is then the trio
+    # with a kicker of the highest body, 222+3; 33** (two natural cards) stays a soft bomb
+    rules = restricted_laizi(tmp_path, "bomb_min_natural 2")
+    got = {p.move.format(): p.reading.describe()
+           for p in wild_legal_moves(parse_cards("33777").cards, SEVEN, rules)}
+    assert got["3***"] == "trio_single 222+3 (wild cards as 222)"
+    assert got["33**"] == "bomb 3333 (soft; wild cards as 33)"
+    # no_wild_kicker: 3** + 3 natural... 33* reads 333 only; 3*** as XXX+3 keeps its kicker
+    # natural, 333+X (a wild kicker) is cut; the bomb 3333 (soft) comes first in the priority
+    rules = restricted_laizi(tmp_path, "no_wild_kicker")
+    got = {p.move.format(): p.reading.describe()
+           for p in wild_legal_moves(parse_cards("3777").cards, SEVEN, rules)}
+    assert got["3***"] == "bomb 3333 (soft; wild cards as 333)"
+    # every reading kept is one the reference finds and no restriction cuts
+    wild = rules.wild
+    assert wild is not None
+    hand = parse_cards("3457777").cards
+    ref = reference(hand, SEVEN, rules)
+    for p in wild_legal_moves(hand, SEVEN, rules):
+        assert (p.reading.reading, p.reading.stands_for.counts) in \
+            ref[(p.move.natural.key, p.move.wilds)]
+        assert not violated(wild, p.reading)
