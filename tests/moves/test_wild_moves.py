@@ -163,3 +163,11 @@ def test_wild_restrictions_cut_readings_before_the_policy(tmp_path: Path) -> Non
         assert (p.reading.reading, p.reading.stands_for.counts) in \
             ref[(p.move.natural.key, p.move.wilds)]
         assert not violated(wild, p.reading)
+
+
+@pytest.mark.parametrize("hand", ["3R7777", "BR77", "2277"])
+def test_four_wild_cards_and_jokers_match_the_plain_reference(hand: str) -> None:
+    # jokers are never stood for: R**** is no bomb, BR** no four with two; the rocket stays
+    cards = parse_cards(hand).cards
+    nat, w = split_hand(cards, SEVEN)
+    assert _as_sets(play_readings(nat, w, SEVEN, LAIZI)) == reference(cards, SEVEN, LAIZI)
