@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 from .cards import N_RANKS, Cards, pack
-from .readings import make_reading
+from .readings import Reading, make_reading
 from .rules import Rules
 from .rules.model import ReadingPolicy, Wild
 from .table import body_kickers, shape_bodies
@@ -78,12 +78,15 @@ def split_hand(hand: Cards, rank: int) -> tuple[Cards, int]:
     return Cards(tuple(counts)), wilds
 
 
-def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules) -> PlayReadings:
+def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
+                  answering: Reading | None = None) -> PlayReadings:
     """Every play of ``natural`` plus up to ``wilds`` wild cards of rank index ``rank`` that has
     a reading, with every reading (:func:`ddzspec.wild.wild_readings` of each play, before the
-    wild restrictions), derived backwards from the natural moves (see the module doc). A
-    reading of a last-play-only shape is kept only when the play empties the hand. Raises
-    ValueError when ``natural`` holds a card of ``rank``."""
+    wild restrictions), derived backwards from the natural moves (see the module doc). With
+    ``answering`` (the natural reading of a move to beat), only the readings that could beat
+    it: its shape and size, and the shapes above the bomb line. A reading of a
+    last-play-only shape is kept only when the play empties the hand. Raises ValueError when
+    ``natural`` holds a card of ``rank``."""
     wild = require_wild(rules)
     if natural.counts[rank]:
         raise ValueError("the natural cards hold a card of the wild rank")
@@ -94,7 +97,7 @@ def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules) -> PlayRe
     own = {k: pack(tuple(k if i == rank else 0 for i in range(N_RANKS)))
            for k in range(1, wilds + 1)}
     stands: dict[int, Cards] = {}  # packed → Cards, built once per call
-    for m, (si, start, run) in _natural_moves(h, wilds, jokers, rules):
+    for m, (si, start, run) in _natural_moves(h, wilds, jokers, rules, answering):
         reading = make_reading(rules, rules.shapes[si], m, start, run)
         last_only = rules.shapes[si].last_play
         mkey = reading.cards.key
@@ -113,15 +116,23 @@ def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules) -> PlayRe
     return out
 
 
-def _natural_moves(h: Sequence[int], wilds: int, jokers: set[int], rules: Rules
+def _natural_moves(h: Sequence[int], wilds: int, jokers: set[int], rules: Rules,
+                   answering: Reading | None = None
                    ) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
     """Every multiset legal under the natural rules (one reading) that ``h`` plus ``wilds``
-    cards of any non-joker rank can make: (its 15 counts, its entry)."""
+    cards of any non-joker rank can make: (its 15 counts, its entry); with ``answering``, of
+    its shape and size or above the bomb line only (the natural rules give a multiset one
+    reading at most, as ``check`` requires: the shapes left out hide no second reading)."""
     deck = rules.deck
     reach = [h[i] if i in jokers else min(deck[i], h[i] + wilds) for i in range(N_RANKS)]
     seen: dict[tuple[int, ...], tuple[int, int, int] | None] = {}
     for si, shape in enumerate(rules.shapes):
-        for start, run in shape_bodies(rules, si, reach):
+        sizes: set[int] | None = None
+        if answering is not None and not shape.tier:
+            if shape.name != answering.shape:
+                continue
+            sizes = {answering.size}
+        for start, run in shape_bodies(rules, si, reach, sizes):
             body = shape.seq[start:start + run]
             need = sum(max(0, shape.copies - h[i]) for i in body)
             if need > wilds:
@@ -187,7 +198,9 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
     natural, wilds = split_hand(hand, rank)
     shapes = {s.name: i for i, s in enumerate(rules.shapes)}
     out: list[WildPlay] = []
-    for (nkey, k), readings in play_readings(natural, wilds, rank, rules).items():
+    found = play_readings(natural, wilds, rank, rules,
+                          previous.reading if previous is not None else None)
+    for (nkey, k), readings in found.items():
         move = WildMove(Cards.from_key(nkey), k, rank)
         out.extend(WildPlay(move, r) for r in choose(wild, readings, previous))
 

@@ -17,7 +17,7 @@ from ddzspec.readings import Reading
 from ddzspec.rules import Rules, load_rules
 from ddzspec.rules.model import BombClass
 from ddzspec.wild import WildReading, parse_wild, violated, wild_readings
-from ddzspec.wildmoves import play_readings, split_hand, wild_legal_moves
+from ddzspec.wildmoves import choose, play_readings, split_hand, wild_legal_moves
 
 LAIZI = load_rules("laizi")
 SEVEN = Rank.SEVEN.index
@@ -171,3 +171,26 @@ def test_four_wild_cards_and_jokers_match_the_plain_reference(hand: str) -> None
     cards = parse_cards(hand).cards
     nat, w = split_hand(cards, SEVEN)
     assert _as_sets(play_readings(nat, w, SEVEN, LAIZI)) == reference(cards, SEVEN, LAIZI)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_answers_are_the_leads_readings_that_beat(tmp_path: Path, seed: int) -> None:
+    # answering generates only the answered shape and size and the bombs: the same plays as
+    # the policy applied to every reading of every play (choose filters by what beats)
+    rnd = random.Random(seed)
+    deck = [i for i in range(N_RANKS) for _ in range(LAIZI.deck[i]) if i != SEVEN]
+    counts = [0] * N_RANKS
+    for i in rnd.sample(deck, 8) + [SEVEN] * 2:
+        counts[i] += 1
+    hand = Cards(tuple(counts))
+    nat, w = split_hand(hand, SEVEN)
+    other = Cards(tuple(min(c, 1) for c in LAIZI.deck))  # any move to answer: a random lead
+    for rules in (LAIZI, declared_laizi(tmp_path)):
+        wild = rules.wild
+        assert wild is not None
+        prev = rnd.choice(wild_legal_moves(other, SEVEN, rules)).reading
+        found = play_readings(nat, w, SEVEN, rules)
+        want = {((key), r) for key, rs in found.items() for r in choose(wild, rs, prev)}
+        got = {((p.move.natural.key, p.move.wilds), p.reading)
+               for p in wild_legal_moves(hand, SEVEN, rules, prev)}
+        assert got == want
