@@ -383,6 +383,8 @@ def _moves_wild(hand: str, beat: str | None, rank: int, rules: Rules, notation: 
                 as_json: bool) -> None:
     """``moves`` with wild cards."""
     from ..wildmoves import wild_legal_moves
+    if "=" in hand:
+        fail(f"HAND {hand}: a hand is cards only ('=' declares the reading of a play)")
     move, _ = parse_wild_move(hand, rank, rules, notation, "HAND")
     if len(move.natural) + move.wilds > rules.max_cards:
         fail(f"HAND: a hand holds at most {rules.max_cards} cards, got "

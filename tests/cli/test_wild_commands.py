@@ -106,6 +106,8 @@ def test_declared_policy(cli: Any, tmp_path: Path) -> None:
     (("read", "*****", *LAIZI), "MOVE: column 5: 5 wild cards: the deck holds 4 cards"),
     (("read", "4***"), "column 2: '*' is a wild card: only under rules with wild cards"),
     (("beats", "4***", "34*", *LAIZI), "PREVIOUS 34* is not a legal move"),
+    (("moves", "33*=333", *LAIZI), "HAND 33*=333: a hand is cards only"),
+    (("moves", "3377", "--beat", "34*", *LAIZI), "--beat 34*: not a legal move under"),
 ])
 def test_bad_wild_input_is_one_located_error(cli: Any, args: tuple[str, ...],
                                              message: str) -> None:

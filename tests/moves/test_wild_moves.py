@@ -82,9 +82,10 @@ def _moves(hand: str, previous: WildReading | None = None, rules: Rules = LAIZI)
 
 
 def test_hand_33_with_two_wild_cards_leads() -> None:
-    # 33 + 77 (7 wild): plays 3, 33, *, **, 3*, 33*, 3**, 33** (8 multisets); 3* is the pair 33
-    # (or 37, no move), 3** the trio 333 (3+3+3; 3+7+7 is a trio with no kicker only as 777?
-    # no: 377 is no move), 33** the bomb 3333 (soft) over the trio 333+7 (priority)
+    # 33 + 77 (7 wild): 3 x 3 - 1 = 8 plays (0-2 natural 3s, 0-2 wild cards, not none);
+    # 3* can only make 33 (a pair), 3** only 333 (a trio); ** alone is 77 (wild cards are
+    # themselves); 33** makes 3333 (a soft bomb) or 333+X (12 trios with a kicker): the lead
+    # takes the bomb (bomb comes before trio_single in the priority)
     assert _moves("3377") == [
         "3: single 3", "*: single 7 (wild cards as themselves)",
         "3*: pair 33 (wild cards as 3)", "33: pair 33",
@@ -112,8 +113,8 @@ def test_declared_policy_lists_every_reading(tmp_path: Path) -> None:
     rules = declared_laizi(tmp_path)
     got = [p.describe() for p in wild_legal_moves(parse_cards("3377").cards, SEVEN, rules)
            if p.move.format() == "33**"]
-    # 33** = 3333 (bomb, soft), 333+X for X in 4..2 (12 trio_singles; 333+7 included: a wild
-    # card stands for its own rank too) , and 33+XX? (no 4-card pair shape): 13 readings
+    # 33** = 3333 (a soft bomb) or 333+X for X in 4 .. 2 (12 ranks, 7 included: a wild card
+    # stands for its own rank too; 3 is no kicker of 333, that is the bomb): 1 + 12 = 13
     assert len(got) == 13
     assert "33**: bomb 3333 (soft; wild cards as 33)" in got
     assert "33**: trio_single 333+7 (wild cards as 37)" in got
