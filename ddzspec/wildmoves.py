@@ -192,7 +192,8 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
     """Every legal play of ``hand`` (its cards of rank index ``rank`` are the wild cards):
     leads, or answers that beat ``previous``, each with its reading under the file's policy
     (see the module doc; ``strongest``: each play once; ``declared``: one per reading). Order:
-    lower tier first, then the shape order of the file, the size, the body, the cards. Raises
+    the hint's, smallest useful first (below the bomb line by the body's height, then the shape
+    order of the file and the size; above it by class and rank), then fewer wild cards. Raises
     ValueError on rules without wild cards."""
     wild = require_wild(rules)
     natural, wilds = split_hand(hand, rank)
@@ -206,6 +207,6 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
 
     def order(p: WildPlay) -> tuple[tuple[int, int, int], int, int, int, int, int]:
         r = p.reading.reading
-        return ((0, 0, 0) if not r.tier else strength(wild, p.reading), shapes[r.shape],
-                r.size, r.key, p.move.natural.key, p.move.wilds)
+        return ((0, 0, 0) if not r.tier else strength(wild, p.reading), r.key,
+                shapes[r.shape], r.size, p.move.wilds, p.move.natural.key)
     return tuple(sorted(out, key=order))

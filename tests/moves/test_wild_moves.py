@@ -86,11 +86,11 @@ def test_hand_33_with_two_wild_cards_leads() -> None:
     # 3* can only make 33 (a pair), 3** only 333 (a trio); ** alone is 77 (wild cards are
     # themselves); 33** makes 3333 (a soft bomb) or 333+X (12 trios with a kicker): the lead
     # takes the bomb (bomb comes before trio_single in the priority)
+    # hint order: by height (3s before 7s), then shape and size, fewer wild cards first
     assert _moves("3377") == [
-        "3: single 3", "*: single 7 (wild cards as themselves)",
-        "3*: pair 33 (wild cards as 3)", "33: pair 33",
-        "**: pair 77 (wild cards as themselves)",
-        "3**: trio 333 (wild cards as 33)", "33*: trio 333 (wild cards as 3)",
+        "3: single 3", "33: pair 33", "3*: pair 33 (wild cards as 3)",
+        "33*: trio 333 (wild cards as 3)", "3**: trio 333 (wild cards as 33)",
+        "*: single 7 (wild cards as themselves)", "**: pair 77 (wild cards as themselves)",
         "33**: bomb 3333 (soft; wild cards as 33)"]
 
 
@@ -105,7 +105,7 @@ def test_answers_take_the_answered_type_and_the_highest_body() -> None:
     trio = wild_readings(parse_cards("4445").cards, 0, SEVEN, LAIZI)[0]
     assert _moves("3333777", trio) == [
         "3***: trio_single 222+3 (wild cards as 222)",
-        "33**: bomb 3333 (soft; wild cards as 33)", "333*: bomb 3333 (soft; wild cards as 3)",
+        "333*: bomb 3333 (soft; wild cards as 3)", "33**: bomb 3333 (soft; wild cards as 33)",
         "3333: bomb 3333 (hard)"]
 
 
