@@ -40,7 +40,7 @@ from .cards import N_RANKS, Cards, pack
 from .readings import Reading, make_reading
 from .rules import Rules
 from .rules.model import ReadingPolicy, Wild
-from .table import body_kickers, shape_bodies
+from .table import body_key, body_kickers, shape_bodies
 from .wild import (
     WildMove,
     WildReading,
@@ -97,10 +97,15 @@ def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
     own = {k: pack(tuple(k if i == rank else 0 for i in range(N_RANKS)))
            for k in range(1, wilds + 1)}
     stands: dict[int, Cards] = {}  # packed → Cards, built once per call
-    for m, (si, start, run) in _natural_moves(h, wilds, jokers, rules, answering):
-        reading = make_reading(rules, rules.shapes[si], m, start, run)
-        last_only = rules.shapes[si].last_play
-        mkey = reading.cards.key
+    memo = _READINGS.setdefault(rules.digest, {})
+    if len(memo) > _MEMO_MAX:
+        memo.clear()
+    for mkey, m, entry in _natural_moves(h, wilds, jokers, rules, answering):
+        reading = memo.get((mkey, entry))
+        if reading is None:
+            reading = memo[mkey, entry] = make_reading(rules, rules.shapes[entry[0]], m,
+                                                       entry[1], entry[2])
+        last_only = rules.shapes[entry[0]].last_play
         for k, skey in _splits(m, h, wilds, jokers):
             if skey == mkey and own[k] != skey:
                 continue  # wild cards only read as themselves, nothing else
@@ -116,16 +121,23 @@ def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
     return out
 
 
+#: rules digest → (packed multiset, entry) → its natural Reading, across calls (a player asks
+#: for the legal moves of similar hands many times); cleared past _MEMO_MAX
+_READINGS: dict[str, dict[tuple[int, tuple[int, int, int]], Reading]] = {}
+_MEMO_MAX = 200_000
+
+
 def _natural_moves(h: Sequence[int], wilds: int, jokers: set[int], rules: Rules,
                    answering: Reading | None = None
-                   ) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
+                   ) -> Iterator[tuple[int, tuple[int, ...], tuple[int, int, int]]]:
     """Every multiset legal under the natural rules (one reading) that ``h`` plus ``wilds``
-    cards of any non-joker rank can make: (its 15 counts, its entry); with ``answering``, of
-    its shape and size or above the bomb line only (the natural rules give a multiset one
-    reading at most, as ``check`` requires: the shapes left out hide no second reading)."""
+    cards of any non-joker rank can make: (its packed key, its 15 counts, its entry); with
+    ``answering``, of its shape and size or above the bomb line only (the natural rules give a
+    multiset one reading at most, as ``check`` requires: the shapes left out hide no second
+    reading)."""
     deck = rules.deck
     reach = [h[i] if i in jokers else min(deck[i], h[i] + wilds) for i in range(N_RANKS)]
-    seen: dict[tuple[int, ...], tuple[int, int, int] | None] = {}
+    seen: dict[int, tuple[tuple[int, ...], tuple[int, int, int]] | None] = {}
     for si, shape in enumerate(rules.shapes):
         sizes: set[int] | None = None
         if answering is not None and not shape.tier:
@@ -143,14 +155,16 @@ def _natural_moves(h: Sequence[int], wilds: int, jokers: set[int], rules: Rules,
                      min(deck[i], max(h[i], shape.copies if i in body else 0) + left)
                      for i in range(N_RANKS)]
             base = [shape.copies if i in body else 0 for i in range(N_RANKS)]
-            for _, kick in body_kickers(rules, si, start, run, avail):
+            bkey = body_key(shape, start, run)
+            for kkey, kick in body_kickers(rules, si, start, run, avail):
                 m = tuple(b + x for b, x in zip(base, kick))
                 if sum(max(0, c - x) for c, x in zip(m, h)) > wilds:
                     continue
-                seen[m] = None if m in seen else (si, start, run)  # twice: ambiguous
-    for m, entry in seen.items():
-        if entry is not None:
-            yield m, entry
+                key = bkey + kkey
+                seen[key] = None if key in seen else (m, (si, start, run))  # twice: ambiguous
+    for key, got in seen.items():
+        if got is not None:
+            yield key, got[0], got[1]
 
 
 def _splits(m: Sequence[int], h: Sequence[int], wilds: int, jokers: set[int]
