@@ -129,3 +129,18 @@ def test_a_wild_rank_the_draw_cannot_draw(cli: Any, tmp_path: Path) -> None:
                  "    factor soft 2 hard 4 pure 4\n    reading declared\n}\n", encoding="utf-8")
     code, _, err = cli("read", "4", "--rules", str(f), "--wild", "2")
     assert code == 2 and "--wild 2: " in err and "the laizi draw cannot draw 2" in err
+
+
+def test_an_illegal_wild_move_and_a_french_wild_rank(cli: Any) -> None:
+    # 34*: 34X is never a legal move (no three-card shape of two ranks and one more card)
+    code, out, _ = cli("read", "34*", *LAIZI)
+    assert code == 0 and out == "34*: illegal: no substitution of its wild cards makes a move\n"
+    code, out, _ = cli("explain", "--json", "34*", *LAIZI)
+    assert json.loads(out) == {"cards": "34*", "legal": False, "readings": [],
+                               "explanation": ["34* (wild 7): 0 readings",
+                                               "no reading: not a legal move"]}
+    # the jack wild, named in French (V): 3V* is 3 and two wild cards, the trio 333
+    code, out, _ = cli("read", "--notation", "fr", "3V*", "--rules", "laizi", "--wild", "V")
+    assert out.splitlines() == [
+        "3**: 1 reading (policy strongest)",
+        "  trio              body 333  kickers -  (wild cards as 33)  <- taken"]
