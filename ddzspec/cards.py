@@ -217,12 +217,15 @@ class ParsedCards:
 
     ``groups``: one Cards per ``+``-separated group as written (the first is what the writer
     sees as the body). ``columns``: 1-based column of every card, in input order, with its rank.
+    ``wilds``: the 1-based columns of the wild cards written ``*`` (``wild=True`` only); they are
+    in neither ``cards`` nor ``groups``.
     """
 
     text: str
     cards: Cards
     groups: tuple[Cards, ...]
     columns: tuple[tuple[int, Rank, str], ...]
+    wilds: tuple[int, ...] = ()
 
 
 #: The most characters a card string may have per card of its deck: the longest way to write
@@ -247,7 +250,7 @@ def _parser(notation: str) -> Lark:
 
 
 def parse_cards(text: str, notation: str = "en",
-                deck: Sequence[int] | None = None) -> ParsedCards:
+                deck: Sequence[int] | None = None, wild: bool = False) -> ParsedCards:
     """Parse a card string in ``notation`` ("en", "fr" or "de").
 
     ``deck``: copies per rank (15 counts) of the variant's deck; when given, more copies than the
@@ -256,7 +259,8 @@ def parse_cards(text: str, notation: str = "en",
     one of it (one copy per suit for each 4 copies of the rank); suitless cards are ranks only.
     A string over :data:`CHARS_PER_CARD` characters per card of the deck (no deck: of
     :data:`MOST_CARDS` cards) is refused before it is parsed, at the first column past the
-    bound. Raises NotationError with the 1-based column and the offending text.
+    bound. ``wild``: a ``*`` is a wild card (laizi; counted in ``wilds``), else an error.
+    Raises NotationError with the 1-based column and the offending text.
     """
     lang = LANGUAGE_NAMES.get(notation, notation)
     if not text.strip(" \t\r\n,\u00a0\u3000\ufe0f"):
@@ -294,6 +298,7 @@ def parse_cards(text: str, notation: str = "en",
         raise NotationError(str(e), shown, getattr(e, "column", None)) from None
     groups: list[Cards] = []
     columns: list[tuple[int, Rank, str]] = []
+    wilds: list[int] = []
     total = [0] * N_RANKS
     suited: dict[tuple[Rank, str], int] = {}  # (rank, suit) -> copies read so far
     for group in tree.children:
@@ -302,6 +307,13 @@ def parse_cards(text: str, notation: str = "en",
         for card in group.children:
             assert isinstance(card, Tree)
             rank_tree = card.children[0]
+            if isinstance(rank_tree, Token):  # a wild card, ``*``
+                col = (rank_tree.start_pos or 0) + 1
+                if not wild:
+                    raise NotationError("'*' is a wild card: only under rules with wild cards "
+                                        "(and a wild rank named)", shown, col, "*")
+                wilds.append(col)
+                continue
             assert isinstance(rank_tree, Tree)
             tok = rank_tree.children[0]
             assert isinstance(tok, Token)
@@ -337,4 +349,4 @@ def parse_cards(text: str, notation: str = "en",
                     raise NotationError(f"more copies of {str(tok)!r} than the deck holds "
                                         f"({held})", shown, col, str(tok))
         groups.append(Cards(tuple(counts)))
-    return ParsedCards(text, Cards(tuple(total)), tuple(groups), tuple(columns))
+    return ParsedCards(text, Cards(tuple(total)), tuple(groups), tuple(columns), tuple(wilds))

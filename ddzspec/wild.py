@@ -210,21 +210,16 @@ def parse_wild(text: str, rank: int, rules: Rules, notation: str = "en") -> Wild
     """Read ``4***`` (wild rank index ``rank``): the cards in ``notation``, each ``*`` a wild
     card; a card of the wild rank written out is a wild card too (every card of that rank is
     wild). Raises NotationError, located (a bad symbol, more wild cards than the rank has)."""
-    natural = Cards((0,) * N_RANKS)
-    if text.replace(WILD_MARK, "").strip():
-        try:  # a wild mark read as a blank: the columns stay those of ``text``
-            natural = parse_cards(text.replace(WILD_MARK, " "), notation, deck=rules.deck).cards
-        except NotationError as e:
-            raise _moved(e, text, 0) from None
-    counts = list(natural.counts)
-    wilds = text.count(WILD_MARK) + counts[rank]
+    parsed = parse_cards(text, notation, deck=rules.deck, wild=True)
+    counts = list(parsed.cards.counts)
+    wilds = len(parsed.wilds) + counts[rank]
     counts[rank] = 0
     if wilds > rules.deck[rank]:
-        at = text.rfind(WILD_MARK)
         raise NotationError(f"{wilds} wild cards: the deck holds {rules.deck[rank]} cards of "
                             f"the wild rank {ALL_RANKS[rank].symbol(notation)}", text,
-                            at + 1 if at >= 0 else None, WILD_MARK)
-    return WildMove(Cards(tuple(counts)), wilds, rank)
+                            parsed.wilds[-1] if parsed.wilds else None, WILD_MARK)
+    natural = Cards(tuple(counts))
+    return WildMove(natural, wilds, rank)
 
 
 def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> WildReading:

@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("readings", ("ddzspec.readings", "ddzspec.explain", "ddzspec.wild")),
     ("table", ("ddzspec.table",)),
     ("check", ("ddzspec.check", "ddzspec.diff", "ddzspec.learn", "ddzspec.wildcheck")),
-    ("moves", ("ddzspec.moves",)),
+    ("moves", ("ddzspec.moves", "ddzspec.wildmoves")),
     ("runs", ("ddzspec.execute",)),
     ("solver", ("ddzspec.solver",)),
     ("game", ("ddzspec.game",)),

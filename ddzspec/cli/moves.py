@@ -7,12 +7,106 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..cards import parse_cards
+from ..cards import ALL_RANKS, Cards, parse_cards
 from ..rules import Rules
 from .common import common_options, emit_json, fail
 
 if TYPE_CHECKING:
     from ..readings import Verdict
+    from ..wild import WildMove, WildReading
+
+#: ``--wild RANK``, passed as ``wild``: the drawn wild rank, on rules with wild cards.
+wild_option = click.option(
+    "--wild", "wild", metavar="RANK", default=None,
+    help="The wild rank (laizi), in the card notation, e.g. --wild 7: required on rules with "
+         "wild cards, refused on others. A wild card is then written * or as a card of "
+         "that rank; 333*=3333 declares a reading (policy declared).")
+
+
+def wild_rank(rules: Rules, wild: str | None, notation: str) -> int | None:
+    """The rank index ``--wild`` names, None on rules without wild cards. Exits 2 (one line)
+    when it is missing on wild rules, given on others, not one card, a joker, or a rank the
+    file's draw cannot draw."""
+    from ..errors import NotationError
+    if rules.wild is None:
+        if wild is not None:
+            fail(f"--wild {wild}: {rules.path}: {rules.name} has no wild cards (no wild "
+                 "section)")
+        return None
+    if wild is None:
+        fail(f"{rules.path}: {rules.name} has wild cards: name the wild rank with --wild RANK "
+             "(e.g. --wild 7)")
+    if len(rules.wild.draws) != 1:
+        fail(f"--wild {wild}: {rules.path}: {rules.name} draws {len(rules.wild.draws)} wild "
+             "ranks; these commands take one")
+    try:
+        cards = parse_cards(wild, notation).cards
+    except NotationError as e:
+        fail(f"--wild: {e}")
+    if len(cards) != 1:
+        fail(f"--wild {wild}: one rank, e.g. --wild 7 (got {len(cards)} cards)")
+    rank = next(i for i, c in enumerate(cards.counts) if c)
+    draw = rules.wild.draws[0]
+    if rank in rules.jokers:
+        fail(f"--wild {wild}: a joker is never wild ({rules.path}: {draw})")
+    if rank not in draw.ranks:
+        fail(f"--wild {wild}: {rules.path}: the {draw.name} draw cannot draw "
+             f"{ALL_RANKS[rank].symbol(notation)} ({draw})")
+    return rank
+
+
+def wild_reading_json(r: WildReading, notation: str,
+                      cut: tuple[object, ...] = ()) -> dict[str, Any]:
+    """One reading of a wild move as JSON: type, body, kickers (as in ``read``), bomb class,
+    the ranks the wild cards stand for, the wild restrictions that cut it."""
+    x = r.reading
+    return {"type": x.shape, "cards": x.format(notation), "body": x.body_text(notation),
+            "kickers": "+".join(u.format(notation) for u in x.units()),
+            "bomb_class": r.bomb_class.value if r.bomb_class else None,
+            "wild_as": "themselves" if r.all_wild else r.stands_for.format(notation)
+            if len(r.stands_for) else "", "ruled_out_by": [str(c) for c in cut]}
+
+
+def parse_wild_move(text: str, rank: int, rules: Rules, notation: str, what: str
+                    ) -> tuple[WildMove, WildReading | None]:
+    """A wild move as written (``4***``, ``333*=3333`` under the declared policy): the move and
+    the declared reading (None when none is written). Exits 2 on bad input, ``what`` first."""
+    from ..errors import NotationError
+    from ..rules.model import ReadingPolicy
+    from ..wild import parse_declared, parse_wild, require_wild
+    try:
+        if "=" in text:
+            if require_wild(rules).policy is not ReadingPolicy.DECLARED:
+                fail(f"{what} {text}: '=' declares a reading, but {rules.name} takes the "
+                     f"{require_wild(rules).policy.value} reading (write the cards only)")
+            declared = parse_declared(text, rank, rules, notation)
+            return parse_wild(text.partition("=")[0], rank, rules, notation), declared
+        return parse_wild(text, rank, rules, notation), None
+    except NotationError as e:
+        fail(f"{what}: {e}")
+
+
+def wild_reading_of(text: str, rank: int, rules: Rules, notation: str, what: str,
+                    previous: WildReading | None = None) -> WildReading | None:
+    """The reading a wild move is played as: the declared one, else (policy strongest) the one
+    the policy takes leading or answering ``previous``; under ``declared`` a move of several
+    readings must declare one (exit 2). None: no reading (not a legal move, or no answer)."""
+    from ..rules.model import ReadingPolicy
+    from ..wild import wild_readings
+    from ..wildmoves import choose
+    move, declared = parse_wild_move(text, rank, rules, notation, what)
+    wild = rules.wild
+    assert wild is not None
+    if declared is not None:
+        return declared
+    readings = wild_readings(move.natural, move.wilds, rank, rules)
+    got = choose(wild, readings)
+    if wild.policy is ReadingPolicy.DECLARED and len(got) > 1:
+        fail(f"{what} {text}: {len(got)} readings: declare one, e.g. "
+             f"{move.format(notation)}={got[0].reading.format(notation)}")
+    if previous is not None:
+        got = choose(wild, readings, previous)
+    return got[0] if got else None
 
 # ----------------------------------------------------------------------------- read
 
@@ -35,14 +129,21 @@ def reading_json(verdict: Verdict, notation: str) -> dict[str, Any]:
 
 @click.command()
 @click.argument("moves", nargs=-1, required=True)
+@wild_option
 @common_options
-def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> None:
+def read(moves: tuple[str, ...], wild: str | None, rules: Rules, notation: str,
+         as_json: bool) -> None:
     """Read each MOVE: canonical cards, type, body, kickers; or illegal and why.
 
     A notation error in one MOVE is reported with its position among the arguments; the other
-    moves are still read (text output), and the exit code is 2.
+    moves are still read (text output), and the exit code is 2. With wild cards (--wild):
+    every reading of each MOVE, and the one the rules file's policy takes.
     """
     from ..errors import NotationError
+    rank = wild_rank(rules, wild, notation)
+    if rank is not None:
+        _read_wild(moves, rank, rules, notation, as_json)
+        return
     from ..readings import read as read_move
     verdicts: list[Verdict | None] = []
     errors: list[str] = []
@@ -80,15 +181,62 @@ def read(moves: tuple[str, ...], rules: Rules, notation: str, as_json: bool) -> 
         fail("\n".join(errors))
 
 
+def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
+               as_json: bool) -> None:
+    """``read`` with wild cards: each move's readings (policy strongest: the lead's marked;
+    a declared reading: that one)."""
+    from ..wild import explain_wild
+    out: list[dict[str, Any]] = []
+    for n, m in enumerate(moves, 1):
+        what = f"move {n}" if len(moves) > 1 else "MOVE"
+        move, declared = parse_wild_move(m, rank, rules, notation, what)
+        ex = explain_wild(move, rules)
+        taken = declared or ex.lead
+        rows = [{**wild_reading_json(r, notation, cut), "taken": r == taken}
+                for r, cut in ex.readings]
+        out.append({"cards": move.format(notation), "legal": bool(ex.kept),
+                    "readings": rows,
+                    "policy": rules.wild.policy.value if rules.wild else None})
+    if as_json:
+        emit_json(out)
+        return
+    for o in out:
+        kept = sum(not r["ruled_out_by"] for r in o["readings"])
+        click.echo(f"{o['cards']}: {kept} reading{'s' if kept != 1 else ''} "
+                   f"(policy {o['policy']})" if o["readings"] else
+                   f"{o['cards']}: illegal: no substitution of its wild cards makes a move")
+        for r in o["readings"]:
+            kick = r["kickers"] or "-"
+            extra = [r["bomb_class"]] if r["bomb_class"] else []
+            if r["wild_as"]:
+                extra.append(f"wild cards as {r['wild_as']}")
+            if r["ruled_out_by"]:
+                extra.append("ruled out by " + ", ".join(r["ruled_out_by"]))
+            mark = "  <- taken" if r["taken"] else ""
+            click.echo(f"  {r['type']:<17} body {r['body']}  kickers {kick}"
+                       f"{'  (' + '; '.join(extra) + ')' if extra else ''}{mark}")
+
+
 # ----------------------------------------------------------------------------- beats
 
 @click.command()
 @click.argument("play")
 @click.argument("previous")
+@wild_option
 @common_options
-def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) -> None:
-    """Does PLAY beat PREVIOUS? yes/no and why."""
+def beats(play: str, previous: str, wild: str | None, rules: Rules, notation: str,
+          as_json: bool) -> None:
+    """Does PLAY beat PREVIOUS? yes/no and why.
+
+    With wild cards (--wild): PREVIOUS as it was led (its declared reading, or the one the
+    policy takes leading), PLAY by its strongest reading of the answered type and size, else
+    a bomb (policy strongest) or its declared reading.
+    """
     from ..errors import NotationError
+    rank = wild_rank(rules, wild, notation)
+    if rank is not None:
+        _beats_wild(play, previous, rank, rules, notation, as_json)
+        return
     from ..readings import beats as beats_fn
     from ..readings import read as read_move
     try:
@@ -115,14 +263,61 @@ def beats(play: str, previous: str, rules: Rules, notation: str, as_json: bool) 
         click.echo(("yes: " if ok else "no: ") + why)
 
 
+def _beats_wild(play: str, previous: str, rank: int, rules: Rules, notation: str,
+                as_json: bool) -> None:
+    """``beats`` with wild cards."""
+    from ..wild import outranks
+    prev = wild_reading_of(previous, rank, rules, notation, "PREVIOUS")
+    if prev is None:
+        fail(f"PREVIOUS {previous} is not a legal move under {rules.label} (no substitution "
+             "of its wild cards makes a move), so nothing can be compared with it")
+    wild = rules.wild
+    assert wild is not None
+    led = wild_reading_of(play, rank, rules, notation, "PLAY")
+    if led is None:
+        ok, why = False, f"{play} is not a legal move (no substitution of its wild cards " \
+            "makes a move)"
+    else:
+        taken = wild_reading_of(play, rank, rules, notation, "PLAY", prev)
+        ok = taken is not None and outranks(wild, taken, prev)
+        shown = taken or led
+        why = f"{shown.describe(notation)} vs {prev.describe(notation)}: " + (
+            "it beats" if ok else "no reading of it beats (same type and size with a higher "
+            "body, or a higher bomb)")
+    if as_json:
+        emit_json({"beats": ok, "reason": why})
+    else:
+        click.echo(("yes: " if ok else "no: ") + why)
+
+
 # ----------------------------------------------------------------------------- explain
 
 @click.command()
 @click.argument("move")
+@wild_option
 @common_options
-def explain(move: str, rules: Rules, notation: str, as_json: bool) -> None:
-    """Explain MOVE for teaching: its reading and the readings the restrictions rule out."""
+def explain(move: str, wild: str | None, rules: Rules, notation: str, as_json: bool) -> None:
+    """Explain MOVE for teaching: its reading and the readings the restrictions rule out.
+
+    With wild cards (--wild): every reading of MOVE, the wild restrictions that cut some, and
+    the one the rules file's policy takes.
+    """
     from ..explain import explain as explain_fn
+    rank = wild_rank(rules, wild, notation)
+    if rank is not None:
+        from ..wild import explain_wild
+        wmove, _ = parse_wild_move(move, rank, rules, notation, "MOVE")
+        ex_wild = explain_wild(wmove, rules)
+        lines = ex_wild.lines(rules, notation)
+        if as_json:
+            emit_json({"cards": wmove.format(notation), "legal": bool(ex_wild.kept),
+                       "readings": [wild_reading_json(r, notation, cut)
+                                    for r, cut in ex_wild.readings],
+                       "explanation": lines})
+            return
+        for line in lines:
+            click.echo(line)
+        return
     ex = explain_fn(move, rules, notation)
     if as_json:
         emit_json({**reading_json(ex.verdict, notation),
@@ -144,15 +339,23 @@ def explain(move: str, rules: Rules, notation: str, as_json: bool) -> None:
 @click.argument("hand")
 @click.option("--beat", "beat", metavar="MOVE", default=None,
               help="The move to answer (omit to list every lead).")
+@wild_option
 @common_options
-def moves(hand: str, beat: str | None, rules: Rules, notation: str, as_json: bool) -> None:
+def moves(hand: str, beat: str | None, wild: str | None, rules: Rules, notation: str,
+          as_json: bool) -> None:
     """List every legal move HAND can play (the Hint), smallest first.
 
     With --beat MOVE: every move that beats MOVE, and pass. JSON:
-    {"moves": [{"cards", "type"}, …], "can_pass": bool}.
+    {"moves": [{"cards", "type"}, …], "can_pass": bool}. With wild cards (--wild): each move
+    with the reading it is played as (policy strongest: each move once; declared: once per
+    reading), and "reading" in the JSON.
     """
     from ..errors import DdzError
     from ..moves import legal_moves, to_reading
+    rank = wild_rank(rules, wild, notation)
+    if rank is not None:
+        _moves_wild(hand, beat, rank, rules, notation, as_json)
+        return
     try:
         cards = parse_cards(hand, notation, deck=rules.deck).cards
     except DdzError as e:
@@ -174,3 +377,31 @@ def moves(hand: str, beat: str | None, rules: Rules, notation: str, as_json: boo
         click.echo("pass")
     if not lm.moves and not lm.can_pass:  # pragma: no cover - a non-empty hand always leads
         click.echo("(no move)")
+
+
+def _moves_wild(hand: str, beat: str | None, rank: int, rules: Rules, notation: str,
+                as_json: bool) -> None:
+    """``moves`` with wild cards."""
+    from ..wildmoves import wild_legal_moves
+    if "=" in hand:
+        fail(f"HAND {hand}: a hand is cards only ('=' declares the reading of a play)")
+    move, _ = parse_wild_move(hand, rank, rules, notation, "HAND")
+    if len(move.natural) + move.wilds > rules.max_cards:
+        fail(f"HAND: a hand holds at most {rules.max_cards} cards, got "
+             f"{len(move.natural) + move.wilds}")
+    prev = None
+    if beat is not None:
+        prev = wild_reading_of(beat, rank, rules, notation, "--beat")
+        if prev is None:
+            fail(f"--beat {beat}: not a legal move under {rules.label}")
+    own = Cards(tuple(move.wilds if i == rank else 0 for i in range(len(move.natural.counts))))
+    plays = wild_legal_moves(move.natural + own, rank, rules, prev)
+    if as_json:
+        emit_json({"moves": [{"cards": p.move.format(notation), "type": p.reading.reading.shape,
+                              "reading": p.reading.describe(notation)} for p in plays],
+                   "can_pass": prev is not None})
+        return
+    for p in plays:
+        click.echo(f"{p.move.format(notation):<20} {p.reading.describe(notation)}")
+    if prev is not None:
+        click.echo("pass")

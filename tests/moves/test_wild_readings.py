@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from wild_helpers import declared_laizi, restricted_laizi
 
 from ddzspec.cards import Cards, Rank, parse_cards
 from ddzspec.errors import NotationError
@@ -26,16 +27,6 @@ from ddzspec.wild import (
 LAIZI = load_rules("laizi")
 SEVEN = Rank.SEVEN.index  # the wild rank of these examples
 NONE = Cards((0,) * 15)
-
-
-def _restricted(tmp_path: Path, restrict: str) -> object:
-    """laizi with ``restrict`` added: a file extending it, restating its wild section."""
-    text = Path(LAIZI.path).read_text(encoding="utf-8")
-    wild = text[text.index("wild {"):].replace("reading strongest",
-                                               f"restrict {restrict}\n    reading strongest")
-    f = tmp_path / "t.rules"
-    f.write_text(f'rules t extends "{LAIZI.path}"\n{wild}', encoding="utf-8")
-    return load_rules(str(f))
 
 
 def test_one_natural_4_and_three_wild_cards() -> None:
@@ -87,7 +78,7 @@ def test_a_wild_card_fills_a_straight_as_its_own_rank_or_another() -> None:
 
 
 def test_no_wild_kicker_cuts_the_readings_with_a_wild_kicker(tmp_path: Path) -> None:
-    rules = _restricted(tmp_path, "no_wild_kicker")
+    rules = restricted_laizi(tmp_path, "no_wild_kicker")
     rs = allowed(parse_cards("4").cards, 3, SEVEN, rules)  # type: ignore[arg-type]
     # 444+X (a wild kicker) is cut: the soft bomb and the 12 XXX+4 are left
     assert len(rs) == 1 + 12
@@ -95,7 +86,7 @@ def test_no_wild_kicker_cuts_the_readings_with_a_wild_kicker(tmp_path: Path) -> 
 
 
 def test_bomb_min_natural_cuts_soft_bombs_with_too_few_natural_cards(tmp_path: Path) -> None:
-    rules = _restricted(tmp_path, "bomb_min_natural 2")
+    rules = restricted_laizi(tmp_path, "bomb_min_natural 2")
     wild = rules.wild  # type: ignore[attr-defined]
     one = wild_readings(parse_cards("4").cards, 3, SEVEN, rules)  # type: ignore[arg-type]
     cut = [r for r in one if violated(wild, r)]
@@ -189,7 +180,7 @@ def test_a_declared_reading_the_cards_cannot_make_is_located(text: str, column: 
 
 
 def test_a_declared_reading_cut_by_a_wild_restriction_is_refused(tmp_path: Path) -> None:
-    rules = _restricted(tmp_path, "no_wild_kicker")
+    rules = restricted_laizi(tmp_path, "no_wild_kicker")
     with pytest.raises(NotationError, match="444\\+7: ruled out by no_wild_kicker"):
         parse_declared("4***=444+7", SEVEN, rules)  # type: ignore[arg-type]
 
@@ -219,7 +210,7 @@ def test_explain_4_and_three_wild_cards_under_the_strongest_policy() -> None:
 
 
 def test_explain_names_the_restriction_that_cuts_each_reading(tmp_path: Path) -> None:
-    rules = _restricted(tmp_path, "no_wild_kicker, bomb_min_natural 2")
+    rules = restricted_laizi(tmp_path, "no_wild_kicker, bomb_min_natural 2")
     e = explain_wild(parse_wild("4***", SEVEN, rules), rules)  # type: ignore[arg-type]
     lines = e.lines(rules)  # type: ignore[arg-type]
     # 12 readings 444+X (a wild kicker) and the soft bomb (one natural card) are cut: 12 left
@@ -231,12 +222,7 @@ def test_explain_names_the_restriction_that_cuts_each_reading(tmp_path: Path) ->
 
 
 def test_explain_under_the_declared_policy_shows_how_to_declare(tmp_path: Path) -> None:
-    text = Path(LAIZI.path).read_text(encoding="utf-8")
-    wild = text[text.index("wild {"):]
-    wild = wild[:wild.index("    reading")] + "    reading declared\n}\n"
-    f = tmp_path / "d.rules"
-    f.write_text(f'rules d extends "{LAIZI.path}"\n{wild}', encoding="utf-8")
-    rules = load_rules(str(f))
+    rules = declared_laizi(tmp_path)
     e = explain_wild(parse_wild("333*", SEVEN, rules), rules)
     assert e.lead is None
     assert e.lines(rules)[-1] == ("reading declared: the player states which, e.g. "

@@ -1,0 +1,146 @@
+"""The Moves commands with wild cards (laizi, issue 26): ``--wild RANK``, the ``*`` notation,
+declared readings, and the located errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from wild_helpers import declared_laizi
+
+LAIZI = ("--rules", "laizi", "--wild", "7")
+
+
+def test_read_lists_every_reading_and_the_one_a_lead_takes(cli: Any) -> None:
+    code, out, _ = cli("read", "--json", "4***", *LAIZI)
+    assert code == 0
+    (move,) = json.loads(out)
+    rows = move["readings"]
+    # 4 + three wild cards: 4444 (soft bomb), 444+X for X in 3, 5..2 (12: 444+4 is no trio
+    # with a kicker), XXX+4 for X in 3, 5..2 (12): 25 readings; a lead takes the bomb
+    # (priority: bomb before trio_single)
+    assert len(rows) == 25
+    assert [r["cards"] for r in rows if r["taken"]] == ["4444"]
+    assert {r["type"] for r in rows} == {"bomb", "trio_single"}
+    assert [r["bomb_class"] for r in rows if r["type"] == "bomb"] == ["soft"]
+    assert {"type": "trio_single", "cards": "222+4", "body": "222", "kickers": "4",
+            "bomb_class": None, "wild_as": "222", "ruled_out_by": [], "taken": False} in rows
+
+
+def test_wild_cards_are_the_wild_ranks_own_cards_too(cli: Any) -> None:
+    # 47 7 7 with 7 wild is 4***; in French the same
+    a = json.loads(cli("read", "--json", "4777", *LAIZI)[1])
+    b = json.loads(cli("read", "--json", "--notation", "fr", "4***", *LAIZI)[1])
+    assert a[0]["cards"] == b[0]["cards"] == "4***"
+    assert len(a[0]["readings"]) == len(b[0]["readings"]) == 25
+    assert "444+V" in {r["cards"] for r in b[0]["readings"]}  # French: V is the jack
+    code, out, _ = cli("read", "--notation", "de", "B*", *LAIZI)
+    assert code == 0 and "pair              body BB" in out
+
+
+def test_explain_says_both_sides_of_the_bomb_line(cli: Any) -> None:
+    code, out, _ = cli("explain", "4***", *LAIZI)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == ("4*** (wild 7): 25 readings of 2 types (trio_single, bomb); on both "
+                        "sides of the bomb line (the multiplier depends on the reading)")
+    assert lines[-1].startswith("reading strongest: leading, bomb 4444 (soft; wild cards as "
+                                "444)")
+
+
+@pytest.mark.parametrize(("play", "previous", "answer"), [
+    # the answered type and size, highest body: 4*** answers a trio as 222+4
+    ("4***", "3335", "yes: trio_single 222+4 (wild cards as 222) vs trio_single 333+5"),
+    # no trio above 222: the soft bomb answers
+    ("4***", "2225", "yes: bomb 4444 (soft; wild cards as 444) vs trio_single 222+5"),
+    ("3*", "99", "no: pair 33 (wild cards as 3) vs pair 99"),
+    ("A*", "99", "yes: pair AA (wild cards as A) vs pair 99"),
+    # a hard bomb beats a soft one (order rocket > pure > hard > soft), a pure one beats both
+    ("3333", "44**", "yes: bomb 3333 (hard) vs bomb 4444 (soft; wild cards as 44)"),
+    ("****", "2222", "yes: bomb 7777 (pure; wild cards as themselves) vs bomb 2222 (hard)"),
+])
+def test_beats_by_the_strongest_reading(cli: Any, play: str, previous: str,
+                                        answer: str) -> None:
+    code, out, _ = cli("beats", play, previous, *LAIZI)
+    assert code == 0 and out.startswith(answer)
+
+
+def test_moves_with_wild_cards(cli: Any) -> None:
+    code, out, _ = cli("moves", "--json", "33**", *LAIZI)
+    assert code == 0
+    got = [(m["cards"], m["reading"]) for m in json.loads(out)["moves"]]
+    assert ("33**", "bomb 3333 (soft; wild cards as 33)") in got
+    assert ("3**", "trio 333 (wild cards as 33)") in got
+    assert len(got) == 8  # 3, *, 3*, 33, **, 3**, 33*, 33**: each multiset once
+    code, out, _ = cli("moves", "33A77", "--beat", "99", *LAIZI)
+    assert out.splitlines() == ["A*                   pair AA (wild cards as A)",
+                                "33**                 bomb 3333 (soft; wild cards as 33)",
+                                "pass"]
+
+
+def test_declared_policy(cli: Any, tmp_path: Path) -> None:
+    path = declared_laizi(tmp_path).path
+    args = ("--rules", path, "--wild", "7")
+    code, out, _ = cli("read", "--json", "333*=333+4", *args)
+    assert code == 0
+    assert [r["cards"] for r in json.loads(out)[0]["readings"] if r["taken"]] == ["333+4"]
+    code, _, err = cli("beats", "333*", "4445", *args)
+    assert code == 2 and "PLAY 333*: 13 readings: declare one, e.g. 333*=3333" in err
+    code, out, _ = cli("beats", "333*=3333", "4445", *args)
+    assert out.startswith("yes: bomb 3333 (soft; wild cards as 3)")
+    code, out, _ = cli("moves", "--json", "3377", *args)
+    # 33** alone: the soft bomb and the 12 trios 333+X (X = 4 .. 2, the wild card's own 7 too)
+    assert sum(m["cards"] == "33**" for m in json.loads(out)["moves"]) == 13
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("read", "4444", "--rules", "laizi"),
+     "laizi has wild cards: name the wild rank with --wild RANK (e.g. --wild 7)"),
+    (("moves", "3344", "--rules", "laizi"), "laizi has wild cards: name the wild rank"),
+    (("read", "4444", "--wild", "7"), "--wild 7: "),
+    (("read", "4", "--rules", "laizi", "--wild", "R"), "--wild R: a joker is never wild"),
+    (("read", "4", "--rules", "laizi", "--wild", "77"), "--wild 77: one rank"),
+    (("read", "333*=4444", *LAIZI), "'=' declares a reading, but laizi takes the strongest"),
+    (("read", "*****", *LAIZI), "MOVE: column 5: 5 wild cards: the deck holds 4 cards"),
+    (("read", "4***"), "column 2: '*' is a wild card: only under rules with wild cards"),
+    (("beats", "4***", "34*", *LAIZI), "PREVIOUS 34* is not a legal move"),
+    (("moves", "33*=333", *LAIZI), "HAND 33*=333: a hand is cards only"),
+    (("moves", "3377", "--beat", "34*", *LAIZI), "--beat 34*: not a legal move under"),
+])
+def test_bad_wild_input_is_one_located_error(cli: Any, args: tuple[str, ...],
+                                             message: str) -> None:
+    code, out, err = cli(*args)
+    assert code == 2 and message in err and "Traceback" not in err + out
+
+
+def test_a_declared_reading_the_cards_cannot_make(cli: Any, tmp_path: Path) -> None:
+    code, _, err = cli("read", "333*=4444", "--rules", declared_laizi(tmp_path).path,
+                       "--wild", "7")
+    assert code == 2
+    assert "column 6: 4444: the cards 333* cannot make it" in err
+
+
+def test_a_wild_rank_the_draw_cannot_draw(cli: Any, tmp_path: Path) -> None:
+    f = tmp_path / "n.rules"
+    f.write_text("rules n extends laizi\nwild {\n    count 1\n    draw laizi after deal from "
+                 "3 .. A\n    bomb bomb\n    order rocket > pure > hard > soft\n"
+                 "    factor soft 2 hard 4 pure 4\n    reading declared\n}\n", encoding="utf-8")
+    code, _, err = cli("read", "4", "--rules", str(f), "--wild", "2")
+    assert code == 2 and "--wild 2: " in err and "the laizi draw cannot draw 2" in err
+
+
+def test_an_illegal_wild_move_and_a_french_wild_rank(cli: Any) -> None:
+    # 34*: 34X is never a legal move (no three-card shape of two ranks and one more card)
+    code, out, _ = cli("read", "34*", *LAIZI)
+    assert code == 0 and out == "34*: illegal: no substitution of its wild cards makes a move\n"
+    code, out, _ = cli("explain", "--json", "34*", *LAIZI)
+    assert json.loads(out) == {"cards": "34*", "legal": False, "readings": [],
+                               "explanation": ["34* (wild 7): 0 readings",
+                                               "no reading: not a legal move"]}
+    # the jack wild, named in French (V): 3V* is 3 and two wild cards, the trio 333
+    code, out, _ = cli("read", "--notation", "fr", "3V*", "--rules", "laizi", "--wild", "V")
+    assert out.splitlines() == [
+        "3**: 1 reading (policy strongest)",
+        "  trio              body 333  kickers -  (wild cards as 33)  <- taken"]
