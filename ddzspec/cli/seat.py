@@ -54,9 +54,10 @@ def default_save_path(rules: Rules) -> Path:
 
 
 def _factors_words(factors: tuple[Factor, ...]) -> str:
-    """``double, super x4 seat 2 only, bomb 3333``: the factors itemised (x2 unsaid)."""
+    """``double x2, super x4 seat 2 only, bomb 3333 x2``: the factors itemised, each with
+    its factor (a transcript's ``×2 show`` reads ``show x2`` here)."""
     return ", ".join(f.kind.replace("_", "-") + (f" {f.cards}" if f.cards else "")
-                     + ("" if f.times == 2 else f" x{f.times}")
+                     + f" x{f.times}"
                      + (" not counted" if f.cut else "")
                      + ("" if f.pair is None else f" seat {f.pair} only") for f in factors)
 

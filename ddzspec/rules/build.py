@@ -195,7 +195,7 @@ class Builder:
                                    "backwards in the order", g.at)
                 out[gname] = tuple(r.index for r in order[a:b + 1])
             else:
-                self.written_in_order(gname, g.ranks, order)
+                self.written_in_order(f"group {gname}", g.ranks, order, gname)
                 idx = sorted(order.index(ra.rank) for ra in g.ranks)
                 if idx != list(range(idx[0], idx[0] + len(idx))):
                     raise self.err(f"group {gname}: ranks must be consecutive in the order",
@@ -203,25 +203,28 @@ class Builder:
                 out[gname] = tuple(order[i].index for i in idx)
         return out
 
-    def written_in_order(self, gname: str, ranks: tuple[RankAt, ...],
-                         order: tuple[Rank, ...]) -> None:
-        """A group's ranks must be written low to high as in ``order``, each once: the loader
-        never re-sorts a list silently (``group chain = A 2 3 .. K`` would become 3 .. 2, and
-        JQKA2 a straight). A chain order apart from strength is a ``sequence``."""
+    def written_in_order(self, label: str, ranks: tuple[RankAt, ...],
+                         order: tuple[Rank, ...], group: str | None = None) -> None:
+        """A list of ranks (``label``: ``group chain``, ``draw laizi``) must be written low to
+        high as in ``order``, each once: the loader never re-sorts a list silently (``group
+        chain = A 2 3 .. K`` would become 3 .. 2, and JQKA2 a straight). For a ``group``
+        (its name), the error says that a chain order apart from strength is a ``sequence``."""
         seen: dict[Rank, RankAt] = {}
         for prev, ra in zip((None, *ranks), ranks):
             if ra.rank in seen:
                 first = seen[ra.rank].at
-                raise self.err(f"group {gname}: rank {ra.rank.symbol()} is listed twice (first "
+                raise self.err(f"{label}: rank {ra.rank.symbol()} is listed twice (first "
                                f"at {first.line}:{first.column})", ra.at)
             seen[ra.rank] = ra
             if prev is not None and order.index(ra.rank) < order.index(prev.rank):
+                hint = "" if group is None else (
+                    " (it would be re-sorted, changing which chains exist); for a chain order "
+                    f"apart from strength write 'group {group} = sequence ...' (e.g. sequence "
+                    "A 2 3 .. A)")
                 raise self.err(
-                    f"group {gname}: {ra.rank.symbol()} is written after "
-                    f"{prev.rank.symbol()}, but the order puts it below; a group lists its "
-                    "ranks low to high as in the order (it would be re-sorted, changing which "
-                    f"chains exist); for a chain order apart from strength write 'group {gname} "
-                    "= sequence ...' (e.g. sequence A 2 3 .. A)", ra.at)
+                    f"{label}: {ra.rank.symbol()} is written after {prev.rank.symbol()}, but "
+                    "the order puts it below; the ranks are listed low to high as in the order"
+                    + hint, ra.at)
 
     def sequence(self, gname: str, items: tuple[SeqItem, ...], order: tuple[Rank, ...],
                  wraps: At | None = None) -> tuple[int, ...]:
@@ -864,9 +867,10 @@ class _WildBuilder:
             at = self.b.stage_clause(f"draw {name.text}", moment, stage)
             out.append(WildDraw(name.text, at, self.ranks(name.text, ranks)))
         if len(out) < count:
+            w: Word | None = self.sec.values().get("count")
             raise self.b.err(f"wild count {count}: {len(out)} draw clause"
                              f"{'s' if len(out) != 1 else ''} (one 'draw NAME after STAGE' "
-                             "per wild rank)", self.sec.at)
+                             "per wild rank)", self.sec.at if w is None else w.at)
         return tuple(out)
 
     def ranks(self, name: str, written: tuple[bool, tuple[RankAt, ...]] | None) -> tuple[int, ...]:

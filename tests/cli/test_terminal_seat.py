@@ -360,13 +360,13 @@ def test_the_status_shows_the_seats_own_settlement_itemised(tmp_path: Path) -> N
         g = g.apply(a)
     said: list[str] = []
     peasant = TerminalSeat(g, 2, [], tmp_path / "d.json", "en", say=said.append)
-    assert ("your settlement with the landlord: x8 (double, super x4 seat 2 only); base 1"
+    assert ("your settlement with the landlord: x8 (double x2, super x4 seat 2 only); base 1"
             in peasant.status())
     assert not any(x.startswith("multiplier:") for x in peasant.status())
     landlord = TerminalSeat(g, 1, [], tmp_path / "d.json", "en", say=said.append)
     assert [x for x in landlord.status() if x.startswith("settlement")] == [
-        "settlement with seat 0: x2 (double); base 1",
-        "settlement with seat 2: x8 (double, super x4 seat 2 only); base 1"]
+        "settlement with seat 0: x2 (double x2); base 1",
+        "settlement with seat 2: x8 (double x2, super x4 seat 2 only); base 1"]
 
 
 # ----------------------------------------------------------------------------- round prompts

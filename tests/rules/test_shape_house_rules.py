@@ -81,10 +81,9 @@ def _error(text: str, tmp_path: Path) -> RulesError:
 @pytest.mark.parametrize("line, where, message", [
     # the loader used to re-sort this to 3 .. 2 without a word (JQKA2 a straight)
     ("group chain = A 2 3 4 5 6 7 8 9 10 J Q K", (2, 19),
-     "group chain: 3 is written after 2, but the order puts it below; a group lists its ranks "
-     "low to high as in the order (it would be re-sorted, changing which chains exist); for a "
-     "chain order apart from strength write 'group chain = sequence ...' (e.g. sequence A 2 3 "
-     ".. A)"),
+     "group chain: 3 is written after 2, but the order puts it below; the ranks are listed low "
+     "to high as in the order (it would be re-sorted, changing which chains exist); for a chain "
+     "order apart from strength write 'group chain = sequence ...' (e.g. sequence A 2 3 .. A)"),
     ("group chain = 4 3 5 6 7", (2, 17), "group chain: 3 is written after 4"),
     ("group chain = 3 4 4 5", (2, 19), "group chain: rank 4 is listed twice (first at 2:17)"),
     ("group chain = sequence A 2 3 .. 7 5", (2, 35),

@@ -112,6 +112,12 @@ def test_tiandi_draws_two_wild_ranks_at_two_moments(tmp_path: Path) -> None:
     ("bomb bomb", "bomb trio", "trio\n", "wild bomb trio: a bomb is a shape of one rank"),
     ("priority rocket > bomb", "priority bomb", "bomb >", "wild priority lacks rocket"),
     ("count 1", "count 0", "0\n", "wild count 0: at least 1"),
+    # a tester's cases: the missing draws at the count they fall short of; a rank twice
+    # named as the draw's list, not a group's
+    ("count 1", "count 5", "5\n", "wild count 5: 1 draw clause (one 'draw NAME after STAGE'"),
+    ("from 3 .. 2", "from 3 3 4", "3 4", "draw laizi: rank 3 is listed twice (first at"),
+    ("from 3 .. 2", "from 4 3", "3\n", "draw laizi: 3 is written after 4, but the order puts "
+     "it below; the ranks are listed low to high as in the order"),
 ])
 def test_bad_wild_sections_are_located(tmp_path: Path, old: str, new: str, at: str,
                                        message: str) -> None:
