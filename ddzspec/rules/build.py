@@ -183,6 +183,9 @@ class Builder:
             if g.sequence:
                 out[gname] = self.sequence(gname, g.items, order, g.wraps)
                 continue
+            if g.wraps is not None:
+                raise self.err(f"group {gname}: only a sequence wraps (write 'group {gname} = "
+                               "sequence RANKS wraps', e.g. sequence 3 .. 2 wraps)", g.wraps)
             for ra in g.ranks:
                 if ra.rank not in order:
                     raise self.err(f"group {gname}: rank {ra.rank.symbol()} is not in the deck",
@@ -329,10 +332,12 @@ class Builder:
             # a run of every rank of the circle reads the same cards from each start
             longest = (len(seq) + 1) // 2 - 1
             if lo > longest or (hi is not None and hi > longest):
-                raise self.err(f"shape {sname}: a run of {max(lo, hi or 0)} in wrapping "
-                               f"sequence {gname} would read the same cards from every start "
-                               f"(a circle of {longest + 1} ranks); the longest run is "
-                               f"{longest}", d.run_at)
+                n, run = longest + 1, max(lo, hi or 0)
+                why = (f"a run of {n} would read the same cards from every start"
+                       + ("" if run == n else " and a longer one cannot be made"))
+                raise self.err(f"shape {sname}: runs up to {run} in wrapping sequence {gname}, "
+                               f"a circle of {n} ranks: {why}; the longest run is {longest}",
+                               d.run_at)
             seq_len = longest
         elif chain_order and seq[0] == seq[-1]:
             # the rank at both ends: a run of 1 or of every rank reads one multiset twice

@@ -409,9 +409,11 @@ class _Sections(Transformer[Token, File]):
         rest = ch[1:]
         if len(rest) == 1 and isinstance(rest[0], Group):  # a sequence
             return replace(rest[0], name=str(ch[0]), at=self._at(meta))
+        # ``wraps`` after a plain list: kept, for the builder's located "only a sequence wraps"
+        wraps = self._tok(rest.pop()) if isinstance(rest[-1], Token) else None
         if len(rest) == 1 and isinstance(rest[0], tuple):
-            return Group(str(ch[0]), self._at(meta), rest[0], True)
-        return Group(str(ch[0]), self._at(meta), tuple(rest), False)
+            return Group(str(ch[0]), self._at(meta), rest[0], True, wraps=wraps)
+        return Group(str(ch[0]), self._at(meta), tuple(rest), False, wraps=wraps)
 
     def rank_range(self, meta: Meta, ch: list[RankAt]) -> tuple[RankAt, ...]:
         return tuple(ch)

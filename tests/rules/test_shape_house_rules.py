@@ -139,10 +139,19 @@ def test_a_wrapping_sequence_is_a_circle() -> None:
     ("group chain = sequence 3 4 wraps", (2, 28),
      "group chain: a wrapping sequence needs at least 3 ranks"),
     ("group chain = sequence 3 .. 2 wraps\nshapes { long = 1 x 5..13 in chain }", (3, 21),
-     "shape long: a run of 13 in wrapping sequence chain would read the same cards from every "
-     "start (a circle of 13 ranks); the longest run is 12"),
+     "shape long: runs up to 13 in wrapping sequence chain, a circle of 13 ranks: a run of 13 "
+     "would read the same cards from every start; the longest run is 12"),
     ("group chain = sequence 3 .. 2 wraps\nshapes { pairs = 2 x 13 in chain }", (3, 22),
-     "shape pairs: a run of 13 in wrapping sequence chain"),
+     "shape pairs: runs up to 13 in wrapping sequence chain"),
+    # a tester's cases: classic's straight (5..12) on a circle of 11; 'wraps' on a plain list
+    ("group chain = sequence 3 .. K wraps", (1, 19),  # at "extends classic"
+     "shape straight: runs up to 12 in wrapping sequence chain, a circle of 11 ranks: a run of "
+     "11 would read the same cards from every start and a longer one cannot be made; the "
+     "longest run is 10"),
+    ("group chain = 3 .. A wraps", (2, 22),
+     "group chain: only a sequence wraps (write 'group chain = sequence RANKS wraps', e.g. "
+     "sequence 3 .. 2 wraps)"),
+    ("group chain = 3 4 5 6 7 8 9 10 J Q K A wraps", (2, 40), "group chain: only a sequence"),
     ("group chain = sequence 3 .. 2 wrap", (2, 31),
      "unexpected 'wrap'; expected a rank (3-9, 10, J, Q, K, A, 2, B, R), bidding, deal, deck, "
      "end of file, group, order, precedence, restrictions, round, scoring, shapes, trick, wild, "
