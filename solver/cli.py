@@ -373,7 +373,7 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
 @click.option("--multiplier", type=int, help="Multiplier so far.")
 @click.option("--pair", "pairs", multiple=True, metavar="SEAT:N",
               help="A peasant's own factor (its settlement alone); once per peasant.")
-@click.option("--bombs", type=int, default=0, help="Multiplying plays counted so far (cap bombs).")
+@click.option("--bombs", type=int, help="Multiplying plays counted so far (cap bombs).")
 @click.option("--shown", multiple=True, metavar="SEAT", help="A seat that showed its hand.")
 @click.option("--all", "show_all", is_flag=True,
               help="List every winning move (without it: the first one proven).")
@@ -397,7 +397,7 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
 def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
           to_move: str | None, on_table: str | None, played_by: str | None,
           robs: int | None, base: int, multiplier: int | None, pairs: tuple[str, ...],
-          bombs: int, shown: tuple[str, ...], show_all: bool, score: bool,
+          bombs: int | None, shown: tuple[str, ...], show_all: bool, score: bool,
           limit_seconds: float | None, batch: str | None, workers: int,
           scheduler: str | None, output: str | None, rules: Rules,
           notation: str, as_json: bool) -> None:
@@ -416,7 +416,7 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     want = "score" if score else "all" if show_all else "one"
     if not batch and output is not None:
         fail("--output can only go with --batch (it writes its rows)")
-    if (file is not None or batch) and (pairs or bombs or shown):
+    if (file is not None or batch) and (pairs or bombs is not None or shown):
         fail("--pair, --bombs and --shown go with --landlord/--peasant (a position file has "
              "its own 'pair', 'bombs' and 'shown' lines)")
     split = not batch and (workers > 1 or scheduler is not None)

@@ -207,7 +207,7 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                   robs: int | None = None, base: int = 1, multiplier: int | None = None,
                   landlord_plays: int = 2, peasants_played: bool | None = None,
                   notation: str = "en", pairs: Mapping[str, int] | None = None,
-                  bombs: int = 0, shown: Sequence[str] = ()) -> Position:
+                  bombs: int | None = None, shown: Sequence[str] = ()) -> Position:
     """Build and validate a position from seat names (see the module doc) to hands.
 
     ``hands``: ``{"landlord": …, "peasant": …}`` or ``{"landlord", "peasant1", "peasant2"}``
@@ -220,8 +220,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     the landlord's plays imply, no before the landlord's first lead, else yes).
     ``pairs``: per peasant seat, the factor of its own settlement with the landlord (only under
     rules with a round of ``scope pair``); ``bombs``: the plays of a multiplying shape counted
-    so far (only under ``cap bombs N``: 0 to N); ``shown``: the seats that showed their hands
-    (only under rules with a ``show`` round).
+    so far (only under ``cap bombs N``: 0 to N; None: not given, 0); ``shown``: the seats
+    that showed their hands (only under rules with a ``show`` round).
     Raises PositionError (impossible positions, a flag or count of the wrong kind) or
     NotationError (bad cards).
     """
@@ -337,10 +337,13 @@ def _seat_of(name: str, seats: tuple[str, ...], field: str) -> int:
         raise PositionError(e.message, field=field) from None
 
 
-def _bombs_of(rules: Rules, bombs: int) -> int:
-    """:attr:`Position.bombs`: 0, or under ``cap bombs N`` from 0 to N."""
+def _bombs_of(rules: Rules, bombs: int | None) -> int:
+    """:attr:`Position.bombs`: 0 when not given (None); given, only under ``cap bombs N``
+    (any value, 0 too, is refused without one), from 0 to N."""
     cap = rules.scoring.cap_bombs
-    if bombs and cap is None:
+    if bombs is None:
+        return 0
+    if cap is None:
         raise PositionError(f"bombs {bombs}: {rules.label} has no cap bombs (the count of "
                             "multiplying plays matters only under one)", field="bombs")
     if cap is not None and not 0 <= bombs <= cap:
@@ -768,7 +771,7 @@ class _Builder:
                                    st.who)
         passes, robs = numbers.get("passes"), numbers.get("robs")
         base, multiplier = numbers.get("base", 1), numbers.get("multiplier")
-        bombs = numbers.get("bombs", 0)
+        bombs = numbers.get("bombs")
         if not hands:
             raise PositionError("no hands given (e.g. 'landlord: 33', 'peasant: 44')",
                                 None, None, self.source)

@@ -392,3 +392,21 @@ def test_pair_shown_and_bombs_lines_that_cannot_be_are_located(rules: str, line:
     with pytest.raises(PositionError, match=words) as e:
         parse_position(text)
     assert (e.value.line, e.value.column) == (6, 1), str(e.value)
+
+
+@pytest.mark.parametrize("count", [0, 1])
+def test_bombs_without_a_cap_is_refused_whatever_the_count(count: int, cli: Any) -> None:
+    # docs/solver.md: `bombs N` exists only under `cap bombs M`; 0 was accepted, 1 refused
+    text = "rules classic\nlandlord: 3333\npeasant: 5\nto_move: landlord\n"
+    want = (f"bombs {count}: classic has no cap bombs (the count of multiplying plays matters "
+            "only under one)")
+    with pytest.raises(PositionError) as e:
+        parse_position(text + f"bombs {count}\n")
+    assert (e.value.line, e.value.column, e.value.message) == (5, 1, want)
+    with pytest.raises(PositionError) as e:
+        make_position(CLASSIC, {"landlord": "3333", "peasant": "5"}, "landlord", bombs=count)
+    assert e.value.message == want
+    code, _, err = cli("solve", "--landlord", "3333", "--peasant", "5", "--to-move",
+                       "landlord", "--bombs", str(count))
+    assert code == 2 and err == f"ddzspec: error: {want}\n"
+    assert parse_position(text).bombs == 0  # not given: none counted
