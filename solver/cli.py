@@ -347,11 +347,12 @@ def _cards_option(option: str, text: str, rules: Rules, notation: str) -> Cards:
 def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
     """A seat given to ``option`` (``--to-move``, ``--played-by``), checked against ``seats``
     as a position file's seat is (:func:`~ddzspec.solver.position.seat_index`: ``peasant1``
-    names the peasant of two seats); exits 2 naming the option and the seats expected."""
+    and ``peasant2`` are refused with two seats); exits 2 naming the option and the seats
+    expected."""
     try:
         return seats[seat_index(seat, seats)]
-    except PositionError as e:  # "peasant" of three seats: which one (the rule's message)
-        why = str(e) if seat == "peasant" else (
+    except PositionError as e:  # a peasant of the wrong count of seats: the rule's message
+        why = str(e) if seat in ("peasant", "peasant1", "peasant2") else (
             f"unknown seat; expected one of {', '.join(seats)}")
         fail(f"{option} {seat!r}: {why}")
 

@@ -119,8 +119,8 @@ class Position:
         return self.pairs[seat] if self.pairs else 1
 
     def seat_index(self, name: str) -> int:
-        """Index of a seat name; ``peasant`` is accepted for ``peasant1`` and vice versa with
-        two seats. Raises PositionError for an unknown seat."""
+        """Index of a seat name (:func:`seat_index`). Raises PositionError for a seat not in
+        :attr:`seats`."""
         return seat_index(name, self.seats)
 
     def format(self) -> str:
@@ -168,12 +168,13 @@ def side_of_winner(word: object, n_seats: int) -> object:
 def seat_index(name: str, seats: tuple[str, ...]) -> int:
     """Index of seat ``name`` in ``seats`` (:data:`SEATS_2` or :data:`SEATS_3`), the one
     rule for every place a seat is named (a position file, :func:`make_position`, the CLI's
-    options): with two seats ``peasant1`` is the peasant; with three, ``peasant`` is refused
-    (which one?). Raises PositionError naming the expected seats."""
+    options): with two seats ``peasant1`` and ``peasant2`` are refused (there is one peasant),
+    with three ``peasant`` (which one?). Raises PositionError naming the expected seats."""
     if name in seats:
         return seats.index(name)
-    if len(seats) == 2 and name == "peasant1":
-        return 1
+    if len(seats) == 2 and name in SEATS_3[1:]:
+        raise PositionError(f"with two seats say peasant (seats: landlord, peasant), not "
+                            f"{name}")
     if len(seats) == 3 and name == "peasant":
         raise PositionError("with three seats say peasant1 (plays right after the landlord) "
                             "or peasant2")
@@ -241,8 +242,9 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     seats: tuple[str, ...]
     if len(names) == 2:
         seats = SEATS_2
-        if "peasant1" in names:
-            hands = {("peasant" if k == "peasant1" else k): v for k, v in hands.items()}
+        for name in names:
+            if name in SEATS_3[1:]:  # peasant1 or peasant2 of two seats
+                _seat_of(name, seats, f"hand of {name}")
     elif len(names) == 3:
         seats = SEATS_3
     else:
@@ -777,8 +779,13 @@ class _Builder:
                                 None, None, self.source)
         if "landlord" not in hands:
             raise PositionError("no landlord hand given", None, None, self.source)
-        if len(hands) == 2 and "peasant1" in hands:
-            hands["peasant"] = hands.pop("peasant1")
+        if len(hands) == 2:
+            for seat in hands:
+                if seat not in SEATS_2:
+                    try:
+                        seat_index(seat, SEATS_2)
+                    except PositionError as e:
+                        raise self.err(e.message, hand_stmts[seat].seat) from None
         if len(hands) == 3 and "peasant" in hands:
             raise self.err("with three seats name the peasants peasant1 (plays right after "
                            "the landlord) and peasant2", hand_stmts["peasant"])

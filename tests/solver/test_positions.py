@@ -410,3 +410,36 @@ def test_bombs_without_a_cap_is_refused_whatever_the_count(count: int, cli: Any)
                        "landlord", "--bombs", str(count))
     assert code == 2 and err == f"ddzspec: error: {want}\n"
     assert parse_position(text).bombs == 0  # not given: none counted
+
+
+TWO_SEATS = "with two seats say peasant (seats: landlord, peasant), not "
+
+
+@pytest.mark.parametrize("seat", ["peasant1", "peasant2"])
+@pytest.mark.parametrize("line, column", [
+    ("peasant: 6\nto_move: {}\n", (4, 10)),
+    ("{}: 6\nto_move: landlord\n", (3, 1)),
+    ("peasant: 6\nto_move: landlord\ntarget {}: 0\n", (5, 1)),
+])
+def test_numbered_peasants_of_two_seats_are_refused_where_named(
+        seat: str, line: str, column: tuple[int, int]) -> None:
+    # before: peasant1 was silently read as the duel's peasant (peasant2 refused)
+    with pytest.raises(PositionError) as e:
+        parse_position("rules duel\nlandlord: 5\n" + line.format(seat))
+    assert (e.value.line, e.value.column) == column
+    assert e.value.message == TWO_SEATS + seat
+
+
+@pytest.mark.parametrize("args", [
+    ("--to-move", "peasant1"),
+    ("--to-move", "landlord", "--played-by", "peasant1", "--on-table", "A"),
+    ("--to-move", "landlord", "--pair", "peasant1:2"),
+])
+def test_numbered_peasants_of_two_seats_are_refused_on_the_command_line(
+        args: tuple[str, ...], cli: Any) -> None:
+    code, _, err = cli("solve", "--rules", "duel", "--landlord", "5", "--peasant", "6", *args)
+    option = args[2] if len(args) > 2 else args[0]
+    assert code == 2 and err == f"ddzspec: error: {option} 'peasant1': {TWO_SEATS}peasant1\n"
+    with pytest.raises(PositionError) as e:
+        make_position(load_rules("duel"), {"landlord": "5", "peasant1": "6"}, "landlord")
+    assert e.value.message == TWO_SEATS + "peasant1"
