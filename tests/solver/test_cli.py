@@ -518,10 +518,10 @@ def test_peasant1_of_two_seats_is_refused_on_the_command_line_as_in_a_file(cli: 
     why = "with two seats say peasant (seats: landlord, peasant), not peasant1"
     text = "rules classic\nlandlord: 34\npeasant: 5\nto_move: peasant1\n"
     code, out, err = cli("solve", "-", "--all", "--json", input=text)
-    assert code == 2 and err == f"ddzspec: error: <stdin>:4:10: {why}\n", err
+    assert code == 2 and out == "" and err == f"ddzspec: error: <stdin>:4:10: {why}\n", err
     code, out, err = cli("solve", "--landlord", "34", "--peasant", "5", "--to-move",
                          "peasant1", "--all", "--json")
-    assert code == 2 and err == f"ddzspec: error: --to-move 'peasant1': {why}\n"
+    assert code == 2 and out == "" and err == f"ddzspec: error: --to-move 'peasant1': {why}\n"
 
 
 # found by tester 10
