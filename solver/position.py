@@ -33,7 +33,7 @@ from ddzspec.cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from ddzspec.check import require_playable
 from ddzspec.errors import DdzError, NotationError, excerpt
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
-from ddzspec.rules import RoundKind, Rules, Scope, load_rules
+from ddzspec.rules import RoundKind, RoundOrder, Rules, Scope, load_rules
 from ddzspec.table import get_table
 
 #: The most digits of a number in a position file (a base, a multiplier, a target …).
@@ -192,6 +192,26 @@ def _require_round(rules: Rules, what: str, field: str, kind: RoundKind | None =
         raise PositionError(f"{what}: {rules.label} has {need}", field=field)
 
 
+def pair_factors(rules: Rules) -> frozenset[int]:
+    """The factors a peasant's own settlement with the landlord can reach (:attr:`Position.pairs`)
+    under ``rules``, from its rounds as the deal records them
+    (:func:`ddzspec.game.bidding.round_factors`): in each round once the landlord is known, the
+    peasant's own choice under ``scope pair``, times, when it chose above 1, the landlord's
+    answer ``for doublers`` given after the peasants; the product over the rounds. Happy: no,
+    double or super (1, 2, 4; the landlord's own double is the table's): {1, 2, 4}."""
+    out = {1}
+    for rnd in rules.rounds:
+        if rnd.stage.before_bidding or rnd.order is RoundOrder.LANDLORD:
+            continue  # no landlord yet, or no peasant speaks: nothing of a pair's own
+        answers = {c.times for c in rnd.choices_of(True)} if rnd.answers and (
+            rnd.answer_scope is Scope.DOUBLERS) and rnd.order in (
+            RoundOrder.PEASANTS_LANDLORD, RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED) else {1}
+        own = {1 if p == 1 else (p if rnd.scope is Scope.PAIR else 1) * a
+               for p in (c.times for c in rnd.choices_of(False)) for a in answers}
+        out = {x * y for x in out for y in own}
+    return frozenset(out)
+
+
 def _require_robs(rules: Rules, what: str, field: str) -> None:
     """The one rule for robs in a position (``robs N``, ``--robs``, ``target SEAT: robs``):
     they exist only under rules whose win target or multiplier depends on them (duel)."""
@@ -327,6 +347,10 @@ def _pairs_of(rules: Rules, seats: tuple[str, ...], given: Mapping[str, int]) ->
         if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 2**40:
             raise PositionError(f"pair {name}: {f!r}: a factor is a whole number from 1 to 2^40",
                                 field=field)
+        if f not in (reachable := pair_factors(rules)):
+            raise PositionError(f"pair {name}: {f}: no deal under {rules.label} gives a pair "
+                                "that factor (it is one of "
+                                f"{', '.join(map(str, sorted(reachable)))})", field=field)
         out[i] = f
     return tuple(out)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ddzspec.solver.position import pair_factors
 
 from ddzspec.cards import parse_cards
 from ddzspec.rules import load_rules
@@ -443,3 +444,30 @@ def test_numbered_peasants_of_two_seats_are_refused_on_the_command_line(
     with pytest.raises(PositionError) as e:
         make_position(load_rules("duel"), {"landlord": "5", "peasant1": "6"}, "landlord")
     assert e.value.message == TWO_SEATS + "peasant1"
+
+
+@pytest.mark.parametrize("rules, factors", [
+    ("classic", {1}),  # no round of scope pair
+    # happy: the peasant's no 1 / double 2 / super 4 (scope pair); the landlord, speaking
+    # first, doubles the table (its factor is in the multiplier, not in a pair): 1, 2, 4
+    ("happy", {1, 2, 4}),
+    # hebei: kick 2 (scope pair), then the landlord's counter 2 for the kickers only:
+    # no kick 1; kick 2 x (no 1 | counter 2) = 2 or 4
+    ("hebei", {1, 2, 4}),
+])
+def test_pair_factors_are_those_the_rounds_reach(rules: str, factors: set[int]) -> None:
+    assert pair_factors(load_rules(rules)) == factors
+
+
+@pytest.mark.parametrize("factor", [3, 8])
+def test_a_pair_factor_no_deal_reaches_is_refused_naming_those_it_can(factor: int,
+                                                                       cli: Any) -> None:
+    want = (f"pair peasant1: {factor}: no deal under happy gives a pair that factor (it is "
+            "one of 1, 2, 4)")
+    with pytest.raises(PositionError) as e:
+        parse_position("rules happy\nlandlord: 3333\npeasant1: 5\npeasant2: 6\n"
+                       f"to_move: landlord\npair peasant1: {factor}\n")
+    assert (e.value.line, e.value.column, e.value.message) == (6, 1, want)
+    code, _, err = cli("solve", "--rules", "happy", "--landlord", "3333", "--peasant", "5",
+                       "--peasant", "6", "--to-move", "landlord", "--pair", f"peasant1:{factor}")
+    assert code == 2 and err == f"ddzspec: error: {want}\n"
