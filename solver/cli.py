@@ -344,16 +344,17 @@ def _cards_option(option: str, text: str, rules: Rules, notation: str) -> Cards:
         fail(f"{option} {text!r}: {e}")
 
 
-def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
+def _seat_option(option: str, seat: str, seats: tuple[str, ...],
+                 named: tuple[str, ...] | None = None) -> str:
     """A seat given to ``option`` (``--to-move``, ``--played-by``), checked against ``seats``
     as a position file's seat is (:func:`~ddzspec.solver.position.seat_index`: ``peasant1``
     and ``peasant2`` are refused with two seats); exits 2 naming the option and the seats
-    expected."""
+    expected (``named``, when the option takes only some of them: ``--pair`` the peasants)."""
     try:
         return seats[seat_index(seat, seats)]
     except PositionError as e:  # a peasant of the wrong count of seats: the rule's message
         why = str(e) if seat in ("peasant", "peasant1", "peasant2") else (
-            f"unknown seat; expected one of {', '.join(seats)}")
+            f"unknown seat; expected one of {', '.join(named or seats)}")
         fail(f"{option} {seat!r}: {why}")
 
 
@@ -461,7 +462,7 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
             seat, _, factor = given.partition(":")
             if not factor.isdigit():
                 fail(f"--pair {given!r}: expected SEAT:N, e.g. peasant1:2")
-            name = _seat_option("--pair", seat, seats)
+            name = _seat_option("--pair", seat, seats, seats[1:])
             if name in own:
                 fail(f"--pair: the factor of {name} given twice")
             own[name] = int(factor)

@@ -488,7 +488,7 @@ _SEAT = re.compile(r"landlord|peasants|peasant[12]?")
 _VOCABULARY = Vocabulary(
     names={"SEAT": "a seat (landlord, peasant, peasant1, peasant2)", "_COLON": "':'",
            "HAND": "cards", "TABLE_CARDS": "cards", "ESCAPED_STRING": "a quoted string",
-           "INT": "a number",
+           "INT": "a number", "NUMBER": "a number",
            "WORD": "a word", "RULES_NAME": "a rules name or path",
            "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "_COMMA": "','"},
     end="end of input", newline="_NL")
@@ -760,7 +760,7 @@ class _Builder:
             elif isinstance(st, _Number):
                 self.once(st.key, st)
                 numbers[st.key] = self.number(st.value)
-                if st.key == "passes" and numbers["passes"] > 1:
+                if st.key == "passes" and not 0 <= numbers["passes"] <= 1:
                     raise self.err("passes is 0 or 1 (two passes close a trick)", st.value)
             elif isinstance(st, _Pair):  # before _Target, its base class
                 self.once(f"pair of {st.seat.text}", st)

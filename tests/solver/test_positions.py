@@ -471,3 +471,27 @@ def test_a_pair_factor_no_deal_reaches_is_refused_naming_those_it_can(factor: in
     code, _, err = cli("solve", "--rules", "happy", "--landlord", "3333", "--peasant", "5",
                        "--peasant", "6", "--to-move", "landlord", "--pair", f"peasant1:{factor}")
     assert code == 2 and err == f"ddzspec: error: {want}\n"
+
+
+@pytest.mark.parametrize("rules, line, column, want", [
+    # before: "unexpected '-1'; expected ':', a number" (the colon is optional)
+    ("CAPPED", "bombs -1", 1, "bombs -1: under cap bombs 3 from 0 to 3 plays count"),
+    ("classic", "bombs: -1", 1, "bombs -1: classic has no cap bombs (the count of multiplying "
+     "plays matters only under one)"),
+    ("classic", "passes -1", 8, "passes is 0 or 1 (two passes close a trick)"),
+    ("classic", "base -1", 1, "base -1: must be between 1 and 10^9"),
+])
+def test_a_negative_count_is_refused_with_its_range(rules: str, line: str, column: int,
+                                                    want: str) -> None:
+    name = str(EXAMPLES / "capped.rules") if rules == "CAPPED" else rules
+    with pytest.raises(PositionError) as e:
+        parse_position(f"rules {name}\nlandlord: 3333\npeasant: 5\nto_move: landlord\n{line}\n")
+    assert (e.value.line, e.value.column, e.value.message) == (5, column, want)
+
+
+def test_pair_option_lists_only_the_peasants(cli: Any) -> None:
+    # before: "expected one of landlord, peasant1, peasant2", though pair refuses the landlord
+    code, _, err = cli("solve", "--rules", "happy", "--landlord", "3333", "--peasant", "5",
+                       "--peasant", "6", "--to-move", "landlord", "--pair", "peasant3:2")
+    assert code == 2 and err == ("ddzspec: error: --pair 'peasant3': unknown seat; expected "
+                                 "one of peasant1, peasant2\n")
