@@ -344,15 +344,17 @@ def _cards_option(option: str, text: str, rules: Rules, notation: str) -> Cards:
         fail(f"{option} {text!r}: {e}")
 
 
-def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
+def _seat_option(option: str, seat: str, seats: tuple[str, ...],
+                 named: tuple[str, ...] | None = None) -> str:
     """A seat given to ``option`` (``--to-move``, ``--played-by``), checked against ``seats``
     as a position file's seat is (:func:`~ddzspec.solver.position.seat_index`: ``peasant1``
-    names the peasant of two seats); exits 2 naming the option and the seats expected."""
+    and ``peasant2`` are refused with two seats); exits 2 naming the option and the seats
+    expected (``named``, when the option takes only some of them: ``--pair`` the peasants)."""
     try:
         return seats[seat_index(seat, seats)]
-    except PositionError as e:  # "peasant" of three seats: which one (the rule's message)
-        why = str(e) if seat == "peasant" else (
-            f"unknown seat; expected one of {', '.join(seats)}")
+    except PositionError as e:  # a peasant of the wrong count of seats: the rule's message
+        why = str(e) if seat in ("peasant", "peasant1", "peasant2") else (
+            f"unknown seat; expected one of {', '.join(named or seats)}")
         fail(f"{option} {seat!r}: {why}")
 
 
@@ -373,7 +375,7 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
 @click.option("--multiplier", type=int, help="Multiplier so far.")
 @click.option("--pair", "pairs", multiple=True, metavar="SEAT:N",
               help="A peasant's own factor (its settlement alone); once per peasant.")
-@click.option("--bombs", type=int, default=0, help="Multiplying plays counted so far (cap bombs).")
+@click.option("--bombs", type=int, help="Multiplying plays counted so far (cap bombs).")
 @click.option("--shown", multiple=True, metavar="SEAT", help="A seat that showed its hand.")
 @click.option("--all", "show_all", is_flag=True,
               help="List every winning move (without it: the first one proven).")
@@ -397,7 +399,7 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...]) -> str:
 def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
           to_move: str | None, on_table: str | None, played_by: str | None,
           robs: int | None, base: int, multiplier: int | None, pairs: tuple[str, ...],
-          bombs: int, shown: tuple[str, ...], show_all: bool, score: bool,
+          bombs: int | None, shown: tuple[str, ...], show_all: bool, score: bool,
           limit_seconds: float | None, batch: str | None, workers: int,
           scheduler: str | None, output: str | None, rules: Rules,
           notation: str, as_json: bool) -> None:
@@ -416,7 +418,7 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     want = "score" if score else "all" if show_all else "one"
     if not batch and output is not None:
         fail("--output can only go with --batch (it writes its rows)")
-    if (file is not None or batch) and (pairs or bombs or shown):
+    if (file is not None or batch) and (pairs or bombs is not None or shown):
         fail("--pair, --bombs and --shown go with --landlord/--peasant (a position file has "
              "its own 'pair', 'bombs' and 'shown' lines)")
     split = not batch and (workers > 1 or scheduler is not None)
@@ -460,7 +462,7 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
             seat, _, factor = given.partition(":")
             if not factor.isdigit():
                 fail(f"--pair {given!r}: expected SEAT:N, e.g. peasant1:2")
-            name = _seat_option("--pair", seat, seats)
+            name = _seat_option("--pair", seat, seats, seats[1:])
             if name in own:
                 fail(f"--pair: the factor of {name} given twice")
             own[name] = int(factor)

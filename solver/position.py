@@ -33,7 +33,7 @@ from ddzspec.cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from ddzspec.check import require_playable
 from ddzspec.errors import DdzError, NotationError, excerpt
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
-from ddzspec.rules import RoundKind, Rules, Scope, load_rules
+from ddzspec.rules import RoundKind, RoundOrder, Rules, Scope, load_rules
 from ddzspec.table import get_table
 
 #: The most digits of a number in a position file (a base, a multiplier, a target …).
@@ -119,8 +119,8 @@ class Position:
         return self.pairs[seat] if self.pairs else 1
 
     def seat_index(self, name: str) -> int:
-        """Index of a seat name; ``peasant`` is accepted for ``peasant1`` and vice versa with
-        two seats. Raises PositionError for an unknown seat."""
+        """Index of a seat name (:func:`seat_index`). Raises PositionError for a seat not in
+        :attr:`seats`."""
         return seat_index(name, self.seats)
 
     def format(self) -> str:
@@ -168,12 +168,13 @@ def side_of_winner(word: object, n_seats: int) -> object:
 def seat_index(name: str, seats: tuple[str, ...]) -> int:
     """Index of seat ``name`` in ``seats`` (:data:`SEATS_2` or :data:`SEATS_3`), the one
     rule for every place a seat is named (a position file, :func:`make_position`, the CLI's
-    options): with two seats ``peasant1`` is the peasant; with three, ``peasant`` is refused
-    (which one?). Raises PositionError naming the expected seats."""
+    options): with two seats ``peasant1`` and ``peasant2`` are refused (there is one peasant),
+    with three ``peasant`` (which one?). Raises PositionError naming the expected seats."""
     if name in seats:
         return seats.index(name)
-    if len(seats) == 2 and name == "peasant1":
-        return 1
+    if len(seats) == 2 and name in SEATS_3[1:]:
+        raise PositionError(f"with two seats say peasant (seats: landlord, peasant), not "
+                            f"{name}")
     if len(seats) == 3 and name == "peasant":
         raise PositionError("with three seats say peasant1 (plays right after the landlord) "
                             "or peasant2")
@@ -189,6 +190,26 @@ def _require_round(rules: Rules, what: str, field: str, kind: RoundKind | None =
         need = (f"no {kind.value} round" if kind is not None
                 else "no round whose factor is a pair's own (scope pair)")
         raise PositionError(f"{what}: {rules.label} has {need}", field=field)
+
+
+def pair_factors(rules: Rules) -> frozenset[int]:
+    """The factors a peasant's own settlement with the landlord can reach (:attr:`Position.pairs`)
+    under ``rules``, from its rounds as the deal records them
+    (:func:`ddzspec.game.bidding.round_factors`): in each round once the landlord is known, the
+    peasant's own choice under ``scope pair``, times, when it chose above 1, the landlord's
+    answer ``for doublers`` given after the peasants; the product over the rounds. Happy: no,
+    double or super (1, 2, 4; the landlord's own double is the table's): {1, 2, 4}."""
+    out = {1}
+    for rnd in rules.rounds:
+        if rnd.stage.before_bidding or rnd.order is RoundOrder.LANDLORD:
+            continue  # no landlord yet, or no peasant speaks: nothing of a pair's own
+        answers = {c.times for c in rnd.choices_of(True)} if rnd.answers and (
+            rnd.answer_scope is Scope.DOUBLERS) and rnd.order in (
+            RoundOrder.PEASANTS_LANDLORD, RoundOrder.PEASANTS_LANDLORD_IF_DOUBLED) else {1}
+        own = {1 if p == 1 else (p if rnd.scope is Scope.PAIR else 1) * a
+               for p in (c.times for c in rnd.choices_of(False)) for a in answers}
+        out = {x * y for x in out for y in own}
+    return frozenset(out)
 
 
 def _require_robs(rules: Rules, what: str, field: str) -> None:
@@ -207,7 +228,7 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                   robs: int | None = None, base: int = 1, multiplier: int | None = None,
                   landlord_plays: int = 2, peasants_played: bool | None = None,
                   notation: str = "en", pairs: Mapping[str, int] | None = None,
-                  bombs: int = 0, shown: Sequence[str] = ()) -> Position:
+                  bombs: int | None = None, shown: Sequence[str] = ()) -> Position:
     """Build and validate a position from seat names (see the module doc) to hands.
 
     ``hands``: ``{"landlord": …, "peasant": …}`` or ``{"landlord", "peasant1", "peasant2"}``
@@ -220,8 +241,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     the landlord's plays imply, no before the landlord's first lead, else yes).
     ``pairs``: per peasant seat, the factor of its own settlement with the landlord (only under
     rules with a round of ``scope pair``); ``bombs``: the plays of a multiplying shape counted
-    so far (only under ``cap bombs N``: 0 to N); ``shown``: the seats that showed their hands
-    (only under rules with a ``show`` round).
+    so far (only under ``cap bombs N``: 0 to N; None: not given, 0); ``shown``: the seats
+    that showed their hands (only under rules with a ``show`` round).
     Raises PositionError (impossible positions, a flag or count of the wrong kind) or
     NotationError (bad cards).
     """
@@ -241,8 +262,9 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     seats: tuple[str, ...]
     if len(names) == 2:
         seats = SEATS_2
-        if "peasant1" in names:
-            hands = {("peasant" if k == "peasant1" else k): v for k, v in hands.items()}
+        for name in names:
+            if name in SEATS_3[1:]:  # peasant1 or peasant2 of two seats
+                _seat_of(name, seats, f"hand of {name}")
     elif len(names) == 3:
         seats = SEATS_3
     else:
@@ -325,6 +347,10 @@ def _pairs_of(rules: Rules, seats: tuple[str, ...], given: Mapping[str, int]) ->
         if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 2**40:
             raise PositionError(f"pair {name}: {f!r}: a factor is a whole number from 1 to 2^40",
                                 field=field)
+        if f not in (reachable := pair_factors(rules)):
+            raise PositionError(f"pair {name}: {f}: no deal under {rules.label} gives a pair "
+                                "that factor (it is one of "
+                                f"{', '.join(map(str, sorted(reachable)))})", field=field)
         out[i] = f
     return tuple(out)
 
@@ -337,10 +363,13 @@ def _seat_of(name: str, seats: tuple[str, ...], field: str) -> int:
         raise PositionError(e.message, field=field) from None
 
 
-def _bombs_of(rules: Rules, bombs: int) -> int:
-    """:attr:`Position.bombs`: 0, or under ``cap bombs N`` from 0 to N."""
+def _bombs_of(rules: Rules, bombs: int | None) -> int:
+    """:attr:`Position.bombs`: 0 when not given (None); given, only under ``cap bombs N``
+    (any value, 0 too, is refused without one), from 0 to N."""
     cap = rules.scoring.cap_bombs
-    if bombs and cap is None:
+    if bombs is None:
+        return 0
+    if cap is None:
         raise PositionError(f"bombs {bombs}: {rules.label} has no cap bombs (the count of "
                             "multiplying plays matters only under one)", field="bombs")
     if cap is not None and not 0 <= bombs <= cap:
@@ -459,7 +488,7 @@ _SEAT = re.compile(r"landlord|peasants|peasant[12]?")
 _VOCABULARY = Vocabulary(
     names={"SEAT": "a seat (landlord, peasant, peasant1, peasant2)", "_COLON": "':'",
            "HAND": "cards", "TABLE_CARDS": "cards", "ESCAPED_STRING": "a quoted string",
-           "INT": "a number",
+           "INT": "a number", "NUMBER": "a number",
            "WORD": "a word", "RULES_NAME": "a rules name or path",
            "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "_COMMA": "','"},
     end="end of input", newline="_NL")
@@ -731,7 +760,7 @@ class _Builder:
             elif isinstance(st, _Number):
                 self.once(st.key, st)
                 numbers[st.key] = self.number(st.value)
-                if st.key == "passes" and numbers["passes"] > 1:
+                if st.key == "passes" and not 0 <= numbers["passes"] <= 1:
                     raise self.err("passes is 0 or 1 (two passes close a trick)", st.value)
             elif isinstance(st, _Pair):  # before _Target, its base class
                 self.once(f"pair of {st.seat.text}", st)
@@ -768,14 +797,19 @@ class _Builder:
                                    st.who)
         passes, robs = numbers.get("passes"), numbers.get("robs")
         base, multiplier = numbers.get("base", 1), numbers.get("multiplier")
-        bombs = numbers.get("bombs", 0)
+        bombs = numbers.get("bombs")
         if not hands:
             raise PositionError("no hands given (e.g. 'landlord: 33', 'peasant: 44')",
                                 None, None, self.source)
         if "landlord" not in hands:
             raise PositionError("no landlord hand given", None, None, self.source)
-        if len(hands) == 2 and "peasant1" in hands:
-            hands["peasant"] = hands.pop("peasant1")
+        if len(hands) == 2:
+            for seat in hands:
+                if seat not in SEATS_2:
+                    try:
+                        seat_index(seat, SEATS_2)
+                    except PositionError as e:
+                        raise self.err(e.message, hand_stmts[seat].seat) from None
         if len(hands) == 3 and "peasant" in hands:
             raise self.err("with three seats name the peasants peasant1 (plays right after "
                            "the landlord) and peasant2", hand_stmts["peasant"])

@@ -261,7 +261,7 @@ def replay(file: str, rules_name: str | None, without: tuple[str, ...], notation
             click.echo(f"warning: {w}", err=True)
         for line in transcript(rep.initial, rep.steps, notation):
             click.echo(line)
-        if not rep.ok:
-            click.echo(f"invalid action {rep.error_index}: {rep.error}")
+        if rep.problem is not None:  # the recorded result is not an action: no "invalid"
+            click.echo(("invalid " if rep.error_index is not None else "") + rep.problem)
     if not rep.ok:
         sys.exit(ExitCode.FINDING)

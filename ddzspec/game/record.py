@@ -487,9 +487,10 @@ class ReplayStep:
 @dataclass(frozen=True, slots=True)
 class Replay:
     """The outcome of :func:`replay`: the states step by step, the final ``state`` (the last
-    valid one), and, if an action was rejected, ``error_index`` and ``error`` (the reason).
-    ``warnings``: e.g. that a version 1 record was replayed under a built-in file checked by
-    its hash."""
+    valid one), and, if an action was rejected, ``error_index`` and ``error`` (the reason); a
+    recorded result the actions do not give is an ``error`` with ``error_index`` None (the
+    result is not an action). ``warnings``: e.g. that a version 1 record was replayed under a
+    built-in file checked by its hash."""
 
     initial: GameState
     steps: tuple[ReplayStep, ...]
@@ -505,6 +506,14 @@ class Replay:
     def ok(self) -> bool:
         return self.error is None
 
+    @property
+    def problem(self) -> str | None:
+        """The error in one line: ``action N: reason`` (0-based N), or the recorded result's
+        ``recorded result {…}: reason``; None when the record replays."""
+        if self.error is None or self.error_index is None:
+            return self.error
+        return f"action {self.error_index}: {self.error}"
+
 
 def initial_state(record: Record, rules: Rules | None = None) -> GameState:
     """The state before the first action, under :func:`record_rules`. Raises RecordError
@@ -519,7 +528,7 @@ def initial_state(record: Record, rules: Rules | None = None) -> GameState:
 def replay(record: Record, rules: Rules | None = None) -> Replay:
     """Validate ``record`` action by action. Never raises for a bad action: the first rejected
     one is reported with its 0-based index and the reason, and replay stops there; a stored
-    result that differs from the replayed one is an error too (index = number of actions).
+    result that differs from the replayed one is an error too (index None: not an action).
     Raises RecordError when the record's rules cannot be reproduced exactly (see
     :func:`record_rules`; ``rules``: the caller's, which must agree) or its deal is bad."""
     warnings = []
@@ -547,7 +556,7 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
         if got != record.result:
             why = "the deal is not over" if got is None else \
                 f"replayed result differs: {json.dumps(got)}"
-            return Replay(init, tuple(steps), len(record.actions),
+            return Replay(init, tuple(steps), None,
                           f"recorded result {json.dumps(record.result)}: {why}",
                           tuple(warnings))
     return Replay(init, tuple(steps), None, None, tuple(warnings))
@@ -557,8 +566,8 @@ def resume(record: Record, rules: Rules | None = None) -> GameState:
     """The state a record leaves the deal in (the seed 003 autosave: "la donne reprend
     exactement là où vous l'avez laissée"). Raises GameError when an action is rejected."""
     rep = replay(record, rules)
-    if rep.error is not None:
-        raise GameError(f"action {rep.error_index}: {rep.error}")
+    if rep.problem is not None:
+        raise GameError(rep.problem)
     return rep.state
 
 

@@ -65,7 +65,7 @@ def position_of(state: GameState) -> Position:
         landlord_plays=min(2, state.plays[state.landlord]),
         peasants_played=any(state.plays[s] for s in order[1:]),
         pairs=own if any(f != 1 for f in own.values()) else None,
-        bombs=counted_plays(state) if state.rules.scoring.cap_bombs is not None else 0,
+        bombs=counted_plays(state) if state.rules.scoring.cap_bombs is not None else None,
         shown=[name_of[s] for s in state.shown])
 
 

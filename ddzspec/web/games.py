@@ -583,8 +583,8 @@ class GameStore:
                 raise WebError(f"{p.name}: not a ddzspec web game", 500)
             rec = Record.from_json(obj["record"])
             rep = replay(rec)
-            if rep.error is not None:
-                raise RecordError(f"action {rep.error_index}: {rep.error}")
+            if rep.problem is not None:
+                raise RecordError(rep.problem)
             st = rep.state
             seat = seat_of(obj.get("seat"), st.players)
             levels = levels_of([1 if x is None else x for x in obj.get("levels", [])],
@@ -644,9 +644,8 @@ class GameStore:
             rep = replay(rec, self.offer.rules[key])
         except DdzError as e:
             raise WebError(f"the record cannot be replayed: {e}") from None
-        if rep.error is not None:
-            raise WebError(f"the record cannot be replayed: action {rep.error_index}: "
-                           f"{rep.error}")
+        if rep.problem is not None:
+            raise WebError(f"the record cannot be replayed: {rep.problem}")
         st = rep.state
         s = seat_of(0 if seat is None else seat, st.players)
         if isinstance(levels, list):  # the page's dropdowns: fit them to the record's seats

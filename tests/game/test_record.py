@@ -110,12 +110,38 @@ def test_replay_reports_the_first_invalid_action() -> None:
         resume(Record.from_json(obj))
 
 
-def test_replay_detects_a_tampered_result() -> None:
+def test_replay_detects_a_tampered_result(tmp_path: Path, cli: Any) -> None:
     g = self_play("duel", 5)
     obj = record_of(g).to_json()
+    true = json.dumps(obj["result"])
     obj["result"]["scores"] = {"0": 100, "1": -100}
     rep = replay(Record.from_json(obj))
-    assert not rep.ok and rep.error_index == len(obj["actions"])
+    # the result is not an action: no index (before: "invalid action N" for N actions 0..N-1)
+    want = f"recorded result {json.dumps(obj['result'])}: replayed result differs: {true}"
+    assert (rep.ok, rep.error_index, rep.error, rep.problem) == (False, None, want, want)
+    with pytest.raises(GameError) as e:
+        resume(Record.from_json(obj))
+    assert str(e.value) == want
+    f = tmp_path / "tampered.json"
+    f.write_text(json.dumps(obj))
+    code, out, _ = cli("replay", str(f))
+    assert code == 1 and out.splitlines()[-1] == want
+    code, out, _ = cli("replay", str(f), "--json")
+    assert code == 1 and json.loads(out)["error"] == {"index": None, "reason": want}
+
+
+def test_replay_detects_a_result_recorded_before_the_deal_is_over(tmp_path: Path,
+                                                                   cli: Any) -> None:
+    g = self_play("duel", 5)
+    obj = record_of(g).to_json()
+    obj["actions"] = obj["actions"][:-3]  # cut short, the result kept
+    want = f"recorded result {json.dumps(obj['result'])}: the deal is not over"
+    rep = replay(Record.from_json(obj))
+    assert (rep.error_index, rep.error, len(rep.steps)) == (None, want, len(obj["actions"]))
+    f = tmp_path / "truncated.json"
+    f.write_text(json.dumps(obj))
+    code, out, _ = cli("replay", str(f))
+    assert code == 1 and out.splitlines()[-1] == want
 
 
 def test_bad_records() -> None:
@@ -591,7 +617,7 @@ def test_a_version_2_hebei_record_replays_its_counter_kick_for_the_kickers_only(
     assert again == obj
     # the same text read as version 3: the counter-kick is the table's, seat 2 owes 12
     rep = replay(Record.from_json({**old, "version": 3}))
-    assert rep.error_index == len(obj["actions"]) and rep.error is not None
+    assert rep.error_index is None and rep.error is not None  # the recorded result's
     assert '"scores": {"0": 36, "1": -24, "2": -12}' in rep.error
 
 

@@ -199,7 +199,7 @@ def test_the_winner_is_a_side_in_text_and_json_alike(cli: Any) -> None:
     (["--landlord", "33", "--peasant", "4", "--to-move", "nobody"],
      "--to-move 'nobody': unknown seat; expected one of landlord, peasant"),
     (["--landlord", "33", "--peasant", "4", "--to-move", "landlord", "--on-table", "4",
-      "--played-by", "peasant2"], "--played-by 'peasant2': unknown seat"),
+      "--played-by", "peasant2"], "--played-by 'peasant2': with two seats say peasant"),
     (["--rules", "duel", "--landlord", "55", "--peasant", "3", "--to-move", "landlord"],
      "--peasant '3': column 1"),
 ])
@@ -512,30 +512,23 @@ def test_a_files_notation_line_and_another_notation_option_are_refused(tmp_path:
 
 
 # found by tester 10
-def test_peasant1_names_the_peasant_of_two_seats_on_the_command_line_as_in_a_file(cli: Any) -> None:
-    # before: --to-move peasant1 was refused with two seats while a file's to_move: peasant1
-    # was accepted. Peasant to move holds 5 against the landlord's 34: the 5 goes out.
+def test_peasant1_of_two_seats_is_refused_on_the_command_line_as_in_a_file(cli: Any) -> None:
+    # first --to-move peasant1 was refused while a file's to_move: peasant1 was accepted; then
+    # both took it as the peasant. Now both refuse it, as three seats refuse "peasant".
+    why = "with two seats say peasant (seats: landlord, peasant), not peasant1"
     text = "rules classic\nlandlord: 34\npeasant: 5\nto_move: peasant1\n"
     code, out, err = cli("solve", "-", "--all", "--json", input=text)
-    assert code == 0, err
-    from_file = json.loads(out)
+    assert code == 2 and out == "" and err == f"ddzspec: error: <stdin>:4:10: {why}\n", err
     code, out, err = cli("solve", "--landlord", "34", "--peasant", "5", "--to-move",
                          "peasant1", "--all", "--json")
-    assert code == 0, err
-    from_options = json.loads(out)
-    assert from_options["winner"] == from_file["winner"] == "peasants"
-    assert from_options["winning_moves"] == from_file["winning_moves"] == ["5"]
-    # mid-trick, played by peasant1 (the peasant): the landlord beats the 5 with nothing
-    code, out, err = cli("solve", "--landlord", "34", "--peasant", "56", "--to-move",
-                         "landlord", "--on-table", "5", "--played-by", "peasant1", "--json")
-    assert code == 0, err
-    assert json.loads(out)["winner"] == "peasants"
+    assert code == 2 and out == "" and err == f"ddzspec: error: --to-move 'peasant1': {why}\n"
 
 
 # found by tester 10
 @pytest.mark.parametrize("args,message", [
     (("--peasant", "5", "--to-move", "peasant2"),
-     "--to-move 'peasant2': unknown seat; expected one of landlord, peasant"),
+     "--to-move 'peasant2': with two seats say peasant (seats: landlord, peasant), not "
+     "peasant2"),
     (("--peasant", "5", "--peasant", "6", "--to-move", "peasant"),
      "--to-move 'peasant': with three seats say peasant1 (plays right after the landlord) "
      "or peasant2"),

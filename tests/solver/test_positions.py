@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ddzspec.solver.position import pair_factors
 
 from ddzspec.cards import parse_cards
 from ddzspec.rules import load_rules
@@ -392,3 +393,105 @@ def test_pair_shown_and_bombs_lines_that_cannot_be_are_located(rules: str, line:
     with pytest.raises(PositionError, match=words) as e:
         parse_position(text)
     assert (e.value.line, e.value.column) == (6, 1), str(e.value)
+
+
+@pytest.mark.parametrize("count", [0, 1])
+def test_bombs_without_a_cap_is_refused_whatever_the_count(count: int, cli: Any) -> None:
+    # docs/solver.md: `bombs N` exists only under `cap bombs M`; 0 was accepted, 1 refused
+    text = "rules classic\nlandlord: 3333\npeasant: 5\nto_move: landlord\n"
+    want = (f"bombs {count}: classic has no cap bombs (the count of multiplying plays matters "
+            "only under one)")
+    with pytest.raises(PositionError) as e:
+        parse_position(text + f"bombs {count}\n")
+    assert (e.value.line, e.value.column, e.value.message) == (5, 1, want)
+    with pytest.raises(PositionError) as e:
+        make_position(CLASSIC, {"landlord": "3333", "peasant": "5"}, "landlord", bombs=count)
+    assert e.value.message == want
+    code, _, err = cli("solve", "--landlord", "3333", "--peasant", "5", "--to-move",
+                       "landlord", "--bombs", str(count))
+    assert code == 2 and err == f"ddzspec: error: {want}\n"
+    assert parse_position(text).bombs == 0  # not given: none counted
+
+
+TWO_SEATS = "with two seats say peasant (seats: landlord, peasant), not "
+
+
+@pytest.mark.parametrize("seat", ["peasant1", "peasant2"])
+@pytest.mark.parametrize("line, column", [
+    ("peasant: 6\nto_move: {}\n", (4, 10)),
+    ("{}: 6\nto_move: landlord\n", (3, 1)),
+    ("peasant: 6\nto_move: landlord\ntarget {}: 0\n", (5, 1)),
+])
+def test_numbered_peasants_of_two_seats_are_refused_where_named(
+        seat: str, line: str, column: tuple[int, int]) -> None:
+    # before: peasant1 was silently read as the duel's peasant (peasant2 refused)
+    with pytest.raises(PositionError) as e:
+        parse_position("rules duel\nlandlord: 5\n" + line.format(seat))
+    assert (e.value.line, e.value.column) == column
+    assert e.value.message == TWO_SEATS + seat
+
+
+@pytest.mark.parametrize("args", [
+    ("--to-move", "peasant1"),
+    ("--to-move", "landlord", "--played-by", "peasant1", "--on-table", "A"),
+    ("--to-move", "landlord", "--pair", "peasant1:2"),
+])
+def test_numbered_peasants_of_two_seats_are_refused_on_the_command_line(
+        args: tuple[str, ...], cli: Any) -> None:
+    code, _, err = cli("solve", "--rules", "duel", "--landlord", "5", "--peasant", "6", *args)
+    option = args[2] if len(args) > 2 else args[0]
+    assert code == 2 and err == f"ddzspec: error: {option} 'peasant1': {TWO_SEATS}peasant1\n"
+    with pytest.raises(PositionError) as e:
+        make_position(load_rules("duel"), {"landlord": "5", "peasant1": "6"}, "landlord")
+    assert e.value.message == TWO_SEATS + "peasant1"
+
+
+@pytest.mark.parametrize("rules, factors", [
+    ("classic", {1}),  # no round of scope pair
+    # happy: the peasant's no 1 / double 2 / super 4 (scope pair); the landlord, speaking
+    # first, doubles the table (its factor is in the multiplier, not in a pair): 1, 2, 4
+    ("happy", {1, 2, 4}),
+    # hebei: kick 2 (scope pair), then the landlord's counter 2 for the kickers only:
+    # no kick 1; kick 2 x (no 1 | counter 2) = 2 or 4
+    ("hebei", {1, 2, 4}),
+])
+def test_pair_factors_are_those_the_rounds_reach(rules: str, factors: set[int]) -> None:
+    assert pair_factors(load_rules(rules)) == factors
+
+
+@pytest.mark.parametrize("factor", [3, 8])
+def test_a_pair_factor_no_deal_reaches_is_refused_naming_those_it_can(factor: int,
+                                                                       cli: Any) -> None:
+    want = (f"pair peasant1: {factor}: no deal under happy gives a pair that factor (it is "
+            "one of 1, 2, 4)")
+    with pytest.raises(PositionError) as e:
+        parse_position("rules happy\nlandlord: 3333\npeasant1: 5\npeasant2: 6\n"
+                       f"to_move: landlord\npair peasant1: {factor}\n")
+    assert (e.value.line, e.value.column, e.value.message) == (6, 1, want)
+    code, _, err = cli("solve", "--rules", "happy", "--landlord", "3333", "--peasant", "5",
+                       "--peasant", "6", "--to-move", "landlord", "--pair", f"peasant1:{factor}")
+    assert code == 2 and err == f"ddzspec: error: {want}\n"
+
+
+@pytest.mark.parametrize("rules, line, column, want", [
+    # before: "unexpected '-1'; expected ':', a number" (the colon is optional)
+    ("CAPPED", "bombs -1", 1, "bombs -1: under cap bombs 3 from 0 to 3 plays count"),
+    ("classic", "bombs: -1", 1, "bombs -1: classic has no cap bombs (the count of multiplying "
+     "plays matters only under one)"),
+    ("classic", "passes -1", 8, "passes is 0 or 1 (two passes close a trick)"),
+    ("classic", "base -1", 1, "base -1: must be between 1 and 10^9"),
+])
+def test_a_negative_count_is_refused_with_its_range(rules: str, line: str, column: int,
+                                                    want: str) -> None:
+    name = str(EXAMPLES / "capped.rules") if rules == "CAPPED" else rules
+    with pytest.raises(PositionError) as e:
+        parse_position(f"rules {name}\nlandlord: 3333\npeasant: 5\nto_move: landlord\n{line}\n")
+    assert (e.value.line, e.value.column, e.value.message) == (5, column, want)
+
+
+def test_pair_option_lists_only_the_peasants(cli: Any) -> None:
+    # before: "expected one of landlord, peasant1, peasant2", though pair refuses the landlord
+    code, _, err = cli("solve", "--rules", "happy", "--landlord", "3333", "--peasant", "5",
+                       "--peasant", "6", "--to-move", "landlord", "--pair", "peasant3:2")
+    assert code == 2 and err == ("ddzspec: error: --pair 'peasant3': unknown seat; expected "
+                                 "one of peasant1, peasant2\n")
