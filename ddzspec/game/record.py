@@ -1,6 +1,7 @@
 """Deal records: save, resume (the seed 003 *autosave*), replay and transcripts.
 
-A record (``"format": "ddzspec-record"``, version 3 when its rules have a round, else 2) is
+A record (``"format": "ddzspec-record"``, version 4 when its rules have wild cards, 3 when
+they have a round, else 2) is
 JSON carrying the resolved rules text,
 the deal's start options, every action and the result, so that it replays on any machine under
 exactly the rules it carries. Entry points: :func:`save`, :func:`load` and :func:`record_of`
@@ -145,7 +146,7 @@ class Record:
 
     @classmethod
     def from_json(cls, obj: Any) -> Record:
-        """Parse a record dict (version 1, 2 or 3): every field is type-checked here, against
+        """Parse a record dict (version 1 to 4): every field is type-checked here, against
         :data:`_FIELDS` (an unknown or missing field, or a value of the wrong JSON type, is
         named with the offending value as JSON), and the rules' labels are checked against the
         text they label (:func:`_check_labels`). Raises RecordError on a malformed record

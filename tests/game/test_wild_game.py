@@ -4,11 +4,13 @@ under the file's ``strongest`` policy, bomb classes' factors in the settlement, 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from wild_helpers import declared_laizi
 
 from ddzspec.cards import Rank
-from ddzspec.errors import DoesNotBeatError, NotAMoveError
+from ddzspec.errors import DoesNotBeatError, NotAMoveError, UnplayableRulesError
 from ddzspec.game import Action, Game, GameState
 from ddzspec.game.dealing import draw_wild
 from ddzspec.game.record import Record, record_of, replay, resume, transcript
@@ -116,3 +118,29 @@ def test_a_laizi_record_round_trips_and_replays() -> None:
     del obj["deal"]["wild"]
     with pytest.raises(Exception, match="needs \"wild\""):
         Record.from_json(obj)
+
+
+def test_a_redeal_draws_again_and_its_rank_is_checked() -> None:
+    st = deal()
+    for seat in range(3):
+        st = st.apply(Action.bid(seat, 0))  # all pass: the deal is void, dealt again
+    assert st.attempt == 1 and st.wild == draw_wild(LAIZI, 11, 1)
+    obj = json.loads(record_of(st).dumps())
+    assert len(obj["deal"]["wild"]) == 2
+    assert resume(Record.from_json(obj)) == st
+    other = "3" if obj["deal"]["wild"][1] != ["3"] else "4"
+    obj["deal"]["wild"][1] = [other]
+    bad = replay(Record.from_json(obj))
+    # the third pass (action 2) began attempt 1, whose rank the record misstates
+    assert bad.error_index == 2 and bad.error is not None
+    assert f"wild rank {other} for deal attempt 1 is not the one the deal draws" in bad.error
+
+
+def test_a_declared_policy_is_refused_by_the_game(tmp_path: Path) -> None:
+    with pytest.raises(UnplayableRulesError, match="one wild rank under 'reading strongest'"):
+        GameState.new(declared_laizi(tmp_path), seed=1)
+
+
+def test_classic_records_stay_version_2_without_wild() -> None:
+    obj = json.loads(record_of(GameState.new(load_rules("classic"), seed=11)).dumps())
+    assert obj["version"] == 2 and "wild" not in obj["deal"]
