@@ -145,13 +145,9 @@ def wild_actions(state: GameState) -> list[Action]:
     (:func:`ddzspec.wildmoves.wild_legal_moves`), as actions (the wild cards as cards of the
     drawn rank)."""
     assert state.turn is not None
-    rank = state.wild[0]
-    out = []
-    for p in wild_legal_moves(state.hands[state.turn], rank, state.rules, state.last_wild):
-        counts = list(p.move.natural.counts)
-        counts[rank] += p.move.wilds
-        out.append(Action(ActionKind.PLAY, state.turn, 0, Cards(tuple(counts))))
-    return out
+    return [Action(ActionKind.PLAY, state.turn, 0, p.move.cards) for p in
+            wild_legal_moves(state.hands[state.turn], state.wild[0], state.rules,
+                             state.last_wild)]
 
 
 __all__ = ["pass_turn", "play_cards", "wild_actions", "wild_reading"]

@@ -107,12 +107,9 @@ def as_played(view: SeatView, rules: Rules, action: Action) -> Action:
     action is itself."""
     if not view.wild or action.kind is not ActionKind.PLAY:
         return action
-    rank = view.wild[0]
     for p in _wild_plays(view, rules):
         if p.reading.reading.cards == action.cards:
-            counts = list(p.move.natural.counts)
-            counts[rank] += p.move.wilds
-            return Action.play(view.seat, Cards(tuple(counts)))
+            return Action.play(view.seat, p.move.cards)
     raise ValueError(f"no legal play of seat {view.seat} reads as {action.cards}")
 
 
