@@ -144,3 +144,18 @@ def test_a_declared_policy_is_refused_by_the_game(tmp_path: Path) -> None:
 def test_classic_records_stay_version_2_without_wild() -> None:
     obj = json.loads(record_of(GameState.new(load_rules("classic"), seed=11)).dumps())
     assert obj["version"] == 2 and "wild" not in obj["deal"]
+
+
+def test_bombs_answer_by_class_then_rank_and_multiply_by_class() -> None:
+    st = landlord_takes(deal()).apply(Action.play(0, "5557"))  # soft bomb 5555
+    st = st.apply(Action.play(1, "8887"))  # soft bomb 8888: same class, higher rank
+    assert st.last_wild is not None and st.last_wild.describe() == \
+        "bomb 8888 (soft; wild cards as 8)"
+    with pytest.raises(DoesNotBeatError):
+        st.apply(Action.play(2, "QQQ"))  # a trio is below the bomb line
+    st = st.apply(Action.play(2, "2222"))  # hard bomb: above every soft bomb (rocket > pure >
+    assert st.last_wild is not None and st.last_wild.bomb_class is not None  # hard > soft)
+    assert st.last_wild.bomb_class.value == "hard"
+    assert [(f.kind, f.times, f.seat) for f in st.factors] == \
+        [("soft_bomb", 2, 0), ("soft_bomb", 2, 1), ("hard_bomb", 4, 2)]
+    assert st.multiplier == 2 * 2 * 4
