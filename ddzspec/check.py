@@ -24,6 +24,7 @@ from .cards import ALL_RANKS, Cards, unpack
 from .errors import CacheWarning, UnplayableRulesError
 from .readings import Reading, make_reading
 from .rules import Rules
+from .rules.model import ReadingPolicy
 from .table import (
     Entry,
     all_bodies,
@@ -273,9 +274,11 @@ def require_playable(rules: Rules) -> None:
     wrong, an example move with its readings and the ``ddzspec check`` command to run.
     """
     require_lone_cards(rules)
-    if rules.wild is not None:  # issue 26: readings and check so far, not the deal
-        raise _refuse(rules, ["wild cards are read and checked, but no deal draws a wild rank "
-                              "yet (the game, players and solver do not play them)"])
+    w = rules.wild
+    if w is not None and (w.count != 1 or w.policy is not ReadingPolicy.STRONGEST):
+        # issue 26: the game plays one wild rank read by the strongest policy so far
+        raise _refuse(rules, ["a deal plays one wild rank under 'reading strongest' so far; "
+                              f"this file draws {w.count} under 'reading {w.policy.value}'"])
     report = check_rules(rules)
     problems = []
     if report.ambiguous:

@@ -200,6 +200,14 @@ class WildMove:
     wilds: int
     rank: int
 
+    @property
+    def cards(self) -> Cards:
+        """The cards played as held: the natural cards and the wild cards as cards of the
+        wild rank."""
+        counts = list(self.natural.counts)
+        counts[self.rank] += self.wilds
+        return Cards(tuple(counts))
+
     def format(self, notation: str = "en") -> str:
         """``4***``: the natural cards, then one ``*`` per wild card."""
         return (self.natural.format(notation) if len(self.natural) else "") \

@@ -102,6 +102,26 @@ def shuffle_deal(rules: Rules, seed: int | str, attempt: int,
     return tuple(Cards(tuple(c)) for c in counts), Cards(tuple(talon)), Cards(tuple(und)), first
 
 
+def draw_wild(rules: Rules, seed: int | str | None, attempt: int) -> tuple[int, ...]:
+    """The wild ranks of deal attempt ``attempt`` of ``seed`` (None: 0, as a redeal of an
+    explicit deal), one per ``draw`` of the rules' wild section, in the order declared: each a
+    rank index drawn at random from the draw's ranks (never a joker: the rules language refuses
+    one), with ``random.Random(f"ddzspec:{seed}:{attempt}:wild")`` — the deal's seed and
+    attempt, apart from the shuffle's generator, so deals without wild cards are unchanged.
+    Empty for rules without wild cards (laizi: one rank, Baidu Baike's laizi article).
+
+    >>> from ddzspec.rules import load_rules
+    >>> draw_wild(load_rules("classic"), 1, 0)
+    ()
+    >>> draw_wild(load_rules("laizi"), 1, 0) == draw_wild(load_rules("laizi"), 1, 0)
+    True
+    """
+    if rules.wild is None:
+        return ()
+    rng = random.Random(f"ddzspec:{0 if seed is None else seed}:{attempt}:wild")
+    return tuple(rng.choice(d.ranks) for d in rules.wild.draws)
+
+
 def explicit_deal(rules: Rules, hands: Sequence[Cards | str], talon: Cards | str | None,
                   first: int | None) -> Setup:
     """Validate an explicit deal: (hands, talon, undealt, first). ``hands``: one per seat,
@@ -143,5 +163,5 @@ def explicit_deal(rules: Rules, hands: Sequence[Cards | str], talon: Cards | str
     return hs, t, und, f
 
 
-__all__ = ["Setup", "Start", "check_seat", "check_seed", "explicit_deal", "next_seat",
-           "shuffle_deal"]
+__all__ = ["Setup", "Start", "check_seat", "check_seed", "draw_wild", "explicit_deal",
+           "next_seat", "shuffle_deal"]

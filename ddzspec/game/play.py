@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..cards import Cards
 from ..errors import (
     CardsNotHeldError,
     DoesNotBeatError,
@@ -21,10 +22,13 @@ from ..errors import (
     NotAMoveError,
 )
 from ..moves import move_index
-from ..readings import beats, read
+from ..readings import Reading, beats, read
+from ..wild import WildMove, WildReading, require_wild, wild_readings
+from ..wildmoves import choose, split_hand, wild_legal_moves
 from .actions import Action
 from .dealing import next_seat
-from .scoring import finish, shape_factor
+from .enums import ActionKind
+from .scoring import Factor, finish, shape_factor, wild_factor
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -43,7 +47,12 @@ def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameStat
             return (f"seat {a.seat} does not hold these cards: it needs "
                     f"{cards.shortfall(hand, n)} (hand {hand.format(n)})")
         raise CardsNotHeldError(not_held("en"), not_held)
-    reading = move_index(state.rules).lookup(cards)
+    wild: WildReading | None = None
+    if state.wild:
+        wild = wild_reading(state, a.seat, cards)
+        reading: Reading | None = wild.reading
+    else:
+        reading = move_index(state.rules).lookup(cards)
     if reading is None:
         v = read(cards, state.rules)
         why = v.reason or "ambiguous: " + "; ".join(r.describe() for r in v.readings)
@@ -52,7 +61,7 @@ def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameStat
         why = (f"a {reading.shape} is played only as a hand's last play (house rule), and seat "
                f"{a.seat} would keep {len(hand) - len(cards)} card(s)")
         raise LastPlayOnlyError(f"{reading.describe()}: {why}", why)
-    if state.last is not None:
+    if state.last is not None and wild is None:
         last = state.last[1]
         ok, why = beats(reading, last)
         if not ok:
@@ -68,13 +77,14 @@ def play_cards(state: GameState, a: Action, log: tuple[Action, ...]) -> GameStat
     plays = list(state.plays)
     plays[s] += 1
     factors = state.factors
-    factor = shape_factor(state, reading, s)
+    factor: Factor | None = shape_factor(state, reading, s) if wild is None else \
+        wild_factor(state, wild, WildMove(*split_hand(cards, state.wild[0]), state.wild[0]), s)
     if factor is not None:
         factors = factors + (factor,)
     trick = state.trick + ((s, reading),)
     st = replace(state, hands=tuple(hands), played=tuple(played), plays=tuple(plays),
                  factors=factors, last=(s, reading), passes=0, trick=trick, log=log,
-                 turn=next_seat(state.rules, s))
+                 turn=next_seat(state.rules, s), last_wild=wild)
     if len(hands[s]) <= st.target(s):
         return finish(st, s)
     return st
@@ -90,9 +100,54 @@ def pass_turn(state: GameState, a: Action, log: tuple[Action, ...]) -> GameState
     if passes >= state.rules.trick.close_after:
         lead = state.last[0]
         return replace(state, passes=0, last=None, trick=(), tricks=state.tricks + 1,
-                       leader=lead, turn=lead, log=log)
+                       leader=lead, turn=lead, log=log, last_wild=None)
     return replace(state, passes=passes, trick=trick, turn=next_seat(state.rules, a.seat),
                    log=log)
 
 
-__all__ = ["pass_turn", "play_cards"]
+def wild_reading(state: GameState, seat: int, cards: Cards) -> WildReading:
+    """The reading of ``seat`` playing ``cards`` (held) under wild rules: every card of the
+    drawn rank is wild; the readings of :func:`ddzspec.wild.wild_readings` that the wild
+    restrictions keep (a last-play-only shape only when the play empties the hand), then the
+    file's ``strongest`` policy (:func:`ddzspec.wildmoves.choose`): answering, the reading of
+    the trick's type and size with the highest body that beats it, else the strongest bomb;
+    leading, the type first in the priority. Raises NotAMoveError (no reading),
+    DoesNotBeatError (no reading beats the play to beat)."""
+    rules = state.rules
+    wild = require_wild(rules)
+    rank = state.wild[0]
+    natural, wilds = split_hand(cards, rank)
+    move = WildMove(natural, wilds, rank)
+    empties = cards == state.hands[seat]
+    readings = [r for r in wild_readings(natural, wilds, rank, rules)
+                if empties or not rules.shape(r.reading.shape).last_play]
+    kept = choose(wild, readings)
+    if not kept:
+        why = "no reading under the rules (with its wild cards standing for any rank)"
+        raise NotAMoveError(f"{move.format()} is not a legal move: {why}", why)
+    prev = state.last_wild
+    if prev is None:
+        return kept[0]
+    got = choose(wild, readings, prev)
+    if not got:
+        last = prev
+
+        def not_beating(n: str) -> str:
+            return (f"{move.format(n)} ({kept[0].describe(n)}) does not beat "
+                    f"{last.describe(n)}: no reading of it does")
+        raise DoesNotBeatError(not_beating("en"), "no reading of it beats the play to beat",
+                               not_beating)
+    return got[0]
+
+
+def wild_actions(state: GameState) -> list[Action]:
+    """Every play the seat on turn may make under wild rules, in the hint's order
+    (:func:`ddzspec.wildmoves.wild_legal_moves`), as actions (the wild cards as cards of the
+    drawn rank)."""
+    assert state.turn is not None
+    return [Action(ActionKind.PLAY, state.turn, 0, p.move.cards) for p in
+            wild_legal_moves(state.hands[state.turn], state.wild[0], state.rules,
+                             state.last_wild)]
+
+
+__all__ = ["pass_turn", "play_cards", "wild_actions", "wild_reading"]

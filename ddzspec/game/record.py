@@ -1,6 +1,7 @@
 """Deal records: save, resume (the seed 003 *autosave*), replay and transcripts.
 
-A record (``"format": "ddzspec-record"``, version 3 when its rules have a round, else 2) is
+A record (``"format": "ddzspec-record"``, version 4 when its rules have wild cards, 3 when
+they have a round, else 2) is
 JSON carrying the resolved rules text,
 the deal's start options, every action and the result, so that it replays on any machine under
 exactly the rules it carries. Entry points: :func:`save`, :func:`load` and :func:`record_of`
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_input, write_atomic, write_problem
+from ..cards import ALL_RANKS
 from ..errors import DdzError, GameError, RecordError, RulesError
 from ..rules import (
     Round,
@@ -35,8 +37,11 @@ from ..rules import (
     load_rules_text,
     resolved_text,
 )
+from ..wild import WildMove
+from ..wildmoves import split_hand
 from .actions import ROUND_KINDS, Action, json_text
 from .bidding import current_round, talon_taken
+from .dealing import draw_wild
 from .enums import ActionKind, Phase, Winner
 from .state import GameState, same_rules
 
@@ -45,7 +50,10 @@ FORMAT = "ddzspec-record"
 #: version 3 reads ``answer`` without ``for`` as table-wide; version 2 records, saved before
 #: ``answer … for`` was in the rules language, are migrated (:func:`migrate_v2_rounds`).
 VERSION = 3
-READ_VERSIONS = (1, 2, 3)
+#: The version a record whose rules have wild cards is written with: its deal holds ``wild``,
+#: the wild ranks drawn in each deal attempt (rank symbols), replayed and checked.
+WILD_VERSION = 4
+READ_VERSIONS = (1, 2, 3, 4)
 
 
 def _sha256(text: str) -> str:
@@ -84,6 +92,8 @@ class Record:
     #: ``play --seat``: the person's seat and every seat's level (module doc), or None.
     terminal_seat: int | None = None
     terminal_levels: tuple[int, ...] | None = None
+    #: the wild ranks drawn in each deal attempt (rank indices; version 4, wild rules), or None
+    wild: tuple[tuple[int, ...], ...] | None = None
 
     def start_options(self) -> dict[str, Any]:
         """The keyword arguments of :meth:`GameState.new` that start the recorded deal."""
@@ -102,6 +112,8 @@ class Record:
             deal.update({"hands": list(self.hands), "talon": self.talon})
         if self.first is not None:
             deal["first"] = self.first
+        if self.wild is not None:
+            deal["wild"] = [[ALL_RANKS[i].symbol() for i in w] for w in self.wild]
         rules: dict[str, Any] = {"name": self.rules_name, "without": list(self.rules_without),
                                  "sha256": self.rules_sha256, "digest": self.rules_digest}
         if self.rules_text is not None:
@@ -134,7 +146,7 @@ class Record:
 
     @classmethod
     def from_json(cls, obj: Any) -> Record:
-        """Parse a record dict (version 1, 2 or 3): every field is type-checked here, against
+        """Parse a record dict (version 1 to 4): every field is type-checked here, against
         :data:`_FIELDS` (an unknown or missing field, or a value of the wrong JSON type, is
         named with the offending value as JSON), and the rules' labels are checked against the
         text they label (:func:`_check_labels`). Raises RecordError on a malformed record
@@ -171,6 +183,15 @@ class Record:
             raise RecordError("\"deal\" has a \"talon\" without \"hands\"")
         elif seed is None:
             raise RecordError("\"deal\" needs a \"seed\" or explicit \"hands\"")
+        wild = None
+        if "wild" in d:
+            if version < WILD_VERSION:
+                raise RecordError(f"\"deal\" \"wild\": a version {version} record has no wild "
+                                  f"ranks (version {WILD_VERSION} and later)")
+            wild = _wild_ranks(d["wild"])
+        elif version >= WILD_VERSION:
+            raise RecordError("\"deal\" needs \"wild\", the wild ranks drawn (version "
+                              f"{WILD_VERSION})")
         t_seat = t_levels = None
         if "terminal" in obj:
             t = obj["terminal"]
@@ -183,7 +204,7 @@ class Record:
                   tuple(_RawAction(a) for a in obj["actions"]),  # type: ignore[misc]
                   obj.get("result"), rules_text=text, rules_without=without, hands=hands,
                   talon=talon, first=first, version=version, terminal_seat=t_seat,
-                  terminal_levels=t_levels)
+                  terminal_levels=t_levels, wild=wild)
         _check_labels(rec)
         return rec
 
@@ -215,8 +236,27 @@ _FIELDS: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {
                "text": (True, ("a list of strings",))},
     "deal": {"seed": (False, ("an integer", "a string", "null")),
              "hands": (False, ("a list of strings",)), "talon": (False, ("a string",)),
-             "first": (False, ("an integer", "null"))},
+             "first": (False, ("an integer", "null")), "wild": (False, ("a list",))},
 }
+
+
+def _wild_ranks(value: list[Any]) -> tuple[tuple[int, ...], ...]:
+    """A record's ``wild``: one list of rank symbols (English) per deal attempt, as rank
+    indices. Raises RecordError naming the bad value."""
+    out = []
+    for w in value:
+        if not isinstance(w, list) or not all(isinstance(x, str) for x in w):
+            raise RecordError(f"\"deal\" \"wild\": one list of rank symbols per deal attempt, "
+                              f"not {json_text(w)}")
+        try:
+            out.append(tuple(_RANK_INDEX[x] for x in w))
+        except KeyError as e:
+            raise RecordError(f"\"deal\" \"wild\": {json_text(e.args[0])} is not a rank "
+                              "(3 … 2, B, R)") from None
+    return tuple(out)
+
+
+_RANK_INDEX = {r.symbol(): i for i, r in enumerate(ALL_RANKS)}
 
 
 def _check_fields(where: str, obj: dict[str, Any], fields: dict[str, tuple[bool,
@@ -296,13 +336,18 @@ def record_of(state: GameState) -> Record:
     return Record(rules.name, _sha256(text), rules.digest, st.seed, state.log,
                   None if state.result is None else state.result.to_json(),
                   rules_text=text, rules_without=rules.without, hands=hands, talon=talon,
-                  first=st.first, version=record_version(rules))
+                  first=st.first, version=record_version(rules),
+                  wild=tuple(draw_wild(rules, st.seed, i) for i in range(state.attempt + 1))
+                  if rules.wild is not None else None)
 
 
 def record_version(rules: Rules) -> int:
     """The format version a record of a deal under ``rules`` is written with: 3
     (:data:`VERSION`) when they have a round, whose ``answer`` reads differently in version 2
-    (:func:`migrate_v2_rounds`); else 2, which every reader since version 2 replays alike."""
+    (:func:`migrate_v2_rounds`); else 2, which every reader since version 2 replays alike;
+    4 (:data:`WILD_VERSION`) when they have wild cards (the record holds the ranks drawn)."""
+    if rules.wild is not None:
+        return WILD_VERSION
     return VERSION if rules.rounds else 2
 
 
@@ -543,14 +588,26 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
     init = state
     deck = state.rules.deck
     steps: list[ReplayStep] = []
+    why = _wild_differs(record, state)
+    if why is not None:
+        return Replay(init, (), 0, why, tuple(warnings))
     for i, raw in enumerate(record.actions):
         obj = raw.to_json()
         try:
             action = raw if isinstance(raw, Action) else Action.from_json(obj, deck)
-            state = state.apply(action)
+            after = state.apply(action)
         except DdzError as e:
             return Replay(init, tuple(steps), i, f"{json_text(obj, 200)}: {e}", tuple(warnings))
+        why = _wild_differs(record, after) if after.attempt != state.attempt else None
+        if why is not None:
+            return Replay(init, tuple(steps), i, f"{json_text(obj, 200)}: {why}",
+                          tuple(warnings))
+        state = after
         steps.append(ReplayStep(i, action, state))
+    if record.wild is not None and len(record.wild) != state.attempt + 1:
+        return Replay(init, tuple(steps), len(record.actions),
+                      f"\"wild\" lists {len(record.wild)} deal attempt(s); the deal had "
+                      f"{state.attempt + 1}", tuple(warnings))
     if record.result is not None:
         got = None if state.result is None else state.result.to_json()
         if got != record.result:
@@ -560,6 +617,22 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
                           f"recorded result {json.dumps(record.result)}: {why}",
                           tuple(warnings))
     return Replay(init, tuple(steps), None, None, tuple(warnings))
+
+
+def _wild_differs(record: Record, state: GameState) -> str | None:
+    """Why the wild ranks the record lists for ``state``'s deal attempt are not those its seed
+    draws (a tampered record), or None when they agree (or the rules have no wild cards)."""
+    if state.rules.wild is None:
+        return None
+    got = record.wild or ()
+    shown = " ".join(ALL_RANKS[i].symbol() for i in state.wild)
+    if state.attempt >= len(got):
+        return f"\"wild\" lists no wild rank for deal attempt {state.attempt} (drawn: {shown})"
+    if got[state.attempt] != state.wild:
+        listed = " ".join(ALL_RANKS[i].symbol() for i in got[state.attempt])
+        return (f"the record's wild rank {listed} for deal attempt {state.attempt} is not the "
+                f"one the deal draws ({shown}, from seed {state.seed!r})")
+    return None
 
 
 def resume(record: Record, rules: Rules | None = None) -> GameState:
@@ -629,6 +702,8 @@ def transcript(initial: GameState, steps: list[tuple[Action, GameState]] | tuple
         if action.kind is ActionKind.PLAY:
             r = st.last[1] if st.last is not None else None
             desc = r.describe(notation) if r is not None else action.cards.format(notation)  # type: ignore[union-attr]
+            if st.last_wild is not None:  # wild rules: the cards, their wild cards marked
+                desc = _wild_play_words(st, action, notation)
             left = len(st.hands[action.seat])
             warn = ""
             if left == 1:
@@ -693,9 +768,22 @@ def _deal_lines(st: GameState, notation: str) -> list[str]:
                  else "  talon: none")
     if len(st.undealt):
         lines.append(f"  undealt (never shown): {st.undealt.format(notation)}")
+    if st.rules.wild is not None:
+        for d, r in zip(st.rules.wild.draws, st.wild):
+            lines.append(f"  wild rank ({d.name}, drawn {d.stage.words}): "
+                         f"{ALL_RANKS[r].symbol(notation)}")
     if st.phase is Phase.BIDDING:  # else a round comes first: said at the first bid
         lines.append(_bidding_head(st))
     return lines
+
+
+def _wild_play_words(st: GameState, action: Action, notation: str) -> str:
+    """``777*: bomb 7777 (soft; wild cards as 7)``: a play under wild rules, its wild cards
+    marked, and the reading it was played as."""
+    assert action.cards is not None and st.last_wild is not None
+    rank = st.wild[0]
+    move = WildMove(*split_hand(action.cards, rank), rank)
+    return f"{move.format(notation)}: {st.last_wild.describe(notation)}"
 
 
 def _bidding_head(st: GameState) -> str:

@@ -27,6 +27,7 @@ from .enums import Phase, Winner
 
 if TYPE_CHECKING:
     from ..readings import Reading
+    from ..wild import WildMove, WildReading
     from .state import GameState
 
 
@@ -50,7 +51,8 @@ class Factor:
         """The cards played, in ``notation`` (None when there are none: rob, spring)."""
         if self.cards is None or notation == "en":
             return self.cards
-        return parse_cards(self.cards).cards.format(notation)
+        parsed = parse_cards(self.cards, wild=True)  # a wild play's ``777*``
+        return parsed.cards.format(notation) + "*" * len(parsed.wilds)
 
     def to_json(self, notation: str = "en") -> dict[str, Any]:
         """``{"kind", "times"}`` plus ``"seat"`` and ``"cards"`` (in ``notation``; records
@@ -105,7 +107,7 @@ def own_factor(factors: Iterable[Factor], seat: int) -> int:
 def counted_plays(state: GameState) -> int:
     """The plays of a multiplying shape that have multiplied so far (towards ``cap bombs``:
     not ``cut``)."""
-    names = {s.name for s in state.rules.shapes}
+    names = {s.name for s in state.rules.shapes} | set(class_kinds(state.rules))
     return sum(1 for f in state.factors if f.kind in names and not f.cut)
 
 
@@ -118,6 +120,28 @@ def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None
         return None
     return Factor(reading.shape, times, seat, reading.format(),
                   cut=not play_counts(counted_plays(state), sc.cap_bombs))
+
+
+def class_kinds(rules: Rules) -> tuple[str, ...]:
+    """The factor kinds of the wild bomb's classes (``soft_bomb``, ``hard_bomb``,
+    ``pure_bomb``); empty for rules without wild cards."""
+    w = rules.wild
+    return () if w is None else tuple(f"{c.value}_{w.bomb}" for c, _ in w.factors)
+
+
+def wild_factor(state: GameState, r: WildReading, move: WildMove, seat: int) -> Factor | None:
+    """The factor of ``seat`` playing ``move`` read as ``r`` under wild rules: a reading of the
+    wild ``bomb`` shape multiplies by its class's factor (``factor soft 2 hard 4 pure 4`` in
+    laizi.rules, Baidu Baike's laizi article), itemised as ``soft_bomb 777*``; any other
+    shape as :func:`shape_factor` says. ``cut`` beyond ``cap bombs`` as there."""
+    w = state.rules.wild
+    if w is None or r.bomb_class is None:
+        return shape_factor(state, r.reading, seat)
+    times = w.factor(r.bomb_class)
+    if times == 1:
+        return None
+    return Factor(f"{r.bomb_class.value}_{w.bomb}", times, seat, move.format(),
+                  cut=not play_counts(counted_plays(state), state.rules.scoring.cap_bombs))
 
 
 def talon_matches(rules: Rules, talon: Cards, pattern: TalonFactor) -> bool:
@@ -277,6 +301,6 @@ def finish(state: GameState, seat: int) -> GameState:
                  mult, factors, scores, spring, anti, uncapped, pairs)
     return replace(state, factors=factors, result=res, phase=Phase.OVER, turn=None)
 
-__all__ = ["Factor", "PairStake", "Result", "counted_plays", "finish", "multiplier_of",
-           "own_factor", "pair_stakes", "settle", "shape_factor", "talon_factor",
-           "talon_matches"]
+__all__ = ["Factor", "PairStake", "Result", "class_kinds", "counted_plays", "finish",
+           "multiplier_of", "own_factor", "pair_stakes", "settle", "shape_factor", "talon_factor",
+           "talon_matches", "wild_factor"]

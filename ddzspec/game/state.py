@@ -14,9 +14,18 @@ from ..errors import GameError, InvalidBidError, OutOfTurnError, WrongPhaseError
 from ..moves import legal_moves
 from ..readings import Reading
 from ..rules import BiddingSystem, Round, RoundStage, Rules
+from ..wild import WildReading
 from . import bidding, play, views
 from .actions import Action
-from .dealing import Setup, Start, check_seat, check_seed, explicit_deal, shuffle_deal
+from .dealing import (
+    Setup,
+    Start,
+    check_seat,
+    check_seed,
+    draw_wild,
+    explicit_deal,
+    shuffle_deal,
+)
 from .enums import ActionKind, Phase, Role
 from .scoring import Factor, Result, multiplier_of
 
@@ -44,7 +53,11 @@ class GameState:
     (a show-cards round). ``round``: the round being played (:class:`~ddzspec.rules.Round`),
     or None; ``round_from``: the number of ``bids`` when it began (its choices follow).
     ``log``: every accepted action since the start, voided attempts included (what a record
-    stores).
+    stores). ``wild``: the wild ranks of this attempt (rank indices, one per ``draw`` of the
+    rules' wild section; empty without wild cards), drawn with the deal
+    (:func:`~ddzspec.game.dealing.draw_wild`) and shown from the draw's stage on
+    (:attr:`wild_shown`); ``last_wild``: the reading of the play to beat (:attr:`last`) with
+    its wild cards, under wild rules.
 
     Two states are equal when every field is equal and their rules are the same rules: equal
     in every field but ``path`` and ``parents``, which say where the rules were read from, not
@@ -84,6 +97,8 @@ class GameState:
     round_from: int = 0
     result: Result | None = None
     log: tuple[Action, ...] = field(default=())
+    wild: tuple[int, ...] = ()
+    last_wild: WildReading | None = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState):
@@ -144,7 +159,8 @@ class GameState:
         n = rules.deal.players
         st = cls(rules=rules, start=start, setup=setup, attempt=attempt, hands=hands,
                  talon=talon, undealt=undealt, first=first, phase=Phase.BIDDING, turn=first,
-                 played=(EMPTY,) * n, plays=(0,) * n, log=log)
+                 played=(EMPTY,) * n, plays=(0,) * n, log=log,
+                 wild=draw_wild(rules, start.seed, attempt))
         return bidding.start_rounds(st, RoundStage.BEFORE_DEAL) if rules.rounds else st
 
     # ------------------------------------------------------------------ queries
@@ -183,6 +199,18 @@ class GameState:
         return self.round is None or self.round.stage is not RoundStage.BEFORE_DEAL
 
     @property
+    def wild_shown(self) -> tuple[int, ...]:
+        """The wild ranks every seat sees now: those whose draw's stage is reached (``after
+        deal``: once the hands are dealt; ``after landlord``: once the landlord is known;
+        ``after talon``: once play begins)."""
+        if self.rules.wild is None:
+            return ()
+        reached = {RoundStage.BEFORE_DEAL: True, RoundStage.DEAL: self.dealt,
+                   RoundStage.LANDLORD: self.landlord is not None,
+                   RoundStage.TALON: self.phase in (Phase.PLAY, Phase.OVER)}
+        return tuple(r for d, r in zip(self.rules.wild.draws, self.wild) if reached[d.stage])
+
+    @property
     def multiplier(self) -> int:
         """The table's multiplier so far: the product of the factors that count (a pair's
         own factors and those beyond ``cap bombs`` do not), at most ``cap multiplier``."""
@@ -211,6 +239,8 @@ class GameState:
         if rnd is not None:
             kind = bidding.ROUND_ACTION[rnd.kind]
             return [Action(kind, s, c.times) for c in rnd.choices_of(s == self.landlord)]
+        if self.wild:
+            return play.wild_actions(self) + ([Action.pass_(s)] if self.last else [])
         prev = None if self.last is None else self.last[1]
         lm = legal_moves(self.hands[s], prev, self.rules)
         out = [Action(ActionKind.PLAY, s, 0, r.cards) for r in lm.moves]

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import EMPTY, N_RANKS, SYMBOLS, Cards
+from ..cards import ALL_RANKS, EMPTY, N_RANKS, SYMBOLS, Cards
 from ..readings import Reading
 from ..rules import Round, Rules
+from ..wild import WildReading
 from .actions import Action
 from .bidding import talon_taken
 from .enums import ActionKind, Phase, Role
@@ -63,6 +64,10 @@ class SeatView:
     round: Round | None = None
     #: the settlements this seat takes part in, at their multipliers so far (:func:`seat_stakes`)
     stakes: tuple[PairStake, ...] = ()
+    #: the wild ranks drawn and shown so far (rank indices; laizi: one, after the deal)
+    wild: tuple[int, ...] = ()
+    #: the reading of the play to beat with its wild cards (wild rules), or None
+    last_wild: WildReading | None = None
 
     def factors_of(self, stake: PairStake) -> tuple[Factor, ...]:
         """The factors of one of :attr:`stakes`: the table's and that peasant's own (a factor
@@ -94,6 +99,10 @@ class SeatView:
             **({"stakes": [{**p.to_json(), "factors": [f.to_json(notation)
                                                        for f in self.factors_of(p)]}
                            for p in self.stakes]} if self.stakes else {}),
+            **({"wild": [ALL_RANKS[i].symbol(notation) for i in self.wild]}
+               if self.wild else {}),
+            **({"last_reading": self.last_wild.describe(notation)}
+               if self.last_wild is not None else {}),
         }
 
 
@@ -170,7 +179,8 @@ def view(state: GameState, seat: int) -> SeatView:
         rules=state.rules,
         history=tuple(a for a in state.log if a.kind in (ActionKind.PLAY, ActionKind.PASS)),
         shown=tuple((s, state.hands[s]) for s in state.shown) if dealt else (),
-        round=state.round, stakes=seat_stakes(state, seat))
+        round=state.round, stakes=seat_stakes(state, seat), wild=state.wild_shown,
+        last_wild=state.last_wild)
 
 
 __all__ = ["SeatView", "seat_stakes", "unseen", "view", "warnings"]

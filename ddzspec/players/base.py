@@ -16,7 +16,11 @@ from typing import Protocol, runtime_checkable
 
 from ..cards import EMPTY, N_RANKS, Cards
 from ..game import Action, GameState, SeatView
+from ..game.enums import ActionKind
+from ..moves import legal_moves, move_index
+from ..readings import Reading
 from ..rules import Rules
+from ..wildmoves import WildPlay, wild_legal_moves
 
 
 @runtime_checkable
@@ -80,6 +84,34 @@ def dispatch(player: Player, view: SeatView) -> Action:
 
 
 # ----------------------------------------------------------------------------- public facts
+
+def _wild_plays(view: SeatView, rules: Rules) -> tuple[WildPlay, ...]:
+    return wild_legal_moves(view.hand, view.wild[0], rules, view.last_wild)
+
+
+def legal_plays(view: SeatView, rules: Rules) -> tuple[Reading, ...]:
+    """The seat's legal plays now, as readings, in the hint's order: the natural legal moves
+    (:func:`~ddzspec.moves.legal_moves`), or under wild rules the readings of
+    :func:`~ddzspec.wildmoves.wild_legal_moves` (the cards the wild cards make; a reading
+    two plays make once). Turn a chosen reading into its play with :func:`as_played`."""
+    if not view.wild:
+        prev = None if view.last is None else view.last[1]
+        return legal_moves(view.hand, prev, rules).moves
+    return tuple(dict.fromkeys(p.reading.reading for p in _wild_plays(view, rules)))
+
+
+def as_played(view: SeatView, rules: Rules, action: Action) -> Action:
+    """``action`` as the seat plays it: under wild rules a play chosen among
+    :func:`legal_plays` by the cards its reading makes becomes the play of the held cards
+    with that reading (the one with the fewest wild cards: the hint's order); any other
+    action is itself."""
+    if not view.wild or action.kind is not ActionKind.PLAY:
+        return action
+    for p in _wild_plays(view, rules):
+        if p.reading.reading.cards == action.cards:
+            return Action.play(view.seat, p.move.cards)
+    raise ValueError(f"no legal play of seat {view.seat} reads as {action.cards}")
+
 
 def played_by_seat(view: SeatView) -> tuple[Cards, ...]:
     """Cards each seat has played so far, from the public history."""
@@ -157,7 +189,6 @@ def prepare(rules: Rules, *, endgame: bool = False) -> None:
     endgames (:func:`ddzspec.players.endgame.warm_up`; 0.1–0.5 s for classic, much more for
     very large rules files), which level 3's first bid would otherwise build. Raises what
     :func:`~ddzspec.moves.legal_moves` raises for unplayable rules."""
-    from ..moves import legal_moves, move_index
     from ..table import get_table
     if move_index(rules).is_small():
         get_table(rules)

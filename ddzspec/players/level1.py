@@ -17,9 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..game import Action, ActionKind, Role, SeatView
-from ..moves import legal_moves
 from ..rules import BiddingSystem, RoundStage
-from .base import BID_PHASES, check_view, dispatch
+from .base import BID_PHASES, as_played, check_view, dispatch, legal_plays
 
 #: The action of each round's phase.
 _ROUND_ACTION = {"showing": ActionKind.SHOW, "blind": ActionKind.BLIND,
@@ -91,12 +90,11 @@ class Level1:
     def decide_move(self, view: SeatView) -> Action:
         """The smallest lead, or the smallest answer (a bomb only when nothing else beats)."""
         rules = check_view(view, "play")
-        prev = None if view.last is None else view.last[1]
-        lm = legal_moves(view.hand, prev, rules)
-        if prev is None:
-            return Action.play(view.seat, lm.moves[0].cards)
-        plain = [m for m in lm.moves if m.tier == 0]
-        pick = plain[0] if plain else (lm.moves[0] if lm.moves else None)
+        moves = legal_plays(view, rules)
+        if view.last is None:
+            return as_played(view, rules, Action.play(view.seat, moves[0].cards))
+        plain = [m for m in moves if m.tier == 0]
+        pick = plain[0] if plain else (moves[0] if moves else None)
         if pick is None:
             return Action.pass_(view.seat)
-        return Action.play(view.seat, pick.cards)
+        return as_played(view, rules, Action.play(view.seat, pick.cards))

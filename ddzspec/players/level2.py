@@ -13,10 +13,18 @@ from dataclasses import dataclass
 
 from ..cards import N_RANKS, Cards
 from ..game import Action, SeatView
-from ..moves import legal_moves
 from ..readings import Reading
 from ..rules import Rules
-from .base import BID_PHASES, check_view, dispatch, opponents, same_side, to_go
+from .base import (
+    BID_PHASES,
+    as_played,
+    check_view,
+    dispatch,
+    legal_plays,
+    opponents,
+    same_side,
+    to_go,
+)
 from .level1 import bid_by_count
 
 # ----------------------------------------------------------------------------- planning
@@ -343,14 +351,14 @@ class Level2:
     def decide_move(self, view: SeatView) -> Action:
         """A play or a pass by the plan (see the module doc)."""
         rules = check_view(view, "play")
-        return choose_move(view, rules)
+        return as_played(view, rules, choose_move(view, rules))
 
 
 def choose_move(view: SeatView, rules: Rules) -> Action:
     """Level 2's trick-play decision for the seat on turn (see the module doc)."""
     seat = view.seat
     prev = None if view.last is None else view.last[1]
-    moves = legal_moves(view.hand, prev, rules).moves
+    moves = legal_plays(view, rules)
     need = to_go(view, seat)
     outs = [m for m in moves if m.size >= need]
     if outs:

@@ -30,6 +30,7 @@ from ..readings import Reading
 from ..rules import BiddingSystem, Rules
 from .base import (
     BID_PHASES,
+    as_played,
     check_view,
     dispatch,
     known_talon_left,
@@ -391,6 +392,8 @@ class Level3:
         """The candidate with the best mean value over the sampled deals (module doc)."""
         start = time.perf_counter()
         rules = check_view(view, "play")
+        if view.wild:  # issue 26: no rollouts over wild deals yet: level 2's play
+            return as_played(view, rules, choose_move(view, rules))
         seat = view.seat
         prev = None if view.last is None else view.last[1]
         lm = legal_moves(view.hand, prev, rules)

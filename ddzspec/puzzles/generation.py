@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import N_RANKS, Cards, parse_cards
+from ..errors import UnplayableRulesError
 from ..rules import Rules
 
 if TYPE_CHECKING:
@@ -226,6 +227,11 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     from ..execute import Task, rules_ref, run
     from ..game.state import accept_rules
     accept_rules(rules)
+    if rules.wild is not None:  # issue 26: the solver plays natural cards only so far
+        raise UnplayableRulesError(
+            f"{rules.path}: {rules.name} has wild cards; the endgame solver does not play a "
+            "wild rank yet (issue 26), so no puzzle can be proved", rules.path,
+            ("the endgame solver does not play a wild rank yet",))
     if seats not in (2, 3) or len(cards) != seats:
         raise ValueError(f"--seats {seats} needs {seats} hand sizes in --cards, got "
                          f"{len(cards)}")

@@ -125,6 +125,9 @@ class Offer:
                 self._refusals[name] = None
             except UnplayableRulesError as e:
                 self._refusals[name] = str(e)
+            if self._refusals[name] is None and self.rules[name].wild is not None:
+                self._refusals[name] = ("the web table does not show a wild rank yet (issue "
+                                        "26); the library game and `ddzspec play` deal it")
         return self._refusals[name]
 
     def playable(self, name: Any) -> Rules:

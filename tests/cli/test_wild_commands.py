@@ -144,3 +144,17 @@ def test_an_illegal_wild_move_and_a_french_wild_rank(cli: Any) -> None:
     assert out.splitlines() == [
         "3**: 1 reading (policy strongest)",
         "  trio              body 333  kickers -  (wild cards as 33)  <- taken"]
+
+
+def test_play_deals_laizi_and_the_record_replays(cli: Any, tmp_path: Path) -> None:
+    """``play --rules laizi``: the computer players play a whole deal; the transcript shows the
+    rank seed 1 draws (Q) and the readings of the plays with wild cards; the saved record (its
+    rules text with the wild section, the rank drawn) replays."""
+    path = tmp_path / "laizi.json"
+    code, out, _ = cli("play", "--rules", "laizi", "--seed", "1", "--save", str(path))
+    assert code == 0
+    assert "  wild rank (laizi, drawn after the deal): Q" in out.splitlines()
+    assert "KK**: bomb KKKK (soft; wild cards as KK)" in out
+    assert "×2 soft-bomb KK** (seat 2)" in out
+    code, again, _ = cli("replay", str(path))
+    assert code == 0 and "  wild rank (laizi, drawn after the deal): Q" in again.splitlines()

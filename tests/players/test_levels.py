@@ -52,6 +52,17 @@ def test_levels_1_2_play_only_legal_actions(name: str, seed: int, levels: list[i
     assert sum(final.result.scores) == 0
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6),
+       levels=st.lists(st.sampled_from([1, 2]), min_size=3, max_size=3))
+def test_levels_1_2_play_laizi_from_the_wild_moves(seed: int, levels: list[int]) -> None:
+    """Laizi (issue 26): every play is one of the wild legal moves, to the end of the deal."""
+    final = _play(GameState.new(load_rules("laizi"), seed=seed),
+                  [player_for(lv, seed) for lv in levels])
+    assert final.over and final.result is not None
+    assert sum(final.result.scores) == 0
+
+
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6))
 def test_level_3_plays_only_legal_actions(name: str, seed: int) -> None:

@@ -1,0 +1,161 @@
+"""A laizi deal in the library game (issue 26): the seeded draw of the wild rank, plays read
+under the file's ``strongest`` policy, bomb classes' factors in the settlement, records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from wild_helpers import declared_laizi
+
+from ddzspec.cards import Rank
+from ddzspec.errors import DoesNotBeatError, NotAMoveError, UnplayableRulesError
+from ddzspec.game import Action, Game, GameState
+from ddzspec.game.dealing import draw_wild
+from ddzspec.game.record import Record, record_of, replay, resume, transcript
+from ddzspec.rules import load_rules
+
+LAIZI = load_rules("laizi")
+SEVEN = Rank.SEVEN.index
+
+# seed 11 draws 7 (pinned below); seat 0 holds, with the talon 9KA, 555+7 (a soft bomb),
+# 89TJQKA (a straight), 333+66 and 444+9 (trios with kickers): four leads and it is out
+HANDS = ["33344455566789TJQ", "345667778889TTTJJ", "9JQQQKKKAAA2222BR"]
+TALON = "9KA"
+
+
+def deal() -> GameState:
+    return GameState.new(LAIZI, seed=11, hands=HANDS, talon=TALON, first=0)
+
+
+def test_the_draw_is_seeded_and_shown() -> None:
+    st = deal()
+    assert st.wild == (SEVEN,) == draw_wild(LAIZI, 11, 0)
+    assert GameState.new(LAIZI, seed=11).wild == (SEVEN,)
+    # a redeal draws again, from the attempt's own generator
+    assert [draw_wild(LAIZI, 11, i) for i in range(3)] == \
+        [draw_wild(LAIZI, 11, i) for i in range(3)]
+    for seat in range(3):
+        v = st.view(seat)
+        assert v.wild == (SEVEN,)
+        assert v.to_json()["wild"] == ["7"]
+    assert GameState.new(load_rules("classic"), seed=11).wild == ()
+    assert "wild" not in GameState.new(load_rules("classic"), seed=11).view(0).to_json()
+
+
+def landlord_takes(st: GameState) -> GameState:
+    st = st.apply(Action.bid(0, 3))
+    assert st.landlord == 0 and len(st.hands[0]) == 20
+    return st
+
+
+def test_a_hand_worked_laizi_deal_with_a_soft_bomb() -> None:
+    st = landlord_takes(deal())
+    leads = ["5557", "89TJQKA", "33366", "4449"]
+    for cards in leads:
+        st = st.apply(Action.play(0, cards))
+        if cards == "5557":
+            assert st.last_wild is not None
+            assert st.last_wild.describe() == "bomb 5555 (soft; wild cards as 5)"
+        if st.over:
+            break
+        st = st.apply(Action.pass_(1)).apply(Action.pass_(2))
+    assert st.over and st.result is not None
+    r = st.result
+    # multiplier: soft bomb 2 x spring 2 (no peasant played a card) = 4; S = base 3 (the bid)
+    # x 4 = 12; each peasant pays S = 12 to the landlord, who gets 2 * 12 = 24
+    assert [(f.kind, f.times, f.cards) for f in r.factors] == \
+        [("soft_bomb", 2, "555*"), ("spring", 2, None)]
+    assert r.multiplier == 2 * 2 and r.stake == 3 * 4
+    assert r.scores == (24, -12, -12)
+    assert r.spring
+
+
+def test_a_rejected_wild_play_leaves_the_state_unchanged() -> None:
+    g = Game(landlord_takes(deal()))
+    g.act(Action.play(0, "4449"))  # trio 444 with the single 9
+    before = g.state
+    with pytest.raises(DoesNotBeatError,
+                       match=r"^3\* \(pair 33 \(wild cards as 3\)\) does not beat "
+                       r"trio_single 444\+9: no reading of it does$"):
+        g.act(Action.play(1, "37"))  # a pair 33 at best: no trio with a kicker, no bomb
+    with pytest.raises(NotAMoveError, match="not a legal move"):
+        g.act(Action.play(1, "3J7"))
+    assert g.state is before and g.state == before
+    # answering, the reading of the trick's type and size with the highest body: 5 + 777
+    # reads as the trio 222 with the single 5 (not the soft bomb 5555)
+    g.act(Action.play(1, "5777"))
+    assert g.state.last_wild is not None
+    assert g.state.last_wild.describe() == "trio_single 222+5 (wild cards as 222)"
+    assert g.state.factors == ()
+
+
+def test_legal_actions_come_from_the_wild_moves() -> None:
+    st = landlord_takes(deal())
+    plays = {a.cards.format() for a in st.legal_actions() if a.cards is not None}
+    assert "5557" in plays and "7" in plays
+    for a in st.legal_actions()[:20]:
+        st.apply(a)  # every listed action is accepted
+
+
+def test_a_laizi_record_round_trips_and_replays() -> None:
+    st = landlord_takes(deal())
+    st = st.apply(Action.play(0, "5557")).apply(Action.pass_(1)).apply(Action.pass_(2))
+    rec = record_of(st)
+    obj = json.loads(rec.dumps())
+    assert obj["version"] == 4 and obj["deal"]["wild"] == [["7"]]
+    assert any(line.startswith("wild {") for line in obj["rules"]["text"])
+    back = Record.from_json(obj)
+    assert resume(back) == st
+    rep = replay(back)
+    lines = transcript(rep.initial, rep.steps)
+    assert "  wild rank (laizi, drawn after the deal): 7" in lines
+    assert any("555*: bomb 5555 (soft; wild cards as 5)" in line for line in lines)
+    obj["deal"]["wild"] = [["8"]]
+    bad = replay(Record.from_json(obj))
+    assert bad.error_index == 0 and bad.error is not None and "is not the one" in bad.error
+    del obj["deal"]["wild"]
+    with pytest.raises(Exception, match="needs \"wild\""):
+        Record.from_json(obj)
+
+
+def test_a_redeal_draws_again_and_its_rank_is_checked() -> None:
+    st = deal()
+    for seat in range(3):
+        st = st.apply(Action.bid(seat, 0))  # all pass: the deal is void, dealt again
+    assert st.attempt == 1 and st.wild == draw_wild(LAIZI, 11, 1)
+    obj = json.loads(record_of(st).dumps())
+    assert len(obj["deal"]["wild"]) == 2
+    assert resume(Record.from_json(obj)) == st
+    other = "3" if obj["deal"]["wild"][1] != ["3"] else "4"
+    obj["deal"]["wild"][1] = [other]
+    bad = replay(Record.from_json(obj))
+    # the third pass (action 2) began attempt 1, whose rank the record misstates
+    assert bad.error_index == 2 and bad.error is not None
+    assert f"wild rank {other} for deal attempt 1 is not the one the deal draws" in bad.error
+
+
+def test_a_declared_policy_is_refused_by_the_game(tmp_path: Path) -> None:
+    with pytest.raises(UnplayableRulesError, match="one wild rank under 'reading strongest'"):
+        GameState.new(declared_laizi(tmp_path), seed=1)
+
+
+def test_classic_records_stay_version_2_without_wild() -> None:
+    obj = json.loads(record_of(GameState.new(load_rules("classic"), seed=11)).dumps())
+    assert obj["version"] == 2 and "wild" not in obj["deal"]
+
+
+def test_bombs_answer_by_class_then_rank_and_multiply_by_class() -> None:
+    st = landlord_takes(deal()).apply(Action.play(0, "5557"))  # soft bomb 5555
+    st = st.apply(Action.play(1, "8887"))  # soft bomb 8888: same class, higher rank
+    assert st.last_wild is not None and st.last_wild.describe() == \
+        "bomb 8888 (soft; wild cards as 8)"
+    with pytest.raises(DoesNotBeatError):
+        st.apply(Action.play(2, "QQQ"))  # a trio is below the bomb line
+    st = st.apply(Action.play(2, "2222"))  # hard bomb: above every soft bomb (rocket > pure >
+    assert st.last_wild is not None and st.last_wild.bomb_class is not None  # hard > soft)
+    assert st.last_wild.bomb_class.value == "hard"
+    assert [(f.kind, f.times, f.seat) for f in st.factors] == \
+        [("soft_bomb", 2, 0), ("soft_bomb", 2, 1), ("hard_bomb", 4, 2)]
+    assert st.multiplier == 2 * 2 * 4
