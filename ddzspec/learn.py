@@ -422,7 +422,14 @@ def _scoring_words(rules: Rules) -> tuple[str, ...]:
     s = rules.scoring
     base = "the winning bid" if s.base == "bid" else str(s.base)
     out = [f"The base is {base}; the multiplier starts at 1."]
+    wild = rules.wild
+    if wild is not None:  # a bomb's class factor replaces the shape's (game.scoring.wild_factor)
+        classes = ", ".join(f"{c.value} x{wild.factor(c)}" for c in BombClass)
+        out.append(f"Each {wild.bomb.replace('_', ' ')} played multiplies the multiplier by "
+                   f"its class's factor: {classes}.")
     for d in s.double:
+        if wild is not None and d == wild.bomb:
+            continue
         what = _EVENT_WORDS.get(d, f"each {d.replace('_', ' ')} played")
         times = s.factor(d)
         verb = "doubles the multiplier" if times == 2 else f"multiplies the multiplier by {times}"

@@ -287,3 +287,17 @@ def test_cli_overview_lists_the_rounds_in_the_order_a_deal_meets_them(cli: Any) 
     res = cli("rules", "overview", "hebei")
     assert ("the landlord answers with no x1, counter x2, for the settlements of the peasants "
             "who chose above x1 only;") in res.stdout
+
+
+def test_laizi_bombs_multiply_by_their_class_not_by_two() -> None:
+    # laizi.rules: factor soft 2 hard 4 pure 4; the class's factor replaces the bomb's x2
+    # (game.scoring.wild_factor), so the overview must not also say "each bomb doubles"
+    scoring = rules_overview(load_rules("laizi")).scoring
+    assert scoring[:3] == (
+        "The base is the winning bid; the multiplier starts at 1.",
+        "Each bomb played multiplies the multiplier by its class's factor: soft x2, hard x4, "
+        "pure x4.",
+        "Each rocket played doubles the multiplier.")
+    assert "Each bomb played doubles the multiplier." not in scoring
+    classic = rules_overview(load_rules("classic")).scoring
+    assert "Each bomb played doubles the multiplier." in classic
