@@ -23,7 +23,7 @@ from .game import GameState
 from .players.arena import play_deal
 from .players.levels import player_for
 from .rules import Rules
-from .rules.model import BombClass
+from .rules.model import BiddingSystem, BombClass, RoundKind
 from .stats import RATE, Estimate, difference, estimate
 
 #: The figures of a variant: name → (label, bounds). Rates lie in 0 … 1.
@@ -128,7 +128,6 @@ def deal_facts(state: GameState) -> dict[str, Any]:
     from .game.bidding import current_round
     from .game.enums import ActionKind
     from .game.record import record_of, replay
-    from .rules.model import BiddingSystem, RoundKind
     res = state.result
     if res is None:
         raise ValueError("the deal is not over")
