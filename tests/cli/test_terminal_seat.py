@@ -15,6 +15,7 @@ from typing import Any
 import pexpect
 import pytest
 
+from ddzspec._resources import data_dir
 from ddzspec.cards import Cards
 from ddzspec.cli.seat import SeatQuit, TerminalSeat
 from ddzspec.game import Action, ActionKind, GameState, Phase
@@ -511,3 +512,18 @@ def test_an_answer_that_beats_no_reading_is_refused_with_the_reason(tmp_path: Pa
         "reading of it does" in said
     assert said[-1] == "you: pass"
     assert seat.state.hands[1] == g.hands[1] and seat.state.turn == 2
+
+
+def test_a_wild_rank_drawn_later_is_announced_when_drawn(tmp_path: Path) -> None:
+    """Laizi with its rank drawn once the landlord is known: not shown while bidding (the Qs
+    unmarked), announced with the bid that makes the landlord."""
+    text = (data_dir("rules") / "laizi.rules").read_text()
+    late = load_rules_text(text.replace("draw laizi after deal", "draw laizi after landlord")
+                           .replace('rules laizi "', 'rules late "'))
+    g = GameState.new(late, seed=1)
+    assert g.wild_shown == () and g.wild == (9,)  # drawn with the deal, shown later
+    seat, said = seat_typing(g, ["3"], tmp_path)
+    seat.bid_turn()
+    assert "your hand (17): 3 4 77 888 9 TTT QQ KK A 2" in said
+    assert not any(line.startswith("wild rank") for line in said[:-1])
+    assert said[-1].split("\n")[:2] == ["you: bid 3", "wild rank: Q (laizi)"]
