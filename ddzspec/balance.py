@@ -23,6 +23,7 @@ from .game import GameState
 from .players.arena import play_deal
 from .players.levels import player_for
 from .rules import Rules
+from .rules.model import BiddingSystem, BombClass, RoundKind
 from .stats import RATE, Estimate, difference, estimate
 
 #: The figures of a variant: name → (label, bounds). Rates lie in 0 … 1.
@@ -52,10 +53,18 @@ EXTRA_FIGURES: dict[str, tuple[str, tuple[float, float], str]] = {
     "stake": ("average stake (peasant settles)", (0.0, math.inf), "stake"),
 }
 
+#: The figures of a variant with wild cards (issue 26), shown only for such a variant, after
+#: the others: the bombs of each class per deal (:class:`~ddzspec.rules.model.BombClass`:
+#: soft, hard, pure; ``bombs per deal`` counts them all). Name → (label, bounds); each is
+#: the mean of the deals' fact of the same name (:func:`deal_facts`).
+WILD_FIGURES: dict[str, tuple[str, tuple[float, float]]] = {
+    f"{c.value}_bombs": (f"{c.value} bombs per deal", (0.0, math.inf)) for c in BombClass}
+
 #: Every fixed figure's label and bounds, the extra ones included (a choice's:
 #: :func:`figure_label`).
 ALL_FIGURES: dict[str, tuple[str, tuple[float, float]]] = {
-    **FIGURES, **{k: (label, b) for k, (label, b, _) in EXTRA_FIGURES.items()}}
+    **FIGURES, **{k: (label, b) for k, (label, b, _) in EXTRA_FIGURES.items()},
+    **WILD_FIGURES}
 
 #: The roles whose choices in a doubling round are counted: the fact of each, and its name.
 _ROLES = {"landlord_doubles": "landlord", "peasant_doubles": "peasant"}
@@ -90,8 +99,8 @@ _FACT = {"landlord_win_rate": "landlord_won", "landlord_points": "landlord_point
 
 #: The form of :func:`deal_facts`' rows: a run's output carries it in its header, so that rows
 #: written in another form are refused when the run is resumed, never misread (2: a doubling
-#: round's decisions counted per choice name).
-FACTS_VERSION = 2
+#: round's decisions counted per choice name; 3: the bombs of each class under wild rules).
+FACTS_VERSION = 3
 
 
 def deal_seed(seed: int, k: int) -> str:
@@ -119,7 +128,6 @@ def deal_facts(state: GameState) -> dict[str, Any]:
     from .game.bidding import current_round
     from .game.enums import ActionKind
     from .game.record import record_of, replay
-    from .rules.model import BiddingSystem, RoundKind
     res = state.result
     if res is None:
         raise ValueError("the deal is not over")
@@ -130,6 +138,7 @@ def deal_facts(state: GameState) -> dict[str, Any]:
     showed: set[int] = set()
     caller = None
     bombs = rockets = length = 0
+    classes = dict.fromkeys(BombClass, 0)
     rep = replay(record_of(state), rules)
     before = rep.initial
     for step in rep.steps:
@@ -157,6 +166,9 @@ def deal_facts(state: GameState) -> dict[str, Any]:
                 rockets += 1
             elif reading.tier > 0:
                 bombs += 1
+            wild = step.state.last_wild
+            if wild is not None and wild.bomb_class is not None:
+                classes[wild.bomb_class] += 1
     peasants = [p for s, p in enumerate(res.scores) if s != res.landlord]
     facts: dict[str, Any] = {
         "landlord_won": res.winner.value == "landlord",
@@ -181,6 +193,8 @@ def deal_facts(state: GameState) -> dict[str, Any]:
         facts["capped"] = res.uncapped is not None or any(
             p.uncapped is not None for p in res.pairs)
         extra = True
+    if rules.wild is not None:
+        facts.update({f"{c.value}_bombs": n for c, n in classes.items()})
     if extra:
         own = {p.seat: p.multiplier for p in res.pairs}
         stakes = [res.base * own.get(s, res.multiplier)
@@ -219,10 +233,10 @@ def deal_task(rules: dict[str, Any], levels: list[int], seed: int, k: int,
 @dataclass(frozen=True, slots=True)
 class VariantFigures:
     """One variant's figures: ``rules`` (name), ``levels`` (per seat), ``deals``, ``figures``
-    (name → Estimate: the keys of :data:`FIGURES`, then the :data:`EXTRA_FIGURES` the deals
-    have), ``bids`` (the winning bid: an auction's), ``robs`` and ``landlord_by`` (who ended
-    landlord: call and rob's ``caller``, ``robber``, ``no_call``): value → share of deals,
-    an Estimate; empty when the bidding has none."""
+    (name → Estimate: the keys of :data:`FIGURES`, then the :data:`EXTRA_FIGURES` and
+    :data:`WILD_FIGURES` the deals have), ``bids`` (the winning bid: an auction's), ``robs``
+    and ``landlord_by`` (who ended landlord: call and rob's ``caller``, ``robber``,
+    ``no_call``): value → share of deals, an Estimate; empty when the bidding has none."""
 
     rules: str
     levels: tuple[int, ...]
@@ -342,20 +356,22 @@ def _values(rows: Sequence[Mapping[str, Any]], name: str) -> list[float]:
         return [float(r["robs"]) for r in rows]
     if name == "cap_rate":
         return [float(r["capped"]) for r in rows]
-    if name == "stake":
-        return [float(r["stake"]) for r in rows]
+    if name == "stake" or name in WILD_FIGURES:
+        return [float(r[name]) for r in rows]
     return [float(r[_FACT[name]]) for r in rows]
 
 
 def _figures_of(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The figures these rows give: :data:`FIGURES`, then the :data:`EXTRA_FIGURES` whose
-    fact every row has, a doubling round's choices (:func:`choice_figure`) after the robs'."""
+    fact every row has, a doubling round's choices (:func:`choice_figure`) after the robs',
+    then the :data:`WILD_FIGURES` when every row has them (wild rules)."""
     extra = [k for k, (_, _, fact) in EXTRA_FIGURES.items()
              if rows and all(fact in r for r in rows)]
     robs = sum(EXTRA_FIGURES[k][2] == "robbed" for k in extra)
     chosen = [choice_figure(role, c) for fact, role in _ROLES.items()
               if rows and all(fact in r for r in rows) for c in rows[0][fact]["chose"]]
-    return list(FIGURES) + extra[:robs] + chosen + extra[robs:]
+    wild = [k for k in WILD_FIGURES if rows and all(k in r for r in rows)]
+    return list(FIGURES) + extra[:robs] + chosen + extra[robs:] + wild
 
 
 def _shares(rows: Sequence[Mapping[str, Any]], key: str) -> dict[Any, Estimate]:
@@ -469,6 +485,7 @@ def plot(result: BalanceResult, path: str | Path, overwrite: bool = True) -> Non
     write_atomic(p, buf.getvalue(), overwrite=overwrite)
 
 
-__all__ = ["ALL_FIGURES", "EXTRA_FIGURES", "FIGURES", "BalanceResult", "VariantDifference",
-           "VariantFigures", "balance", "compare", "deal_facts", "deal_seed", "deal_task",
-           "play_balance_deal", "plot", "same_deals", "summarize", "variant_figures"]
+__all__ = ["ALL_FIGURES", "EXTRA_FIGURES", "FIGURES", "WILD_FIGURES", "BalanceResult",
+           "VariantDifference", "VariantFigures", "balance", "compare", "deal_facts", "deal_seed",
+           "deal_task", "play_balance_deal", "plot", "same_deals", "summarize",
+           "variant_figures"]

@@ -14,6 +14,7 @@ import click
 
 from ..cards import ALL_RANKS, parse_cards
 from ..rules import Rules
+from ..wild import WILD_MARK, WildMove, explain_wild, parse_wild
 from .common import check_output, fail
 from .exits import ExitCode
 
@@ -62,12 +63,32 @@ def _factors_words(factors: tuple[Factor, ...]) -> str:
                      + ("" if f.pair is None else f" seat {f.pair} only") for f in factors)
 
 
-def _grouped(cards: Cards, notation: str) -> str:
-    """Cards grouped by rank, low to high: ``33 4 555 B`` (``-`` for none)."""
-    groups = [ALL_RANKS[i].symbol(notation) * n if len(ALL_RANKS[i].symbol(notation)) == 1
-              else " ".join([ALL_RANKS[i].symbol(notation)] * n)
-              for i, n in enumerate(cards.counts) if n]
-    return " ".join(groups) or "-"
+def _grouped(cards: Cards, notation: str, wild: tuple[int, ...] = ()) -> str:
+    """Cards grouped by rank, low to high: ``33 4 555 B`` (``-`` for none); each card of a
+    ``wild`` rank (rank indices) marked, one by one: ``33 4 7* 7* B``.
+
+    >>> from ddzspec.cards import Cards
+    >>> _grouped(Cards.parse("33477B"), "en", wild=(4,))
+    '33 4 7* 7* B'
+    """
+    def group(i: int, n: int) -> str:
+        sym = ALL_RANKS[i].symbol(notation)
+        if i in wild:
+            return " ".join([sym + WILD_MARK] * n)
+        return sym * n if len(sym) == 1 else " ".join([sym] * n)
+    return " ".join(group(i, n) for i, n in enumerate(cards.counts) if n) or "-"
+
+
+def _wild_words(state: GameState, notation: str) -> str | None:
+    """``wild rank: 7 (laizi)``: the wild ranks every seat sees now, each with its draw's
+    name (issue 26); None when none is shown."""
+    w = state.rules.wild
+    shown = state.wild_shown
+    if w is None or not shown:
+        return None
+    ranks = [f"{ALL_RANKS[r].symbol(notation)} ({d.name})"
+             for d, r in zip(w.draws, state.wild) if r in shown]
+    return f"wild rank{'s' if len(ranks) > 1 else ''}: " + ", ".join(ranks)
 
 
 class TerminalSeat:
@@ -115,7 +136,10 @@ class TerminalSeat:
             left = len(st.hands[action.seat])
             warn = {1: " — one card left!", 2: " — two cards left!"}.get(left, "")
             assert r is not None
-            line = f"{who}: {r.describe(self.notation)} ({left} left){warn}"
+            said = f"{who}: {r.describe(self.notation)}"
+            if before.wild:  # the play as held, with the reading its wild cards make
+                said = f"{who} play{'' if who == 'you' else 's'} {self._wild_play(action, before)}"
+            line = f"{said} ({left} left){warn}"
         elif action.kind is ActionKind.PASS:
             line = f"{who}: pass" + ("; the trick is over" if st.last is None else "")
         elif action.kind is ActionKind.BID:
@@ -138,6 +162,9 @@ class TerminalSeat:
                 line += f" (multiplier x{st.multiplier})"
         if st.attempt != before.attempt:
             line += "\nall passed: the deal is void and redealt"
+        wild = _wild_words(st, self.notation)
+        if wild is not None and st.wild_shown != before.wild_shown:
+            line += "\n" + wild
         talon = (f"the talon {_grouped(st.talon, self.notation)} is shown and taken"
                  if len(st.talon) else "there is no talon")
         if st.landlord is not None and before.landlord is None:
@@ -150,6 +177,17 @@ class TerminalSeat:
         elif talon_taken(st) and not talon_taken(before):
             line += "\n" + talon
         return line
+
+    def _wild_play(self, action: Action, before: GameState) -> str:
+        """``33** : bomb 3333 (soft; wild cards as 33)``: a play under wild rules as held
+        (each wild card a ``*``) and the reading the game gave it in ``before``, the state it
+        was played in (:func:`ddzspec.game.play.wild_reading`, the file's policy)."""
+        from ..game.play import wild_reading
+        from ..wildmoves import split_hand
+        assert action.cards is not None
+        move = WildMove(*split_hand(action.cards, before.wild[0]), before.wild[0])
+        r = wild_reading(before, action.seat, action.cards)
+        return f"{move.format(self.notation)} : {r.describe(self.notation)}"
 
     # ------------------------------------------------------------------ display
 
@@ -178,8 +216,13 @@ class TerminalSeat:
             seats.append(f"{name} {left}" + (f" — {warn[s]}!" if s in warn else ""))
         if not self.state.dealt:
             return ["", "your hand: not dealt yet (you decide without seeing it)"]
-        lines = ["", f"your hand ({len(v.hand)}): {_grouped(v.hand, n)}",
-                 "cards left: " + ", ".join(seats)]
+        lines = [""]
+        wild = _wild_words(self.state, n)
+        if wild is not None:
+            lines.append(f"{wild}: its cards are wild, marked {WILD_MARK} (type them as held "
+                         f"or as {WILD_MARK})")
+        lines += [f"your hand ({len(v.hand)}): {_grouped(v.hand, n, v.wild)}",
+                  "cards left: " + ", ".join(seats)]
         if v.talon is not None and len(v.talon):
             lines.append(f"talon: {_grouped(v.talon, n)}")
         for s, h in v.shown:
@@ -189,6 +232,8 @@ class TerminalSeat:
             trick = [f"{'you' if s == self.seat else f'seat {s}'} "
                      + ("pass" if r is None else r.describe(n)) for s, r in v.trick]
             lines.append("trick: " + ("; ".join(trick) if trick else "you lead"))
+            if v.last_wild is not None:
+                lines.append(f"to beat: {v.last_wild.describe(n)}")
         if v.phase.value in ("doubling", "play"):
             if v.stakes:  # some factor is one pair's: each settlement of this seat, itemised
                 for p in v.stakes:
@@ -250,8 +295,9 @@ class TerminalSeat:
                     self.say(f"  {name:<8} x{times}")
                 self.say("or a command (type :NAME when a choice has the same name):")
             else:
-                self.say("type cards in your notation to play them (e.g. 333+4), or a command "
-                         "(also :NAME):")
+                wild = f"; a wild card as held or as {WILD_MARK}" if self.state.wild else ""
+                self.say(f"type cards in your notation to play them (e.g. 333+4{wild}), or a "
+                         "command (also :NAME):")
             for k, v in SEAT_COMMANDS.items():
                 self.say(f"  {k:<8} {v}")
             return True
@@ -347,7 +393,7 @@ class TerminalSeat:
                 action = Action.pass_(self.seat)
             else:
                 try:
-                    cards = parse_cards(text, self.notation, deck=self.state.rules.deck).cards
+                    cards = self._parse_play(text)
                 except DdzError as e:
                     self.say(f"not cards: {e}")
                     self.say("(type help for the commands)")
@@ -356,14 +402,35 @@ class TerminalSeat:
             try:
                 self.apply(action)
                 return
-            except NotAMoveError:
+            except NotAMoveError as e:
                 assert action.cards is not None
+                if self.state.wild:  # why no reading: each one's restrictions
+                    self.say(f"refused: {e.text(self.notation)}")
+                    for line in self._wild_explanation(action.cards):
+                        self.say(line)
+                    continue
                 lines = explain(action.cards, self.state.rules, self.notation).lines
                 self.say(f"refused: {action.cards.format(self.notation)} is not a legal move.")
                 for line in lines[1:]:
                     self.say(line)
             except GameError as e:
                 self.say(f"refused: {e.text(self.notation)}")
+
+    def _parse_play(self, text: str) -> Cards:
+        """The cards ``text`` plays, as held: under wild rules a wild card typed as its rank
+        or as ``*`` (:func:`ddzspec.wild.parse_wild`). Raises NotationError."""
+        st = self.state
+        if st.wild:
+            return parse_wild(text, st.wild[0], st.rules, self.notation).cards
+        return parse_cards(text, self.notation, deck=st.rules.deck).cards
+
+    def _wild_explanation(self, cards: Cards) -> list[str]:
+        """Every reading of ``cards`` (held) under wild rules, with what rules it out
+        (:func:`ddzspec.wild.explain_wild`), after its head line."""
+        from ..wildmoves import split_hand
+        rank = self.state.wild[0]
+        move = WildMove(*split_hand(cards, rank), rank)
+        return explain_wild(move, self.state.rules).lines(self.state.rules, self.notation)[1:]
 
     def hint(self) -> str:
         """The next legal move, smallest first, cycling (``hint 2/7: 44 (pair)``); pass is
@@ -378,8 +445,10 @@ class TerminalSeat:
         where = f"hint {(self._hint_at - 1) % len(moves) + 1}/{len(moves)}: "
         if a.kind is ActionKind.PASS:
             return where + "pass"
-        from ..moves import to_reading
         assert a.cards is not None  # a play
+        if self.state.wild:
+            return where + self._wild_play(a, self.state)
+        from ..moves import to_reading
         r = to_reading(a.cards, self.state.rules)
         return where + f"{r.format(self.notation)} ({r.shape})"
 

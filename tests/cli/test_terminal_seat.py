@@ -15,8 +15,10 @@ from typing import Any
 import pexpect
 import pytest
 
+from ddzspec._resources import data_dir
+from ddzspec.cards import Cards
 from ddzspec.cli.seat import SeatQuit, TerminalSeat
-from ddzspec.game import Action, GameState, Phase
+from ddzspec.game import Action, ActionKind, GameState, Phase
 from ddzspec.game.record import load, resume
 from ddzspec.players import player_for
 from ddzspec.rules import Rules, load_rules, load_rules_text
@@ -455,3 +457,73 @@ def test_a_huge_number_at_the_bid_prompt_is_not_a_choice(tmp_path: Path) -> None
     assert sum(line.startswith("not a choice: '999") for line in said) == 1
     assert "not a choice: 'x2'; type one of pass, 1, 2, 3" in said  # a factor only in a round
     assert seat.state.landlord == g.turn
+
+
+# ------------------------------------------------------- issue 26: wild cards at the prompt
+
+def laizi_landlord_leads() -> GameState:
+    """Laizi seed 1: the wild rank is Q; seat 0 bids 3 and leads, holding
+    3446778889TTTJQQKKA2 with the talon (its two Qs wild)."""
+    g = GameState.new(load_rules("laizi"), seed=1)
+    g = g.apply(Action.bid(g.turn, 3))
+    assert (g.turn, g.wild, g.hands[0].format()) == (0, (9,), "3446778889TTTJQQKKA2")
+    return g
+
+
+@pytest.mark.parametrize("typed", ["TT**", "TTQQ", "TTQ*", "QTQT"])
+def test_a_wild_play_typed_as_held_or_with_stars_is_read_and_scored(typed: str,
+                                                                     tmp_path: Path) -> None:
+    g = laizi_landlord_leads()
+    seat, said = seat_typing(g, ["help", "hint", "hint", "369Q", typed], tmp_path)
+    seat.play_turn()
+    # the status: the wild rank with its draw's name, each wild card marked in the hand
+    assert "wild rank: Q (laizi): its cards are wild, marked * (type them as held or as *)" \
+        in said
+    assert "your hand (20): 3 44 6 77 888 9 TTT J Q* Q* KK A 2" in said
+    assert any("a wild card as held or as *" in line for line in said)  # help
+    # hints from the wild legal moves, the smallest first: the single 3, then 3 with a wild
+    # card as the pair 33
+    assert said[said.index("hint 1/1221: 3 : single 3") + 1] == \
+        "hint 2/1221: 3* : pair 33 (wild cards as 3)"
+    # 3, 6, 9 and one wild card: no shape of four cards has three ranks and one card more
+    assert "refused: 369* is not a legal move: no reading under the rules (with its wild cards" \
+        " standing for any rank)" in said
+    assert said[said.index("refused: 369* is not a legal move: no reading under the rules "
+                           "(with its wild cards standing for any rank)") + 1] == \
+        "no reading: not a legal move"
+    # TT and the two Qs: the soft bomb TTTT (leading: the bomb comes first in the priority),
+    # 20 - 4 = 16 left, x2 for a soft bomb
+    assert said[-1] == "you play TT** : bomb TTTT (soft; wild cards as TT) (16 left)"
+    assert [(f.kind, f.times, f.cards) for f in seat.state.factors] == [
+        ("soft_bomb", 2, "TT**")]
+    assert seat.state.hands[0].format() == "3446778889TJKKA2"
+
+
+def test_an_answer_that_beats_no_reading_is_refused_with_the_reason(tmp_path: Path) -> None:
+    g = laizi_landlord_leads()
+    g = g.apply(Action(ActionKind.PLAY, 0, 0, Cards.parse("TTQQ")))
+    assert g.turn == 1 and g.hands[1].format() == "334455689JJJAA222"  # no wild card
+    seat, said = seat_typing(g, ["hint", "JJJ", "pass"], tmp_path)
+    seat.play_turn()
+    assert "to beat: bomb TTTT (soft; wild cards as TT)" in said
+    assert "multiplier: x2 (soft-bomb TT** x2); base 3" in said
+    assert "hint 1/1: pass" in said  # nothing of seat 1 beats the soft bomb
+    assert "refused: JJJ (trio JJJ) does not beat bomb TTTT (soft; wild cards as TT): no " \
+        "reading of it does" in said
+    assert said[-1] == "you: pass"
+    assert seat.state.hands[1] == g.hands[1] and seat.state.turn == 2
+
+
+def test_a_wild_rank_drawn_later_is_announced_when_drawn(tmp_path: Path) -> None:
+    """Laizi with its rank drawn once the landlord is known: not shown while bidding (the Qs
+    unmarked), announced with the bid that makes the landlord."""
+    text = (data_dir("rules") / "laizi.rules").read_text()
+    late = load_rules_text(text.replace("draw laizi after deal", "draw laizi after landlord")
+                           .replace('rules laizi "', 'rules late "'))
+    g = GameState.new(late, seed=1)
+    assert g.wild_shown == () and g.wild == (9,)  # drawn with the deal, shown later
+    seat, said = seat_typing(g, ["3"], tmp_path)
+    seat.bid_turn()
+    assert "your hand (17): 3 4 77 888 9 TTT QQ KK A 2" in said
+    assert not any(line.startswith("wild rank") for line in said[:-1])
+    assert said[-1].split("\n")[:2] == ["you: bid 3", "wild rank: Q (laizi)"]

@@ -307,3 +307,57 @@ def test_balance_hebei_happy_rows_are_named_after_each_variants_choices(cli: Any
     assert code == 0, err
     figs = json.loads(out)["variants"][0]["figures"]
     assert {f for f in figs if "_chose_" in f} == {"peasant_chose_kick", "landlord_chose_counter"}
+
+
+# ------------------------------------------------------- issue 26: laizi's bombs by class
+
+def _laizi_deal(k: int) -> Any:
+    return play_deal(load_rules("laizi"), [player_for(2, f"t:{k}:{s}") for s in range(3)],
+                     deal_seed(9, k))
+
+
+def test_laizi_bombs_are_counted_by_class_worked_by_hand() -> None:
+    """Laizi deals 33 and 36 of seed 9, level 2 everywhere: their scored plays (pinned from
+    the factors) are counted as bombs whatever factor kind they score as (``soft_bomb``,
+    ``hard_bomb``, not ``bomb``), and per class. By hand: deal 33, two soft bombs, 2 × 2 = 4;
+    deal 36, two hard bombs and a rocket, 4 × 4 × 2 = 32 (no spring in either)."""
+    from ddzspec.balance import variant_figures
+    soft, hard = _laizi_deal(33), _laizi_deal(36)
+    assert [(f.kind, f.times, f.cards) for f in soft.factors] == [
+        ("soft_bomb", 2, "JJJ*"), ("soft_bomb", 2, "QQ**")]
+    assert [(f.kind, f.times, f.cards) for f in hard.factors] == [
+        ("hard_bomb", 4, "AAAA"), ("hard_bomb", 4, "2222"), ("rocket", 2, "BR")]
+    fs, fh = deal_facts(soft), deal_facts(hard)
+    assert (fs["bombs"], fs["rockets"], fs["soft_bombs"], fs["hard_bombs"], fs["pure_bombs"],
+            fs["multiplier"], fs["spring"], fs["anti_spring"]) == (2, 0, 2, 0, 0, 4, False,
+                                                                   False)
+    assert (fh["bombs"], fh["rockets"], fh["soft_bombs"], fh["hard_bombs"], fh["pure_bombs"],
+            fh["multiplier"], fh["spring"], fh["anti_spring"]) == (2, 1, 0, 2, 0, 32, False,
+                                                                   False)
+    figs = variant_figures("laizi", (2, 2, 2), [fs, fh]).figures
+    # per deal: soft (2 + 0) / 2 = 1, hard (0 + 2) / 2 = 1, pure 0, all bombs (2 + 2) / 2 = 2
+    assert (figs["soft_bombs"].mean, figs["hard_bombs"].mean, figs["pure_bombs"].mean,
+            figs["bombs"].mean) == (1, 1, 0, 2)
+    assert "stake" not in figs  # the bomb classes alone bring no stake row
+    classic = deal_facts(play_deal(load_rules("classic"),
+                                   [player_for(2, f"t:36:{s}") for s in range(3)],
+                                   deal_seed(9, 36)))
+    assert not {"soft_bombs", "hard_bombs", "pure_bombs"} & set(classic)
+
+
+def test_balance_classic_laizi_shows_the_bomb_class_rows_for_laizi_only(cli: Any) -> None:
+    labels = ["soft bombs per deal", "hard bombs per deal", "pure bombs per deal"]
+    code, out, err = cli("balance", "classic", "laizi", "--games", "12", "--workers", "1")
+    assert code == 0, err
+    classic, rest = out.split("laizi: 12 deals", 1)
+    laizi, diff = rest.split("laizi - classic (paired by deal):", 1)
+    for label in labels:
+        assert label not in classic and label not in diff
+        assert re.search(rf"\n  {label} +\+\d+\.\d+ \[\+\d+\.\d+, \+\d+\.\d+\]", laizi)
+    code, out, err = cli("balance", "classic", "laizi", "--games", "12", "--workers", "1",
+                         "--json")
+    assert code == 0, err
+    c, lz = json.loads(out)["variants"]
+    names = {"soft_bombs", "hard_bombs", "pure_bombs"}
+    assert not names & set(c["figures"]) and names <= set(lz["figures"])
+    assert all(lz["figures"][n]["n"] == 12 for n in names)
