@@ -418,9 +418,18 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
     want = "score" if score else "all" if show_all else "one"
     if not batch and output is not None:
         fail("--output can only go with --batch (it writes its rows)")
-    if (file is not None or batch) and (pairs or bombs is not None or shown):
-        fail("--pair, --bombs and --shown go with --landlord/--peasant (a position file has "
-             "its own 'pair', 'bombs' and 'shown' lines)")
+    if file is not None or batch:
+        # a position's own options: a file (or a batch line) has its own lines for them, and
+        # the options would be ignored without a word
+        ctx = click.get_current_context()
+        named = [f"--{n.replace('_', '-')}" for n in ("to_move", "on_table", "played_by",
+                                                      "robs", "base", "multiplier", "pairs",
+                                                      "bombs", "shown")
+                 if ctx.get_parameter_source(n) is not ParameterSource.DEFAULT]
+        if named:
+            fail(f"{', '.join(named).replace('--pairs', '--pair')} go with --landlord/--peasant "
+                 "(a position file has its own 'to_move', 'on_table', 'robs', 'base', "
+                 "'multiplier', 'pair', 'bombs' and 'shown' lines)")
     split = not batch and (workers > 1 or scheduler is not None)
     if split and score:
         fail("--score is solved in one process: drop --workers/--scheduler (or use --batch)")

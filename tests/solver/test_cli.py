@@ -51,6 +51,23 @@ def test_file_and_unknown(tmp_path: Path, cli: Any) -> None:
     assert out["status"] == "unknown" and out["winner"] is None
 
 
+@pytest.mark.parametrize("options, named", [
+    (["--base", "2"], "--base"),
+    (["--robs", "0", "--multiplier", "4"], "--robs, --multiplier"),
+    (["--to-move", "peasant"], "--to-move"),
+    (["--pair", "peasant1:2", "--shown", "landlord"], "--pair, --shown"),
+    (["--bombs", "0"], "--bombs"),
+])
+def test_a_position_files_own_options_are_refused_beside_it(
+        tmp_path: Path, options: list[str], named: str, cli: Any) -> None:
+    # they used to be ignored without a word (--base 2 beside a file solved at base 1)
+    f = tmp_path / "p.pos"
+    f.write_text("rules classic\nlandlord: 33\npeasant: 4\nto_move: landlord\n")
+    r = cli("solve", str(f), *options)
+    assert r.exit_code == 2, r.output
+    assert f"{named} go with --landlord/--peasant (a position file has its own" in r.output
+
+
 @pytest.mark.parametrize("args,message", [
     (["--limit-seconds", "0", "--landlord", "3", "--peasant", "4", "--to-move", "landlord"],
      "--limit-seconds"),
