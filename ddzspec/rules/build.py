@@ -547,12 +547,15 @@ class Builder:
             raise self.err("call_rob needs 'max_robs N' (N ≥ 1)", pos)
         return b
 
-    def once(self, name: str, sec: Section) -> None:
+    def once(self, name: str, sec: Section, keys: tuple[str, ...] | None = None) -> None:
         """Raise at the second of a clause written twice in the block ``sec`` (a bidding, a
-        round, the deal or the trick rule): read as a dict, the last would silently override
-        the first. Two stage clauses (``after``/``before``) are :meth:`stage`'s error."""
+        round, the deal or the trick rule; of scoring, ``keys``: the clauses that hold one
+        value): read as a dict, the last would silently override the first. Two stage clauses
+        (``after``/``before``) are :meth:`stage`'s error."""
         seen: set[str] = set()
         for s in sec.settings:
+            if keys is not None and s.key not in keys:
+                continue
             if s.key in seen and s.key not in ("after", "before"):
                 word = _CLAUSE_WORDS.get(s.key, s.key)
                 raise self.err(f"{name}: {word} given twice (each clause once in a block)",
@@ -722,6 +725,7 @@ class Builder:
 
     def scoring(self, shapes: tuple[Shape, ...], bidding: Bidding) -> Scoring:
         sec = self.section("scoring")
+        self.once("scoring", sec, ("base", "settle"))
         base: Base = 1
         double: list[str] = []
         times: list[tuple[str, int]] = []

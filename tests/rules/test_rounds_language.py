@@ -155,6 +155,11 @@ def _load(body: str) -> None:
      r"x.rules:2:37: deal: players given twice \(each clause once in a block\)"),
     ("trick { close_after 2 passes  close_after 1 passes }\n",
      r"x.rules:2:31: trick: close_after given twice"),
+    # scoring's one-value clauses (double, factor, cap and talon check their own names)
+    ("scoring { base 1  base 2 }\n",
+     r"x.rules:2:19: scoring: base given twice \(each clause once in a block\)"),
+    ("scoring { settle per_peasant  settle per_peasant }\n",
+     r"x.rules:2:\d+: scoring: settle given twice"),
 ])
 def test_bad_input_is_located(body: str, message: str) -> None:
     with pytest.raises(RulesError, match=message):
