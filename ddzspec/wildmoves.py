@@ -108,17 +108,20 @@ def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
             reading = memo[mkey, entry] = make_reading(rules, rules.shapes[entry[0]], m,
                                                        entry[1], entry[2])
         last_only = rules.shapes[entry[0]].last_play
+        by_stand = wmemo.get((mkey, entry))
+        if by_stand is None:
+            by_stand = wmemo[mkey, entry] = {}
         for k, skey in _splits(m, h, wilds, jokers):
             if skey == mkey and own[k] != skey:
                 continue  # wild cards only read as themselves, nothing else
             key = (mkey - skey, k)
             if last_only and key != whole:
                 continue
-            wr = wmemo.get((mkey, entry, skey))
+            wr = by_stand.get(skey)
             if wr is None:
                 all_wild = skey == mkey
                 s = _cards(skey)
-                wr = wmemo[mkey, entry, skey] = WildReading(
+                wr = by_stand[skey] = WildReading(
                     reading, s, bomb_class(wild, reading, s.counts, all_wild), all_wild)
             got = out.get(key)
             if got is None:
@@ -145,9 +148,10 @@ def _cards(key: int) -> Cards:
 #: rules digest → (packed multiset, entry) → its natural Reading, across calls (a player asks
 #: for the legal moves of similar hands many times); cleared past _MEMO_MAX
 _READINGS: dict[str, dict[tuple[int, tuple[int, int, int]], Reading]] = {}
-#: (rules digest, the wild ``bomb`` shape) → (packed multiset, entry, packed ranks the wild
-#: cards stand for) → its WildReading, across calls; cleared past _MEMO_MAX
-_WILD_READINGS: dict[tuple[str, str], dict[tuple[int, tuple[int, int, int], int], WildReading]] = {}
+#: (rules digest, the wild ``bomb`` shape) → (packed multiset, entry) → packed ranks the wild
+#: cards stand for → its WildReading, across calls; cleared past _MEMO_MAX
+_WILD_READINGS: dict[tuple[str, str],
+                     dict[tuple[int, tuple[int, int, int]], dict[int, WildReading]]] = {}
 _MEMO_MAX = 200_000
 _ZEROS = (0,) * N_RANKS
 
