@@ -249,23 +249,15 @@ def _extras(room: tuple[tuple[int, int], ...], spare: int) -> tuple[tuple[int, i
     if got is None:
         if len(_EXTRAS) > _MEMO_MAX:
             _EXTRAS.clear()
+        # by_count[e]: the picks of e cards from the ranks seen so far (the highest first),
+        # each rank's count descending, then the picks of the ranks above it
+        by_count: list[list[int]] = [[0]] + [[] for _ in range(spare)]
+        for i, cap in reversed(room):
+            by_count = [[(n << (3 * i)) + rest for n in range(min(e, cap), -1, -1)
+                         for rest in by_count[e - n]] for e in range(spare + 1)]
         got = _EXTRAS[room, spare] = tuple(
-            (extra, more) for extra in range(spare + 1) for more in _picks(room, extra))
+            (extra, more) for extra in range(spare + 1) for more in by_count[extra])
     return got
-
-
-def _picks(room: tuple[tuple[int, int], ...], extra: int, at: int = 0) -> Iterator[int]:
-    """Every way to pick ``extra`` cards from ``room[at:]`` ((rank, at most this many)), each
-    as its packed ranks, in :func:`itertools.combinations_with_replacement` order."""
-    if not extra:
-        yield 0
-        return
-    if at == len(room):
-        return
-    i, cap = room[at]
-    for n in range(min(extra, cap), -1, -1):
-        for rest in _picks(room, extra - n, at + 1):
-            yield (n << (3 * i)) + rest
 
 
 def choose(wild: Wild, readings: Sequence[WildReading],
