@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from operator import add, sub
 
 from .cards import N_RANKS, Cards, pack
 from .readings import Reading, make_reading
@@ -96,35 +96,64 @@ def play_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
     whole = (natural.key, wilds)
     own = {k: pack(tuple(k if i == rank else 0 for i in range(N_RANKS)))
            for k in range(1, wilds + 1)}
-    stands: dict[int, Cards] = {}  # packed → Cards, built once per call
     memo = _READINGS.setdefault(rules.digest, {})
     if len(memo) > _MEMO_MAX:
         memo.clear()
+    wmemo = _WILD_READINGS.setdefault((rules.digest, wild.bomb), {})
+    if len(wmemo) > _MEMO_MAX:
+        wmemo.clear()
     for mkey, m, entry in _natural_moves(h, wilds, jokers, rules, answering):
         reading = memo.get((mkey, entry))
         if reading is None:
             reading = memo[mkey, entry] = make_reading(rules, rules.shapes[entry[0]], m,
                                                        entry[1], entry[2])
         last_only = rules.shapes[entry[0]].last_play
+        by_stand = wmemo.get((mkey, entry))
+        if by_stand is None:
+            by_stand = wmemo[mkey, entry] = {}
         for k, skey in _splits(m, h, wilds, jokers):
             if skey == mkey and own[k] != skey:
                 continue  # wild cards only read as themselves, nothing else
-            s = stands.get(skey)
-            if s is None:
-                s = stands[skey] = Cards.from_key(skey)
             key = (mkey - skey, k)
             if last_only and key != whole:
                 continue
-            all_wild = skey == mkey
-            out.setdefault(key, []).append(
-                WildReading(reading, s, bomb_class(wild, reading, s.counts, all_wild), all_wild))
+            wr = by_stand.get(skey)
+            if wr is None:
+                all_wild = skey == mkey
+                s = _cards(skey)
+                wr = by_stand[skey] = WildReading(
+                    reading, s, bomb_class(wild, reading, s.counts, all_wild), all_wild)
+            got = out.get(key)
+            if got is None:
+                got = out[key] = []
+            got.append(wr)
     return out
+
+
+#: packed key → its Cards, across calls (Cards are immutable: one object serves every play
+#: that holds the same cards); cleared past _MEMO_MAX
+_CARDS: dict[int, Cards] = {}
+
+
+def _cards(key: int) -> Cards:
+    """``Cards.from_key(key)``, memoised in :data:`_CARDS`."""
+    c = _CARDS.get(key)
+    if c is None:
+        if len(_CARDS) > _MEMO_MAX:
+            _CARDS.clear()
+        c = _CARDS[key] = Cards.from_key(key)
+    return c
 
 
 #: rules digest → (packed multiset, entry) → its natural Reading, across calls (a player asks
 #: for the legal moves of similar hands many times); cleared past _MEMO_MAX
 _READINGS: dict[str, dict[tuple[int, tuple[int, int, int]], Reading]] = {}
+#: (rules digest, the wild ``bomb`` shape) → (packed multiset, entry) → packed ranks the wild
+#: cards stand for → its WildReading, across calls; cleared past _MEMO_MAX
+_WILD_READINGS: dict[tuple[str, str],
+                     dict[tuple[int, tuple[int, int, int]], dict[int, WildReading]]] = {}
 _MEMO_MAX = 200_000
+_ZEROS = (0,) * N_RANKS
 
 
 def _natural_moves(h: Sequence[int], wilds: int, jokers: set[int], rules: Rules,
@@ -136,7 +165,10 @@ def _natural_moves(h: Sequence[int], wilds: int, jokers: set[int], rules: Rules,
     multiset one reading at most, as ``check`` requires: the shapes left out hide no second
     reading)."""
     deck = rules.deck
-    reach = [h[i] if i in jokers else min(deck[i], h[i] + wilds) for i in range(N_RANKS)]
+    # spread[k]: what h plus k wild cards can hold of each rank (a joker is never substituted)
+    spread = [tuple(h[i] if i in jokers else min(deck[i], h[i] + k) for i in range(N_RANKS))
+              for k in range(wilds + 1)]
+    reach = spread[wilds]
     seen: dict[int, tuple[tuple[int, ...], tuple[int, int, int]] | None] = {}
     for si, shape in enumerate(rules.shapes):
         sizes: set[int] | None = None
@@ -144,21 +176,27 @@ def _natural_moves(h: Sequence[int], wilds: int, jokers: set[int], rules: Rules,
             if shape.name != answering.shape:
                 continue
             sizes = {answering.size}
+        c = shape.copies
         for start, run in shape_bodies(rules, si, reach, sizes):
             body = shape.seq[start:start + run]
-            need = sum(max(0, shape.copies - h[i]) for i in body)
+            need = 0
+            for i in body:
+                if c > h[i]:
+                    need += c - h[i]
             if need > wilds:
                 continue
             left = wilds - need
             # the kickers may use the natural cards the body leaves and the wild cards left
-            avail = [h[i] if i in jokers else
-                     min(deck[i], max(h[i], shape.copies if i in body else 0) + left)
-                     for i in range(N_RANKS)]
-            base = [shape.copies if i in body else 0 for i in range(N_RANKS)]
+            avail = list(spread[left])
+            base = [0] * N_RANKS
+            for i in body:
+                base[i] = c
+                if i not in jokers:
+                    avail[i] = min(deck[i], max(h[i], c) + left)
             bkey = body_key(shape, start, run)
             for kkey, kick in body_kickers(rules, si, start, run, avail):
-                m = tuple(b + x for b, x in zip(base, kick))
-                if sum(max(0, c - x) for c, x in zip(m, h)) > wilds:
+                m = tuple(map(add, base, kick))
+                if sum(map(max, _ZEROS, map(sub, m, h))) > wilds:  # the deficit
                     continue
                 key = bkey + kkey
                 seen[key] = None if key in seen else (m, (si, start, run))  # twice: ambiguous
@@ -173,18 +211,53 @@ def _splits(m: Sequence[int], h: Sequence[int], wilds: int, jokers: set[int]
     (the number of wild cards, the packed ranks they stand for; the natural cards are the
     rest of ``m``). The wild cards stand for the deficit (what ``h`` lacks), and for any held
     non-joker card besides."""
-    deficit = [max(0, c - x) for c, x in zip(m, h)]
-    need = sum(deficit)
+    need = dkey = 0
+    room: list[tuple[int, int]] = []  # (rank, the held cards of m a wild card may stand for)
+    for i in range(N_RANKS):
+        c = m[i]
+        if not c:
+            continue
+        d = c - h[i]
+        if d > 0:
+            if i in jokers:
+                return
+            need += d
+            dkey |= d << (3 * i)
+            if c > d:
+                room.append((i, c - d))
+        elif i not in jokers:
+            room.append((i, c))
     spare = wilds - need
-    if spare < 0 or any(deficit[i] for i in jokers):
+    if spare <= 0:
+        if not spare:
+            yield need, dkey
         return
-    dkey = pack(deficit)
-    ranks = [i for i in range(N_RANKS) if m[i] > deficit[i] and i not in jokers]
-    for extra in range(spare + 1):
-        for pick in combinations_with_replacement(ranks, extra):
-            if any(deficit[i] + pick.count(i) > m[i] for i in set(pick)):
-                continue
-            yield need + extra, dkey + sum(1 << (3 * i) for i in pick)
+    for extra, more in _extras(tuple(room), spare):
+        yield need + extra, dkey + more
+
+
+#: (ranks with room, spare wild cards) → _extras' answer, across calls; cleared past _MEMO_MAX
+_EXTRAS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[tuple[int, int], ...]] = {}
+
+
+def _extras(room: tuple[tuple[int, int], ...], spare: int) -> tuple[tuple[int, int], ...]:
+    """The held cards up to ``spare`` wild cards may stand for besides the deficit: (how many,
+    their packed ranks), from ``room`` ((rank, at most this many), ranks ascending); by count,
+    then in the order of :func:`itertools.combinations_with_replacement` of the ranks (the
+    lowest rank's count descending first)."""
+    got = _EXTRAS.get((room, spare))
+    if got is None:
+        if len(_EXTRAS) > _MEMO_MAX:
+            _EXTRAS.clear()
+        # by_count[e]: the picks of e cards from the ranks seen so far (the highest first),
+        # each rank's count descending, then the picks of the ranks above it
+        by_count: list[list[int]] = [[0]] + [[] for _ in range(spare)]
+        for i, cap in reversed(room):
+            by_count = [[(n << (3 * i)) + rest for n in range(min(e, cap), -1, -1)
+                         for rest in by_count[e - n]] for e in range(spare + 1)]
+        got = _EXTRAS[room, spare] = tuple(
+            (extra, more) for extra in range(spare + 1) for more in by_count[extra])
+    return got
 
 
 def choose(wild: Wild, readings: Sequence[WildReading],
@@ -192,7 +265,7 @@ def choose(wild: Wild, readings: Sequence[WildReading],
     """The readings a play may be played as under the file's policy, after the wild
     restrictions: under ``strongest`` the one the policy takes (none if the play cannot lead
     or beat ``previous``), under ``declared`` every reading (those that beat ``previous``)."""
-    kept = [r for r in readings if not violated(wild, r)]
+    kept = [r for r in readings if not violated(wild, r)] if wild.restrictions else list(readings)
     if previous is not None:
         kept = [r for r in kept if outranks(wild, r, previous)]
     if wild.policy is ReadingPolicy.DECLARED or len(kept) < 2:
@@ -216,7 +289,7 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
     found = play_readings(natural, wilds, rank, rules,
                           previous.reading if previous is not None else None)
     for (nkey, k), readings in found.items():
-        move = WildMove(Cards.from_key(nkey), k, rank)
+        move = WildMove(_cards(nkey), k, rank)
         out.extend(WildPlay(move, r) for r in choose(wild, readings, previous))
 
     def order(p: WildPlay) -> tuple[tuple[int, int, int], int, int, int, int, int]:

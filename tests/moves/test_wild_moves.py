@@ -9,6 +9,8 @@ from itertools import combinations_with_replacement, product
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from wild_helpers import declared_laizi, restricted_laizi
 
 from ddzspec.cards import N_RANKS, Cards, Rank, parse_cards
@@ -74,6 +76,34 @@ def test_every_play_and_reading_matches_the_plain_reference(seed: int) -> None:
     for (nkey, k), rs in found.items():
         assert sorted(rs, key=repr) == sorted(
             wild_readings(Cards.from_key(nkey), k, SEVEN, LAIZI), key=repr)
+
+
+#: a small hand for the plain reference: 1-4 natural cards (no 7, jokers allowed) and 0-3 7s
+_SMALL_HANDS = st.tuples(
+    st.lists(st.sampled_from([i for i in range(N_RANKS) if LAIZI.deck[i] and i != SEVEN]),
+             min_size=1, max_size=4),
+    st.integers(0, 3))
+
+
+@settings(max_examples=30, deadline=None)
+@given(_SMALL_HANDS)
+def test_random_hands_match_the_plain_reference(drawn: tuple[list[int], int]) -> None:
+    # property: on any hand, every play and reading is the plain reference's, and the legal
+    # leads are each reference play once (strongest policy), with a reading the reference has
+    ranks, wilds = drawn
+    counts = [0] * N_RANKS
+    for i in ranks:
+        counts[i] = min(counts[i] + 1, LAIZI.deck[i])
+    counts[SEVEN] = wilds
+    hand = Cards(tuple(counts))
+    ref = reference(hand, SEVEN, LAIZI)
+    nat, w = split_hand(hand, SEVEN)
+    assert _as_sets(play_readings(nat, w, SEVEN, LAIZI)) == ref
+    plays = wild_legal_moves(hand, SEVEN, LAIZI)
+    assert sorted((p.move.natural.key, p.move.wilds) for p in plays) == sorted(ref)
+    for p in plays:
+        assert (p.reading.reading, p.reading.stands_for.counts) in \
+            ref[(p.move.natural.key, p.move.wilds)]
 
 
 def _moves(hand: str, previous: WildReading | None = None, rules: Rules = LAIZI) -> list[str]:
