@@ -400,9 +400,13 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
     the move on the table is a legal move (not of a last-play-only shape: its seat would be
     out) and who played it fits the seat to move and the passes, every hand is above its
     target (the deal is not over), base and multiplier ≥ 1.
-    Raises PositionError.
+    Raises PositionError, also for rules with wild cards (the search plays natural cards
+    only: a position would be solved as if no rank were wild).
     """
     rules = pos.rules
+    if rules.wild is not None:
+        raise PositionError(f"{rules.name} has wild cards: the solver does not play a wild rank "
+                            "yet (it would solve the cards as natural ones)", field="rules")
     n = pos.n_seats
     total = [0] * N_RANKS
     for h in pos.hands + ((pos.on_table,) if pos.on_table is not None else ()):

@@ -229,8 +229,8 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     accept_rules(rules)
     if rules.wild is not None:  # issue 26: the solver plays natural cards only so far
         raise UnplayableRulesError(
-            f"{rules.path}: {rules.name} has wild cards; the endgame solver does not play a "
-            "wild rank yet (issue 26), so no puzzle can be proved", rules.path,
+            f"{rules.name} has wild cards; the endgame solver does not play a wild rank yet, so "
+            "no puzzle can be proved", rules.path,
             ("the endgame solver does not play a wild rank yet",))
     if seats not in (2, 3) or len(cards) != seats:
         raise ValueError(f"--seats {seats} needs {seats} hand sizes in --cards, got "

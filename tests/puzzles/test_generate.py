@@ -206,3 +206,13 @@ def test_puzzles_generate_count_is_bounded(cli: Any) -> None:
     # a large count still runs in bounded rounds: the first puzzles are the same as asked alone
     few, _ = generate(CLASSIC, cards=(3, 3), count=2, workers=1)
     assert [p["id"] for p in few] == ["classic-0-6", "classic-0-16"]
+
+
+def test_puzzles_generate_refuses_wild_rules_before_any_candidate(cli: Any) -> None:
+    # the solver plays natural cards only: a laizi "puzzle" would be proved as if nothing
+    # were wild
+    code, out, err = cli("puzzles", "generate", "--rules", "laizi", "--count", "1",
+                         "--workers", "1")
+    assert (code, out) == (2, "")
+    assert err.rstrip().endswith("laizi.rules: laizi has wild cards; the endgame solver does "
+                                 "not play a wild rank yet, so no puzzle can be proved"), err

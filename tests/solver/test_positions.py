@@ -495,3 +495,15 @@ def test_pair_option_lists_only_the_peasants(cli: Any) -> None:
                        "--peasant", "6", "--to-move", "landlord", "--pair", "peasant3:2")
     assert code == 2 and err == ("ddzspec: error: --pair 'peasant3': unknown seat; expected "
                                  "one of peasant1, peasant2\n")
+
+
+def test_a_position_under_wild_rules_is_refused_not_solved_as_natural() -> None:
+    # the search plays natural cards: under laizi 33 v 4 v 5 it would have answered "landlord
+    # wins with 33" without knowing which rank is wild
+    laizi = load_rules("laizi")
+    with pytest.raises(PositionError, match="laizi has wild cards: the solver does not play a "
+                       r"wild rank yet \(it would solve the cards as natural ones\)"):
+        make_position(laizi, {"landlord": "33", "peasant1": "4", "peasant2": "5"}, "landlord")
+    with pytest.raises(PositionError, match=r"<p>:1:1: laizi has wild cards"):
+        parse_position("rules laizi\nlandlord: 33\npeasant1: 4\npeasant2: 5\n"
+                       "to_move: landlord\n", source="<p>")
