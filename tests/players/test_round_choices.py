@@ -8,6 +8,7 @@ The measured effect over many deals: bench/rounds.py (figures in docs/game.md)."
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ddzspec.cards import EMPTY, Cards, parse_cards
-from ddzspec.game import Action, ActionKind, GameState, Phase
+from ddzspec.game import Action, ActionKind, GameState, Phase, SeatView
 from ddzspec.players import player_for
 from ddzspec.players.level3 import Level3, pick_factor, sample_deal
 from ddzspec.rules import Rules, load_rules, load_rules_text
@@ -94,6 +95,19 @@ def _strong_landlord(rules: Rules, show: int = 1) -> GameState:
     return g
 
 
+
+def _bidding_turns(rules: Rules, seed: int) -> Iterator[tuple[GameState, int, SeatView]]:
+    """Each turn of deal ``seed`` before trick play: (state, seat on turn, its view), level 2
+    deciding at every seat once the caller has looked."""
+    l2 = player_for(2)
+    g = GameState.new(rules, seed=seed)
+    while g.phase is not Phase.PLAY:
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        yield g, seat, view
+        g = g.apply(l2.decide(view))
+
 def test_pick_factor_hand_worked() -> None:
     """The rule (pick_factor's doc): the k-th choice above ×1 needs p > 1 − 1/2^k — double at
     p > 0.5, super double at p > 0.75 — and a mean settlement not below ×1's."""
@@ -150,18 +164,12 @@ def test_a_round_decision_is_a_function_of_the_view_and_the_seed() -> None:
     rules = load_rules("happy")
     decided = 0
     for seed in range(2):
-        g = GameState.new(rules, seed=seed)
-        while g.phase is not Phase.PLAY:
-            seat = g.turn
-            assert seat is not None
-            view = g.view(seat)
-            a = player_for(2).decide(view)
+        for g, _, view in _bidding_turns(rules, seed):
             if g.phase is Phase.DOUBLING:
                 first = Level3(seed, budget=30.0, steps_per_second=10).decide(view)
                 assert first in g.legal_actions()
                 assert Level3(seed, budget=30.0, steps_per_second=10).decide(view) == first
                 decided += 1
-            g = g.apply(a)
     assert decided == 2 * 3
     view = _strong_landlord(DOUBLE).view(0)
     assert sample_deal(view, random.Random("a")).hands != \
@@ -251,11 +259,7 @@ def test_inferred_deals_agree_with_the_other_seats_bids() -> None:
     inferred: list[float] = []
     uniform: list[float] = []
     for seed in range(6):
-        g = GameState.new(rules, seed=seed)
-        while g.phase is not Phase.PLAY:
-            seat = g.turn
-            assert seat is not None
-            view = g.view(seat)
+        for g, seat, view in _bidding_turns(rules, seed):
             if g.phase is Phase.DOUBLING and g.landlord != seat:
                 rng = random.Random(seed)
                 for _ in range(3):
@@ -274,7 +278,6 @@ def test_inferred_deals_agree_with_the_other_seats_bids() -> None:
                     inferred.append(hand_strength(x.hands[ll].counts, rules))
                     uniform.append(hand_strength(sample_deal(view, rng).hands[ll].counts,
                                                  rules))
-            g = g.apply(l2.decide(view))
     assert len(inferred) >= 20
     assert sum(inferred) / len(inferred) > sum(uniform) / len(uniform)
 
