@@ -20,6 +20,7 @@ from ..game.enums import ActionKind
 from ..moves import legal_moves, move_index
 from ..readings import Reading
 from ..rules import Rules
+from ..wild import WildReading
 from ..wildmoves import WildPlay, wild_legal_moves
 
 
@@ -85,19 +86,60 @@ def dispatch(player: Player, view: SeatView) -> Action:
 
 # ----------------------------------------------------------------------------- public facts
 
+#: Wild legal plays by (id of the rules, hand, wild rank, reading to beat): one decision lists
+#: them for its readings and again for the cards it plays (emptied at :data:`_WILD_MEMO_SIZE`)
+_WILD_PLAYS: dict[tuple[int, Cards, int, WildReading | None],
+                  tuple[Rules, tuple[WildPlay, ...]]] = {}
+_WILD_MEMO_SIZE = 256
+
+
 def _wild_plays(view: SeatView, rules: Rules) -> tuple[WildPlay, ...]:
-    return wild_legal_moves(view.hand, view.wild[0], rules, view.last_wild)
+    key = (id(rules), view.hand, view.wild[0], view.last_wild)
+    got = _WILD_PLAYS.get(key)
+    if got is not None and got[0] is rules:
+        return got[1]
+    plays = wild_legal_moves(view.hand, view.wild[0], rules, view.last_wild)
+    if len(_WILD_PLAYS) >= _WILD_MEMO_SIZE:
+        _WILD_PLAYS.clear()
+    _WILD_PLAYS[key] = (rules, plays)
+    return plays
 
 
 def legal_plays(view: SeatView, rules: Rules) -> tuple[Reading, ...]:
     """The seat's legal plays now, as readings, in the hint's order: the natural legal moves
     (:func:`~ddzspec.moves.legal_moves`), or under wild rules the readings of
     :func:`~ddzspec.wildmoves.wild_legal_moves` (the cards the wild cards make; a reading
-    two plays make once). Turn a chosen reading into its play with :func:`as_played`."""
+    two plays make once). Turn a chosen reading into its play with :func:`as_played`, or
+    into the held cards it is played from with :func:`held_cards`."""
     if not view.wild:
         prev = None if view.last is None else view.last[1]
         return legal_moves(view.hand, prev, rules).moves
-    return tuple(dict.fromkeys(p.reading.reading for p in _wild_plays(view, rules)))
+    return tuple(held_by_reading(view, rules))
+
+
+def held_by_reading(view: SeatView, rules: Rules) -> dict[Reading, Cards]:
+    """Under wild rules, each legal play's reading (in the hint's order) → the held cards it
+    is played from: of the plays with that reading, the one with the fewest wild cards (the
+    hint's order), so a wild card is kept when natural cards make the same combination.
+    Empty under natural rules (a reading's cards are the held cards)."""
+    if not view.wild:
+        return {}
+    out: dict[Reading, Cards] = {}
+    for p in _wild_plays(view, rules):
+        out.setdefault(p.reading.reading, p.move.cards)
+    return out
+
+
+def held_cards(view: SeatView, rules: Rules, reading: Reading) -> Cards:
+    """The held cards the legal play ``reading`` (one of :func:`legal_plays`) is played from:
+    ``reading.cards`` under natural rules, else :func:`held_by_reading`'s. Raises ValueError
+    for a reading that is not a legal play of the seat."""
+    if not view.wild:
+        return reading.cards
+    got = held_by_reading(view, rules).get(reading)
+    if got is None:
+        raise ValueError(f"no legal play of seat {view.seat} reads as {reading.cards}")
+    return got
 
 
 def as_played(view: SeatView, rules: Rules, action: Action) -> Action:
