@@ -86,23 +86,33 @@ def dispatch(player: Player, view: SeatView) -> Action:
 
 # ----------------------------------------------------------------------------- public facts
 
-#: Wild legal plays by (id of the rules, hand, wild rank, reading to beat): one decision lists
-#: them for its readings and again for the cards it plays (emptied at :data:`_WILD_MEMO_SIZE`)
+#: Wild legal plays by (id of the rules, hand, wild rank, reading to beat), with each reading's
+#: held cards (:func:`held_by_reading`): one decision lists them for its readings and again for
+#: the cards it plays (emptied at :data:`_WILD_MEMO_SIZE`)
 _WILD_PLAYS: dict[tuple[int, Cards, int, WildReading | None],
-                  tuple[Rules, tuple[WildPlay, ...]]] = {}
+                  tuple[Rules, tuple[WildPlay, ...], dict[Reading, Cards]]] = {}
 _WILD_MEMO_SIZE = 256
 
 
-def _wild_plays(view: SeatView, rules: Rules) -> tuple[WildPlay, ...]:
+def _wild(view: SeatView, rules: Rules) -> tuple[Rules, tuple[WildPlay, ...],
+                                                 dict[Reading, Cards]]:
     key = (id(rules), view.hand, view.wild[0], view.last_wild)
     got = _WILD_PLAYS.get(key)
     if got is not None and got[0] is rules:
-        return got[1]
+        return got
     plays = wild_legal_moves(view.hand, view.wild[0], rules, view.last_wild)
+    held: dict[Reading, Cards] = {}
+    for p in plays:
+        if p.reading.reading not in held:
+            held[p.reading.reading] = p.move.cards
     if len(_WILD_PLAYS) >= _WILD_MEMO_SIZE:
         _WILD_PLAYS.clear()
-    _WILD_PLAYS[key] = (rules, plays)
-    return plays
+    got = _WILD_PLAYS[key] = (rules, plays, held)
+    return got
+
+
+def _wild_plays(view: SeatView, rules: Rules) -> tuple[WildPlay, ...]:
+    return _wild(view, rules)[1]
 
 
 def legal_plays(view: SeatView, rules: Rules) -> tuple[Reading, ...]:
@@ -121,13 +131,9 @@ def held_by_reading(view: SeatView, rules: Rules) -> dict[Reading, Cards]:
     """Under wild rules, each legal play's reading (in the hint's order) → the held cards it
     is played from: of the plays with that reading, the one with the fewest wild cards (the
     hint's order), so a wild card is kept when natural cards make the same combination.
-    Empty under natural rules (a reading's cards are the held cards)."""
-    if not view.wild:
-        return {}
-    out: dict[Reading, Cards] = {}
-    for p in _wild_plays(view, rules):
-        out.setdefault(p.reading.reading, p.move.cards)
-    return out
+    Empty under natural rules (a reading's cards are the held cards). Shared (memoised): do
+    not change it."""
+    return _wild(view, rules)[2] if view.wild else {}
 
 
 def held_cards(view: SeatView, rules: Rules, reading: Reading) -> Cards:

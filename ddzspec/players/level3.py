@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..cards import EMPTY, N_RANKS, Cards
@@ -278,8 +278,8 @@ class Level3:
     bid as the other seats did (:func:`infer_deal`; 1: no inference); ``round_margin``: the
     standard errors taken off the estimated win rate of a round's choice
     (:meth:`decide_round`); ``wild_step_cost``: under wild rules (issue 26) the step budget
-    of a trick-play decision is divided by this (a rollout step costs ~50 times a classic
-    one with today's wild move generation, bench/players.py), so the work stays a
+    of a trick-play decision is divided by this (a laizi rollout step cost 10–20 times a classic
+    one with the wild move generation of 2026-12-03, docs/game.md), so the work stays a
     deterministic count that fits the budget."""
 
     seed: int | str = 0
@@ -291,7 +291,7 @@ class Level3:
     rollout_bids: bool = False
     infer_tries: int = 16
     round_margin: float = 1.0
-    wild_step_cost: int = 20
+    wild_step_cost: int = 15
     level: int = 3
 
     def decide(self, view: SeatView) -> Action:
@@ -490,10 +490,17 @@ class Level3:
         if can_pass and first is not None:
             out.append(None)
         counts = view.hand.counts
-        wild = view.wild[0] if view.wild else None
-        rest = sorted((m for m in moves if m is not first),
-                      key=lambda m: (m.tier, plan([a - b for a, b in zip(
-                          counts, (held[m] if held else m.cards).counts)], rules, wild).cost,
-                                     m.key))
-        out.extend(rest[:max(0, self.width - len(out))])
+        room = max(0, self.width - len(out))
+
+        def by_plan(wild: int | None) -> Callable[[Reading], tuple[int, float, int]]:
+            def key(m: Reading) -> tuple[int, float, int]:
+                left = [a - b for a, b in zip(counts, (held[m] if held else m.cards).counts)]
+                return m.tier, plan(left, rules, wild).cost, m.key
+            return key
+        rest = sorted((m for m in moves if m is not first), key=by_plan(None))
+        if view.wild:
+            # the wild plan of every play is too slow for a lead of hundreds of plays (a
+            # second or more): the plain plan ranks them, the wild plan the best few
+            rest = sorted(rest[:3 * room], key=by_plan(view.wild[0]))
+        out.extend(rest[:room])
         return out
