@@ -278,9 +278,10 @@ class Level3:
     bid as the other seats did (:func:`infer_deal`; 1: no inference); ``round_margin``: the
     standard errors taken off the estimated win rate of a round's choice
     (:meth:`decide_round`); ``wild_step_cost``: under wild rules (issue 26) the step budget
-    of a trick-play decision is divided by this (a laizi rollout step cost 10–20 times a classic
-    one with the wild move generation of 2026-12-03, docs/game.md), so the work stays a
-    deterministic count that fits the budget."""
+    of a trick-play decision is divided by this (a laizi rollout step cost about 5 times a classic
+    one in CPU time with the wild move generation of 2026-12-03, more with cold plans and on
+    a loaded machine: docs/game.md), so the work stays a deterministic count that fits the
+    budget."""
 
     seed: int | str = 0
     budget: float = 0.5
