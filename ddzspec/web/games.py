@@ -184,12 +184,12 @@ def illegal_text(cards: Cards, rules: Rules, notation: str) -> str:
 
 def wild_illegal_text(cards: Cards, rank: int, rules: Rules, notation: str) -> str:
     """Why ``cards`` (as held; the cards of rank index ``rank`` are wild) is no move under
-    wild rules, in plain words (:func:`ddzspec.wild.explain_wild`): "4 5 7 is illegal: with
-    the wild 7 standing for any rank, no reading ..."."""
+    wild rules, in plain words (:func:`ddzspec.wild.explain_wild`): "34Q is illegal: even with
+    each wild Q standing for any rank, no reading: not a legal move"."""
     move = WildMove(*split_hand(cards, rank), rank)
     lines = [ln.strip() for ln in explain_wild(move, rules).lines(rules, notation)[1:]]
-    return (f"{cards.format(notation)} is illegal: with the wild {SYMBOLS[notation][rank]} "
-            f"standing for any rank, " + " ".join(lines))
+    return (f"{cards.format(notation)} is illegal: even with each wild "
+            f"{SYMBOLS[notation][rank]} standing for any rank, " + " ".join(lines))
 
 
 def move_text(cards: Cards, rules: Rules, notation: str) -> str:
@@ -209,15 +209,16 @@ def wild_play_text(cards: Cards, r: WildReading, notation: str) -> str:
 
 def wild_words(cards: Cards, r: WildReading, rank: int, notation: str) -> str | None:
     """What a play's wild cards stood for, and its bomb class (issue 26): ``77 as 33 · bomb
-    3333 (soft)``, ``7777 as themselves · bomb 7777 (pure)``, ``bomb 9999 (hard)`` (4 natural cards),
-    ``7 as 7 · straight 34567``; None for a play with no wild card and no bomb class (it
-    reads as under the natural rules). ``rank``: the wild rank index; ``cards``: as held."""
+    3333 (soft)``, ``bomb 9999 (hard)`` (four natural cards), ``7 as 7 · straight 34567``; a
+    play of wild cards only reads as themselves (``7777 as themselves · bomb 7777 (pure)``).
+    None for a play with no wild card and no bomb class (it reads as under the natural
+    rules). ``rank``: the wild rank index; ``cards``: as held."""
     if not len(r.stands_for) and not r.all_wild and r.bomb_class is None:
         return None
     words = r.reading.describe(notation) + (f" ({r.bomb_class.value})" if r.bomb_class else "")
     held = SYMBOLS[notation][rank] * cards.counts[rank]
     if r.all_wild:
-        return f"{held} as {'itself' if len(held) == 1 else 'themselves'} · {words}"
+        return f"{held} as {'itself' if cards.counts[rank] == 1 else 'themselves'} · {words}"
     if len(r.stands_for):
         return f"{held} as {r.stands_for.format(notation)} · {words}"
     return words
