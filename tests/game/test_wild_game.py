@@ -276,3 +276,27 @@ def test_bombs_answer_by_class_then_rank_and_multiply_by_class() -> None:
     assert [(f.kind, f.times, f.seat) for f in st.factors] == \
         [("soft_bomb", 2, 0), ("soft_bomb", 2, 1), ("hard_bomb", 4, 2)]
     assert st.multiplier == 2 * 2 * 4
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_the_view_shows_each_trick_play_as_held_and_as_read(declared: bool) -> None:
+    st = declared_deal() if declared else landlord_takes(deal())
+
+    def play(seat: int, cards: str, reading: str) -> Action:
+        return Action.play(seat, cards, reading if declared else None)
+    # 555 and a wild 7 as the soft bomb 5555; 888 and a wild 7 as 8888; a pass
+    st = st.apply(play(0, "5557", "5555")).apply(play(1, "8887", "8888")).apply(
+        Action.pass_(2))
+    v = st.view(2)
+    assert v.trick_plays() == ("555* as 5555", "888* as 8888", None)
+    assert v.to_json()["trick"] == [
+        {"seat": 0, "play": "5555", "shown": "555* as 5555"},
+        {"seat": 1, "play": "8888", "shown": "888* as 8888"}, {"seat": 2, "play": None}]
+    st = st.apply(Action.pass_(0)).apply(play(1, "3", "3"))  # seat 1 leads a natural 3
+    assert st.last_wild is not None and st.last_wild.describe() == "single 3"
+    assert st.view(0).trick_plays() == ("3",)
+    assert st.view(0).to_json()["trick"] == [{"seat": 1, "play": "3", "shown": "3"}]
+    classic = GameState.new(load_rules("classic"), seed=11, hands=HANDS, talon=TALON, first=0)
+    classic = landlord_takes(classic).apply(Action.play(0, "5556"))
+    assert classic.view(1).trick_plays() == ("555+6",)  # the reading's notation
+    assert "shown" not in classic.view(1).to_json()["trick"][0]
