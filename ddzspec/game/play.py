@@ -124,14 +124,8 @@ def wild_reading(state: GameState, seat: int, cards: Cards,
     a stated reading the cards cannot make or the policy does not take, several readings and
     none stated: they are listed), DoesNotBeatError (no reading, or not the stated one, beats
     the play to beat)."""
-    rules = state.rules
-    wild = require_wild(rules)
-    rank = state.wild[0]
-    natural, wilds = split_hand(cards, rank)
-    move = WildMove(natural, wilds, rank)
-    empties = cards == state.hands[seat]
-    readings = [r for r in wild_readings(natural, wilds, rank, rules)
-                if empties or not rules.shape(r.reading.shape).last_play]
+    wild = require_wild(state.rules)
+    move, readings = _readings(state, seat, cards)
     kept = choose(wild, readings)
     if declared is not None and wild.policy is ReadingPolicy.DECLARED:
         return _stated(state, move, readings, declared)
@@ -160,6 +154,27 @@ def wild_reading(state: GameState, seat: int, cards: Cards,
                f"{'answering this trick' if prev else 'leading'}, not {declared}")
         raise NotAMoveError(f"{move.format()} as {declared}: {why}", why)
     return got[0]
+
+
+def _readings(state: GameState, seat: int, cards: Cards) -> tuple[WildMove, list[WildReading]]:
+    """``cards`` (held by ``seat``) as a wild move, and its readings before the policy: those
+    of :func:`ddzspec.wild.wild_readings`, a last-play-only shape only when the play empties
+    the hand."""
+    rules = state.rules
+    rank = state.wild[0]
+    natural, wilds = split_hand(cards, rank)
+    empties = cards == state.hands[seat]
+    return WildMove(natural, wilds, rank), [
+        r for r in wild_readings(natural, wilds, rank, rules)
+        if empties or not rules.shape(r.reading.shape).last_play]
+
+
+def wild_choices(state: GameState, seat: int, cards: Cards) -> tuple[WildReading, ...]:
+    """The readings ``seat`` may play ``cards`` (held) as now, under wild rules: those the
+    wild restrictions keep that lead, or beat the play to beat, under the file's policy
+    (:func:`ddzspec.wildmoves.choose`; ``strongest``: at most one; ``declared``: every one,
+    the player states which). Empty when the cards are no play here."""
+    return choose(require_wild(state.rules), _readings(state, seat, cards)[1], state.last_wild)
 
 
 def _stated(state: GameState, move: WildMove, readings: list[WildReading],
@@ -201,4 +216,4 @@ def wild_actions(state: GameState) -> list[Action]:
                              state.last_wild)]
 
 
-__all__ = ["pass_turn", "play_cards", "wild_actions", "wild_reading"]
+__all__ = ["pass_turn", "play_cards", "wild_actions", "wild_choices", "wild_reading"]
