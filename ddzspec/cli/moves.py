@@ -71,19 +71,29 @@ def parse_wild_move(text: str, rank: int, rules: Rules, notation: str, what: str
                     ) -> tuple[WildMove, WildReading | None]:
     """A wild move as written (``4***``, ``333*=3333`` under the declared policy): the move and
     the declared reading (None when none is written). Exits 2 on bad input, ``what`` first."""
+    got = wild_move_or_error(text, rank, rules, notation, what)
+    if isinstance(got, str):
+        fail(got)
+    return got
+
+
+def wild_move_or_error(text: str, rank: int, rules: Rules, notation: str, what: str
+                       ) -> tuple[WildMove, WildReading | None] | str:
+    """:func:`parse_wild_move`, its error returned as one message (``what`` first) instead of
+    exiting: a command that reads several moves reports every one."""
     from ..errors import NotationError
     from ..rules.model import ReadingPolicy
     from ..wild import parse_declared, parse_wild, require_wild
     try:
         if "=" in text:
             if require_wild(rules).policy is not ReadingPolicy.DECLARED:
-                fail(f"{what} {text}: '=' declares a reading, but {rules.name} takes the "
-                     f"{require_wild(rules).policy.value} reading (write the cards only)")
+                return (f"{what} {text}: '=' declares a reading, but {rules.name} takes the "
+                        f"{require_wild(rules).policy.value} reading (write the cards only)")
             declared = parse_declared(text, rank, rules, notation)
             return parse_wild(text.partition("=")[0], rank, rules, notation), declared
         return parse_wild(text, rank, rules, notation), None
     except NotationError as e:
-        fail(f"{what}: {e}")
+        return f"{what}: {e}"
 
 
 def wild_reading_of(text: str, rank: int, rules: Rules, notation: str, what: str,
@@ -184,12 +194,18 @@ def read(moves: tuple[str, ...], wild: str | None, rules: Rules, notation: str,
 def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
                as_json: bool) -> None:
     """``read`` with wild cards: each move's readings (policy strongest: the lead's marked;
-    a declared reading: that one)."""
+    a declared reading: that one). A move written wrong is reported with its place among the
+    arguments, every one of them (exit 2); the other moves are still read (text output)."""
     from ..wild import explain_wild
     out: list[dict[str, Any]] = []
+    errors: list[str] = []
     for n, m in enumerate(moves, 1):
         what = f"move {n}" if len(moves) > 1 else "MOVE"
-        move, declared = parse_wild_move(m, rank, rules, notation, what)
+        got = wild_move_or_error(m, rank, rules, notation, what)
+        if isinstance(got, str):
+            errors.append(got)
+            continue
+        move, declared = got
         ex = explain_wild(move, rules)
         taken = declared or ex.lead
         rows = [{**wild_reading_json(r, notation, cut), "taken": r == taken}
@@ -198,6 +214,8 @@ def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
                     "readings": rows,
                     "policy": rules.wild.policy.value if rules.wild else None})
     if as_json:
+        if errors:
+            fail("\n".join(errors))
         emit_json(out)
         return
     for o in out:
@@ -215,6 +233,8 @@ def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
             mark = "  <- taken" if r["taken"] else ""
             click.echo(f"  {r['type']:<17} body {r['body']}  kickers {kick}"
                        f"{'  (' + '; '.join(extra) + ')' if extra else ''}{mark}")
+    if errors:
+        fail("\n".join(errors))
 
 
 # ----------------------------------------------------------------------------- beats

@@ -184,6 +184,9 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
     (an ambiguous multiset has several readings). Prints the rules sections that differ, the
     counts per direction and type, then a few examples per type (--all: every one). With
     --moves FILE only the listed moves are compared, and every difference among them is listed.
+    With wild cards (laizi): the wild moves' counts of both files per wild rank and in total
+    (as ``check`` counts them, each under its file's wild restrictions) and what each reading
+    policy settles.
     Exit 0 if nothing differs, 1 if a multiset or a rules section does, 2 on bad input.
     """
     from ..diff import diff_json, diff_lines, diff_rules, read_moves_file
@@ -198,6 +201,13 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
         for r in (a, b):
             table_with_progress(r, quiet=as_json)
         result = diff_rules(a, b, limit=limit, moves=moves, notation=notation)
+        if a.wild is not None or b.wild is not None:  # issue 26: the wild counts side by side
+            from dataclasses import replace
+
+            from ..diff import wild_diff
+            reports = [None if r.wild is None else wild_report_with_progress(r, quiet=as_json)
+                       for r in (a, b)]
+            result = replace(result, wild=wild_diff(*reports))
     except DdzError as e:
         fail(str(e))
         return

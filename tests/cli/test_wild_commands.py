@@ -158,3 +158,17 @@ def test_play_deals_laizi_and_the_record_replays(cli: Any, tmp_path: Path) -> No
     assert "×2 soft-bomb KK** (seat 2)" in out
     code, again, _ = cli("replay", str(path))
     assert code == 0 and "  wild rank (laizi, drawn after the deal): Q" in again.splitlines()
+
+
+def test_read_of_several_wild_moves_reports_every_error(cli: Any) -> None:
+    code, out, err = cli("read", "3", "4**=", "34*", "*****", *LAIZI)
+    assert code == 2 and "Traceback" not in err
+    # the moves written right are still read: 3 (a single) and 34* (no reading)
+    assert out.splitlines() == [
+        "3: 1 reading (policy strongest)",
+        "  single            body 3  kickers -  <- taken",
+        "34*: illegal: no substitution of its wild cards makes a move"]
+    assert "move 2 4**=: '=' declares a reading, but laizi takes the strongest" in err
+    assert "move 4: column 5: 5 wild cards: the deck holds 4 cards of the wild rank 7" in err
+    code, out, err = cli("read", "--json", "5*", "9*****", *LAIZI)
+    assert code == 2 and out == "" and "move 2: column 6: 5 wild cards" in err
