@@ -172,3 +172,28 @@ def test_read_of_several_wild_moves_reports_every_error(cli: Any) -> None:
     assert "move 4: column 5: 5 wild cards: the deck holds 4 cards of the wild rank 7" in err
     code, out, err = cli("read", "--json", "5*", "9*****", *LAIZI)
     assert code == 2 and out == "" and "move 2: column 6: 5 wild cards" in err
+
+
+def test_play_deals_reading_declared_and_the_record_replays(cli: Any, tmp_path: Path) -> None:
+    """``play --rules examples/laizi-declared.rules``: the computer players state the reading
+    of every play (``"as"`` in the record); the record replays, each reading checked."""
+    example = str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules")
+    path = tmp_path / "declared.json"
+    code, out, _ = cli("play", "--rules", example, "--seed", "1", "--save", str(path))
+    assert code == 0
+    assert "  wild rank (laizi, drawn after the deal): Q" in out.splitlines()
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    plays = [a for a in obj["actions"] if "play" in a]
+    assert obj["version"] == 4 and plays and all("as" in a for a in plays)
+    code, again, _ = cli("replay", str(path))
+    assert code == 0 and again.splitlines()[-1] == out.splitlines()[-1]
+    # a reading the cards cannot make: replay stops at that play, with the reason
+    first = next(i for i, a in enumerate(obj["actions"]) if "play" in a)
+    obj["actions"][first]["as"] = "BR"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    code, out, err = cli("replay", str(path))
+    assert code == 1
+    # seed 1: seat 1 leads the pair straight 33445566 (action 3, after the three bids)
+    assert (f'invalid action {first}: {{"seat": 1, "play": "33445566", "as": "BR"}}: 33445566 '
+            "as BR: the cards cannot make BR under the rules (readings: pair_straight "
+            "33445566)") in out + err

@@ -285,3 +285,21 @@ def test_diff_compares_two_wild_policies_by_their_counts(cli: Any, tmp_path: Pat
                              f"{13 * one['several_one_type']} moves, the type priority "
                              f"{13 * one['several_types']} (468 on both sides of the bomb "
                              "line)") for line in lines)
+
+
+def test_check_of_the_declared_example_reports_the_choice_sets(cli: Any) -> None:
+    """examples/laizi-declared.rules (``reading declared``): ``check`` reports how many moves
+    offer a choice of readings and the largest choice set, as the enumeration counts them."""
+    example = Path(__file__).parents[2] / "examples" / "laizi-declared.rules"
+    args = [a for s in DROPPED for a in ("--without", s)]
+    one = counts(4)
+    several = 13 * (one["several_one_type"] + one["several_types"])
+    code, out, _ = cli("check", str(example), *args)
+    assert code == 0
+    # r*** (r not the wild rank): the soft bomb rrrr, rrr + X and XXX + r: 1 + 12 + 12 = 25
+    assert one["largest_choice_set"] == 25
+    assert (f"reading declared: {several} moves offer a choice of readings (the player states "
+            "one); the largest choice set has 25 readings") in " ".join(out.split())
+    code, out, _ = cli("check", str(example), *args, "--json")
+    wild = json.loads(out)["wild"]
+    assert wild["policy"] == "declared" and wild["variants"]["none"]["per_rank"]["7"] == one
