@@ -229,8 +229,10 @@ class TerminalSeat:
             if s != self.seat:
                 lines.append(f"seat {s} shows: {_grouped(h, n)}")
         if v.phase.value == "play":
+            shown = v.trick_plays(n) if v.wild else (None,) * len(v.trick)
             trick = [f"{'you' if s == self.seat else f'seat {s}'} "
-                     + ("pass" if r is None else r.describe(n)) for s, r in v.trick]
+                     + ("pass" if r is None else w or r.describe(n))
+                     for (s, r), w in zip(v.trick, shown)]
             lines.append("trick: " + ("; ".join(trick) if trick else "you lead"))
             if v.last_wild is not None:
                 lines.append(f"to beat: {v.last_wild.describe(n)}")

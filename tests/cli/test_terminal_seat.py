@@ -505,6 +505,7 @@ def test_an_answer_that_beats_no_reading_is_refused_with_the_reason(tmp_path: Pa
     assert g.turn == 1 and g.hands[1].format() == "334455689JJJAA222"  # no wild card
     seat, said = seat_typing(g, ["hint", "JJJ", "pass"], tmp_path)
     seat.play_turn()
+    assert "trick: seat 0 TT** as TTTT" in said  # as held and as read
     assert "to beat: bomb TTTT (soft; wild cards as TT)" in said
     assert "multiplier: x2 (soft-bomb TT** x2); base 3" in said
     assert "hint 1/1: pass" in said  # nothing of seat 1 beats the soft bomb
