@@ -99,8 +99,9 @@ def wild_move_or_error(text: str, rank: int, rules: Rules, notation: str, what: 
 def wild_reading_of(text: str, rank: int, rules: Rules, notation: str, what: str,
                     previous: WildReading | None = None) -> WildReading | None:
     """The reading a wild move is played as: the declared one, else (policy strongest) the one
-    the policy takes leading or answering ``previous``; under ``declared`` a move of several
-    readings must declare one (exit 2). None: no reading (not a legal move, or no answer)."""
+    the policy takes leading or answering ``previous``; under ``declared`` a move with several
+    readings in context (leading, or beating ``previous``) must declare one (exit 2), as in a
+    deal. None: no reading (not a legal move, or no answer)."""
     from ..rules.model import ReadingPolicy
     from ..wild import wild_readings
     from ..wildmoves import choose
@@ -110,12 +111,11 @@ def wild_reading_of(text: str, rank: int, rules: Rules, notation: str, what: str
     if declared is not None:
         return declared
     readings = wild_readings(move.natural, move.wilds, rank, rules)
-    got = choose(wild, readings)
+    got = choose(wild, readings, previous)
     if wild.policy is ReadingPolicy.DECLARED and len(got) > 1:
-        fail(f"{what} {text}: {len(got)} readings: declare one, e.g. "
-             f"{move.format(notation)}={got[0].reading.format(notation)}")
-    if previous is not None:
-        got = choose(wild, readings, previous)
+        context = "that beat PREVIOUS" if previous is not None else ""
+        fail(f"{what} {text}: {len(got)} readings{' ' if context else ''}{context}: declare "
+             f"one, e.g. {move.format(notation)}={got[0].reading.format(notation)}")
     return got[0] if got else None
 
 # ----------------------------------------------------------------------------- read
@@ -285,15 +285,18 @@ def beats(play: str, previous: str, wild: str | None, rules: Rules, notation: st
 
 def _beats_wild(play: str, previous: str, rank: int, rules: Rules, notation: str,
                 as_json: bool) -> None:
-    """``beats`` with wild cards."""
-    from ..wild import outranks
+    """``beats`` with wild cards: PLAY's reading in context (answering PREVIOUS), as in a
+    deal."""
+    from ..wild import explain_wild, outranks
     prev = wild_reading_of(previous, rank, rules, notation, "PREVIOUS")
     if prev is None:
         fail(f"PREVIOUS {previous} is not a legal move under {rules.label} (no substitution "
              "of its wild cards makes a move), so nothing can be compared with it")
     wild = rules.wild
     assert wild is not None
-    led = wild_reading_of(play, rank, rules, notation, "PLAY")
+    move, declared = parse_wild_move(play, rank, rules, notation, "PLAY")
+    ex = explain_wild(move, rules)  # leading: under declared any reading, none chosen
+    led = declared or ex.lead or next(iter(ex.kept), None)
     if led is None:
         ok, why = False, f"{play} is not a legal move (no substitution of its wild cards " \
             "makes a move)"

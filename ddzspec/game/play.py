@@ -181,10 +181,16 @@ def _stated(state: GameState, move: WildMove, readings: list[WildReading],
             declared: Cards) -> WildReading:
     """The reading ``declared`` (the cards ``move`` makes) under ``reading declared``: one of
     ``readings`` (those the play may have), kept by the wild restrictions and, answering,
-    beating the play to beat. Raises NotAMoveError, DoesNotBeatError."""
+    beating the play to beat. Raises NotAMoveError (LastPlayOnlyError: a last-play-only shape
+    that would not empty the hand), DoesNotBeatError."""
     wild = require_wild(state.rules)
     said = f"{move.format()} as {declared}"
     r = next((r for r in readings if r.reading.cards == declared), None)
+    if r is None and any(x.reading.cards == declared for x in
+                         wild_readings(move.natural, move.wilds, move.rank, state.rules)):
+        why = (f"{declared} reads as a shape played only as a hand's last play (house rule), "
+               "and this play would not empty the hand")
+        raise LastPlayOnlyError(f"{said}: {why}", why)
     if r is None:
         why = (f"the cards cannot make {declared} under the rules (readings: "
                + ("; ".join(r.describe() for r in readings) or "none") + ")")

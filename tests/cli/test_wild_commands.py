@@ -86,8 +86,14 @@ def test_declared_policy(cli: Any, tmp_path: Path) -> None:
     code, out, _ = cli("read", "--json", "333*=333+4", *args)
     assert code == 0
     assert [r["cards"] for r in json.loads(out)[0]["readings"] if r["taken"]] == ["333+4"]
-    code, _, err = cli("beats", "333*", "4445", *args)
-    assert code == 2 and "PLAY 333*: 13 readings: declare one, e.g. 333*=3333" in err
+    # in context, as in a deal: of 333*'s 13 readings only the soft bomb 3333 beats 444+5
+    code, out, _ = cli("beats", "333*", "4445", *args)
+    assert code == 0 and out.startswith("yes: bomb 3333 (soft; wild cards as 3)")
+    code, _, err = cli("read", "333*", *args)
+    assert code == 0
+    # 4*** against 333+5: 444+X (12 X), XXX+4 for X above 3 (11) and the soft bomb 4444
+    code, _, err = cli("beats", "4***", "3335", *args)
+    assert code == 2 and "PLAY 4***: 24 readings that beat PREVIOUS: declare one" in err
     code, out, _ = cli("beats", "333*=3333", "4445", *args)
     assert out.startswith("yes: bomb 3333 (soft; wild cards as 3)")
     code, out, _ = cli("moves", "--json", "3377", *args)

@@ -10,7 +10,13 @@ import pytest
 from wild_helpers import declared_laizi
 
 from ddzspec.cards import Rank
-from ddzspec.errors import DoesNotBeatError, GameError, NotAMoveError, UnplayableRulesError
+from ddzspec.errors import (
+    DoesNotBeatError,
+    GameError,
+    LastPlayOnlyError,
+    NotAMoveError,
+    UnplayableRulesError,
+)
 from ddzspec.game import Action, Game, GameState
 from ddzspec.game.dealing import draw_wild
 from ddzspec.game.record import Record, record_of, replay, resume, transcript
@@ -300,3 +306,19 @@ def test_the_view_shows_each_trick_play_as_held_and_as_read(declared: bool) -> N
     classic = landlord_takes(classic).apply(Action.play(0, "5556"))
     assert classic.view(1).trick_plays() == ("555+6",)  # the reading's notation
     assert "shown" not in classic.view(1).to_json()["trick"][0]
+
+
+def test_a_stated_last_play_only_reading_needs_the_whole_hand(tmp_path: Path) -> None:
+    f = tmp_path / "lp.rules"
+    f.write_text(f'rules lp extends "{DECLARED.path}"\nshapes {{\n    trio = 3 x 1 last_play\n'
+                 "}\n", encoding="utf-8")
+    st = GameState.new(load_rules(str(f)), seed=11, hands=HANDS, talon=TALON, first=0)
+    g = Game(st.apply(Action.bid(0, 3)))
+    before = g.state
+    # 33 and a wild 7 as the bare trio 333: a last play only, and seat 0 keeps 17 cards
+    with pytest.raises(LastPlayOnlyError, match=r"^33\* as 333: 333 reads as a shape played "
+                       r"only as a hand's last play"):
+        g.act(Action.play(0, "337", "333"))
+    with pytest.raises(NotAMoveError, match="no reading under the rules"):
+        g.act(Action.play(0, "337"))  # no other reading of three cards
+    assert g.state is before
