@@ -203,3 +203,16 @@ def test_play_deals_reading_declared_and_the_record_replays(cli: Any, tmp_path: 
     assert (f'invalid action {first}: {{"seat": 1, "play": "33445566", "as": "BR"}}: 33445566 '
             "as BR: the cards cannot make BR under the rules (readings: pair_straight "
             "33445566)") in out + err
+
+
+@pytest.mark.parametrize("rules", ["laizi", "examples/laizi-declared.rules"])
+def test_level_3_plays_a_wild_deal_as_level_2(cli: Any, rules: str) -> None:
+    """Level 3 has no rollouts nor solver over wild deals yet (issue 26): it bids and plays as
+    level 2, and a deal of three level-3 seats finishes (the solver's warm-up refused wild
+    rules)."""
+    path = str(Path(__file__).parents[2] / rules) if rules.endswith(".rules") else rules
+    code, out, err = cli("play", "--rules", path, "--levels", "3,3,3", "--seed", "2")
+    assert code == 0 and "Traceback" not in err
+    assert out.splitlines()[-1].startswith("points: ")
+    code, out2, _ = cli("play", "--rules", path, "--levels", "2,2,2", "--seed", "2")
+    assert out2.splitlines()[-3:] == out.splitlines()[-3:]
