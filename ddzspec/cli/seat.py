@@ -14,6 +14,7 @@ import click
 
 from ..cards import ALL_RANKS, parse_cards
 from ..rules import Rules
+from ..rules.model import ReadingPolicy
 from ..wild import WILD_MARK, WildMove, explain_wild, parse_declared, parse_wild, require_wild
 from .common import check_output, fail
 from .exits import ExitCode
@@ -299,7 +300,7 @@ class TerminalSeat:
             else:
                 wild = f"; a wild card as held or as {WILD_MARK}" if self.state.wild else ""
                 if self.state.wild and \
-                        require_wild(self.state.rules).policy.value == "declared":
+                        require_wild(self.state.rules).policy is ReadingPolicy.DECLARED:
                     wild += f"; 333{WILD_MARK}=3333 states the reading"
                 self.say(f"type cards in your notation to play them (e.g. 333+4{wild}), or a "
                          "command (also :NAME):")
@@ -450,7 +451,6 @@ class TerminalSeat:
         typed nothing (back to the prompt)."""
         from ..errors import DdzError
         from ..game.play import wild_choices
-        from ..rules.model import ReadingPolicy
         from ..wildmoves import split_hand
         st = self.state
         if not st.wild or require_wild(st.rules).policy is not ReadingPolicy.DECLARED \

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -189,7 +190,7 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
     policy settles.
     Exit 0 if nothing differs, 1 if a multiset or a rules section does, 2 on bad input.
     """
-    from ..diff import diff_json, diff_lines, diff_rules, read_moves_file
+    from ..diff import diff_json, diff_lines, diff_rules, read_moves_file, wild_diff
     try:
         a, b = _load_pair(rules_a, rules_b, without)
         moves = None
@@ -202,9 +203,6 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
             table_with_progress(r, quiet=as_json)
         result = diff_rules(a, b, limit=limit, moves=moves, notation=notation)
         if a.wild is not None or b.wild is not None:  # issue 26: the wild counts side by side
-            from dataclasses import replace
-
-            from ..diff import wild_diff
             reports = [None if r.wild is None else wild_report_with_progress(r, quiet=as_json)
                        for r in (a, b)]
             result = replace(result, wild=wild_diff(*reports))
