@@ -497,7 +497,8 @@ class TerminalSeat:
 
     def hint(self) -> str:
         """The next legal move, smallest first, cycling (``hint 2/7: 44 (pair)``); pass is
-        the last hint when it is allowed."""
+        the last hint when it is allowed. Under ``reading declared`` one hint per (play,
+        reading), written as typed: ``hint 2/1902: 3*=33 : pair 33 (wild cards as 3)``."""
         from ..game import ActionKind
         if self._hints is None or self._hints[0] is not self.state:
             self._hints = (self.state, self.state.legal_actions())
@@ -510,7 +511,11 @@ class TerminalSeat:
             return where + "pass"
         assert a.cards is not None  # a play
         if self.state.wild:
-            return where + self._wild_play(a, self.state)
+            said = self._wild_play(a, self.state)
+            held, _, words = said.partition(" : ")
+            if a.declared is not None and WILD_MARK in held:  # reading declared: as typed
+                said = f"{held}={a.declared.format(self.notation)} : {words}"
+            return where + said
         from ..moves import to_reading
         r = to_reading(a.cards, self.state.rules)
         return where + f"{r.format(self.notation)} ({r.shape})"

@@ -550,9 +550,14 @@ TT_READINGS = [f"trio_single TTT+{r} (wild cards as {r}T)" for r in "3456789"] +
 
 def test_a_declared_play_with_several_readings_asks_which(tmp_path: Path) -> None:
     g = declared_landlord_leads()
-    seat, said = seat_typing(g, ["help", "TT**", "", "TTQQ", "x", "14", "8"], tmp_path)
+    seat, said = seat_typing(g, ["help", "hint", "hint", "TT**", "", "TTQQ", "x", "14", "8"],
+                             tmp_path)
     seat.play_turn()
     assert any("333*=3333 states the reading" in line for line in said)  # help
+    # one hint per (play, reading), written as typed: the single 3, then 3 and a wild card as
+    # the pair 33 (1,902 (play, reading) pairs against laizi's 1,221 plays)
+    assert said[said.index("hint 1/1902: 3 : single 3") + 1] == \
+        "hint 2/1902: 3*=33 : pair 33 (wild cards as 3)"
     ask = said.index("TT** has 13 readings here; which reading?")
     assert said[ask + 1:ask + 14] == [f"  {i}: {r}" for i, r in enumerate(TT_READINGS, 1)]
     # empty: back to the prompt, the deal unchanged; TTQQ (the Qs typed as held) asks again
