@@ -20,6 +20,8 @@ from ..game.enums import ActionKind
 from ..moves import legal_moves, move_index
 from ..readings import Reading
 from ..rules import Rules
+from ..rules.model import ReadingPolicy
+from ..wild import require_wild
 from ..wildmoves import WildPlay, wild_legal_moves
 
 
@@ -103,13 +105,15 @@ def legal_plays(view: SeatView, rules: Rules) -> tuple[Reading, ...]:
 def as_played(view: SeatView, rules: Rules, action: Action) -> Action:
     """``action`` as the seat plays it: under wild rules a play chosen among
     :func:`legal_plays` by the cards its reading makes becomes the play of the held cards
-    with that reading (the one with the fewest wild cards: the hint's order); any other
-    action is itself."""
+    with that reading (the one with the fewest wild cards: the hint's order), the reading
+    stated under ``reading declared`` (the computer levels choose among every reading of
+    every play, so the reading is theirs); any other action is itself."""
     if not view.wild or action.kind is not ActionKind.PLAY:
         return action
+    declared = require_wild(rules).policy is ReadingPolicy.DECLARED
     for p in _wild_plays(view, rules):
         if p.reading.reading.cards == action.cards:
-            return Action.play(view.seat, p.move.cards)
+            return Action.play(view.seat, p.move.cards, action.cards if declared else None)
     raise ValueError(f"no legal play of seat {view.seat} reads as {action.cards}")
 
 
@@ -193,6 +197,6 @@ def prepare(rules: Rules, *, endgame: bool = False) -> None:
     if move_index(rules).is_small():
         get_table(rules)
     legal_moves(EMPTY, None, rules)  # builds the index over the table now in memory
-    if endgame:
+    if endgame and rules.wild is None:  # issue 26: level 3 plays wild deals as level 2
         from .endgame import warm_up
         warm_up(rules)

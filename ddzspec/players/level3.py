@@ -285,8 +285,11 @@ class Level3:
         answer, blind landlord, show cards after the deal) by rollouts (:meth:`decide_round`);
         with ``rollout_bids``, a call or rob (call_rob) by rollouts too; other bids, calls and
         robs are level 2's (and the endgame solver's one-time set-up for these rules, so that
-        no trick-play decision pays for it)."""
+        no trick-play decision pays for it). Under wild rules, level 2's (no rollouts nor
+        solver over wild deals yet: issue 26)."""
         rules = check_view(view, BID_PHASES)
+        if rules.wild is not None:  # issue 26: no rollouts nor solver over wild deals yet
+            return _L2.decide_bid(view)
         from .endgame import warm_up
         warm_up(rules)
         prepare(rules)  # the fast index of legal moves, built once per process
