@@ -22,7 +22,9 @@ from .errors import NotationError
 from .readings import Reading
 from .restrictions import holds
 from .rules import Bidding, Deal, Rules, Scoring, Trick, Win
+from .rules.model import ReadingPolicy
 from .table import Entry, MoveTable, get_table
+from .wildcheck import COLUMNS, WildCounts, WildReport
 
 #: The three directions of a difference, in output order.
 DIRECTIONS = ("only_a", "only_b", "changed")
@@ -73,6 +75,8 @@ class Diff:
     counts: dict[str, dict[str, int]]
     differences: tuple[Difference, ...]
     compared: int
+    #: the wild-card counts side by side, when either file has wild cards (:func:`wild_diff`)
+    wild: WildDiff | None = None
 
     @property
     def total(self) -> dict[str, int]:
@@ -83,6 +87,121 @@ class Diff:
     def identical(self) -> bool:
         """True when no multiset differs."""
         return not any(self.total.values())
+
+
+# --------------------------------------------------------------------------- wild cards
+
+@dataclass(frozen=True, slots=True)
+class WildSide:
+    """One file's wild-card counts in a diff: its ``policy`` (None without wild cards), the
+    wild restrictions it plays under (``restrictions``, words), the counts per wild rank symbol
+    (English) under them and in total (:class:`~ddzspec.wildcheck.WildCounts`), and what the
+    policy settles (:meth:`settles`)."""
+
+    policy: ReadingPolicy | None
+    restrictions: tuple[str, ...]
+    per_rank: dict[str, WildCounts]
+    total: WildCounts
+
+    def settles(self) -> dict[str, int]:
+        """How the file's policy makes one reading of the moves with several: ``declared``
+        (the player states it: every such move), ``highest_body`` (strongest: several
+        readings of one type) and ``priority`` (strongest, leading: several types); 0 for
+        what the policy does not settle that way; all 0 without wild cards."""
+        t = self.total
+        several = t.one_type + t.types
+        if self.policy is ReadingPolicy.DECLARED:
+            return {"declared": several, "highest_body": 0, "priority": 0}
+        if self.policy is ReadingPolicy.STRONGEST:
+            return {"declared": 0, "highest_body": t.one_type, "priority": t.types}
+        return {"declared": 0, "highest_body": 0, "priority": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class WildDiff:
+    """The wild-card counts of two files side by side (issue 26), each under its own file's
+    wild restrictions: :class:`WildSide` ``a`` and ``b``; :attr:`ranks`: the wild rank
+    symbols of either, low to high."""
+
+    a: WildSide
+    b: WildSide
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        """The wild rank symbols of either file, in rank order."""
+        order = {r.symbol(): i for i, r in enumerate(ALL_RANKS)}
+        return tuple(sorted({*self.a.per_rank, *self.b.per_rank}, key=order.__getitem__))
+
+    def rows(self) -> list[tuple[str, WildCounts, WildCounts]]:
+        """(wild rank symbol or ``total``, the counts under a, under b); a rank one file cannot
+        draw counts zero there."""
+        none = WildCounts()
+        return [(r, self.a.per_rank.get(r, none), self.b.per_rank.get(r, none))
+                for r in self.ranks] + [("total", self.a.total, self.b.total)]
+
+    @property
+    def same(self) -> bool:
+        """True when both files count alike and their policies settle alike."""
+        return all(x == y for _, x, y in self.rows()) and self.a.settles() == self.b.settles()
+
+
+def wild_side(report: WildReport | None) -> WildSide:
+    """The :class:`WildSide` of a wild report (:func:`ddzspec.wildcheck.wild_report`), under
+    the file's own wild restrictions (``"file"``, else none); an empty side for None (a file
+    without wild cards)."""
+    if report is None:
+        return WildSide(None, (), {}, WildCounts())
+    variant = "file" if "file" in report.per_rank else "none"
+    wild = report.rules.wild
+    assert wild is not None
+    return WildSide(wild.policy, tuple(map(str, report.restrictions[variant])),
+                    {ALL_RANKS[r].symbol(): c for r, c in report.per_rank[variant].items()},
+                    report.total(variant))
+
+
+def wild_diff(a: WildReport | None, b: WildReport | None) -> WildDiff:
+    """Two files' wild counts side by side (:class:`WildDiff`): per wild rank and in total,
+    the playable wild moves, those with one reading, several of one type, of several types,
+    on both sides of the bomb line, the largest choice set, and what each policy settles."""
+    return WildDiff(wild_side(a), wild_side(b))
+
+
+def _wild_json(w: WildDiff) -> dict[str, object]:
+    def side(x: WildSide) -> dict[str, object]:
+        return {"policy": None if x.policy is None else x.policy.value,
+                "restrictions": list(x.restrictions), "settles": x.settles(),
+                "total": x.total.to_json(),
+                "per_rank": {r: c.to_json() for r, c in x.per_rank.items()}}
+    return {"a": side(w.a), "b": side(w.b), "same": w.same}
+
+
+def _wild_lines(w: WildDiff, a: str, b: str) -> list[str]:
+    """The wild counts of both files in plain text: a row per wild rank and the total where
+    they differ (``a -> b`` for each count that differs), then what each policy settles."""
+    lines = [f"Wild moves (each under its file's wild restrictions: {a}: "
+             f"{', '.join(w.a.restrictions) or 'none'}; {b}: "
+             f"{', '.join(w.b.restrictions) or 'none'}):"]
+    differing = [(r, x, y) for r, x, y in w.rows() if x != y]
+    if not differing:
+        lines.append("  the same counts for every wild rank")
+    for r, x, y in differing:
+        jx, jy = x.to_json(), y.to_json()
+        parts = [f"{head} {jx[k]} -> {jy[k]}" for k, head in COLUMNS if jx[k] != jy[k]]
+        lines.append(f"  {r:<5} " + "; ".join(parts))
+    lines.append(f"  {w.a.total.playable} playable wild moves in {a}, "
+                 f"{w.b.total.playable} in {b}")
+    for name, side in ((a, w.a), (b, w.b)):
+        s = side.settles()
+        if side.policy is ReadingPolicy.DECLARED:
+            lines.append(f"  {name}: reading declared: the player states the reading of "
+                         f"{s['declared']} moves (largest choice set {side.total.largest})")
+        elif side.policy is ReadingPolicy.STRONGEST:
+            lines.append(f"  {name}: reading strongest: the highest body settles "
+                         f"{s['highest_body']} moves, the type priority {s['priority']} "
+                         f"({side.total.bomb_line} on both sides of the bomb line)")
+        else:
+            lines.append(f"  {name}: no wild cards")
+    return lines
 
 
 # --------------------------------------------------------------------------- signatures
@@ -396,7 +515,9 @@ def read_moves_file(text: str, path: str = "<moves>", notation: str = "en",
 def diff_json(d: Diff, notation: str = "en") -> dict[str, object]:
     """The JSON document of ``ddzspec diff --json``: ``a``, ``b`` (rules names), ``spec``
     (sections that differ), ``compared``, ``total`` and ``counts`` (per direction, per type),
-    ``differences`` (cards, direction, type, a and b readings as lists of strings, why)."""
+    ``differences`` (cards, direction, type, a and b readings as lists of strings, why);
+    ``wild`` when either file has wild cards: for ``a`` and ``b`` the policy, restrictions,
+    ``settles`` (:meth:`WildSide.settles`), ``total`` and ``per_rank`` counts, and ``same``."""
     return {
         "a": d.a.name, "b": d.b.name,
         "spec": [{"what": s.what, "a": s.a, "b": s.b} for s in d.spec],
@@ -407,6 +528,7 @@ def diff_json(d: Diff, notation: str = "en") -> dict[str, object]:
                          "type": x.type, "a": [r.describe(notation) for r in x.a],
                          "b": [r.describe(notation) for r in x.b], "why": x.why}
                         for x in d.differences],
+        **({"wild": _wild_json(d.wild)} if d.wild is not None else {}),
     }
 
 
@@ -425,8 +547,11 @@ def diff_lines(d: Diff, notation: str = "en", shown_all: bool = False) -> list[s
         for s in d.spec:
             lines.append(f"  {s.what:<{w}}  {a}: {s.a}")
             lines.append(f"  {'':<{w}}  {b}: {s.b}")
+    if d.wild is not None:
+        lines += _wild_lines(d.wild, a, b)
     if d.identical:
-        lines.append("No multiset differs: every move has the same verdict and reading.")
+        lines.append("No multiset differs: every move has the same verdict and reading"
+                     + (" (without wild cards)." if d.wild is not None else "."))
         return lines
     for direction in DIRECTIONS:
         c = d.counts[direction]

@@ -71,26 +71,37 @@ def parse_wild_move(text: str, rank: int, rules: Rules, notation: str, what: str
                     ) -> tuple[WildMove, WildReading | None]:
     """A wild move as written (``4***``, ``333*=3333`` under the declared policy): the move and
     the declared reading (None when none is written). Exits 2 on bad input, ``what`` first."""
+    got = wild_move_or_error(text, rank, rules, notation, what)
+    if isinstance(got, str):
+        fail(got)
+    return got
+
+
+def wild_move_or_error(text: str, rank: int, rules: Rules, notation: str, what: str
+                       ) -> tuple[WildMove, WildReading | None] | str:
+    """:func:`parse_wild_move`, its error returned as one message (``what`` first) instead of
+    exiting: a command that reads several moves reports every one."""
     from ..errors import NotationError
     from ..rules.model import ReadingPolicy
     from ..wild import parse_declared, parse_wild, require_wild
     try:
         if "=" in text:
             if require_wild(rules).policy is not ReadingPolicy.DECLARED:
-                fail(f"{what} {text}: '=' declares a reading, but {rules.name} takes the "
-                     f"{require_wild(rules).policy.value} reading (write the cards only)")
+                return (f"{what} {text}: '=' declares a reading, but {rules.name} takes the "
+                        f"{require_wild(rules).policy.value} reading (write the cards only)")
             declared = parse_declared(text, rank, rules, notation)
             return parse_wild(text.partition("=")[0], rank, rules, notation), declared
         return parse_wild(text, rank, rules, notation), None
     except NotationError as e:
-        fail(f"{what}: {e}")
+        return f"{what}: {e}"
 
 
 def wild_reading_of(text: str, rank: int, rules: Rules, notation: str, what: str,
                     previous: WildReading | None = None) -> WildReading | None:
     """The reading a wild move is played as: the declared one, else (policy strongest) the one
-    the policy takes leading or answering ``previous``; under ``declared`` a move of several
-    readings must declare one (exit 2). None: no reading (not a legal move, or no answer)."""
+    the policy takes leading or answering ``previous``; under ``declared`` a move with several
+    readings in context (leading, or beating ``previous``) must declare one (exit 2), as in a
+    deal. None: no reading (not a legal move, or no answer)."""
     from ..rules.model import ReadingPolicy
     from ..wild import wild_readings
     from ..wildmoves import choose
@@ -100,12 +111,11 @@ def wild_reading_of(text: str, rank: int, rules: Rules, notation: str, what: str
     if declared is not None:
         return declared
     readings = wild_readings(move.natural, move.wilds, rank, rules)
-    got = choose(wild, readings)
+    got = choose(wild, readings, previous)
     if wild.policy is ReadingPolicy.DECLARED and len(got) > 1:
-        fail(f"{what} {text}: {len(got)} readings: declare one, e.g. "
-             f"{move.format(notation)}={got[0].reading.format(notation)}")
-    if previous is not None:
-        got = choose(wild, readings, previous)
+        context = "that beat PREVIOUS" if previous is not None else ""
+        fail(f"{what} {text}: {len(got)} readings{' ' if context else ''}{context}: declare "
+             f"one, e.g. {move.format(notation)}={got[0].reading.format(notation)}")
     return got[0] if got else None
 
 # ----------------------------------------------------------------------------- read
@@ -184,12 +194,18 @@ def read(moves: tuple[str, ...], wild: str | None, rules: Rules, notation: str,
 def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
                as_json: bool) -> None:
     """``read`` with wild cards: each move's readings (policy strongest: the lead's marked;
-    a declared reading: that one)."""
+    a declared reading: that one). A move written wrong is reported with its place among the
+    arguments, every one of them (exit 2); the other moves are still read (text output)."""
     from ..wild import explain_wild
     out: list[dict[str, Any]] = []
+    errors: list[str] = []
     for n, m in enumerate(moves, 1):
         what = f"move {n}" if len(moves) > 1 else "MOVE"
-        move, declared = parse_wild_move(m, rank, rules, notation, what)
+        got = wild_move_or_error(m, rank, rules, notation, what)
+        if isinstance(got, str):
+            errors.append(got)
+            continue
+        move, declared = got
         ex = explain_wild(move, rules)
         taken = declared or ex.lead
         rows = [{**wild_reading_json(r, notation, cut), "taken": r == taken}
@@ -198,6 +214,8 @@ def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
                     "readings": rows,
                     "policy": rules.wild.policy.value if rules.wild else None})
     if as_json:
+        if errors:
+            fail("\n".join(errors))
         emit_json(out)
         return
     for o in out:
@@ -215,6 +233,8 @@ def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
             mark = "  <- taken" if r["taken"] else ""
             click.echo(f"  {r['type']:<17} body {r['body']}  kickers {kick}"
                        f"{'  (' + '; '.join(extra) + ')' if extra else ''}{mark}")
+    if errors:
+        fail("\n".join(errors))
 
 
 # ----------------------------------------------------------------------------- beats
@@ -265,15 +285,18 @@ def beats(play: str, previous: str, wild: str | None, rules: Rules, notation: st
 
 def _beats_wild(play: str, previous: str, rank: int, rules: Rules, notation: str,
                 as_json: bool) -> None:
-    """``beats`` with wild cards."""
-    from ..wild import outranks
+    """``beats`` with wild cards: PLAY's reading in context (answering PREVIOUS), as in a
+    deal."""
+    from ..wild import explain_wild, outranks
     prev = wild_reading_of(previous, rank, rules, notation, "PREVIOUS")
     if prev is None:
         fail(f"PREVIOUS {previous} is not a legal move under {rules.label} (no substitution "
              "of its wild cards makes a move), so nothing can be compared with it")
     wild = rules.wild
     assert wild is not None
-    led = wild_reading_of(play, rank, rules, notation, "PLAY")
+    move, declared = parse_wild_move(play, rank, rules, notation, "PLAY")
+    ex = explain_wild(move, rules)  # leading: under declared any reading, none chosen
+    led = declared or ex.lead or next(iter(ex.kept), None)
     if led is None:
         ok, why = False, f"{play} is not a legal move (no substitution of its wild cards " \
             "makes a move)"

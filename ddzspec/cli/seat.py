@@ -8,13 +8,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import click
 
 from ..cards import ALL_RANKS, parse_cards
 from ..rules import Rules
-from ..wild import WILD_MARK, WildMove, explain_wild, parse_wild
+from ..rules.model import ReadingPolicy
+from ..wild import WILD_MARK, WildMove, explain_wild, parse_declared, parse_wild, require_wild
 from .common import check_output, fail
 from .exits import ExitCode
 
@@ -186,7 +187,7 @@ class TerminalSeat:
         from ..wildmoves import split_hand
         assert action.cards is not None
         move = WildMove(*split_hand(action.cards, before.wild[0]), before.wild[0])
-        r = wild_reading(before, action.seat, action.cards)
+        r = wild_reading(before, action.seat, action.cards, action.declared)
         return f"{move.format(self.notation)} : {r.describe(self.notation)}"
 
     # ------------------------------------------------------------------ display
@@ -229,8 +230,10 @@ class TerminalSeat:
             if s != self.seat:
                 lines.append(f"seat {s} shows: {_grouped(h, n)}")
         if v.phase.value == "play":
+            shown = v.trick_plays(n) if v.wild else (None,) * len(v.trick)
             trick = [f"{'you' if s == self.seat else f'seat {s}'} "
-                     + ("pass" if r is None else r.describe(n)) for s, r in v.trick]
+                     + ("pass" if r is None else w or r.describe(n))
+                     for (s, r), w in zip(v.trick, shown)]
             lines.append("trick: " + ("; ".join(trick) if trick else "you lead"))
             if v.last_wild is not None:
                 lines.append(f"to beat: {v.last_wild.describe(n)}")
@@ -296,6 +299,9 @@ class TerminalSeat:
                 self.say("or a command (type :NAME when a choice has the same name):")
             else:
                 wild = f"; a wild card as held or as {WILD_MARK}" if self.state.wild else ""
+                if self.state.wild and \
+                        require_wild(self.state.rules).policy is ReadingPolicy.DECLARED:
+                    wild += f"; 333{WILD_MARK}=3333 states the reading"
                 self.say(f"type cards in your notation to play them (e.g. 333+4{wild}), or a "
                          "command (also :NAME):")
             for k, v in SEAT_COMMANDS.items():
@@ -393,12 +399,17 @@ class TerminalSeat:
                 action = Action.pass_(self.seat)
             else:
                 try:
-                    cards = self._parse_play(text)
+                    cards, declared = self._parse_play(text)
                 except DdzError as e:
                     self.say(f"not cards: {e}")
                     self.say("(type help for the commands)")
                     continue
-                action = Action(ActionKind.PLAY, self.seat, 0, cards)
+                if declared is None:
+                    picked = self._which_reading(cards)
+                    if picked is False:
+                        continue
+                    declared = picked
+                action = Action(ActionKind.PLAY, self.seat, 0, cards, declared)
             try:
                 self.apply(action)
                 return
@@ -416,13 +427,65 @@ class TerminalSeat:
             except GameError as e:
                 self.say(f"refused: {e.text(self.notation)}")
 
-    def _parse_play(self, text: str) -> Cards:
-        """The cards ``text`` plays, as held: under wild rules a wild card typed as its rank
-        or as ``*`` (:func:`ddzspec.wild.parse_wild`). Raises NotationError."""
+    def _parse_play(self, text: str) -> tuple[Cards, Cards | None]:
+        """The cards ``text`` plays, as held, and the reading it states (None when none):
+        under wild rules a wild card typed as its rank or as ``*``
+        (:func:`ddzspec.wild.parse_wild`), and a reading stated as ``333*=3333``
+        (:func:`ddzspec.wild.parse_declared`: the cards, ``=``, what they make). Raises
+        NotationError."""
         st = self.state
+        if st.wild and "=" in text:
+            r = parse_declared(text, st.wild[0], st.rules, self.notation)
+            left = text.partition("=")[0]
+            return parse_wild(left, st.wild[0], st.rules, self.notation).cards, r.reading.cards
         if st.wild:
-            return parse_wild(text, st.wild[0], st.rules, self.notation).cards
-        return parse_cards(text, self.notation, deck=st.rules.deck).cards
+            return parse_wild(text, st.wild[0], st.rules, self.notation).cards, None
+        return parse_cards(text, self.notation, deck=st.rules.deck).cards, None
+
+    def _which_reading(self, cards: Cards) -> Cards | Literal[False] | None:
+        """Under ``reading declared``, when ``cards`` (held) may be played as several readings
+        now (:func:`ddzspec.game.play.wild_choices`), the one the person picks: asked "which
+        reading?" with the readings numbered in words; a number, or the play typed with its
+        reading (``333*=3333``). None when there is nothing to ask (natural rules, the
+        ``strongest`` policy, one reading or none: the game says why), False when the person
+        typed nothing (back to the prompt)."""
+        from ..errors import DdzError
+        from ..game.play import wild_choices
+        from ..wildmoves import split_hand
+        st = self.state
+        if not st.wild or require_wild(st.rules).policy is not ReadingPolicy.DECLARED \
+                or not cards <= st.hands[self.seat]:
+            return None
+        choices = wild_choices(st, self.seat, cards)
+        if len(choices) < 2:
+            return None
+        n = self.notation
+        rank = st.wild[0]
+        move = WildMove(*split_hand(cards, rank), rank)
+        self.say(f"{move.format(n)} has {len(choices)} readings here; which reading?")
+        for i, r in enumerate(choices, 1):
+            self.say(f"  {i}: {r.describe(n)}")
+        example = f"{move.format(n)}={choices[0].reading.cards.format(n)}"
+        while True:
+            text = self._read(f"which reading? [1-{len(choices)}, or {example}; "
+                              "empty: back]> ")
+            if not text:
+                return False
+            if text.isdigit() and 1 <= int(text) <= len(choices) and len(text) < 6:
+                return choices[int(text) - 1].reading.cards
+            if "=" not in text:
+                self.say(f"not a reading: type a number 1 to {len(choices)}, or {example}")
+                continue
+            try:
+                typed, declared = self._parse_play(text)
+            except DdzError as e:
+                self.say(f"not a reading: {e}")
+                continue
+            if typed != cards:
+                self.say(f"not a reading of {move.format(n)}: type a number 1 to "
+                         f"{len(choices)}, or {example}")
+                continue
+            return declared
 
     def _wild_explanation(self, cards: Cards) -> list[str]:
         """Every reading of ``cards`` (held) under wild rules, with what rules it out
@@ -434,7 +497,8 @@ class TerminalSeat:
 
     def hint(self) -> str:
         """The next legal move, smallest first, cycling (``hint 2/7: 44 (pair)``); pass is
-        the last hint when it is allowed."""
+        the last hint when it is allowed. Under ``reading declared`` one hint per (play,
+        reading), written as typed: ``hint 2/1902: 3*=33 : pair 33 (wild cards as 3)``."""
         from ..game import ActionKind
         if self._hints is None or self._hints[0] is not self.state:
             self._hints = (self.state, self.state.legal_actions())
@@ -447,7 +511,11 @@ class TerminalSeat:
             return where + "pass"
         assert a.cards is not None  # a play
         if self.state.wild:
-            return where + self._wild_play(a, self.state)
+            said = self._wild_play(a, self.state)
+            held, _, words = said.partition(" : ")
+            if a.declared is not None and WILD_MARK in held:  # reading declared: as typed
+                said = f"{held}={a.declared.format(self.notation)} : {words}"
+            return where + said
         from ..moves import to_reading
         r = to_reading(a.cards, self.state.rules)
         return where + f"{r.format(self.notation)} ({r.shape})"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -184,9 +185,12 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
     (an ambiguous multiset has several readings). Prints the rules sections that differ, the
     counts per direction and type, then a few examples per type (--all: every one). With
     --moves FILE only the listed moves are compared, and every difference among them is listed.
+    With wild cards (laizi): the wild moves' counts of both files per wild rank and in total
+    (as ``check`` counts them, each under its file's wild restrictions) and what each reading
+    policy settles.
     Exit 0 if nothing differs, 1 if a multiset or a rules section does, 2 on bad input.
     """
-    from ..diff import diff_json, diff_lines, diff_rules, read_moves_file
+    from ..diff import diff_json, diff_lines, diff_rules, read_moves_file, wild_diff
     try:
         a, b = _load_pair(rules_a, rules_b, without)
         moves = None
@@ -198,6 +202,10 @@ def diff(rules_a: str, rules_b: str, show_all: bool, examples: int, moves_file: 
         for r in (a, b):
             table_with_progress(r, quiet=as_json)
         result = diff_rules(a, b, limit=limit, moves=moves, notation=notation)
+        if a.wild is not None or b.wild is not None:  # issue 26: the wild counts side by side
+            reports = [None if r.wild is None else wild_report_with_progress(r, quiet=as_json)
+                       for r in (a, b)]
+            result = replace(result, wild=wild_diff(*reports))
     except DdzError as e:
         fail(str(e))
         return

@@ -46,7 +46,9 @@ class Action:
     """One action of a deal. ``kind`` (:class:`ActionKind`; a plain word such as ``"play"``
     is turned into its member): ``bid`` (auction; ``value`` 0 = pass, else the bid), ``call`` /
     ``rob`` (call_rob; ``value`` 1 = yes, 0 = no), ``double`` / ``show`` / ``blind`` (a round;
-    ``value``: the factor chosen), ``play`` (``cards``), ``pass`` (a trick pass).
+    ``value``: the factor chosen), ``play`` (``cards``; ``declared``: under ``reading
+    declared``, the reading the player states as the cards the play makes, its wild cards
+    substituted, or None), ``pass`` (a trick pass).
     Build with the class methods; JSON with :meth:`to_json` / :meth:`from_json`. Raises
     GameError for an unknown kind or ``cards`` that are neither a :class:`Cards` nor None (a
     bad ``seat`` or ``value`` is refused by :meth:`GameState.apply`: BadSeatError,
@@ -64,6 +66,7 @@ class Action:
     seat: int
     value: int = 0
     cards: Cards | None = None
+    declared: Cards | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, ActionKind):
@@ -75,6 +78,10 @@ class Action:
         if self.cards is not None and not isinstance(self.cards, Cards):
             raise GameError(f"an action's cards are Cards, not {json_text(self.cards)} "
                             "(Action.play(seat, \"33\") reads notation)")
+        if self.declared is not None and (not isinstance(self.declared, Cards)
+                                          or self.kind is not ActionKind.PLAY):
+            raise GameError("a declared reading is the Cards a play makes "
+                            "(Action.play(seat, \"3337\", \"3333\"))")
 
     @classmethod
     def bid(cls, seat: int, value: int) -> Action:
@@ -106,11 +113,16 @@ class Action:
         return cls(ActionKind.SHOW, seat, times)
 
     @classmethod
-    def play(cls, seat: int, cards: Cards | str) -> Action:
-        """Play cards (Cards or English notation). Raises NotationError."""
+    def play(cls, seat: int, cards: Cards | str, declared: Cards | str | None = None) -> Action:
+        """Play cards (Cards or English notation); ``declared`` (wild rules, ``reading
+        declared``): the cards the play makes, its wild cards standing for the ranks the player
+        states (``Action.play(0, "3337", "3333")`` with 7 wild: a soft bomb of 3s). Raises
+        NotationError."""
         if isinstance(cards, str):
             cards = parse_cards(cards).cards
-        return cls(ActionKind.PLAY, seat, 0, cards)
+        if isinstance(declared, str):
+            declared = parse_cards(declared).cards
+        return cls(ActionKind.PLAY, seat, 0, cards, declared)
 
     @classmethod
     def pass_(cls, seat: int) -> Action:
@@ -119,7 +131,8 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         """``{"seat": 0, "bid": 2}``, ``{"seat": 1, "call": true}``, ``{"seat": 0, "rob": false}``,
-        ``{"seat": 2, "play": "333+4"}``, ``{"seat": 1, "pass": true}``."""
+        ``{"seat": 2, "play": "333+4"}``, ``{"seat": 1, "pass": true}``; a declared reading as
+        ``"as"``: ``{"seat": 0, "play": "3337", "as": "3333"}``."""
         kind = self.kind.value
         if self.kind in (ActionKind.BID, *ROUND_KINDS):
             return {"seat": self.seat, kind: self.value}
@@ -127,7 +140,8 @@ class Action:
             return {"seat": self.seat, kind: bool(self.value)}
         if self.kind is ActionKind.PLAY:
             assert self.cards is not None
-            return {"seat": self.seat, kind: self.cards.format("en")}
+            return {"seat": self.seat, kind: self.cards.format("en"),
+                    **({"as": self.declared.format("en")} if self.declared is not None else {})}
         return {"seat": self.seat, kind: True}
 
     @classmethod
@@ -142,7 +156,8 @@ class Action:
             raise GameError(f"an action needs an integer \"seat\", not {json_text(seat)}"
                             if "seat" in obj else "an action needs an integer \"seat\"")
         kinds = [k for k in ACTION_KINDS if k.value in obj]
-        if len(kinds) != 1 or len(obj) != 2:
+        extra = 1 if "as" in obj and kinds == [ActionKind.PLAY] else 0
+        if len(kinds) != 1 or len(obj) != 2 + extra:
             raise GameError(f"an action has a seat and exactly one of "
                             f"{', '.join(ACTION_KINDS)}")
         kind = kinds[0]
@@ -164,7 +179,12 @@ class Action:
             if not isinstance(v, str):
                 raise GameError(f"\"play\" takes cards in notation (a string), not "
                                 f"{json_text(v)}")
-            return cls(kind, seat, 0, parse_cards(v, deck=deck).cards)
+            as_ = obj.get("as")
+            if extra and not isinstance(as_, str):
+                raise GameError(f"\"as\" (a declared reading) takes cards in notation (a "
+                                f"string), not {json_text(as_)}")
+            return cls(kind, seat, 0, parse_cards(v, deck=deck).cards,
+                       parse_cards(as_, deck=deck).cards if isinstance(as_, str) else None)
         if v is not True:
             raise GameError(f"\"pass\" is true, not {json_text(v)}")
         return cls.pass_(seat)
@@ -178,7 +198,8 @@ class Action:
         if self.kind is ActionKind.ROB:
             return f"{who} {'robs' if self.value else 'does not rob'}"
         if self.kind is ActionKind.PLAY:
-            return f"{who} plays {self.cards}"
+            as_ = f" as {self.declared}" if self.declared is not None else ""
+            return f"{who} plays {self.cards}{as_}"
         if self.kind is ActionKind.DOUBLE:
             return f"{who} {'does not double' if self.value == 1 else f'doubles x{self.value}'}"
         if self.kind is ActionKind.SHOW:

@@ -51,7 +51,10 @@ FORMAT = "ddzspec-record"
 #: ``answer … for`` was in the rules language, are migrated (:func:`migrate_v2_rounds`).
 VERSION = 3
 #: The version a record whose rules have wild cards is written with: its deal holds ``wild``,
-#: the wild ranks drawn in each deal attempt (rank symbols), replayed and checked.
+#: the wild ranks drawn in each deal attempt (rank symbols), replayed and checked; a play
+#: under ``reading declared`` holds the reading stated (``"as": "3333"``, the cards it makes;
+#: optional: records saved before it, and plays under ``strongest``, have none), replayed and
+#: checked like the play (:func:`ddzspec.game.play.wild_reading`).
 WILD_VERSION = 4
 READ_VERSIONS = (1, 2, 3, 4)
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ..cards import ALL_RANKS, EMPTY, N_RANKS, SYMBOLS, Cards
 from ..readings import Reading
 from ..rules import Round, Rules
-from ..wild import WildReading
+from ..wild import WildMove, WildReading
+from ..wildmoves import split_hand
 from .actions import Action
 from .bidding import talon_taken
 from .enums import ActionKind, Phase, Role
@@ -69,13 +70,33 @@ class SeatView:
     #: the reading of the play to beat with its wild cards (wild rules), or None
     last_wild: WildReading | None = None
 
+    def trick_plays(self, notation: str = "en") -> tuple[str | None, ...]:
+        """Each entry of :attr:`trick` as shown (None for a pass): the cards its reading makes
+        (``3334``); under wild rules the cards as held, each wild card a ``*``, and, when it
+        holds wild cards, ``as`` and the cards its reading makes (``33** as 3333``: two 3s
+        and two wild cards played as the soft bomb 3333) — the same under either reading
+        policy. The trick's plays are the last entries of :attr:`history`."""
+        if not self.wild:
+            return tuple(None if r is None else r.format(notation) for _, r in self.trick)
+        acts = self.history[len(self.history) - len(self.trick):] if self.trick else ()
+        out: list[str | None] = []
+        for a, (_, r) in zip(acts, self.trick):
+            if r is None or a.cards is None:
+                out.append(None)
+                continue
+            move = WildMove(*split_hand(a.cards, self.wild[0]), self.wild[0])
+            out.append(move.format(notation) + (f" as {r.format(notation)}" if move.wilds
+                                                else ""))
+        return tuple(out)
+
     def factors_of(self, stake: PairStake) -> tuple[Factor, ...]:
         """The factors of one of :attr:`stakes`: the table's and that peasant's own (a factor
         beyond ``cap bombs`` included, marked ``cut``)."""
         return tuple(f for f in self.factors if f.applies_to(stake.seat))
 
     def to_json(self, notation: str = "en") -> dict[str, Any]:
-        """The view as JSON-ready data (cards in ``notation``)."""
+        """The view as JSON-ready data (cards in ``notation``; under wild rules each play of
+        the trick has ``shown``, :meth:`trick_plays`)."""
         return {
             "seat": self.seat, "role": None if self.role is None else self.role.value,
             "hand": self.hand.format(notation),
@@ -84,8 +105,9 @@ class SeatView:
             "talon": None if self.talon is None else self.talon.format(notation),
             "bids": [a.to_json() for a in self.bids], "robs": self.robs,
             "candidate": self.candidate,
-            "trick": [{"seat": s, "play": None if r is None else r.format(notation)}
-                      for s, r in self.trick],
+            "trick": [{"seat": s, "play": None if r is None else r.format(notation),
+                       **({"shown": w} if self.wild and w is not None else {})}
+                      for (s, r), w in zip(self.trick, self.trick_plays(notation))],
             "base": self.base, "multiplier": self.multiplier,
             "factors": [f.to_json(notation) for f in self.factors],
             "targets": None if self.targets is None else list(self.targets),

@@ -11,7 +11,7 @@ level shares (:func:`check_view`, :func:`dispatch`, …). The levels are built b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from ..cards import EMPTY, N_RANKS, Cards
@@ -20,7 +20,8 @@ from ..game.enums import ActionKind
 from ..moves import legal_moves, move_index
 from ..readings import Reading
 from ..rules import Rules
-from ..wild import WildReading
+from ..rules.model import ReadingPolicy
+from ..wild import WildReading, require_wild
 from ..wildmoves import WildPlay, wild_legal_moves
 
 
@@ -86,28 +87,30 @@ def dispatch(player: Player, view: SeatView) -> Action:
 
 # ----------------------------------------------------------------------------- public facts
 
-#: Wild legal plays by (id of the rules, hand, wild rank, reading to beat), with each reading's
-#: held cards (:func:`held_by_reading`): one decision lists them for its readings and again for
-#: the cards it plays (emptied at :data:`_WILD_MEMO_SIZE`)
-_WILD_PLAYS: dict[tuple[int, Cards, int, WildReading | None],
-                  tuple[Rules, tuple[WildPlay, ...], dict[Reading, Cards]]] = {}
+#: Wild legal plays by (id of the rules, seat, hand, wild rank, reading to beat), with the action
+#: of each reading (:func:`plays_by_reading`): one decision lists them for its readings and
+#: again for the action it takes (emptied at :data:`_WILD_MEMO_SIZE`)
+_WILD_PLAYS: dict[tuple[int, int, Cards, int, WildReading | None],
+                  tuple[Rules, tuple[WildPlay, ...], dict[Reading, Action]]] = {}
 _WILD_MEMO_SIZE = 256
 
 
 def _wild(view: SeatView, rules: Rules) -> tuple[Rules, tuple[WildPlay, ...],
-                                                 dict[Reading, Cards]]:
-    key = (id(rules), view.hand, view.wild[0], view.last_wild)
+                                                 dict[Reading, Action]]:
+    key = (id(rules), view.seat, view.hand, view.wild[0], view.last_wild)
     got = _WILD_PLAYS.get(key)
     if got is not None and got[0] is rules:
         return got
     plays = wild_legal_moves(view.hand, view.wild[0], rules, view.last_wild)
-    held: dict[Reading, Cards] = {}
+    declared = require_wild(rules).policy is ReadingPolicy.DECLARED
+    actions: dict[Reading, Action] = {}
     for p in plays:
-        if p.reading.reading not in held:
-            held[p.reading.reading] = p.move.cards
+        r = p.reading.reading
+        if r not in actions:
+            actions[r] = Action.play(view.seat, p.move.cards, r.cards if declared else None)
     if len(_WILD_PLAYS) >= _WILD_MEMO_SIZE:
         _WILD_PLAYS.clear()
-    got = _WILD_PLAYS[key] = (rules, plays, held)
+    got = _WILD_PLAYS[key] = (rules, plays, actions)
     return got
 
 
@@ -120,44 +123,43 @@ def legal_plays(view: SeatView, rules: Rules) -> tuple[Reading, ...]:
     (:func:`~ddzspec.moves.legal_moves`), or under wild rules the readings of
     :func:`~ddzspec.wildmoves.wild_legal_moves` (the cards the wild cards make; a reading
     two plays make once). Turn a chosen reading into its play with :func:`as_played`, or
-    into the held cards it is played from with :func:`held_cards`."""
+    with :func:`plays_by_reading` under wild rules."""
     if not view.wild:
         prev = None if view.last is None else view.last[1]
         return legal_moves(view.hand, prev, rules).moves
-    return tuple(held_by_reading(view, rules))
+    return tuple(plays_by_reading(view, rules))
 
 
-def held_by_reading(view: SeatView, rules: Rules) -> dict[Reading, Cards]:
-    """Under wild rules, each legal play's reading (in the hint's order) → the held cards it
-    is played from: of the plays with that reading, the one with the fewest wild cards (the
-    hint's order), so a wild card is kept when natural cards make the same combination.
-    Empty under natural rules (a reading's cards are the held cards). Shared (memoised): do
-    not change it."""
+def plays_by_reading(view: SeatView, rules: Rules) -> dict[Reading, Action]:
+    """Under wild rules, each legal play's reading (in the hint's order) → the action that
+    plays it: the held cards of the play with that reading and the fewest wild cards (the
+    hint's order; a wild card is kept when natural cards make the same combination), the
+    reading stated under ``reading declared``. Empty under natural rules (a reading's cards
+    are the held cards). Shared (memoised): do not change it."""
     return _wild(view, rules)[2] if view.wild else {}
 
 
-def held_cards(view: SeatView, rules: Rules, reading: Reading) -> Cards:
-    """The held cards the legal play ``reading`` (one of :func:`legal_plays`) is played from:
-    ``reading.cards`` under natural rules, else :func:`held_by_reading`'s. Raises ValueError
-    for a reading that is not a legal play of the seat."""
-    if not view.wild:
-        return reading.cards
-    got = held_by_reading(view, rules).get(reading)
-    if got is None:
-        raise ValueError(f"no legal play of seat {view.seat} reads as {reading.cards}")
-    return got
+def held_cards(reading: Reading, plays: Mapping[Reading, Action]) -> Cards:
+    """The held cards the legal play ``reading`` is played from: its action's in ``plays``
+    (:func:`plays_by_reading`), or the reading's own cards when ``plays`` is empty (natural
+    rules)."""
+    cards = plays[reading].cards if plays else reading.cards
+    assert cards is not None
+    return cards
 
 
 def as_played(view: SeatView, rules: Rules, action: Action) -> Action:
     """``action`` as the seat plays it: under wild rules a play chosen among
     :func:`legal_plays` by the cards its reading makes becomes the play of the held cards
-    with that reading (the one with the fewest wild cards: the hint's order); any other
-    action is itself."""
+    with that reading (the one with the fewest wild cards: the hint's order), the reading
+    stated under ``reading declared`` (the computer levels choose among every reading of
+    every play, so the reading is theirs); any other action is itself."""
     if not view.wild or action.kind is not ActionKind.PLAY:
         return action
+    declared = require_wild(rules).policy is ReadingPolicy.DECLARED
     for p in _wild_plays(view, rules):
         if p.reading.reading.cards == action.cards:
-            return Action.play(view.seat, p.move.cards)
+            return Action.play(view.seat, p.move.cards, action.cards if declared else None)
     raise ValueError(f"no legal play of seat {view.seat} reads as {action.cards}")
 
 
@@ -241,6 +243,6 @@ def prepare(rules: Rules, *, endgame: bool = False) -> None:
     if move_index(rules).is_small():
         get_table(rules)
     legal_moves(EMPTY, None, rules)  # builds the index over the table now in memory
-    if endgame:
+    if endgame and rules.wild is None:  # issue 26: level 3 plays wild deals as level 2
         from .endgame import warm_up
         warm_up(rules)

@@ -21,9 +21,10 @@ from .base import (
     BID_PHASES,
     check_view,
     dispatch,
-    held_by_reading,
+    held_cards,
     legal_plays,
     opponents,
+    plays_by_reading,
     same_side,
     to_go,
 )
@@ -404,18 +405,18 @@ def hand_strength(counts: Sequence[int], rules: Rules) -> float:
 # ----------------------------------------------------------------------------- the player
 
 
-def _play(seat: int, m: Reading, held: Mapping[Reading, Cards]) -> Action:
-    """The play of ``m``: the held cards it is played from (``held``: under wild rules, see
-    :func:`~ddzspec.players.base.held_by_reading`; empty under natural rules)."""
-    return Action.play(seat, held[m] if held else m.cards)
+def _play(seat: int, m: Reading, held: Mapping[Reading, Action]) -> Action:
+    """The play of ``m`` (``held``: under wild rules, the action of each reading,
+    :func:`~ddzspec.players.base.plays_by_reading`; empty under natural rules)."""
+    return held[m] if held else Action.play(seat, m.cards)
 
 
 def _left(counts: Sequence[int], m: Reading,
-          held: Mapping[Reading, Cards]) -> tuple[int, ...]:
+          held: Mapping[Reading, Action]) -> tuple[int, ...]:
     """The hand's counts after playing ``m`` (body and kickers, without building m.cards;
     under wild rules the held cards it is played from)."""
     if held:
-        return tuple(a - b for a, b in zip(counts, held[m].counts))
+        return tuple(a - b for a, b in zip(counts, held_cards(m, held).counts))
     return tuple(a - b - k for a, b, k in zip(counts, m.body.counts, m.kickers.counts))
 
 
@@ -452,7 +453,7 @@ def choose_move(view: SeatView, rules: Rules) -> Action:
     seat = view.seat
     prev = None if view.last is None else view.last[1]
     moves = legal_plays(view, rules)
-    held = held_by_reading(view, rules)
+    held = plays_by_reading(view, rules)
     wild = view.wild[0] if view.wild else None
     need = to_go(view, seat)
     outs = [m for m in moves if m.size >= need]
@@ -471,7 +472,7 @@ def choose_move(view: SeatView, rules: Rules) -> Action:
             if m.tier == 0 and prev.key < low - 2 and m.key <= low and \
                     to_go(view, last_seat) > 2 and \
                     all(c == 0 or c == counts[i] for i, c in
-                        enumerate((held[m] if held else m.cards).counts)):
+                        enumerate(held_cards(m, held).counts)):
                 return _play(seat, m, held)
         return Action.pass_(seat)
     now = plan(counts, rules, wild)
@@ -506,7 +507,7 @@ def choose_move(view: SeatView, rules: Rules) -> Action:
 
 
 def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int,
-          held: Mapping[Reading, Cards]) -> Action:
+          held: Mapping[Reading, Action]) -> Action:
     seat = view.seat
     counts = view.hand.counts
     wild = view.wild[0] if view.wild else None

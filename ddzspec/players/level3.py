@@ -33,9 +33,10 @@ from .base import (
     BID_PHASES,
     check_view,
     dispatch,
-    held_by_reading,
+    held_cards,
     known_talon_left,
     played_by_seat,
+    plays_by_reading,
     prepare,
     to_go,
 )
@@ -220,12 +221,12 @@ def rollout(state: GameState, seat: int, deadline: float) -> tuple[float | None,
     return float(won) + res.scores[seat] / (100.0 * max(1, res.base)), steps
 
 
-def _action(seat: int, m: Reading | None, held: Mapping[Reading, Cards]) -> Action:
-    """The pass (None) or the play of ``m``: the held cards it is played from (``held``: under
-    wild rules, :func:`~ddzspec.players.base.held_by_reading`; empty under natural rules)."""
+def _action(seat: int, m: Reading | None, held: Mapping[Reading, Action]) -> Action:
+    """The pass (None) or the play of ``m`` (``held``: under wild rules, the action of each
+    reading, :func:`~ddzspec.players.base.plays_by_reading`; empty under natural rules)."""
     if m is None:
         return Action.pass_(seat)
-    return Action.play(seat, held[m] if held else m.cards)
+    return held[m] if held else Action.play(seat, m.cards)
 
 
 #: The phases of the rounds (show cards, blind landlord, doubling): a choice of factor.
@@ -304,7 +305,7 @@ class Level3:
         answer, blind landlord, show cards after the deal) by rollouts (:meth:`decide_round`);
         with ``rollout_bids``, a call or rob (call_rob) by rollouts too; other bids, calls and
         robs are level 2's (and the endgame solver's one-time set-up for these rules, so that
-        no trick-play decision pays for it)."""
+        no trick-play decision pays for it; none under wild rules, issue 26)."""
         rules = check_view(view, BID_PHASES)
         from .endgame import warm_up
         warm_up(rules)
@@ -414,7 +415,7 @@ class Level3:
         seat = view.seat
         prev = None if view.last is None else view.last[1]
         if view.wild:  # issue 26: the wild plays, each with the held cards it is played from
-            held = held_by_reading(view, rules)
+            held = plays_by_reading(view, rules)
             moves, can_pass = tuple(held), view.last is not None
         else:
             held = {}
@@ -481,12 +482,12 @@ class Level3:
 
     def _candidates(self, view: SeatView, rules: Rules, moves: tuple[Reading, ...],
                     can_pass: bool, default: Action,
-                    held: Mapping[Reading, Cards]) -> list[Reading | None]:
+                    held: Mapping[Reading, Action]) -> list[Reading | None]:
         """Level 2's choice first, then the pass, then the plays cheapest for the plan (under
         wild rules, ``held``: the held cards of each play, and the wild plan)."""
         first: Reading | None = None
         if default.kind == "play":
-            first = next(m for m in moves if (held[m] if held else m.cards) == default.cards)
+            first = next(m for m in moves if _action(view.seat, m, held) == default)
         out: list[Reading | None] = [first]
         if can_pass and first is not None:
             out.append(None)
@@ -495,7 +496,7 @@ class Level3:
 
         def by_plan(wild: int | None) -> Callable[[Reading], tuple[int, float, int]]:
             def key(m: Reading) -> tuple[int, float, int]:
-                left = [a - b for a, b in zip(counts, (held[m] if held else m.cards).counts)]
+                left = [a - b for a, b in zip(counts, held_cards(m, held).counts)]
                 return m.tier, plan(left, rules, wild).cost, m.key
             return key
         rest = sorted((m for m in moves if m is not first), key=by_plan(None))

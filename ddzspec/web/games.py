@@ -31,6 +31,8 @@ from ..game.record import Record, record_of, record_rules, replay, result_lines
 from ..moves import move_index
 from ..players import player_for
 from ..rules import Rules, builtin_rules, load_rules
+from ..wild import WildMove, WildReading, explain_wild, parse_wild
+from ..wildmoves import split_hand, wild_legal_moves
 
 #: The notations the page offers (cards.NOTATIONS).
 NOTATIONS = ("en", "fr", "de")
@@ -123,11 +125,8 @@ class Offer:
             try:
                 require_playable(self.rules[name])
                 self._refusals[name] = None
-            except UnplayableRulesError as e:
+            except UnplayableRulesError as e:  # laizi's one wild rank, read strongest, passes
                 self._refusals[name] = str(e)
-            if self._refusals[name] is None and self.rules[name].wild is not None:
-                self._refusals[name] = ("the web table does not show a wild rank yet (issue "
-                                        "26); the library game and `ddzspec play` deal it")
         return self._refusals[name]
 
     def playable(self, name: Any) -> Rules:
@@ -159,10 +158,12 @@ class Offer:
         return out
 
 
-def card_list(cards: Cards, notation: str) -> list[dict[str, Any]]:
+def card_list(cards: Cards, notation: str, wild: Sequence[int] = ()) -> list[dict[str, Any]]:
     """Each card of ``cards`` low to high as ``{"rank": index 0-14, "symbol"}`` (jokers are
-    ranks 13 and 14): what the page draws."""
-    return [{"rank": int(r.index), "symbol": SYMBOLS[notation][r.index]} for r in cards]
+    ranks 13 and 14), with ``"wild": true`` on a card of a ``wild`` rank (rank indices, the
+    ranks shown so far: every card of a wild rank is wild): what the page draws."""
+    return [{"rank": int(r.index), "symbol": SYMBOLS[notation][r.index]}
+            | ({"wild": True} if r.index in wild else {}) for r in cards]
 
 
 def check_notation(notation: Any) -> str:
@@ -181,6 +182,16 @@ def illegal_text(cards: Cards, rules: Rules, notation: str) -> str:
     return head + (": " + " ".join(rest) if rest else ".")
 
 
+def wild_illegal_text(cards: Cards, rank: int, rules: Rules, notation: str) -> str:
+    """Why ``cards`` (as held; the cards of rank index ``rank`` are wild) is no move under
+    wild rules, in plain words (:func:`ddzspec.wild.explain_wild`): "34Q is illegal: even with
+    each wild Q standing for any rank, no reading: not a legal move"."""
+    move = WildMove(*split_hand(cards, rank), rank)
+    lines = [ln.strip() for ln in explain_wild(move, rules).lines(rules, notation)[1:]]
+    return (f"{cards.format(notation)} is illegal: even with each wild "
+            f"{SYMBOLS[notation][rank]} standing for any rank, " + " ".join(lines))
+
+
 def move_text(cards: Cards, rules: Rules, notation: str) -> str:
     """A legal move's canonical text, body then kickers (:meth:`Reading.format`: "TTT+4",
     never "4TTT"); the plain cards when they read as no move."""
@@ -188,21 +199,51 @@ def move_text(cards: Cards, rules: Rules, notation: str) -> str:
     return cards.format(notation) if reading is None else reading.format(notation)
 
 
-def action_cards(a: Action, notation: str, rules: Rules | None = None) -> str | None:
+def wild_play_text(cards: Cards, r: WildReading, notation: str) -> str:
+    """A play under wild rules as the page writes it: the cards as held (a play with wild
+    cards: ``3377``, the wild 7s among them), or, with no wild card, the reading's canonical
+    text (``333+4``, as :func:`move_text`)."""
+    return r.reading.format(notation) if not len(r.stands_for) and not r.all_wild \
+        else cards.format(notation)
+
+
+def wild_words(cards: Cards, r: WildReading, rank: int, notation: str) -> str | None:
+    """What a play's wild cards stood for, and its bomb class (issue 26): ``77 as 33 · bomb
+    3333 (soft)``, ``bomb 9999 (hard)`` (four natural cards), ``7 as 7 · straight 34567``; a
+    play of wild cards only reads as themselves (``7777 as themselves · bomb 7777 (pure)``).
+    None for a play with no wild card and no bomb class (it reads as under the natural
+    rules). ``rank``: the wild rank index; ``cards``: as held."""
+    if not len(r.stands_for) and not r.all_wild and r.bomb_class is None:
+        return None
+    words = r.reading.describe(notation) + (f" ({r.bomb_class.value})" if r.bomb_class else "")
+    held = SYMBOLS[notation][rank] * cards.counts[rank]
+    if r.all_wild:
+        return f"{held} as {'itself' if cards.counts[rank] == 1 else 'themselves'} · {words}"
+    if len(r.stands_for):
+        return f"{held} as {r.stands_for.format(notation)} · {words}"
+    return words
+
+
+def action_cards(a: Action, notation: str, rules: Rules | None = None,
+                 wild: WildReading | None = None) -> str | None:
     """The cards of a play as :func:`action_text` ends with them (canonical with ``rules``:
-    :func:`move_text`), None for any other action: the page shows them as the card faces
+    :func:`move_text`; under wild rules, with the play's reading ``wild``:
+    :func:`wild_play_text`), None for any other action: the page shows them as the card faces
     do (a ten as 10)."""
     if a.kind is not ActionKind.PLAY:
         return None
     assert a.cards is not None
+    if wild is not None:
+        return wild_play_text(a.cards, wild, notation)
     return a.cards.format(notation) if rules is None else move_text(a.cards, rules, notation)
 
 
 def action_text(a: Action, notation: str, rules: Rules | None = None,
-                choice: str | None = None) -> str:
+                choice: str | None = None, wild: WildReading | None = None) -> str:
     """An action in words for the page ("bids 2", "robs", "plays 333+4", "passes"); with
-    ``rules``, a play is in its canonical text (:func:`move_text`); ``choice``: a round's
-    choice by the name the rules give it ("chooses kick (x2)", "chooses no")."""
+    ``rules``, a play is in its canonical text (:func:`move_text`; ``wild``: its reading under
+    wild rules, :func:`action_cards`); ``choice``: a round's choice by the name the rules give
+    it ("chooses kick (x2)", "chooses no")."""
     if choice is not None:
         return f"chooses {choice}" + (f" (x{a.value})" if a.value > 1 else "")
     if a.kind is ActionKind.BID:
@@ -218,8 +259,40 @@ def action_text(a: Action, notation: str, rules: Rules | None = None,
     if a.kind is ActionKind.BLIND:
         return "does not go blind" if a.value == 1 else f"goes blind x{a.value}"
     if a.kind is ActionKind.PLAY:
-        return f"plays {action_cards(a, notation, rules)}"
+        return f"plays {action_cards(a, notation, rules, wild)}"
     return "passes"
+
+
+#: The reading of each play under wild rules, by its index in the deal's log.
+PlayReadings = dict[int, WildReading]
+
+
+def step_readings(steps: Sequence[tuple[int, Action, GameState]]) -> PlayReadings:
+    """The reading each play got, from ``(log index, action, state after it)`` triples: the
+    state after a play under wild rules holds it (``last_wild``)."""
+    return {i: st.last_wild for i, a, st in steps
+            if a.kind is ActionKind.PLAY and st.last_wild is not None}
+
+
+def trick_json(st: GameState, readings: PlayReadings, notation: str) -> list[dict[str, Any]]:
+    """The trick on the table, each entry ``{"seat", "cards", "text", "reading"}``
+    (``cards`` None for a pass). Under wild rules a play shows the cards as held, the wild
+    ones marked, and ``reading`` says what they stood for (:func:`wild_words`); the trick's
+    entries are the log's last actions (a trick starts empty after the bidding and after each
+    close)."""
+    out: list[dict[str, Any]] = []
+    first = len(st.log) - len(st.trick)
+    for k, (s, r) in enumerate(st.trick):
+        a = st.log[first + k]
+        wr = readings.get(first + k)
+        if r is None or a.cards is None or wr is None or a.seat != s:
+            out.append({"seat": s, "cards": None if r is None else card_list(r.cards, notation),
+                        "text": None if r is None else r.format(notation), "reading": None})
+            continue
+        out.append({"seat": s, "cards": card_list(a.cards, notation, st.wild),
+                    "text": wild_play_text(a.cards, wr, notation),
+                    "reading": wild_words(a.cards, wr, st.wild[0], notation)})
+    return out
 
 
 @dataclass
@@ -233,8 +306,31 @@ class WebGame:
     seat: int
     levels: tuple[int | None, ...]
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: under wild rules, the reading each play of the log got (kept as the deal goes on;
+    #: rebuilt by replaying the deal when one is missing: a resumed or uploaded deal)
+    readings: PlayReadings = field(default_factory=dict, repr=False)
 
     # ---------------------------------------------------------------- queries
+
+    def play_readings(self) -> PlayReadings:
+        """Under wild rules, the reading of every play so far by its log index (empty
+        otherwise): kept by :meth:`advance`, replayed from the deal's record when one is
+        missing."""
+        st = self.state
+        if st.rules.wild is None:
+            return {}
+        if any(a.kind is ActionKind.PLAY and i not in self.readings
+               for i, a in enumerate(st.log)):
+            steps = replay(record_of(st)).steps
+            self.readings.update(step_readings([(x.index, x.action, x.state) for x in steps]))
+        return self.readings
+
+    def advance(self, state: GameState) -> None:
+        """Make ``state`` the deal's state, keeping the reading of a play just made."""
+        if len(state.log) == len(self.state.log) + 1:
+            i = len(state.log) - 1
+            self.readings.update(step_readings([(i, state.log[i], state)]))
+        self.state = state
 
     def computer_to_act(self) -> bool:
         """Whether a computer seat is on turn."""
@@ -259,6 +355,13 @@ class WebGame:
             names = {c.times: c.name for c in rnd.choices_of(self.seat == st.landlord)}
             return {"kind": acts[0].kind.value, "choices": [a.value for a in acts],
                     "names": [names[a.value] for a in acts], "moves": [], "can_pass": False}
+        if st.wild:  # the plays of wild_actions, in the hint's order, each with its reading
+            plays = wild_legal_moves(st.hands[self.seat], st.wild[0], st.rules, st.last_wild)
+            return {"kind": "play", "choices": [],
+                    "moves": [wild_play_text(p.move.cards, p.reading, notation) for p in plays],
+                    "readings": [wild_words(p.move.cards, p.reading, st.wild[0], notation)
+                                 for p in plays],
+                    "can_pass": st.last is not None}  # as legal_actions: the leader may not
         moves = [move_text(a.cards, st.rules, notation) for a in acts if a.cards is not None]
         return {"kind": "play", "choices": [], "moves": moves,
                 "can_pass": any(a.kind is ActionKind.PASS for a in acts)}
@@ -273,34 +376,38 @@ class WebGame:
         j = v.to_json(notation)
         n = st.players
         j["unseen"] = [{"symbol": SYMBOLS[notation][i], "rank": i, "count": c}
+                       | ({"wild": True} if i in v.wild else {})
                        for i, c in enumerate(v.unseen.counts) if st.rules.deck[i]]
         rl = st.rules
+        wild = v.wild  # the wild ranks shown so far
+        readings = self.play_readings()
+        first = max(0, len(st.log) - 60)
         return {
             "id": self.gid, "rules": self.rules_key, "title": rl.title, "players": n,
             "seat": self.seat, "levels": list(self.levels), "notation": notation,
             "bidding": rl.bidding.system, "view": j,
-            "hand_cards": card_list(v.hand, notation),  # empty before the deal
-            "talon_cards": None if v.talon is None else card_list(v.talon, notation),
+            "wild": [{"rank": i, "symbol": SYMBOLS[notation][i]} for i in wild],
+            "hand_cards": card_list(v.hand, notation, wild),  # empty before the deal
+            "talon_cards": None if v.talon is None else card_list(v.talon, notation, wild),
             "talon_size": len(st.talon),
-            "shown_cards": [{"seat": s, "cards": card_list(h, notation)} for s, h in v.shown
-                            if s != self.seat],
-            "trick_cards": [{"seat": s, "cards": None if r is None else
-                             card_list(r.cards, notation),
-                             "text": None if r is None else r.format(notation)}
-                            for s, r in st.trick],
+            "shown_cards": [{"seat": s, "cards": card_list(h, notation, wild)}
+                            for s, h in v.shown if s != self.seat],
+            "trick_cards": trick_json(st, readings, notation),
             "legal": self.legal(notation),
             "computer_to_act": self.computer_to_act(),
             "log": [{"seat": a.seat, "kind": a.kind.value, "choice": c,
-                     "text": action_text(a, notation, rl, c),
-                     "cards": action_cards(a, notation, rl)}
-                    for a, c in ((a, choice_name(rl, a, a.seat == st.landlord))
-                                 for a in st.log[-60:])],
+                     "text": action_text(a, notation, rl, c, readings.get(i)),
+                     "cards": action_cards(a, notation, rl, readings.get(i)),
+                     "reading": None if i not in readings or a.cards is None else
+                     wild_words(a.cards, readings[i], st.wild[0], notation)}
+                    for i, a, c in ((first + k, a, choice_name(rl, a, a.seat == st.landlord))
+                                    for k, a in enumerate(st.log[first:]))],
             "attempt": st.attempt, "actions": len(st.log),
             "result_lines": None if st.result is None else result_lines(st, notation),
             "hands_at_end": None if st.result is None else
             [h.format(notation) for h in st.hands],
             "cards_at_end": None if st.result is None else
-            [card_list(h, notation) for h in st.hands],
+            [card_list(h, notation, st.wild) for h in st.hands],
             "result_reason": None if st.result is None else result_reason(st),
         }
 
@@ -344,7 +451,11 @@ class WebGame:
                 raise WebError("\"play\" needs \"cards\": the cards in notation, e.g. \"333+4\"")
             if len(text) > 200:
                 raise WebError("\"cards\" is longer than any hand")
-            cards = parse_cards(text, notation, deck=self.state.rules.deck).cards
+            st = self.state
+            if st.wild:  # a wild card as held (its rank) or as * (ddzspec.wild.WILD_MARK)
+                return Action(ActionKind.PLAY, s, 0,
+                              parse_wild(text, st.wild[0], st.rules, notation).cards)
+            cards = parse_cards(text, notation, deck=st.rules.deck).cards
             return Action(ActionKind.PLAY, s, 0, cards)
         raise WebError(f"unknown action kind {json.dumps(kind)} (bid, call, rob, double, show, "
                        "blind, play, pass)")
@@ -367,7 +478,11 @@ class WebGame:
             return self.state.apply(action)
         except NotAMoveError:
             assert action.cards is not None
-            raise GameError(illegal_text(action.cards, self.state.rules, notation)) from None
+            st = self.state
+            if st.wild:
+                raise GameError(wild_illegal_text(action.cards, st.wild[0], st.rules,
+                                                  notation)) from None
+            raise GameError(illegal_text(action.cards, st.rules, notation)) from None
         except GameError as e:  # cards not held, does not beat: in the page's notation
             if e.text(notation) == str(e):
                 raise
@@ -402,18 +517,26 @@ class WebGame:
         rep = replay(record_of(self.state))
         fmt = [h.format(notation) for h in rep.initial.hands]
         steps = []
+        readings: PlayReadings = {}
         for step in rep.steps:
             st = step.state
+            readings.update(step_readings([(step.index, step.action, st)]))
+            wr = readings.get(step.index)
             choice = choice_name(st.rules, step.action, step.action.seat == st.landlord)
+            said = action_text(step.action, notation, st.rules, choice, wr)
+            words = None if wr is None or step.action.cards is None else \
+                wild_words(step.action.cards, wr, st.wild[0], notation)
             steps.append({"seat": step.action.seat,
-                          "text": f"seat {step.action.seat} "
-                                  f"{action_text(step.action, notation, st.rules, choice)}",
-                          "cards": action_cards(step.action, notation, st.rules),
+                          "text": f"seat {step.action.seat} {said}",
+                          "cards": action_cards(step.action, notation, st.rules, wr),
+                          "reading": words,
                           "hands": [h.format(notation) for h in st.hands],
-                          "trick": [{"seat": s, "play": None if r is None else
-                                     r.format(notation)} for s, r in st.trick]})
-        return {"initial": {"hands": fmt,
-                            "talon": rep.initial.talon.format(notation)}, "steps": steps}
+                          "trick": [{"seat": t["seat"], "play": t["text"],
+                                     "reading": t["reading"]}
+                                    for t in trick_json(st, readings, notation)]})
+        return {"initial": {"hands": fmt, "talon": rep.initial.talon.format(notation),
+                            "wild": [SYMBOLS[notation][i] for i in rep.initial.wild_shown]},
+                "steps": steps}
 
 
 def result_reason(st: GameState) -> str:
@@ -553,7 +676,7 @@ class GameStore:
         """Make ``state`` the game's state, after writing its file (atomically). Raises
         WebError (500) when the file cannot be written; the game is then unchanged."""
         old = g.state
-        g.state = state
+        g.advance(state)
         try:
             write_atomic(self.path(g.gid), g.file_json() + "\n")
         except OSError as e:
@@ -691,4 +814,6 @@ __all__ = [
     "new_state",
     "result_reason",
     "seat_of",
+    "wild_illegal_text",
+    "wild_words",
 ]

@@ -3,6 +3,7 @@ takes (only those it uses)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from ddzspec.cli.common import finite_seconds, read_text
 from ddzspec.cli.exits import ExitCode
 from ddzspec.cli.group import COMMANDS, main
+from ddzspec.rules.merge import builtin_rules
 
 
 def test_every_registered_command_loads_under_its_name() -> None:
@@ -98,3 +100,11 @@ def test_arena_takes_no_notation(cli: Any) -> None:
     assert code == 2 and "arena: No such option '--notation'" in err, err
     code, out, _ = cli("arena", "--help")
     assert "--notation" not in out and "--rules" in out and "--json" in out
+
+
+def test_help_names_every_built_in_rules_file() -> None:
+    # the top-level help lists the built-ins as text (it loads nothing); it must not fall behind
+    text = " ".join((main.help or "").split())
+    listed = re.search(r"built in: ([^)]*)\)", text)
+    assert listed is not None
+    assert sorted(listed.group(1).split(", ")) == builtin_rules()

@@ -505,6 +505,7 @@ def test_an_answer_that_beats_no_reading_is_refused_with_the_reason(tmp_path: Pa
     assert g.turn == 1 and g.hands[1].format() == "334455689JJJAA222"  # no wild card
     seat, said = seat_typing(g, ["hint", "JJJ", "pass"], tmp_path)
     seat.play_turn()
+    assert "trick: seat 0 TT** as TTTT" in said  # as held and as read
     assert "to beat: bomb TTTT (soft; wild cards as TT)" in said
     assert "multiplier: x2 (soft-bomb TT** x2); base 3" in said
     assert "hint 1/1: pass" in said  # nothing of seat 1 beats the soft bomb
@@ -527,3 +528,61 @@ def test_a_wild_rank_drawn_later_is_announced_when_drawn(tmp_path: Path) -> None
     assert "your hand (17): 3 4 77 888 9 TTT QQ KK A 2" in said
     assert not any(line.startswith("wild rank") for line in said[:-1])
     assert said[-1].split("\n")[:2] == ["you: bid 3", "wild rank: Q (laizi)"]
+
+
+def declared_landlord_leads() -> GameState:
+    """examples/laizi-declared.rules (laizi, ``reading declared``) seed 1: laizi's deal and
+    draw (the rules' digest leaves the wild section out), seat 0 leads with two wild Qs."""
+    rules = load_rules(str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules"))
+    g = GameState.new(rules, seed=1)
+    g = g.apply(Action.bid(g.turn, 3))
+    assert (g.turn, g.wild, g.hands[0].format()) == (0, (9,), "3446778889TTTJQQKKA2")
+    return g
+
+
+# TT and two wild Qs, leading: the soft bomb TTTT, or the trio TTT with a single of each other
+# non-joker rank (12 of the 13 ranks 3..2; none is T): 13 readings, in substitution order
+# (the wild cards stand for a T and the single, written in rank order)
+TT_READINGS = [f"trio_single TTT+{r} (wild cards as {r}T)" for r in "3456789"] + [
+    "bomb TTTT (soft; wild cards as TT)"] + [
+    f"trio_single TTT+{r} (wild cards as T{r})" for r in "JQKA2"]
+
+
+def test_a_declared_play_with_several_readings_asks_which(tmp_path: Path) -> None:
+    g = declared_landlord_leads()
+    seat, said = seat_typing(g, ["help", "hint", "hint", "TT**", "", "TTQQ", "x", "14", "8"],
+                             tmp_path)
+    seat.play_turn()
+    assert any("333*=3333 states the reading" in line for line in said)  # help
+    # one hint per (play, reading), written as typed: the single 3, then 3 and a wild card as
+    # the pair 33 (1,902 (play, reading) pairs against laizi's 1,221 plays)
+    assert said[said.index("hint 1/1902: 3 : single 3") + 1] == \
+        "hint 2/1902: 3*=33 : pair 33 (wild cards as 3)"
+    ask = said.index("TT** has 13 readings here; which reading?")
+    assert said[ask + 1:ask + 14] == [f"  {i}: {r}" for i, r in enumerate(TT_READINGS, 1)]
+    # empty: back to the prompt, the deal unchanged; TTQQ (the Qs typed as held) asks again
+    assert said.count("TT** has 13 readings here; which reading?") == 2
+    assert said.count("not a reading: type a number 1 to 13, or TT**=3TTT") == 2  # x, 14
+    assert said[-1] == "you play TT** : bomb TTTT (soft; wild cards as TT) (16 left)"
+    assert [(f.kind, f.times) for f in seat.state.factors] == [("soft_bomb", 2)]
+    assert seat.state.log[-1].declared == Cards.parse("TTTT")
+
+
+def test_a_declared_reading_typed_directly_is_played_without_asking(tmp_path: Path) -> None:
+    g = declared_landlord_leads()
+    seat, said = seat_typing(g, ["TT**=TTTT9", "TTQQ=TTTJ"], tmp_path)
+    seat.play_turn()
+    assert "not cards: column 6: TTTT9: the cards TT** cannot make it (their natural cards and " \
+        "2 wild cards)\n  TT**=TTTT9\n       ^" in said
+    assert not any("which reading?" in line for line in said)
+    # the trio TTT with the single J: no factor; 20 - 4 = 16 left
+    assert said[-1] == "you play TT** : trio_single TTT+J (wild cards as TJ) (16 left)"
+    assert seat.state.factors == () and seat.state.log[-1].declared == Cards.parse("TTTJ")
+
+
+def test_a_declared_play_with_one_reading_is_played_without_asking(tmp_path: Path) -> None:
+    g = declared_landlord_leads()
+    seat, said = seat_typing(g, ["3"], tmp_path)  # a natural single: one reading
+    seat.play_turn()
+    assert not any("which reading?" in line for line in said)
+    assert said[-1] == "you play 3 : single 3 (19 left)"

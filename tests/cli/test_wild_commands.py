@@ -86,8 +86,14 @@ def test_declared_policy(cli: Any, tmp_path: Path) -> None:
     code, out, _ = cli("read", "--json", "333*=333+4", *args)
     assert code == 0
     assert [r["cards"] for r in json.loads(out)[0]["readings"] if r["taken"]] == ["333+4"]
-    code, _, err = cli("beats", "333*", "4445", *args)
-    assert code == 2 and "PLAY 333*: 13 readings: declare one, e.g. 333*=3333" in err
+    # in context, as in a deal: of 333*'s 13 readings only the soft bomb 3333 beats 444+5
+    code, out, _ = cli("beats", "333*", "4445", *args)
+    assert code == 0 and out.startswith("yes: bomb 3333 (soft; wild cards as 3)")
+    code, _, err = cli("read", "333*", *args)
+    assert code == 0
+    # 4*** against 333+5: 444+X (12 X), XXX+4 for X above 3 (11) and the soft bomb 4444
+    code, _, err = cli("beats", "4***", "3335", *args)
+    assert code == 2 and "PLAY 4***: 24 readings that beat PREVIOUS: declare one" in err
     code, out, _ = cli("beats", "333*=3333", "4445", *args)
     assert out.startswith("yes: bomb 3333 (soft; wild cards as 3)")
     code, out, _ = cli("moves", "--json", "3377", *args)
@@ -158,3 +164,55 @@ def test_play_deals_laizi_and_the_record_replays(cli: Any, tmp_path: Path) -> No
     assert "×2 soft-bomb KK** (seat 2)" in out
     code, again, _ = cli("replay", str(path))
     assert code == 0 and "  wild rank (laizi, drawn after the deal): Q" in again.splitlines()
+
+
+def test_read_of_several_wild_moves_reports_every_error(cli: Any) -> None:
+    code, out, err = cli("read", "3", "4**=", "34*", "*****", *LAIZI)
+    assert code == 2 and "Traceback" not in err
+    # the moves written right are still read: 3 (a single) and 34* (no reading)
+    assert out.splitlines() == [
+        "3: 1 reading (policy strongest)",
+        "  single            body 3  kickers -  <- taken",
+        "34*: illegal: no substitution of its wild cards makes a move"]
+    assert "move 2 4**=: '=' declares a reading, but laizi takes the strongest" in err
+    assert "move 4: column 5: 5 wild cards: the deck holds 4 cards of the wild rank 7" in err
+    code, out, err = cli("read", "--json", "5*", "9*****", *LAIZI)
+    assert code == 2 and out == "" and "move 2: column 6: 5 wild cards" in err
+
+
+def test_play_deals_reading_declared_and_the_record_replays(cli: Any, tmp_path: Path) -> None:
+    """``play --rules examples/laizi-declared.rules``: the computer players state the reading
+    of every play (``"as"`` in the record); the record replays, each reading checked."""
+    example = str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules")
+    path = tmp_path / "declared.json"
+    code, out, _ = cli("play", "--rules", example, "--seed", "1", "--save", str(path))
+    assert code == 0
+    assert "  wild rank (laizi, drawn after the deal): Q" in out.splitlines()
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    plays = [a for a in obj["actions"] if "play" in a]
+    assert obj["version"] == 4 and plays and all("as" in a for a in plays)
+    code, again, _ = cli("replay", str(path))
+    assert code == 0 and again.splitlines()[-1] == out.splitlines()[-1]
+    # a reading the cards cannot make: replay stops at that play, with the reason
+    first = next(i for i, a in enumerate(obj["actions"]) if "play" in a)
+    obj["actions"][first]["as"] = "BR"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    code, out, err = cli("replay", str(path))
+    assert code == 1
+    # seed 1: seat 1 leads the pair straight 33445566 (action 3, after the three bids)
+    assert (f'invalid action {first}: {{"seat": 1, "play": "33445566", "as": "BR"}}: 33445566 '
+            "as BR: the cards cannot make BR under the rules (readings: pair_straight "
+            "33445566)") in out + err
+
+
+@pytest.mark.parametrize("rules", ["laizi", "examples/laizi-declared.rules"])
+def test_level_3_plays_a_wild_deal_as_level_2(cli: Any, rules: str) -> None:
+    """Level 3 has no rollouts nor solver over wild deals yet (issue 26): it bids and plays as
+    level 2, and a deal of three level-3 seats finishes (the solver's warm-up refused wild
+    rules)."""
+    path = str(Path(__file__).parents[2] / rules) if rules.endswith(".rules") else rules
+    code, out, err = cli("play", "--rules", path, "--levels", "3,3,3", "--seed", "2")
+    assert code == 0 and "Traceback" not in err
+    assert out.splitlines()[-1].startswith("points: ")
+    code, out2, _ = cli("play", "--rules", path, "--levels", "2,2,2", "--seed", "2")
+    assert out2.splitlines()[-3:] == out.splitlines()[-3:]

@@ -10,7 +10,13 @@ import pytest
 from wild_helpers import declared_laizi
 
 from ddzspec.cards import Rank
-from ddzspec.errors import DoesNotBeatError, NotAMoveError, UnplayableRulesError
+from ddzspec.errors import (
+    DoesNotBeatError,
+    GameError,
+    LastPlayOnlyError,
+    NotAMoveError,
+    UnplayableRulesError,
+)
 from ddzspec.game import Action, Game, GameState
 from ddzspec.game.dealing import draw_wild
 from ddzspec.game.record import Record, record_of, replay, resume, transcript
@@ -136,9 +142,126 @@ def test_a_redeal_draws_again_and_its_rank_is_checked() -> None:
     assert f"wild rank {other} for deal attempt 1 is not the one the deal draws" in bad.error
 
 
-def test_a_declared_policy_is_refused_by_the_game(tmp_path: Path) -> None:
-    with pytest.raises(UnplayableRulesError, match="one wild rank under 'reading strongest'"):
-        GameState.new(declared_laizi(tmp_path), seed=1)
+DECLARED = load_rules(str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules"))
+
+
+def declared_deal() -> GameState:
+    st = GameState.new(DECLARED, seed=11, hands=HANDS, talon=TALON, first=0)
+    return st.apply(Action.bid(0, 3))
+
+
+def test_two_wild_ranks_are_refused_by_the_game(tmp_path: Path) -> None:
+    f = tmp_path / "two.rules"
+    laizi = Path(LAIZI.path).read_text(encoding="utf-8")
+    wild = laizi[laizi.index("wild {"):].replace("count 1", "count 2").replace(
+        "    bomb bomb", "    draw tian after deal from 3 .. 2\n    bomb bomb")
+    f.write_text(f'rules two extends "{LAIZI.path}"\n{wild}', encoding="utf-8")
+    with pytest.raises(UnplayableRulesError, match="one wild rank so far; this file draws 2"):
+        GameState.new(load_rules(str(f)), seed=1)
+    GameState.new(declared_laizi(tmp_path), seed=1)  # reading declared is played
+
+
+def test_a_declared_reading_is_played_as_stated() -> None:
+    st = declared_deal()
+    assert st.wild == (SEVEN,)
+    # 555 + a wild 7: a soft bomb 5555 or a trio 555 with any single (3..2: 12 ranks but 5)
+    bomb = st.apply(Action.play(0, "5557", "5555"))
+    assert bomb.last_wild is not None
+    assert bomb.last_wild.describe() == "bomb 5555 (soft; wild cards as 5)"
+    assert [(f.kind, f.times) for f in bomb.factors] == [("soft_bomb", 2)]
+    trio = st.apply(Action.play(0, "5557", "555A"))
+    assert trio.last_wild is not None and trio.factors == ()
+    assert trio.last_wild.describe() == "trio_single 555+A (wild cards as A)"
+    # answering the trio 555+A, the stated reading must beat it: a trio above 555 with
+    # one single, or a bomb; seat 1 holds 888 (8 8 8) and 7 7 7 (wild)
+    ans = trio.apply(Action.play(1, "8887", "888J"))
+    assert ans.last_wild is not None and ans.last_wild.describe() == \
+        "trio_single 888+J (wild cards as J)"
+    # 3 + three wild 7s as the trio 444 with the single 3: below 555
+    with pytest.raises(DoesNotBeatError, match=r"^3\*\*\* \(trio_single 444\+3 \(wild cards "
+                       r"as 444\)\) does not beat trio_single 555\+A"):
+        trio.apply(Action.play(1, "3777", "3444"))
+
+
+def test_a_play_with_several_readings_needs_one_stated() -> None:
+    g = Game(declared_deal())
+    before = g.state
+    with pytest.raises(NotAMoveError) as e:
+        g.act(Action.play(0, "5557"))
+    # 13 readings: the soft bomb 5555 and the trio 555 with a single of each other non-joker
+    # rank (13 ranks 3..2, less 5): 1 + 12
+    assert "555*: 13 readings to lead with; state which (555*=3555)" in str(e.value)
+    assert "bomb 5555 (soft; wild cards as 5)" in str(e.value)
+    assert "trio_single 555+2 (wild cards as 2)" in str(e.value)
+    # what 555 and one wild card cannot make: two 6s (one wild card), five or three cards, a
+    # joker (a wild card never stands for one)
+    for declared in ["5566", "55555", "555", "555B"]:
+        with pytest.raises(NotAMoveError, match=f"555\\* as {declared}: the cards cannot "
+                           f"make {declared} under the rules"):
+            g.act(Action.play(0, "5557", declared))
+        assert g.state is before
+    assert g.state == before
+    # one legal reading: a single 3 needs no statement; nor does 9TJQK (a straight only)
+    g.act(Action.play(0, "3"))
+    assert g.state.last_wild is not None and g.state.last_wild.describe() == "single 3"
+
+
+def test_a_stated_reading_under_strongest_must_be_the_policys() -> None:
+    st = landlord_takes(deal())
+    got = st.apply(Action.play(0, "5557", "5555"))  # leading: the bomb comes first
+    assert got.last_wild is not None and got.last_wild.bomb_class is not None
+    g = Game(st)
+    with pytest.raises(NotAMoveError, match=r"reading strongest takes bomb 5555 \(soft; wild "
+                       r"cards as 5\) leading, not 555A"):
+        g.act(Action.play(0, "5557", "555A"))
+    assert g.state is st
+    with pytest.raises(NotAMoveError, match="only under wild rules"):
+        Game(GameState.new(load_rules("classic"), seed=1, hands=HANDS, talon=TALON,
+                           first=0).apply(Action.bid(0, 3))).act(Action.play(0, "3", "3"))
+
+
+def test_declared_legal_actions_are_one_per_reading() -> None:
+    st = declared_deal()
+    acts = [a for a in st.legal_actions() if a.cards == Action.play(0, "5557").cards]
+    # the 13 readings of 555 + a wild 7, each stated
+    assert len(acts) == 13
+    assert {a.declared for a in acts} == \
+        {Action.play(0, "5557", "555" + r).declared for r in "3456789TJQKA2"}
+    for a in st.legal_actions()[:30]:
+        assert a.kind.value == "pass" or a.declared is not None
+        st.apply(a)  # every listed action is accepted
+
+
+def test_an_action_states_its_reading_in_json_and_words() -> None:
+    a = Action.play(0, "5557", "5555")
+    assert a.to_json() == {"seat": 0, "play": "5557", "as": "5555"}
+    assert Action.from_json(a.to_json()) == a
+    assert str(a) == "seat 0 plays 5557 as 5555"
+    assert Action.from_json({"seat": 0, "play": "5557"}).declared is None
+    with pytest.raises(GameError, match=r"\"as\" .* not 3"):
+        Action.from_json({"seat": 0, "play": "5557", "as": 3})
+    with pytest.raises(GameError, match="exactly one of"):
+        Action.from_json({"seat": 0, "bid": 1, "as": "3"})
+
+
+def test_a_declared_record_saves_and_replays_the_reading() -> None:
+    st = declared_deal().apply(Action.play(0, "5557", "555A"))
+    obj = json.loads(record_of(st).dumps())
+    assert obj["version"] == 4
+    assert obj["actions"][-1] == {"seat": 0, "play": "5557", "as": "555A"}
+    assert resume(Record.from_json(obj)) == st
+    rep = replay(Record.from_json(obj))
+    lines = transcript(rep.initial, rep.steps)
+    assert any("555*: trio_single 555+A (wild cards as A)" in line for line in lines)
+    obj["actions"][-1]["as"] = "5558"  # another reading: replays as that one
+    assert resume(Record.from_json(obj)).last_wild.describe() == \
+        "trio_single 555+8 (wild cards as 8)"  # type: ignore[union-attr]
+    obj["actions"][-1]["as"] = "5566"
+    bad = replay(Record.from_json(obj))
+    assert bad.error_index == 1 and bad.error is not None and "cannot make 5566" in bad.error
+    del obj["actions"][-1]["as"]  # several readings and none stated
+    bad = replay(Record.from_json(obj))
+    assert bad.error_index == 1 and bad.error is not None and "13 readings" in bad.error
 
 
 def test_classic_records_stay_version_2_without_wild() -> None:
@@ -159,3 +282,43 @@ def test_bombs_answer_by_class_then_rank_and_multiply_by_class() -> None:
     assert [(f.kind, f.times, f.seat) for f in st.factors] == \
         [("soft_bomb", 2, 0), ("soft_bomb", 2, 1), ("hard_bomb", 4, 2)]
     assert st.multiplier == 2 * 2 * 4
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_the_view_shows_each_trick_play_as_held_and_as_read(declared: bool) -> None:
+    st = declared_deal() if declared else landlord_takes(deal())
+
+    def play(seat: int, cards: str, reading: str) -> Action:
+        return Action.play(seat, cards, reading if declared else None)
+    # 555 and a wild 7 as the soft bomb 5555; 888 and a wild 7 as 8888; a pass
+    st = st.apply(play(0, "5557", "5555")).apply(play(1, "8887", "8888")).apply(
+        Action.pass_(2))
+    v = st.view(2)
+    assert v.trick_plays() == ("555* as 5555", "888* as 8888", None)
+    assert v.to_json()["trick"] == [
+        {"seat": 0, "play": "5555", "shown": "555* as 5555"},
+        {"seat": 1, "play": "8888", "shown": "888* as 8888"}, {"seat": 2, "play": None}]
+    st = st.apply(Action.pass_(0)).apply(play(1, "3", "3"))  # seat 1 leads a natural 3
+    assert st.last_wild is not None and st.last_wild.describe() == "single 3"
+    assert st.view(0).trick_plays() == ("3",)
+    assert st.view(0).to_json()["trick"] == [{"seat": 1, "play": "3", "shown": "3"}]
+    classic = GameState.new(load_rules("classic"), seed=11, hands=HANDS, talon=TALON, first=0)
+    classic = landlord_takes(classic).apply(Action.play(0, "5556"))
+    assert classic.view(1).trick_plays() == ("555+6",)  # the reading's notation
+    assert "shown" not in classic.view(1).to_json()["trick"][0]
+
+
+def test_a_stated_last_play_only_reading_needs_the_whole_hand(tmp_path: Path) -> None:
+    f = tmp_path / "lp.rules"
+    f.write_text(f'rules lp extends "{DECLARED.path}"\nshapes {{\n    trio = 3 x 1 last_play\n'
+                 "}\n", encoding="utf-8")
+    st = GameState.new(load_rules(str(f)), seed=11, hands=HANDS, talon=TALON, first=0)
+    g = Game(st.apply(Action.bid(0, 3)))
+    before = g.state
+    # 33 and a wild 7 as the bare trio 333: a last play only, and seat 0 keeps 17 cards
+    with pytest.raises(LastPlayOnlyError, match=r"^33\* as 333: 333 reads as a shape played "
+                       r"only as a hand's last play"):
+        g.act(Action.play(0, "337", "333"))
+    with pytest.raises(NotAMoveError, match="no reading under the rules"):
+        g.act(Action.play(0, "337"))  # no other reading of three cards
+    assert g.state is before

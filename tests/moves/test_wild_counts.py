@@ -242,3 +242,64 @@ def test_the_wild_report_is_cached_and_a_damaged_cache_is_recomputed(
         wc._REPORTS.clear()
         with pytest.warns(CacheWarning, match="cached wild report .* ignored"):
             assert wc.wild_report(RULES).per_rank == REPORT.per_rank
+
+
+def test_diff_compares_two_wild_policies_by_their_counts(cli: Any, tmp_path: Path) -> None:
+    """``diff`` of laizi (strongest) against laizi under ``reading declared`` and against laizi
+    restricted (no wild kicker, bombs with 2 natural cards): the counts of each file under its
+    own restrictions, per wild rank and in total, from the independent enumeration above."""
+    from wild_helpers import declared_laizi, restricted_laizi
+    args = [a for s in DROPPED for a in ("--without", s)]
+    one = counts(4)
+    total = {k: (v if k == "largest_choice_set" else 13 * v) for k, v in one.items()}
+    several = one["several_one_type"] + one["several_types"]
+    code, out, _ = cli("diff", "laizi", declared_laizi(tmp_path).path, *args, "--json")
+    assert code == 1  # the wild sections differ
+    w = json.loads(out)["wild"]
+    assert w["a"]["per_rank"]["7"] == w["b"]["per_rank"]["7"] == one
+    assert w["a"]["total"] == w["b"]["total"] == total and not w["same"]
+    # what each policy settles: the same moves, by the highest body and the priority, or by
+    # the player
+    assert w["a"]["settles"] == {"declared": 0, "highest_body": 13 * one["several_one_type"],
+                                 "priority": 13 * one["several_types"]}
+    assert w["b"]["settles"] == {"declared": 13 * several, "highest_body": 0, "priority": 0}
+    restricted = restricted_laizi(tmp_path, "no_wild_kicker, bomb_min_natural 2").path
+    code, out, _ = cli("diff", "laizi", restricted, *args, "--json")
+    w = json.loads(out)["wild"]
+    cut = counts(4, no_wild_kicker=True, min_natural=2)
+    assert w["b"]["restrictions"] == ["no_wild_kicker", "bomb_min_natural 2"]
+    assert w["a"]["per_rank"]["7"] == one and w["b"]["per_rank"]["7"] == cut
+    # by hand, wild 7, r another rank: rrr* is the soft bomb rrrr or rrr + a wild kicker (cut);
+    # rr** the bomb rrrr or rrr + a wild kicker (cut); r*** the bomb with one natural card
+    # (cut), rrr + a wild kicker (cut) or the wild trio XXX + r (kept): none crosses the bomb
+    # line any more (laizi: 3 x 12 = 36 per rank)
+    assert (one["crossing_bomb_line"], cut["crossing_bomb_line"]) == (36, 0)
+    assert w["b"]["total"]["crossing_bomb_line"] == 0
+    code, out, _ = cli("diff", "laizi", restricted, *args)
+    lines = out.splitlines()
+    row = next(line for line in lines if line.startswith("  7 "))
+    assert f"playable {one['playable']} -> {cut['playable']}" in row
+    assert "bomb line 36 -> 0" in row
+    # laizi without the dropped shapes: every count 13 times wild 7's (no chain: ranks alike)
+    assert any(line.endswith(f": reading strongest: the highest body settles "
+                             f"{13 * one['several_one_type']} moves, the type priority "
+                             f"{13 * one['several_types']} (468 on both sides of the bomb "
+                             "line)") for line in lines)
+
+
+def test_check_of_the_declared_example_reports_the_choice_sets(cli: Any) -> None:
+    """examples/laizi-declared.rules (``reading declared``): ``check`` reports how many moves
+    offer a choice of readings and the largest choice set, as the enumeration counts them."""
+    example = Path(__file__).parents[2] / "examples" / "laizi-declared.rules"
+    args = [a for s in DROPPED for a in ("--without", s)]
+    one = counts(4)
+    several = 13 * (one["several_one_type"] + one["several_types"])
+    code, out, _ = cli("check", str(example), *args)
+    assert code == 0
+    # r*** (r not the wild rank): the soft bomb rrrr, rrr + X and XXX + r: 1 + 12 + 12 = 25
+    assert one["largest_choice_set"] == 25
+    assert (f"reading declared: {several} moves offer a choice of readings (the player states "
+            "one); the largest choice set has 25 readings") in " ".join(out.split())
+    code, out, _ = cli("check", str(example), *args, "--json")
+    wild = json.loads(out)["wild"]
+    assert wild["policy"] == "declared" and wild["variants"]["none"]["per_rank"]["7"] == one

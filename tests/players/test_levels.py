@@ -63,6 +63,26 @@ def test_levels_1_2_play_laizi_from_the_wild_moves(seed: int, levels: list[int])
     assert sum(final.result.scores) == 0
 
 
+DECLARED = str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6),
+       levels=st.lists(st.sampled_from([1, 2, 3]), min_size=3, max_size=3))
+def test_levels_play_reading_declared_stating_each_reading(seed: int,
+                                                           levels: list[int]) -> None:
+    """Laizi under ``reading declared`` (issue 26): every play states its reading, one of the
+    (play, reading) pairs the game lists, to the end of the deal (level 3: level 2's play)."""
+    rules = load_rules(DECLARED)
+    players = [Level3(seed, budget=0.02) if lv == 3 else player_for(lv, seed) for lv in levels]
+    state = GameState.new(rules, seed=seed)
+    final = _play(state, players)
+    assert final.over and final.result is not None
+    assert sum(final.result.scores) == 0
+    plays = [a for a in final.log if a.kind == "play"]
+    assert plays and all(a.declared is not None for a in plays)
+
+
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6))
 def test_level_3_plays_only_legal_actions(name: str, seed: int) -> None:

@@ -441,8 +441,7 @@ def test_unplayable_rules_are_offered_for_learning_only(client: TestClient) -> N
     assert rules["happy"]["playable"] and rules["hebei"]["playable"]
     assert not rules["duel-literal"]["playable"]
     assert "several readings" in rules["duel-literal"]["why"]
-    assert not rules["laizi"]["playable"]
-    assert "the web table does not show a wild rank yet" in rules["laizi"]["why"]
+    assert rules["laizi"]["playable"] and rules["laizi"]["why"] is None  # issue 26
     r = client.post("/api/games", json={"rules": "duel-literal"})
     assert r.status_code == 400
     assert r.json()["error"].startswith("duel-literal can be studied in Learn but not played")
@@ -671,3 +670,126 @@ def test_the_page_gets_each_seats_own_settlement_multiplier() -> None:
             for q in views[2]["stakes"]] == [(2, 8, ["double", "super"])]
     assert [(q["seat"], q["multiplier"]) for q in views[0]["stakes"]] == [(0, 2)]
     assert [(q["seat"], q["multiplier"]) for q in views[1]["stakes"]] == [(0, 2), (2, 8)]
+
+
+# ----------------------------------------------------------------------------- laizi (issue 26)
+
+def laizi_landlord(c: TestClient) -> dict[str, Any]:
+    """Laizi, seed 1: seat 0 holds 34778889TTTQQKKA2 and the drawn wild rank is Q (two wild
+    cards); it speaks first, bids 3, takes the talon 4 6 J and leads."""
+    g = new_game(c, rules="laizi", seed=1)
+    assert g["view"]["hand"] == "34778889TTTQQKKA2" and g["legal"]["kind"] == "bid"
+    r = c.post(f"/api/games/{g['id']}/action", json={"kind": "bid", "value": 3})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    assert g["view"]["landlord"] == 0 and g["legal"]["kind"] == "play"
+    assert g["view"]["hand"] == "3446778889TTTJQQKKA2"
+    return g
+
+
+def test_a_laizi_deal_shows_the_wild_rank_and_marks_the_wild_cards(client: TestClient) -> None:
+    g = new_game(client, rules="laizi", seed=1)
+    assert g["wild"] == [{"rank": 9, "symbol": "Q"}] and g["view"]["wild"] == ["Q"]
+    # every Q is wild, and only the Qs: 34778889TTT + QQ (wild) + KKA2
+    marked = [c["symbol"] for c in g["hand_cards"] if c.get("wild")]
+    assert marked == ["Q", "Q"] and len(g["hand_cards"]) == 17
+    assert [c["symbol"] for c in g["view"]["unseen"] if c.get("wild")] == ["Q"]
+    assert client.get(f"/api/games/{g['id']}?notation=fr").json()["wild"] == [
+        {"rank": 9, "symbol": "D"}]  # the queen is the dame in French
+    # the rules without wild cards send no wild rank and mark no card
+    classic = new_game(client, seed=1)
+    assert classic["wild"] == [] and not any("wild" in c for c in classic["hand_cards"])
+
+
+def test_a_laizi_hint_lists_the_games_wild_actions_with_their_readings(
+        client: TestClient) -> None:
+    from ddzspec.cards import parse_cards
+    from ddzspec.game.play import wild_actions
+    g = laizi_landlord(client)
+    legal = g["legal"]
+    st = GameState.new(load_rules("laizi"), seed=1).apply(Action.bid(0, 3))
+    assert [parse_cards(m).cards for m in legal["moves"]] == [a.cards for a in wild_actions(st)]
+    said = dict(zip(legal["moves"], legal["readings"], strict=True))
+    # hand-worked: the two wild Qs stand for two Ks beside the two natural Ks (a soft bomb);
+    # a wild Q beside the 3 makes the pair 33; a Q led alone is itself
+    assert said["QQKK"] == "QQ as KK · bomb KKKK (soft)"
+    assert said["3Q"] == "Q as 3 · pair 33"
+    assert said["Q"] == "Q as itself · single Q"
+    assert said["3"] is None and said["TTT"] is None  # no wild card, no bomb: plain
+    assert not legal["can_pass"]  # the landlord leads
+
+
+def test_a_laizi_play_is_read_with_its_wild_cards_and_an_illegal_one_changes_nothing(
+        tmp_path: Path) -> None:
+    c = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+    g = laizi_landlord(c)
+    gid = g["id"]
+    saved = (tmp_path / "web-games" / f"{gid}.json").read_text()
+    # 3 4 Q: a wild Q makes no pair, trio or straight of three cards
+    r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "34Q"})
+    assert r.status_code == 422 and r.json()["error"] == (
+        "34Q is illegal: even with each wild Q standing for any rank, no reading: not a "
+        "legal move")
+    after = c.get(f"/api/games/{gid}").json()
+    assert after["view"] == g["view"] and after["log"] == g["log"]
+    assert (tmp_path / "web-games" / f"{gid}.json").read_text() == saved
+    # Q Q K K, led: read as the bomb KKKK (bomb comes before trio_single in the priority),
+    # soft (natural and wild cards): x2 (laizi.rules: factor soft 2), base 3 x 1 -> x 2
+    r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "QQKK"})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    t = g["trick_cards"][0]
+    assert t["seat"] == 0 and t["text"] == "QQKK"
+    assert t["reading"] == "QQ as KK · bomb KKKK (soft)"
+    assert [(x["symbol"], x.get("wild", False)) for x in t["cards"]] == [
+        ("Q", True), ("Q", True), ("K", False), ("K", False)]
+    assert g["log"][-1]["text"] == "plays QQKK"
+    assert g["log"][-1]["reading"] == "QQ as KK · bomb KKKK (soft)"
+    assert g["view"]["multiplier"] == 2 and g["view"]["factors"] == [
+        {"kind": "soft_bomb", "times": 2, "seat": 0, "cards": "KK**"}]
+    assert g["view"]["hand"] == "3446778889TTTJA2"
+    fr = c.get(f"/api/games/{gid}?notation=fr").json()
+    assert fr["log"][-1]["reading"] == "DD as RR · bomb RRRR (soft)"
+    # a wild card typed as * is one of the wild rank held: none is left
+    g = to_person(c, g)
+    if g["view"]["phase"] != "over":
+        r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "3*"})
+        assert r.status_code == 422 and "does not hold" in r.json()["error"]
+
+
+def test_a_laizi_deal_saves_a_version_4_record_that_resumes_and_uploads(
+        tmp_path: Path) -> None:
+    c1 = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+    g = new_game(c1, rules="laizi", seed=11, levels=[1, 2, 3])
+    for _ in range(200):
+        g = to_person(c1, g)
+        if g["view"]["phase"] == "over":
+            break
+        legal = g["legal"]
+        body: dict[str, Any] = {"kind": "pass"} if legal["can_pass"] else \
+            {"kind": "play", "cards": legal["moves"][-1]} if legal["kind"] == "play" else \
+            {"kind": legal["kind"], "value": legal["choices"][-1]}
+        r = c1.post(f"/api/games/{g['id']}/action", json=body)
+        assert r.status_code == 200, r.text
+        g = r.json()
+    assert g["view"]["phase"] == "over"
+    # seed 11: seat 0 bids 3 and leads the last of its moves, four natural 10s: a hard bomb
+    # (natural cards only), x4 (laizi.rules: factor hard 4)
+    first_play = next(e for e in g["log"] if e["kind"] == "play")
+    assert first_play == {"seat": 0, "kind": "play", "choice": None, "text": "plays TTTT",
+                          "cards": "TTTT", "reading": "bomb TTTT (hard)"}
+    assert {"kind": "hard_bomb", "times": 4, "seat": 0, "cards": "TTTT"} in \
+        g["view"]["result"]["factors"]
+    d = c1.get(f"/api/games/{g['id']}/record")
+    assert d.status_code == 200
+    rec = Record.from_json(d.json())
+    assert rec.version == 4 and d.json()["deal"]["wild"] == [["7"]]
+    assert replay(rec).ok
+    # restart: the readings come back from the autosave (the deal replayed)
+    c2 = TestClient(create_app(data_dir=tmp_path), base_url="http://localhost")
+    assert c2.get(f"/api/games/{g['id']}").json()["log"] == g["log"]
+    up = c2.post("/api/records?seat=0&level=1", json=d.json())
+    assert up.status_code == 201 and up.json()["log"] == g["log"]
+    steps = c2.get(f"/api/games/{up.json()['id']}/replay").json()["steps"]
+    first = len(rec.actions) - len(g["log"])
+    assert [s["reading"] for s in steps[first:]] == [e["reading"] for e in g["log"]]

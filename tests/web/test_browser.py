@@ -957,3 +957,95 @@ def test_a_shown_hand_fits_the_screen_and_round_choices_take_digit_keys(
     page.keyboard.press("Escape")
     assert page.locator("#hand .card.selected").count() == 0
     page.close()
+
+
+# ----------------------------------------------------------------------------- laizi (issue 26)
+
+WILD_MARKS_SEEN = """() => [...document.querySelectorAll('#hand .card.wild .wild-mark')].map(m => {
+  m.scrollIntoView({block: 'center', inline: 'center'});
+  const r = m.getBoundingClientRect();
+  const y = r.top + r.height / 2;
+  return [r.left + 1, r.right - 1].every((x) => {
+    const hit = document.elementFromPoint(x, y);
+    return hit === m || m.contains(hit);
+  });
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844), (844, 390)])
+def test_a_laizi_deal_shows_the_wild_rank_and_marks_the_wild_cards(
+        browser: Any, server: str, shots: Path, width: int, height: int) -> None:
+    """Laizi, seed 4: the drawn wild rank is Q and seat 0 holds 35888899QQQKKA22B. The badge
+    by the talon says so, inside the window; each of the three Qs is marked, its mark seen in
+    the fan (no card covers either end of it), and labelled "Q (wild)"."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start(page, server, "laizi")
+    page.wait_for_selector("#wild-badge")
+    badge = page.locator("#wild-badge")
+    assert badge.inner_text() == "Wild: Q" and badge.is_visible()
+    box = badge.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert page.inner_text("#info-wild") == "Q"
+    labels = page.eval_on_selector_all("#hand .card.wild", "cs => cs.map(c => c.getAttribute("
+                                       "'aria-label'))")
+    assert labels == ["Q (wild)"] * 3
+    assert page.locator("#hand .card:not(.wild)[data-symbol='Q']").count() == 0
+    assert page.locator("#hand .card.wild:not([data-symbol='Q'])").count() == 0
+    assert page.evaluate(WILD_MARKS_SEEN) == [True, True, True]
+    assert page.locator("#counter .cell.wild").all_inner_texts() == ["Q\n1"]  # 4 - 3 held
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(shots / f"10-laizi-{width}x{height}.png"), full_page=True)
+    assert not errors
+    page.close()
+
+
+def test_a_laizi_deal_by_clicking_reads_a_soft_bomb(browser: Any, server: str,
+                                                    shots: Path) -> None:
+    """Seed 4: seat 0 bids 3 and leads Q Q K K, the two wild Qs standing for two Ks: the trick
+    and the moves say "QQ as KK · bomb KKKK (soft)", the multiplier x2 names the soft bomb;
+    then the deal is played to the end by Hint, Play and Pass."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start(page, server, "laizi")
+    gid = in_page(page, "app.game.id")
+    page.goto(f"{server}/?delay=2500#game={gid}")  # the computers wait: the bomb is seen
+    page.wait_for_selector("#bid-controls .bid-btn[data-value='3']")
+    before = page.get_attribute("body", "data-actions") or ""
+    page.click("#bid-controls .bid-btn[data-value='3']")
+    wait_change(page, before)
+    page.wait_for_selector("#me.turn")
+    page.click("#btn-hint")
+    page.click("#btn-hint")  # the second hint: 3 with a wild Q, the pair 33
+    assert page.inner_text("#message").startswith("Hint 2 of ")
+    assert "3Q — Q as 3 · pair 33" in page.inner_text("#message")
+    page.keyboard.press("Escape")
+    click_move(page, "#hand", "QQKK")
+    before = page.get_attribute("body", "data-actions") or ""
+    page.click("#btn-play")
+    wait_change(page, before)
+    page.wait_for_selector("#trick .reading")
+    assert page.inner_text("#trick .play >> nth=0").endswith("QQ as KK · bomb KKKK (soft)")
+    assert page.locator("#trick .card.wild").count() == 2
+    assert page.inner_text("#info-mult") == "×2"
+    assert page.inner_text("#info-factors") == "×2 soft bomb KK + 2 wild (seat 0)"
+    assert "You: plays QQKK — QQ as KK · bomb KKKK (soft)" in page.inner_text("#log")
+    snap(page, shots, "11-laizi-soft-bomb")
+    page.goto(f"{server}/?delay=40#game={gid}")  # resumed from the autosave, at the usual pace
+    page.wait_for_selector("body[data-ready='1']")
+    done = play_deal(page, shots, "12-laizi")
+    assert done["plays"] >= 1
+    check_result(page, 3)
+    assert "Soft bomb KK + 2 wild by seat 0" in page.inner_text("#result-table")
+    snap(page, shots, "13-laizi-result")
+    page.click("#btn-replay")
+    page.wait_for_function("() => document.getElementById('rp-text').textContent")
+    assert page.inner_text("#rp-text").endswith(" · wild Q")
+    page.click("#rp-next")
+    page.click("#rp-next")  # the bid, then the soft bomb
+    assert page.inner_text("#rp-text") == "seat 0 plays QQKK — QQ as KK · bomb KKKK (soft)"
+    snap(page, shots, "14-laizi-replay")
+    assert not errors
+    page.close()

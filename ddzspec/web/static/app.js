@@ -3,7 +3,7 @@
    network beyond this server. */
 import {
   $, api, app, cardEl, cardText, cardsRow, el, faceText, hashParams, moveSymbols, notation, plural,
-  setHash, showMessage, symbolsToCards, withCards,
+  setHash, showMessage, symbolsToCards, wildCardsText, withCards,
 } from "./common.js";
 import { initLearn } from "./learn.js";
 import { initPuzzle, puzzleHashSync, puzzleRefresh } from "./puzzle.js";
@@ -232,6 +232,13 @@ function render(actedSeat) {
   // talon
   const talon = $("talon");
   talon.innerHTML = "";
+  (g.wild || []).forEach((w) => {  // the wild rank drawn (laizi), shown to every seat
+    const b = el("span", "wild-badge", "Wild: " + faceText(w.symbol));
+    b.id = "wild-badge";
+    b.title = "Every " + faceText(w.symbol) + " is wild: in a combination it stands for any rank but a joker; alone, it is itself";
+    b.setAttribute("aria-label", "wild rank " + faceText(w.symbol));
+    talon.appendChild(b);
+  });
   if (g.talon_cards && g.talon_cards.length) {  // a variant may deal no talon
     talon.appendChild(el("span", "", "Talon:"));
     talon.appendChild(cardsRow(g.talon_cards));
@@ -253,6 +260,7 @@ function render(actedSeat) {
     p.appendChild(el("div", "who", t.seat === g.seat ? "You" : "Seat " + t.seat));
     if (t.cards) p.appendChild(cardsRow(t.cards));
     else p.appendChild(el("div", "passed", "pass"));
+    if (t.reading) p.appendChild(el("div", "reading", t.reading));  // what wild cards stood for
     trick.appendChild(p);
   });
   // status
@@ -272,6 +280,8 @@ function render(actedSeat) {
   $("info-title").textContent = g.title;
   $("info-base").textContent = v.base === null ? "–" : String(v.base);
   showMultiplier(v);
+  $("wild-row").classList.toggle("hidden", !(g.wild && g.wild.length));
+  $("info-wild").textContent = (g.wild || []).map((w) => faceText(w.symbol)).join(" ");
   const hc = $("handicap-row");
   if (g.rules.startsWith("duel") || g.players === 2) {
     hc.classList.remove("hidden");
@@ -282,7 +292,8 @@ function render(actedSeat) {
   const counter = $("counter");
   counter.innerHTML = "";
   v.unseen.forEach((u) => {
-    const c = el("div", "cell" + (u.count === 0 ? " zero" : "") + (u.count === 4 ? " four" : ""));
+    const c = el("div", "cell" + (u.count === 0 ? " zero" : "") + (u.count === 4 ? " four" : "") + (u.wild ? " wild" : ""));
+    if (u.wild) c.title = "the wild rank";
     c.appendChild(el("b", "", faceText(u.symbol)));
     c.appendChild(el("span", "", String(u.count)));
     c.dataset.symbol = u.symbol;
@@ -295,6 +306,7 @@ function render(actedSeat) {
   log.innerHTML = "";
   g.log.forEach((a) => {
     const li = el("li", a.seat === g.seat ? "me-act" : "", (a.seat === g.seat ? "You: " : "Seat " + a.seat + ": ") + withCards(a.text, a.cards));
+    if (a.reading) li.appendChild(el("span", "reading", " — " + a.reading));
     log.appendChild(li);
   });
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
@@ -324,8 +336,8 @@ function showMultiplier(v) {
 }
 
 function factorText(f) {
-  let t = "×" + f.times + " " + f.kind.replace("_", "-");
-  if (f.cards) t += " " + cardText(f.cards);
+  let t = "×" + f.times + " " + (f.kind.endsWith("_bomb") ? f.kind.replace("_", " ") : f.kind.replace("_", "-"));
+  if (f.cards) t += " " + wildCardsText(f.cards);
   if (f.seat !== undefined) t += " (seat " + f.seat + ")";
   if (f.pair !== undefined) t += " (seat " + f.pair + "'s settlement only)";
   if (f.cut) t += " (beyond the bombs cap: not counted)";
@@ -446,7 +458,8 @@ function hint() {
   const hi = app.hintIndex;
   renderMe();
   app.hintIndex = hi;
-  showMessage("message", "Hint " + (hi + 1) + " of " + moves.length + ": " + cardText(moves[hi]) + " (Hint again for the next)", "info");
+  const reading = g.legal.readings && g.legal.readings[hi] ? " — " + g.legal.readings[hi] : "";
+  showMessage("message", "Hint " + (hi + 1) + " of " + moves.length + ": " + cardText(moves[hi]) + reading + " (Hint again for the next)", "info");
 }
 
 /* ---------------------------------------------------------------- result & replay */
@@ -491,7 +504,7 @@ function showResult() {
     g.cards_at_end.forEach((cards, i) => {
       const line = el("div", "hand-left");
       line.appendChild(el("span", "who", (i === g.seat ? "You" : "Seat " + i) + ":"));
-      line.appendChild(el("span", "cards-text", cards.length ? cards.map((c) => faceText(c.symbol)).join(" ") : "none"));
+      line.appendChild(el("span", "cards-text", cards.length ? cards.map((c) => faceText(c.symbol) + (c.wild ? "*" : "")).join(" ") : "none"));
       if (cards.length) line.appendChild(el("span", "n", "(" + plural(cards.length, "card") + ")"));
       hands.appendChild(line);
     });
@@ -499,9 +512,10 @@ function showResult() {
 }
 
 function factorName(f) {
-  const names = { bomb: "Bomb", rocket: "Rocket", rob: "Rob", spring: "Spring", anti_spring: "Anti-spring" };
+  const names = { bomb: "Bomb", rocket: "Rocket", rob: "Rob", spring: "Spring", anti_spring: "Anti-spring",
+    soft_bomb: "Soft bomb", hard_bomb: "Hard bomb", pure_bomb: "Pure bomb" };
   let t = names[f.kind] || f.kind;
-  if (f.cards) t += " " + cardText(f.cards);
+  if (f.cards) t += " " + wildCardsText(f.cards);
   if (f.seat !== undefined) t += " by seat " + f.seat;
   if (f.pair !== undefined) t += ", seat " + f.pair + "'s settlement only";
   if (f.cut) t += " (beyond the bombs cap: not counted)";
@@ -523,14 +537,16 @@ function renderReplay() {
   const pos = app.replayPos;
   $("rp-pos").textContent = "move " + pos + " / " + n;
   const step = pos === 0 ? null : rp.steps[pos - 1];
-  $("rp-text").textContent = step ? withCards(step.text, step.cards) : "The deal: talon " + cardText(rp.initial.talon);
+  const wild = rp.initial.wild && rp.initial.wild.length ? " · wild " + rp.initial.wild.map(faceText).join(" ") : "";
+  $("rp-text").textContent = step ? withCards(step.text, step.cards) + (step.reading ? " — " + step.reading : "") :
+    "The deal: talon " + cardText(rp.initial.talon) + wild;
   const hands = step ? step.hands : rp.initial.hands;
   const box = $("rp-hands");
   box.innerHTML = "";
   // every hand spaced, as the hands at the end are (cardText runs a hand without a ten together)
   const spaced = (h) => symbolsToCards(h).map((c) => faceText(c.symbol)).join(" ");
   hands.forEach((h, i) => box.appendChild(el("div", "", "seat " + i + (i === app.game.seat ? " (you)" : "") + ": " + (spaced(h) || "—"))));
-  if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play ? cardText(t.play) : "pass")).join(", ")));
+  if (step && step.trick.length) box.appendChild(el("div", "", "trick: " + step.trick.map((t) => "seat " + t.seat + " " + (t.play ? cardText(t.play) + (t.reading ? " (" + t.reading + ")" : "") : "pass")).join(", ")));
 }
 
 /* ---------------------------------------------------------------- wiring */

@@ -109,8 +109,23 @@ export function cardEl(card) {
   const corner = el("div", "corner");
   corner.appendChild(el("span", "r", faceText(card.symbol)));
   c.appendChild(corner);
-  c.setAttribute("aria-label", card.symbol === "T" ? "10" : card.symbol);
+  c.setAttribute("aria-label", faceText(card.symbol));
+  if (card.wild) {  // a card of the drawn wild rank (laizi): marked under its corner
+    c.classList.add("wild");
+    c.appendChild(el("div", "wild-mark", "wild"));
+    c.setAttribute("aria-label", faceText(card.symbol) + " (wild)");
+    c.title = faceText(card.symbol) + " (wild): stands for any rank but a joker in a combination; alone, it is itself";
+  }
   return c;
+}
+
+// a factor's cards in the records' notation ("KK**": two natural kings and two wild cards,
+// laizi's soft bomb) as the page writes them: "KK + 2 wild"
+export function wildCardsText(text) {
+  const wild = (String(text || "").match(/\*/g) || []).length;
+  const natural = cardText(String(text || "").replace(/\*/g, ""));
+  if (!wild) return natural;
+  return (natural ? natural + " + " : "") + wild + " wild";
 }
 
 export function cardsRow(cards) {
