@@ -497,13 +497,35 @@ def test_pair_option_lists_only_the_peasants(cli: Any) -> None:
                                  "one of peasant1, peasant2\n")
 
 
-def test_a_position_under_wild_rules_is_refused_not_solved_as_natural() -> None:
-    # the search plays natural cards: under laizi 33 v 4 v 5 it would have answered "landlord
-    # wins with 33" without knowing which rank is wild
+def test_a_position_under_wild_rules_needs_its_wild_rank() -> None:
+    # without the drawn rank the cards could only be solved as natural ones: refused, located
     laizi = load_rules("laizi")
-    with pytest.raises(PositionError, match="laizi has wild cards: the solver does not play a "
-                       r"wild rank yet \(it would solve the cards as natural ones\)"):
+    with pytest.raises(PositionError, match=r"laizi has wild cards: give the drawn wild rank"):
         make_position(laizi, {"landlord": "33", "peasant1": "4", "peasant2": "5"}, "landlord")
     with pytest.raises(PositionError, match=r"<p>:1:1: laizi has wild cards"):
         parse_position("rules laizi\nlandlord: 33\npeasant1: 4\npeasant2: 5\n"
                        "to_move: landlord\n", source="<p>")
+
+
+def test_the_wild_line_reads_a_drawn_rank_and_formats_back() -> None:
+    text = "rules laizi\nwild 10\nlandlord: 33\npeasant1: 4\npeasant2: 5\nto_move: landlord\n"
+    p = parse_position(text)
+    assert p.wild == 7  # rank indices 3 4 5 6 7 8 9 10: 10 is the eighth
+    assert parse_position(p.format()) == p
+    assert "wild T\n" in p.format()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("rules classic\nwild 7\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+     "<p>:2:1: wild 7: classic has no wild cards"),
+    ("rules laizi\nwild B\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+     "<p>:2:1: wild B: laizi never draws that rank as wild"),
+    ("rules laizi\nwild 77\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+     "<p>:2:1: wild 77: give one rank"),
+    ("rules laizi\nwild 7\nwild 8\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+     "<p>:3:1: wild given twice"),
+])
+def test_a_bad_wild_line_is_a_located_error(text: str, message: str) -> None:
+    with pytest.raises(PositionError) as e:
+        parse_position(text, source="<p>")
+    assert str(e.value).startswith(message), str(e.value)
