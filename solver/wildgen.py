@@ -179,8 +179,12 @@ class WildMoves(WildHook):
 
     def text(self, m: int, notation: str) -> str:
         """``33**=3333``: the play (``*`` a wild card), ``=``, the cards it reads as (the
-        declared notation of :func:`ddzspec.wild.parse_declared`)."""
-        return f"{self.plays[m].format(notation)}={self.readings[m].reading.format(notation)}"
+        declared notation of :func:`ddzspec.wild.parse_declared`); a play without wild cards
+        as the natural notation writes it (``333+4``)."""
+        play, reading = self.plays[m], self.readings[m].reading
+        if not play.wilds:
+            return reading.format(notation)
+        return f"{play.format(notation)}={reading.format(notation)}"
 
     def table_move(self, cards: Cards) -> int:
         """The id of ``cards`` played as a lead (the move on the table of a position: give

@@ -453,10 +453,13 @@ def wild_reference(pos: Position):
 
 
 def solver_move(text: str):
-    """A solver's move ``33**=3333`` as (play, shape, size, body key), PASS as itself."""
+    """A solver's move ``33**=3333`` (a play without wild cards: ``333+4``) as (play, shape,
+    size, body key), PASS as itself."""
     if text == "PASS":
         return text
     play, _, reading = text.partition("=")
+    if not reading:
+        play, reading = parse_cards(text).cards.format(), text
     r = get_table(LAIZI).lookup(parse_cards(reading).cards)
     assert r is not None, text
     return play, r.shape, r.size, r.key
