@@ -36,7 +36,8 @@ from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import RoundKind, RoundOrder, Rules, Scope, load_rules
 from ddzspec.rules.model import ReadingPolicy
 from ddzspec.table import get_table
-from ddzspec.wildmoves import wild_legal_moves
+from ddzspec.wild import violated, wild_readings
+from ddzspec.wildmoves import split_hand, wild_legal_moves
 
 #: The most digits of a number in a position file (a base, a multiplier, a target …).
 MAX_DIGITS = 100
@@ -91,8 +92,9 @@ class Position:
       bombs``. ``shown``: the seats whose hands were shown (show cards), in seat order: a
       record only (every hand is open to the solver; the show factor is in ``multiplier``).
     - ``wild``: under rules with wild cards, the rank index of the drawn wild rank (every card
-      of that rank in a hand is a wild card; issue 26); None without. The move on the table
-      is then read as a lead reads it (:func:`ddzspec.wild.strongest`).
+      of that rank in a hand is a wild card; issue 26); None without. ``on_table_as``: then
+      the cards the move on the table reads as (``on_table: 8887=8888`` in the text format:
+      what it was played as); None: as a lead reads it (:func:`ddzspec.wild.strongest`).
     """
 
     rules: Rules
@@ -113,6 +115,7 @@ class Position:
     bombs: int = 0
     shown: tuple[int, ...] = ()
     wild: int | None = None
+    on_table_as: Cards | None = None
 
     @property
     def n_seats(self) -> int:
@@ -141,7 +144,9 @@ class Position:
             lines.append(f"{s}: {h.format(self.notation) or '-'}")
         lines.append(f"to_move: {self.seats[self.to_move]}")
         if self.on_table is not None and self.played_by is not None:
-            lines.append(f"on_table: {self.on_table.format(self.notation)} by "
+            read_as = "" if self.on_table_as is None else "=" + self.on_table_as.format(
+                self.notation)
+            lines.append(f"on_table: {self.on_table.format(self.notation)}{read_as} by "
                          f"{self.seats[self.played_by]}")
             if self.n_seats == 3:
                 lines.append(f"passes: {self.passes}")
@@ -237,7 +242,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                   landlord_plays: int = 2, peasants_played: bool | None = None,
                   notation: str = "en", pairs: Mapping[str, int] | None = None,
                   bombs: int | None = None, shown: Sequence[str] = (),
-                  wild: int | str | None = None) -> Position:
+                  wild: int | str | None = None,
+                  on_table_as: Cards | str | None = None) -> Position:
     """Build and validate a position from seat names (see the module doc) to hands.
 
     ``hands``: ``{"landlord": …, "peasant": …}`` or ``{"landlord", "peasant1", "peasant2"}``
@@ -253,7 +259,8 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     so far (only under ``cap bombs N``: 0 to N; None: not given, 0); ``shown``: the seats
     that showed their hands (only under rules with a ``show`` round); ``wild``: the drawn wild
     rank (a rank index, or one card's notation such as ``"7"``; needed exactly under rules with
-    wild cards, one of the ranks their draw can give).
+    wild cards, one of the ranks their draw can give); ``on_table_as``: with a wild rank, the
+    cards the move on the table reads as (None: as a lead reads it).
     Raises PositionError (impossible positions, a flag or count of the wrong kind) or
     NotationError (bad cards).
     """
@@ -311,6 +318,12 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         on_table if isinstance(on_table, Cards)
         else parse_cards(on_table, notation, rules.deck).cards)
     pb = None if played_by is None else seat_index(played_by, seats)
+    read_as = None if on_table_as is None else (
+        on_table_as if isinstance(on_table_as, Cards)
+        else parse_cards(on_table_as, notation, rules.deck).cards)
+    if read_as is not None and (wild is None or table is None):
+        raise PositionError("what the move on the table reads as ('on_table: 8887=8888') goes "
+                            "with a wild rank and a move on the table", field="on_table")
     tg = [0] * len(seats)
     for i in range(len(seats)):
         target = rules.win.landlord if i == 0 else rules.win.peasant
@@ -333,7 +346,7 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                    table, pb, 0 if passes is None else passes, tuple(tg), base, mult,
                    landlord_plays, peasants_played, notation,
                    _pairs_of(rules, seats, pairs or {}), _bombs_of(rules, bombs),
-                   _shown_of(rules, seats, shown), _wild_of(rules, wild, notation))
+                   _shown_of(rules, seats, shown), _wild_of(rules, wild, notation), read_as)
     return validate(pos, passes_given=passes is not None)
 
 
@@ -537,6 +550,16 @@ def _wild_table_move(pos: Position) -> None:
     assert pos.on_table is not None and pos.wild is not None
     whole = [p for p in wild_legal_moves(pos.on_table, pos.wild, pos.rules)
              if p.move.cards == pos.on_table]
+    if pos.on_table_as is not None:
+        natural, wilds = split_hand(pos.on_table, pos.wild)
+        w = pos.rules.wild
+        assert w is not None
+        if not any(r.reading.cards == pos.on_table_as and not violated(w, r)
+                   for r in wild_readings(natural, wilds, pos.wild, pos.rules)):
+            raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
+                                f"does not read as {pos.on_table_as.format(pos.notation)} with "
+                                f"{ALL_RANKS[pos.wild].symbol(pos.notation)} wild",
+                                field="on_table")
     if not whole:
         raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, is "
                             f"not a legal move of {pos.rules.name} with "
@@ -821,6 +844,7 @@ class _Builder:
         pairs: dict[str, int] = {}
         shown: list[str] = []
         wild: str | None = None
+        on_table_as: Cards | None = None
         for st in stmts:
             if isinstance(st, _Hand):
                 seat = st.seat.text
@@ -835,7 +859,14 @@ class _Builder:
                 to_move = st.seat
             elif isinstance(st, _OnTable):
                 self.once("on_table", st)
-                on_table = self.cards(st.cards, rules)
+                played, eq, read = st.cards.text.partition("=")
+                if eq and st.cards.type != "ESCAPED_STRING":  # what a wild move reads as
+                    on_table = self.cards(replace(st.cards, text=played), rules)
+                    on_table_as = self.cards(replace(
+                        st.cards, text=read, column=(st.cards.column or 1) + len(played) + 1),
+                        rules)
+                else:
+                    on_table = self.cards(st.cards, rules)
                 played_by = st.by
             elif isinstance(st, _Number):
                 self.once(st.key, st)
@@ -925,7 +956,8 @@ class _Builder:
                                  passes=passes, targets=tg, robs=robs, base=base,
                                  multiplier=multiplier, landlord_plays=landlord_plays,
                                  peasants_played=peasants_played, notation=self.notation,
-                                 pairs=pairs, bombs=bombs, shown=shown, wild=wild)
+                                 pairs=pairs, bombs=bombs, shown=shown, wild=wild,
+                                 on_table_as=on_table_as)
         except PositionError as e:
             if e.line is None:  # located at the statement it is about, when there is one
                 raise self.err(e.message, self.seen.get(e.field or "")) from None

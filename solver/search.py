@@ -320,7 +320,7 @@ class Searcher:
         self.last0 = -1
         if pos.on_table is not None:
             if wild is not None:
-                self.last0 = wild.table_move(pos.on_table)
+                self.last0 = wild.table_move(pos.on_table, pos.on_table_as)
             else:
                 m = self.ms.move_id(pos.on_table)
                 assert m is not None  # validated

@@ -186,11 +186,15 @@ class WildMoves(WildHook):
             return reading.format(notation)
         return f"{play.format(notation)}={reading.format(notation)}"
 
-    def table_move(self, cards: Cards) -> int:
-        """The id of ``cards`` played as a lead (the move on the table of a position: give
-        its cards among the ``hands`` so its play is known); ValueError when it is no legal
-        play."""
-        got = self.lead.get(pack4(cards.counts))
+    def table_move(self, cards: Cards, read_as: Cards | None = None) -> int:
+        """The id of ``cards`` played as a lead, or read as the cards ``read_as`` (the move on
+        the table of a position: give its cards among the ``hands`` so its play is known);
+        ValueError when it is no legal play or has no such reading."""
+        k4 = pack4(cards.counts)
+        got = self.lead.get(k4)
+        if got is not None and read_as is not None:
+            got = next((i for i in self.of_play[k4]
+                        if self.readings[i].reading.cards == read_as), None)
         if got is None:
             raise ValueError(f"{cards.format()} is no legal play with "
                              f"{ALL_RANKS[self.rank].symbol()} wild")

@@ -529,3 +529,19 @@ def test_a_bad_wild_line_is_a_located_error(text: str, message: str) -> None:
     with pytest.raises(PositionError) as e:
         parse_position(text, source="<p>")
     assert str(e.value).startswith(message), str(e.value)
+
+
+def test_what_a_wild_move_on_the_table_reads_as_decides_the_answers() -> None:
+    # 888 and the wild 7: as a lead the soft bomb 8888 (bomb comes first in the priority),
+    # which 999K cannot beat; played as 888+7 (answering a trio with a single), 999+K beats it
+    from ddzspec.solver import solve
+    text = ("rules laizi\nwild 7\nlandlord: 999K\npeasant: 3\non_table: 8887=888+7 by peasant\n"
+            "to_move: landlord\n")
+    p = parse_position(text)
+    assert p.on_table_as is not None and p.on_table_as.format() == "7888"
+    assert parse_position(p.format()) == p
+    assert solve(p, want="all").winning_moves == ("999+K",)
+    assert solve(parse_position(text.replace("=888+7", "")), want="all").winning_moves == ()
+    with pytest.raises(PositionError, match="<p>:5:1: the move on the table, 7888, does not "
+                       "read as 7999 with 7 wild"):
+        parse_position(text.replace("=888+7", "=999+7"), source="<p>")
