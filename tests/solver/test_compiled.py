@@ -11,7 +11,8 @@ puzzle of tests/data/puzzles/two_seat.jsonl (``want="all"``, and ``"score"`` on 
 pinned 15 v 15 deals of tests/solver/test_deals_pinned.py (three also with small tables: the compact
 table replacing entries), the 3-seat puzzles shipped with ddzspec,
 a puzzle played through :class:`ddzspec.puzzles.PuzzleGame` (the ``Searcher``/
-``budget``/``Aborted`` use) and a few laizi positions (the wild moves' hook). No skip: without a C compiler the test fails and says so (``.ci/run``
+``budget``/``Aborted`` use) and a few laizi positions (the wild moves' hook). No skip:
+without a C compiler the test fails and says so (``.ci/run``
 installs one).
 """
 
