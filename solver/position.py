@@ -391,7 +391,8 @@ def _wild_of(rules: Rules, wild: int | str | None, notation: str) -> int | None:
     """:attr:`Position.wild`: the rank index of ``wild`` (an index, or one card in
     ``notation``); required exactly under rules with a wild section, one of the ranks its draw
     gives (``draw laizi after deal from 3 .. 2``). Only one wild rank (``count 1``) and the
-    ``strongest`` reading policy are solved so far (issue 26)."""
+    ``strongest`` reading policy are solved so far, without last-play-only shapes (issue
+    26)."""
     w = rules.wild
     if w is None:
         if wild is not None:
@@ -403,6 +404,9 @@ def _wild_of(rules: Rules, wild: int | str | None, notation: str) -> int | None:
     if w.count != 1:
         raise PositionError(f"{rules.label} draws {w.count} wild ranks: the solver plays one "
                             "wild rank only so far", field="wild")
+    if any(shape.last_play for shape in rules.shapes):
+        raise PositionError(f"{rules.label} has wild cards and a last-play-only shape: the "
+                            "solver does not play the two together yet", field="rules")
     if w.policy is not ReadingPolicy.STRONGEST:
         raise PositionError(f"{rules.label} has 'reading {w.policy.value}': the solver plays "
                             "the 'strongest' reading policy only so far", field="wild")

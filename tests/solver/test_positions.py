@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from ddzspec.solver.position import pair_factors
+from wild_helpers import restricted_laizi
 
 from ddzspec.cards import parse_cards
 from ddzspec.rules import load_rules
@@ -534,7 +535,6 @@ def test_a_bad_wild_line_is_a_located_error(text: str, message: str) -> None:
 def test_what_a_wild_move_on_the_table_reads_as_decides_the_answers() -> None:
     # 888 and the wild 7: as a lead the soft bomb 8888 (bomb comes first in the priority),
     # which 999K cannot beat; played as 888+7 (answering a trio with a single), 999+K beats it
-    from ddzspec.solver import solve
     text = ("rules laizi\nwild 7\nlandlord: 999K\npeasant: 3\non_table: 8887=888+7 by peasant\n"
             "to_move: landlord\n")
     p = parse_position(text)
@@ -545,3 +545,27 @@ def test_what_a_wild_move_on_the_table_reads_as_decides_the_answers() -> None:
     with pytest.raises(PositionError, match="<p>:5:1: the move on the table, 7888, does not "
                        "read as 7999 with 7 wild"):
         parse_position(text.replace("=888+7", "=999+7"), source="<p>")
+
+
+def test_wild_restrictions_cut_the_solver_s_readings(tmp_path: Path) -> None:
+    # 3777 with 7 wild against AA: laizi leads 3 and three wild cards as the soft bomb 3333,
+    # out at once and x2; under bomb_min_natural 2 that bomb is cut (one natural card), and
+    # the cards lead as a trio with a single (333+4 …), out at once and x1
+    hands = {"landlord": "3777", "peasant": "AA"}
+    plain = solve(make_position(load_rules("laizi"), hands, "landlord", wild="7"), want="score")
+    assert dict(plain.score) == {"landlord": 2, "peasant": -2}
+    cut = solve(make_position(restricted_laizi(tmp_path, "bomb_min_natural 2"), hands,
+                              "landlord", wild="7"), want="score")
+    assert dict(cut.score) == {"landlord": 1, "peasant": -1}
+    assert cut.best_moves is not None and all("=3333" not in m for m in cut.best_moves)
+
+
+def test_wild_cards_with_a_last_play_only_shape_are_refused(tmp_path: Path) -> None:
+    laizi = load_rules("laizi")
+    f = tmp_path / "lp.rules"
+    f.write_text(f'rules lp extends "{laizi.path}"\nshapes {{\n    trio = 3 x 1 last_play\n}}\n',
+                 encoding="utf-8")
+    with pytest.raises(PositionError, match="lp has wild cards and a last-play-only shape: "
+                       "the solver does not play the two together yet"):
+        make_position(load_rules(str(f)), {"landlord": "33", "peasant": "4"}, "landlord",
+                      wild="7")
