@@ -66,7 +66,9 @@ Position format (one statement a line, # comments):
   target SEAT: N|robs   robs N   base N   multiplier N
   played landlord: none|lead|more   played peasants: no|yes   (spring)
   pair SEAT: N   (a peasant's own factor)   bombs N   (counted, cap bombs)
-  shown SEAT ...   (the seats that showed their hands)"""
+  shown SEAT ...   (the seats that showed their hands)
+  wild RANK   (the drawn wild rank, rules with wild cards; on_table: 8887=888+7 by SEAT
+    says what a wild move on the table reads as)"""
 
 
 def result_json(pos: Position, res: SolveResult) -> dict[str, Any]:
