@@ -32,15 +32,16 @@ The policy (``reading`` of the wild section) picks what is legal:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import add, sub
 
-from .cards import N_RANKS, Cards, pack
+from .cards import GUARD4, N_RANKS, Cards, pack, pack4, unpack, unpack4
 from .readings import Reading, make_reading
 from .rules import Rules
-from .rules.model import ReadingPolicy, Wild
-from .table import body_key, body_kickers, shape_bodies
+from .rules.model import BombClass, ReadingPolicy, Wild
+from .table import body_key, body_kickers, get_table, shape_bodies
 from .wild import (
     WildMove,
     WildReading,
@@ -142,6 +143,20 @@ def _cards(key: int) -> Cards:
         if len(_CARDS) > _MEMO_MAX:
             _CARDS.clear()
         c = _CARDS[key] = Cards.from_key(key)
+    return c
+
+
+#: :func:`pack4` key → its Cards, as :data:`_CARDS`
+_CARDS4: dict[int, Cards] = {}
+
+
+def _cards4(key4: int) -> Cards:
+    """``Cards(unpack4(key4))``, memoised in :data:`_CARDS4`."""
+    c = _CARDS4.get(key4)
+    if c is None:
+        if len(_CARDS4) > _MEMO_MAX:
+            _CARDS4.clear()
+        c = _CARDS4[key4] = Cards(unpack4(key4))
     return c
 
 
@@ -283,6 +298,9 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
     order of the file and the size; above it by class and rank), then fewer wild cards. Raises
     ValueError on rules without wild cards."""
     wild = require_wild(rules)
+    pol = _policy(rules, wild) if wild.policy is ReadingPolicy.STRONGEST else None
+    if pol is not None and pol.ranked and (previous is None or not pol.odd_order):
+        return _fast_moves(hand, rank, rules, wild, previous)
     natural, wilds = split_hand(hand, rank)
     shapes = {s.name: i for i, s in enumerate(rules.shapes)}
     out: list[WildPlay] = []
@@ -297,3 +315,384 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
         return ((0, 0, 0) if not r.tier else strength(wild, p.reading), r.key,
                 shapes[r.shape], r.size, p.move.wilds, p.move.natural.key)
     return tuple(sorted(out, key=order))
+
+
+# --- the fast path of the strongest policy -------------------------------------------------
+# A play's readings depend on the play only, never on the rest of the hand. The legal
+# multisets ``m`` of the move table whose deficit against the hand is at most ``w`` are met
+# body by body in the order of :func:`_natural_moves` (shape, body, kicker); each split of
+# each ``m`` (as :func:`_splits` orders them) is scored in place (the policy as one tuple,
+# lower first; the first of equal scores wins, as ``max`` does in
+# :func:`ddzspec.wild.strongest`), and WildReading objects are built for the readings kept
+# only. Multisets are packed 4 bits per rank (:func:`~ddzspec.cards.pack4`), so the deficit of
+# ``m`` against a hand is one subtraction with guard bits (:func:`_deficit4`); they are also
+# held in *unary* form (``c`` low bits set in a field of ``width`` bits per rank), so the
+# number of cards the hand lacks is ``(m & ~hand).bit_count()``.
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """One body of the move table: its entry, its cards in unary form, the shape's tier and
+    size, whether it plays only as a whole hand, and its legal multisets (:func:`pack4` key,
+    unary key) in kicker order."""
+
+    entry: tuple[int, int, int]
+    unary: int
+    tier: int
+    size: int
+    last_only: bool
+    moves: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """The move table of one rules digest by :class:`_Body`, in generation order, and by
+    (shape index, size) with the tiered bodies apart (answers); ``jokers4``: the joker ranks'
+    fields of a :func:`pack4` key."""
+
+    width: int
+    full: int
+    jokers4: int
+    bodies: tuple[_Body, ...]
+    by_type: dict[tuple[int, int], tuple[_Body, ...]]
+    tiered: tuple[_Body, ...]
+
+
+#: rules digest → its :class:`_Index` (the wild section leaves the natural moves alone)
+_INDEX: dict[str, _Index] = {}
+
+
+def _unary(counts: Sequence[int], width: int) -> int:
+    """``counts`` in unary form: ``c`` low bits set in each rank's field of ``width`` bits."""
+    u = 0
+    for i, c in enumerate(counts):
+        u |= ((1 << c) - 1) << (width * i)
+    return u
+
+
+def _index(rules: Rules) -> _Index:
+    """The :class:`_Index` of ``rules``, built once per digest from its move table."""
+    got = _INDEX.get(rules.digest)
+    if got is not None:
+        return got
+    entries = get_table(rules).entries
+    width = max(rules.deck)
+    bodies: list[_Body] = []
+    for si, shape in enumerate(rules.shapes):
+        for start, run in shape_bodies(rules, si):
+            entry = (si, start, run)
+            bkey = body_key(shape, start, run)
+            keys = [bkey + kk for kk, _ in body_kickers(rules, si, start, run)]
+            moves = tuple((pack4(unpack(key)), _unary(unpack(key), width)) for key in keys
+                          if entries.get(key) == entry)
+            if moves:
+                bodies.append(_Body(entry, _unary(unpack(bkey), width), shape.tier,
+                                    shape.size(run), shape.last_play, moves))
+    by_type: dict[tuple[int, int], list[_Body]] = {}
+    for b in bodies:
+        if not b.tier:
+            by_type.setdefault((b.entry[0], b.size), []).append(b)
+    got = _INDEX[rules.digest] = _Index(
+        width, (1 << (width * N_RANKS)) - 1, sum(15 << (4 * j) for j in rules.jokers),
+        tuple(bodies), {k: tuple(v) for k, v in by_type.items()},
+        tuple(b for b in bodies if b.tier))
+    return got
+
+
+def _deficit4(m4: int, h4: int) -> int:
+    """What ``m`` holds beyond ``h`` rank by rank (``max(0, m - h)``), all :func:`pack4` keys
+    of counts up to 7: a guard bit per field survives ``(m | G) - h`` iff ``m >= h``.
+
+    >>> _deficit4(pack4([3, 1, 2] + [0] * 12), pack4([1, 2, 2] + [0] * 12)) == pack4([2])
+    True
+    """
+    x = (m4 | GUARD4) - h4
+    keep = x & GUARD4
+    return x & (keep - (keep >> 3))
+
+
+#: The score of a reading: lower is taken first (:func:`_lead_score`, :func:`_answer_score`).
+Score = tuple[int, int, int, int]
+
+
+class _Policy:
+    """What the fast path memoises per (rules digest, wild section): the natural Reading and
+    the WildReading of a multiset with the ranks its wild cards stand for (:func:`pack4`
+    keys), the lead scores, the extras of a held part, and each kept play with its hint-order
+    key."""
+
+    def __init__(self, rules: Rules, wild: Wild) -> None:
+        self.rules = rules
+        self.wild = wild
+        self.place = {s: i for i, s in enumerate(wild.priority)}
+        self.shape_index = {s.name: i for i, s in enumerate(rules.shapes)}
+        self.natural: dict[int, Reading] = {}
+        self.readings: dict[tuple[int, int], WildReading] = {}
+        self.cut: dict[tuple[int, int], bool] = {}
+        self.extras: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+        self.plays: dict[tuple[int, int, int, int], tuple[tuple[object, ...], WildPlay]] = {}
+        self.lead_scores: dict[tuple[tuple[int, int, int], BombClass | None], Score] = {}
+        #: a type below the bomb line that the wild order ranks: answers to a bomb are then
+        #: left to :func:`choose`
+        self.odd_order = any(not s.tier and s.name in wild.order for s in rules.shapes)
+        #: whether the priority ranks every shape (else two shapes tie on it, and a bomb's
+        #: class could order them: the fast path leaves such files to :func:`choose`)
+        self.ranked = all(s.name in self.place for s in rules.shapes)
+        self.lead_bodies: tuple[_Body, ...] | None = None
+
+    def leads(self, index: _Index) -> tuple[_Body, ...]:
+        """The bodies in the order the lead takes their readings (:func:`_lead_score`;
+        stable): the first reading met of a play is then the one the policy takes. A play has
+        one reading of the wild bomb at most (its natural cards are the body), so a bomb's
+        class never reorders it against another bomb."""
+        if self.lead_bodies is None:
+            self.lead_bodies = tuple(sorted(
+                index.bodies, key=lambda b: _lead_score(self, b.moves[0][0], b.entry, None)))
+        return self.lead_bodies
+
+    def natural_reading(self, m4: int, entry: tuple[int, int, int]) -> Reading:
+        """The natural Reading of the legal multiset ``m4`` (entry ``entry``)."""
+        r = self.natural.get(m4)
+        if r is None:
+            r = self.natural[m4] = make_reading(self.rules, self.rules.shapes[entry[0]],
+                                                unpack4(m4), entry[1], entry[2])
+        return r
+
+    def reading(self, m4: int, s4: int, entry: tuple[int, int, int]) -> WildReading:
+        """The WildReading of the multiset ``m4`` (entry ``entry``) with wild cards standing
+        for ``s4`` (all of it: wild cards only)."""
+        wr = self.readings.get((m4, s4))
+        if wr is None:
+            r = self.natural_reading(m4, entry)
+            all_wild = s4 == m4
+            s = _cards4(s4)
+            wr = self.readings[m4, s4] = WildReading(
+                r, s, bomb_class(self.wild, r, s.counts, all_wild), all_wild)
+        return wr
+
+    def allowed(self, m4: int, s4: int, entry: tuple[int, int, int]) -> bool:
+        """Whether no wild restriction cuts the reading (memoised)."""
+        got = self.cut.get((m4, s4))
+        if got is None:
+            got = self.cut[m4, s4] = not violated(self.wild, self.reading(m4, s4, entry))
+        return got
+
+    def extra(self, room4: int, spare: int) -> tuple[tuple[int, int], ...]:
+        """The picks of :func:`_extras` from the held cards ``room4``, packed 4 bits per rank
+        (:func:`pack4`), in the same order: (their key << 3 minus how many, their key): a
+        play's key (natural cards << 3 | wild cards) less the first is the play with the
+        picked cards played as wild cards instead."""
+        got = self.extras.get((room4, spare))
+        if got is None:
+            by_count: list[list[int]] = [[0]] + [[] for _ in range(spare)]
+            for i in range(N_RANKS - 1, -1, -1):
+                cap = (room4 >> (4 * i)) & 15
+                if cap:
+                    by_count = [[(n << (4 * i)) + rest for n in range(min(e, cap), -1, -1)
+                                 for rest in by_count[e - n]] for e in range(spare + 1)]
+            got = self.extras[room4, spare] = tuple(
+                ((more << 3) - e, more) for e in range(spare + 1) for more in by_count[e])
+        return got
+
+    def play(self, rank: int, pkey: int, m4: int, s4: int, entry: tuple[int, int, int]
+             ) -> tuple[tuple[object, ...], WildPlay]:
+        """The play ``pkey`` (natural cards' :func:`pack4` key << 3 | wild cards) read as
+        ``m4`` with the wild cards standing for ``s4``, with its key in hint order (as
+        :func:`wild_legal_moves` sorts)."""
+        got = self.plays.get((rank, pkey, m4, s4))
+        if got is None:
+            wr = self.reading(m4, s4, entry)
+            r = wr.reading
+            n4, k = pkey >> 3, pkey & 7
+            natural = _cards4(n4)
+            # n4 orders as natural.key does: both pack the counts with the top rank highest
+            order = ((0, 0, 0) if not r.tier else strength(self.wild, wr), r.key,
+                     self.shape_index[r.shape], r.size, k, n4)
+            got = self.plays[rank, pkey, m4, s4] = (
+                order, WildPlay(WildMove(natural, k, rank), wr))
+        return got
+
+
+_POLICIES: dict[tuple[str, Wild], _Policy] = {}
+
+
+def _policy(rules: Rules, wild: Wild) -> _Policy:
+    """The :class:`_Policy` memo of ``rules`` (renewed past _MEMO_MAX plays or readings)."""
+    got = _POLICIES.get((rules.digest, wild))
+    if got is None or len(got.plays) > _MEMO_MAX or len(got.readings) > _MEMO_MAX:
+        got = _POLICIES[rules.digest, wild] = _Policy(rules, wild)
+    return got
+
+
+def _fast_moves(hand: Cards, rank: int, rules: Rules, wild: Wild,
+                previous: WildReading | None) -> tuple[WildPlay, ...]:
+    """:func:`wild_legal_moves` under the ``strongest`` policy (see the fast path's note)."""
+    enabled = gc.isenabled()
+    gc.disable()  # thousands of small acyclic objects: no collection passes meanwhile
+    try:
+        return _fast_plays(hand, rank, rules, wild, previous)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _fast_plays(hand: Cards, rank: int, rules: Rules, wild: Wild,
+                previous: WildReading | None) -> tuple[WildPlay, ...]:
+    """:func:`_fast_moves` with the garbage collector off."""
+    index = _index(rules)
+    pol = _policy(rules, wild)
+    natural, wilds = split_hand(hand, rank)
+    h4 = pack4(natural.counts)
+    nh = index.full & ~_unary(natural.counts, index.width)
+    if previous is None and not wild.restrictions:
+        taken = _lead_plays(pol, index, h4, nh, wilds, rank)
+    else:
+        taken = _checked_plays(pol, index, h4, nh, wilds, rank, previous)
+    out = [pol.play(rank, pkey, m4, s4, entry) for pkey, (m4, s4, entry) in taken.items()]
+    out.sort(key=_first)
+    return tuple(p for _, p in out)
+
+
+#: a play (natural cards' :func:`pack4` key << 3 | wild cards) → the reading taken: (the
+#: multiset, the ranks the wild cards stand for, both :func:`pack4`; its entry)
+Taken = dict[int, tuple[int, int, tuple[int, int, int]]]
+
+
+def _lead_plays(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank: int
+                ) -> Taken:
+    """The leads of a hand (``h4``: its natural cards, :func:`pack4`; ``nh``: the complement
+    of their unary form) with no wild restriction: in :meth:`_Policy.leads` order the first
+    reading met of a play is the one the policy takes."""
+    taken: Taken = {}
+    own = [k << (4 * rank) for k in range(wilds + 1)]
+    jokers4, held_ok, guard = index.jokers4, ~index.jokers4, GUARD4
+    memo = pol.extras
+    for body in pol.leads(index):
+        if (body.unary & nh).bit_count() > wilds:
+            continue
+        if body.last_only:
+            for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
+                if pkey not in taken:
+                    taken[pkey] = (m4, s4, body.entry)
+            continue
+        entry = body.entry
+        for m4, mu in body.moves:
+            need = (mu & nh).bit_count()
+            if need > wilds:
+                continue
+            x = (m4 | guard) - h4  # _deficit4, inline
+            keep = x & guard
+            d4 = x & (keep - (keep >> 3))
+            if d4 & jokers4:
+                continue  # a wild card never stands for a joker
+            held = m4 - d4
+            base = (held << 3) | need
+            if need == wilds:
+                if base not in taken and (base > 7 or m4 == own[need]):
+                    taken[base] = (m4, d4, entry)
+                continue
+            picks = memo.get((held & held_ok, wilds - need))
+            if picks is None:
+                picks = pol.extra(held & held_ok, wilds - need)
+            for delta, x4 in picks:
+                pkey = base - delta
+                if pkey not in taken and (pkey > 7 or m4 == own[pkey]):
+                    taken[pkey] = (m4, d4 + x4, entry)
+    return taken
+
+
+def _body_pairs(body: _Body, index: _Index, h4: int, nh: int, wilds: int, rank: int,
+                pol: _Policy) -> Iterator[tuple[int, int, int]]:
+    """Every split of the body's multisets against a hand (see :func:`_lead_plays`): (the
+    play, the multiset, the ranks the wild cards stand for), as :func:`_splits` orders them;
+    a play of wild cards only when it reads as itself; of a last-play-only shape only the
+    whole hand."""
+    whole = (h4 << 3) | wilds
+    for m4, mu in body.moves:
+        need = (mu & nh).bit_count()
+        if need > wilds:
+            continue
+        d4 = _deficit4(m4, h4)
+        if d4 & index.jokers4:
+            continue  # a wild card never stands for a joker
+        held = m4 - d4
+        base = (held << 3) | need
+        picks = pol.extra(held & ~index.jokers4, wilds - need) if need < wilds else ((0, 0),)
+        for delta, x4 in picks:
+            pkey = base - delta
+            if pkey <= 7 and m4 != (pkey << (4 * rank)):
+                continue  # wild cards only read as themselves, nothing else
+            if body.last_only and pkey != whole:
+                continue
+            yield pkey, m4, d4 + x4
+
+
+def _checked_plays(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank: int,
+                   previous: WildReading | None) -> Taken:
+    """The plays of a hand (see :func:`_lead_plays`) under wild restrictions or answering
+    ``previous``: each reading checked (:func:`~ddzspec.wild.violated`), scored
+    (:func:`_answer_score`) when answering."""
+    restricted = bool(pol.wild.restrictions)
+    if previous is None:
+        bodies: Sequence[_Body] = pol.leads(index)
+    else:
+        prev = previous.reading
+        bodies = index.by_type.get((pol.shape_index.get(prev.shape, -1), prev.size), ()) \
+            + index.tiered
+    taken: Taken = {}
+    best: dict[int, Score] = {}
+    for body in bodies:
+        if (body.unary & nh).bit_count() > wilds:
+            continue
+        entry = body.entry
+        for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
+            if previous is None and pkey in taken:
+                continue
+            if restricted and not pol.allowed(m4, s4, entry):
+                continue
+            if previous is None:  # leading: the first reading met is the one taken
+                taken[pkey] = (m4, s4, entry)
+                continue
+            s = _answer_score(pol, m4, s4, entry, previous)
+            if s is not None and (pkey not in best or s < best[pkey]):
+                best[pkey] = s
+                taken[pkey] = (m4, s4, entry)
+    return taken
+
+
+def _first(item: tuple[tuple[object, ...], WildPlay]) -> tuple[object, ...]:
+    return item[0]
+
+
+def _lead_score(pol: _Policy, mkey: int, entry: tuple[int, int, int],
+                cls: BombClass | None) -> Score:
+    """Leading (:func:`ddzspec.wild.strongest`): the type first in the priority, then the
+    highest :func:`~ddzspec.wild.strength` (memoised per entry and bomb class)."""
+    got = pol.lead_scores.get((entry, cls))
+    if got is None:
+        r = pol.natural_reading(mkey, entry)
+        name = cls.value if cls else r.shape
+        order = pol.wild.order
+        place = len(order) - order.index(name) if name in order else 0
+        got = pol.lead_scores[entry, cls] = (pol.place.get(r.shape, len(pol.place)), -place,
+                                             -r.tier, -r.key)
+    return got
+
+
+def _answer_score(pol: _Policy, mkey: int, skey: int, entry: tuple[int, int, int],
+                  previous: WildReading) -> Score | None:
+    """Answering ``previous`` (:func:`ddzspec.wild.strongest`): None for a reading that does
+    not beat it; else the answered type and size first, then the tiers, then the highest
+    :func:`~ddzspec.wild.strength`."""
+    wr = pol.reading(mkey, skey, entry)
+    if not outranks(pol.wild, wr, previous):
+        return None
+    r, prev = wr.reading, previous.reading
+    if r.shape == prev.shape and r.size == prev.size:
+        group = 0
+    elif r.tier:
+        group = 1
+    else:
+        return None
+    place, tier, key = strength(pol.wild, wr)
+    return group, -place, -tier, -key
