@@ -439,6 +439,7 @@ class _Policy:
         #: class could order them: the fast path leaves such files to :func:`choose`)
         self.ranked = all(s.name in self.place for s in rules.shapes)
         self.lead_bodies: tuple[_Body, ...] | None = None
+        self.by_type: dict[tuple[str, int], list[tuple[int, _Body]]] = {}
 
     def leads(self, index: _Index) -> tuple[_Body, ...]:
         """The bodies in the order the lead takes their readings (:func:`_lead_score`;
@@ -449,6 +450,17 @@ class _Policy:
             self.lead_bodies = tuple(sorted(
                 index.bodies, key=lambda b: _lead_score(self, b.moves[0][0], b.entry, None)))
         return self.lead_bodies
+
+    def above(self, index: _Index, prev: Reading) -> list[_Body]:
+        """The bodies of the type and size of ``prev`` (below the bomb line) with a higher
+        body, the highest first (stable): each of their readings beats ``prev``."""
+        got = self.by_type.get((prev.shape, prev.size))
+        if got is None:
+            bodies = index.by_type.get((self.shape_index.get(prev.shape, -1), prev.size), ())
+            got = self.by_type[prev.shape, prev.size] = sorted(
+                ((self.natural_reading(b.moves[0][0], b.entry).key, b) for b in bodies),
+                key=lambda kb: -kb[0])
+        return [b for key, b in got if key > prev.key]
 
     def natural_reading(self, m4: int, entry: tuple[int, int, int]) -> Reading:
         """The natural Reading of the legal multiset ``m4`` (entry ``entry``)."""
@@ -538,16 +550,23 @@ def _fast_moves(hand: Cards, rank: int, rules: Rules, wild: Wild,
 
 def _fast_plays(hand: Cards, rank: int, rules: Rules, wild: Wild,
                 previous: WildReading | None) -> tuple[WildPlay, ...]:
-    """:func:`_fast_moves` with the garbage collector off."""
+    """:func:`_fast_moves` with the garbage collector off. Leading, the bodies go in
+    :meth:`_Policy.leads` order and the first reading met of a play is the one the policy
+    takes; answering a move below the bomb line, the bodies of its type and size with a
+    higher body come first, highest first (the answered type and size are taken before any
+    bomb), then the tiered readings are scored (:func:`_answer_score`)."""
     index = _index(rules)
     pol = _policy(rules, wild)
     natural, wilds = split_hand(hand, rank)
     h4 = pack4(natural.counts)
     nh = index.full & ~_unary(natural.counts, index.width)
-    if previous is None and not wild.restrictions:
-        taken = _lead_plays(pol, index, h4, nh, wilds, rank)
+    taken: Taken = {}
+    if previous is None:
+        _claim(pol, index, pol.leads(index), h4, nh, wilds, rank, taken)
     else:
-        taken = _checked_plays(pol, index, h4, nh, wilds, rank, previous)
+        if not previous.reading.tier:
+            _claim(pol, index, pol.above(index, previous.reading), h4, nh, wilds, rank, taken)
+        _scored(pol, index, h4, nh, wilds, rank, previous, taken)
     out = [pol.play(rank, pkey, m4, s4, entry) for pkey, (m4, s4, entry) in taken.items()]
     out.sort(key=_first)
     return tuple(p for _, p in out)
@@ -558,24 +577,24 @@ def _fast_plays(hand: Cards, rank: int, rules: Rules, wild: Wild,
 Taken = dict[int, tuple[int, int, tuple[int, int, int]]]
 
 
-def _lead_plays(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank: int
-                ) -> Taken:
-    """The leads of a hand (``h4``: its natural cards, :func:`pack4`; ``nh``: the complement
-    of their unary form) with no wild restriction: in :meth:`_Policy.leads` order the first
-    reading met of a play is the one the policy takes."""
-    taken: Taken = {}
+def _claim(pol: _Policy, index: _Index, bodies: Sequence[_Body], h4: int, nh: int,
+           wilds: int, rank: int, taken: Taken) -> None:
+    """Add to ``taken`` the first reading met of each play of a hand (``h4``: its natural
+    cards, :func:`pack4`; ``nh``: the complement of their unary form) among ``bodies``, in
+    order, that no wild restriction cuts."""
     own = [k << (4 * rank) for k in range(wilds + 1)]
     jokers4, held_ok, guard = index.jokers4, ~index.jokers4, GUARD4
     memo = pol.extras
-    for body in pol.leads(index):
+    allowed = pol.allowed if pol.wild.restrictions else None
+    for body in bodies:
         if (body.unary & nh).bit_count() > wilds:
             continue
-        if body.last_only:
-            for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
-                if pkey not in taken:
-                    taken[pkey] = (m4, s4, body.entry)
-            continue
         entry = body.entry
+        if body.last_only or allowed is not None:
+            for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
+                if pkey not in taken and (allowed is None or allowed(m4, s4, entry)):
+                    taken[pkey] = (m4, s4, entry)
+            continue
         for m4, mu in body.moves:
             need = (mu & nh).bit_count()
             if need > wilds:
@@ -598,7 +617,6 @@ def _lead_plays(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank:
                 pkey = base - delta
                 if pkey not in taken and (pkey > 7 or m4 == own[pkey]):
                     taken[pkey] = (m4, d4 + x4, entry)
-    return taken
 
 
 def _body_pairs(body: _Body, index: _Index, h4: int, nh: int, wilds: int, rank: int,
@@ -627,37 +645,25 @@ def _body_pairs(body: _Body, index: _Index, h4: int, nh: int, wilds: int, rank: 
             yield pkey, m4, d4 + x4
 
 
-def _checked_plays(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank: int,
-                   previous: WildReading | None) -> Taken:
-    """The plays of a hand (see :func:`_lead_plays`) under wild restrictions or answering
-    ``previous``: each reading checked (:func:`~ddzspec.wild.violated`), scored
-    (:func:`_answer_score`) when answering."""
+def _scored(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank: int,
+            previous: WildReading, taken: Taken) -> None:
+    """Add to ``taken`` the tiered answers to ``previous`` of a hand (see :func:`_claim`)
+    for the plays not taken yet: of each play the reading that beats ``previous`` with the
+    lowest :func:`_answer_score` (the first of equal ones), none cut by a wild restriction."""
     restricted = bool(pol.wild.restrictions)
-    if previous is None:
-        bodies: Sequence[_Body] = pol.leads(index)
-    else:
-        prev = previous.reading
-        bodies = index.by_type.get((pol.shape_index.get(prev.shape, -1), prev.size), ()) \
-            + index.tiered
-    taken: Taken = {}
+    done = set(taken)
     best: dict[int, Score] = {}
-    for body in bodies:
+    for body in index.tiered:
         if (body.unary & nh).bit_count() > wilds:
             continue
         entry = body.entry
         for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
-            if previous is None and pkey in taken:
-                continue
-            if restricted and not pol.allowed(m4, s4, entry):
-                continue
-            if previous is None:  # leading: the first reading met is the one taken
-                taken[pkey] = (m4, s4, entry)
+            if pkey in done or (restricted and not pol.allowed(m4, s4, entry)):
                 continue
             s = _answer_score(pol, m4, s4, entry, previous)
             if s is not None and (pkey not in best or s < best[pkey]):
                 best[pkey] = s
                 taken[pkey] = (m4, s4, entry)
-    return taken
 
 
 def _first(item: tuple[tuple[object, ...], WildPlay]) -> tuple[object, ...]:
