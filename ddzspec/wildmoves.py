@@ -50,6 +50,7 @@ from .wild import (
     require_wild,
     strength,
     strongest,
+    strongest_key,
     violated,
 )
 
@@ -670,35 +671,24 @@ def _first(item: tuple[tuple[object, ...], WildPlay]) -> tuple[object, ...]:
     return item[0]
 
 
-def _lead_score(pol: _Policy, mkey: int, entry: tuple[int, int, int],
+def _lead_score(pol: _Policy, m4: int, entry: tuple[int, int, int],
                 cls: BombClass | None) -> Score:
-    """Leading (:func:`ddzspec.wild.strongest`): the type first in the priority, then the
-    highest :func:`~ddzspec.wild.strength` (memoised per entry and bomb class)."""
+    """:func:`~ddzspec.wild.strongest_key` of a lead, memoised per entry and bomb class (it
+    depends on nothing else)."""
     got = pol.lead_scores.get((entry, cls))
     if got is None:
-        r = pol.natural_reading(mkey, entry)
-        name = cls.value if cls else r.shape
-        order = pol.wild.order
-        place = len(order) - order.index(name) if name in order else 0
-        got = pol.lead_scores[entry, cls] = (pol.place.get(r.shape, len(pol.place)), -place,
-                                             -r.tier, -r.key)
+        wr = WildReading(pol.natural_reading(m4, entry), _cards4(0), cls)
+        key = strongest_key(pol.wild, wr)
+        assert key is not None  # leading, every reading has a key
+        got = pol.lead_scores[entry, cls] = key
     return got
 
 
-def _answer_score(pol: _Policy, mkey: int, skey: int, entry: tuple[int, int, int],
+def _answer_score(pol: _Policy, m4: int, s4: int, entry: tuple[int, int, int],
                   previous: WildReading) -> Score | None:
-    """Answering ``previous`` (:func:`ddzspec.wild.strongest`): None for a reading that does
-    not beat it; else the answered type and size first, then the tiers, then the highest
-    :func:`~ddzspec.wild.strength`."""
-    wr = pol.reading(mkey, skey, entry)
+    """:func:`~ddzspec.wild.strongest_key` of an answer to ``previous``; None for a reading
+    that does not beat it (:func:`~ddzspec.wild.outranks`) or that the policy never takes."""
+    wr = pol.reading(m4, s4, entry)
     if not outranks(pol.wild, wr, previous):
         return None
-    r, prev = wr.reading, previous.reading
-    if r.shape == prev.shape and r.size == prev.size:
-        group = 0
-    elif r.tier:
-        group = 1
-    else:
-        return None
-    place, tier, key = strength(pol.wild, wr)
-    return group, -place, -tier, -key
+    return strongest_key(pol.wild, wr, previous)
