@@ -297,11 +297,25 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
     (see the module doc; ``strongest``: each play once; ``declared``: one per reading). Order:
     the hint's, smallest useful first (below the bomb line by the body's height, then the shape
     order of the file and the size; above it by class and rank), then fewer wild cards. Raises
-    ValueError on rules without wild cards."""
+    ValueError on rules without wild cards.
+
+    Under ``strongest`` a fast path (below) finds the same plays, readings and order as
+    :func:`chosen_moves`, the policy applied to every reading of :func:`play_readings`
+    (docs/scaling.md, "Wild cards", has the figures)."""
     wild = require_wild(rules)
     pol = _policy(rules, wild) if wild.policy is ReadingPolicy.STRONGEST else None
     if pol is not None and pol.ranked and (previous is None or not pol.odd_order):
         return _fast_moves(hand, rank, rules, wild, previous)
+    return chosen_moves(hand, rank, rules, previous)
+
+
+def chosen_moves(hand: Cards, rank: int, rules: Rules,
+                 previous: WildReading | None = None) -> tuple[WildPlay, ...]:
+    """:func:`wild_legal_moves` by :func:`choose` on every reading of every play of
+    :func:`play_readings` (the path of the ``declared`` policy, and of files the fast path
+    leaves alone; the reference the fast path is measured against in bench/wild_moves.py).
+    Raises ValueError on rules without wild cards."""
+    wild = require_wild(rules)
     natural, wilds = split_hand(hand, rank)
     shapes = {s.name: i for i, s in enumerate(rules.shapes)}
     out: list[WildPlay] = []
