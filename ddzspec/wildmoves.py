@@ -152,12 +152,17 @@ _CARDS4: dict[int, Cards] = {}
 
 
 def _cards4(key4: int) -> Cards:
-    """``Cards(unpack4(key4))``, memoised in :data:`_CARDS4`."""
+    """``Cards(unpack4(key4))``, memoised in :data:`_CARDS4` (counts up to 9).
+
+    >>> _cards4(pack4([1, 0, 3] + [0] * 11 + [1])).counts == (1, 0, 3) + (0,) * 11 + (1,)
+    True
+    """
     c = _CARDS4.get(key4)
     if c is None:
         if len(_CARDS4) > _MEMO_MAX:
             _CARDS4.clear()
-        c = _CARDS4[key4] = Cards(unpack4(key4))
+        # the counts are the key's hex digits, lowest rank last (each count is below 10)
+        c = _CARDS4[key4] = Cards(tuple(map(int, f"{key4:0{N_RANKS}x}"[::-1])))
     return c
 
 
@@ -304,7 +309,7 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
     (docs/scaling.md, "Wild cards", has the figures)."""
     wild = require_wild(rules)
     pol = _policy(rules, wild) if wild.policy is ReadingPolicy.STRONGEST else None
-    if pol is not None and pol.ranked and (previous is None or not pol.odd_order):
+    if pol is not None and pol.fast and (previous is None or not pol.odd_order):
         return _fast_moves(hand, rank, rules, wild, previous)
     return chosen_moves(hand, rank, rules, previous)
 
@@ -442,17 +447,20 @@ class _Policy:
         self.place = {s: i for i, s in enumerate(wild.priority)}
         self.shape_index = {s.name: i for i, s in enumerate(rules.shapes)}
         self.natural: dict[int, Reading] = {}
+        self.table = get_table(rules)
         self.readings: dict[tuple[int, int], WildReading] = {}
         self.cut: dict[tuple[int, int], bool] = {}
         self.extras: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
-        self.plays: dict[tuple[int, int, int, int], tuple[tuple[object, ...], WildPlay]] = {}
+        #: (play key << 64 | s4) << 4 | wild rank → the play and its hint-order key
+        self.plays: dict[int, tuple[tuple[object, ...], WildPlay]] = {}
         self.lead_scores: dict[tuple[tuple[int, int, int], BombClass | None], Score] = {}
         #: a type below the bomb line that the wild order ranks: answers to a bomb are then
         #: left to :func:`choose`
         self.odd_order = any(not s.tier and s.name in wild.order for s in rules.shapes)
-        #: whether the priority ranks every shape (else two shapes tie on it, and a bomb's
-        #: class could order them: the fast path leaves such files to :func:`choose`)
-        self.ranked = all(s.name in self.place for s in rules.shapes)
+        #: whether the fast path serves the file: the priority ranks every shape (else two
+        #: shapes tie on it, and a bomb's class could order them) and no rank has more than
+        #: 7 cards (the guard bit of :func:`_deficit4`); else :func:`chosen_moves` does
+        self.fast = all(s.name in self.place for s in rules.shapes) and max(rules.deck) <= 7
         self.lead_bodies: tuple[_Body, ...] | None = None
         self.by_type: dict[tuple[str, int], list[tuple[int, _Body]]] = {}
 
@@ -473,35 +481,37 @@ class _Policy:
         if got is None:
             bodies = index.by_type.get((self.shape_index.get(prev.shape, -1), prev.size), ())
             got = self.by_type[prev.shape, prev.size] = sorted(
-                ((self.natural_reading(b.moves[0][0], b.entry).key, b) for b in bodies),
+                ((self.natural_reading(b.moves[0][0]).key, b) for b in bodies),
                 key=lambda kb: -kb[0])
         return [b for key, b in got if key > prev.key]
 
-    def natural_reading(self, m4: int, entry: tuple[int, int, int]) -> Reading:
-        """The natural Reading of the legal multiset ``m4`` (entry ``entry``)."""
+    def natural_reading(self, m4: int) -> Reading:
+        """The natural Reading of the legal multiset ``m4``: the move table's (one object
+        per move, shared with :mod:`ddzspec.moves`)."""
         r = self.natural.get(m4)
         if r is None:
-            r = self.natural[m4] = make_reading(self.rules, self.rules.shapes[entry[0]],
-                                                unpack4(m4), entry[1], entry[2])
+            r = self.table.lookup(pack(unpack4(m4)))
+            assert r is not None  # a legal multiset of the table
+            self.natural[m4] = r
         return r
 
-    def reading(self, m4: int, s4: int, entry: tuple[int, int, int]) -> WildReading:
-        """The WildReading of the multiset ``m4`` (entry ``entry``) with wild cards standing
+    def reading(self, m4: int, s4: int) -> WildReading:
+        """The WildReading of the legal multiset ``m4`` with wild cards standing
         for ``s4`` (all of it: wild cards only)."""
         wr = self.readings.get((m4, s4))
         if wr is None:
-            r = self.natural_reading(m4, entry)
+            r = self.natural_reading(m4)
             all_wild = s4 == m4
             s = _cards4(s4)
             wr = self.readings[m4, s4] = WildReading(
                 r, s, bomb_class(self.wild, r, s.counts, all_wild), all_wild)
         return wr
 
-    def allowed(self, m4: int, s4: int, entry: tuple[int, int, int]) -> bool:
+    def allowed(self, m4: int, s4: int) -> bool:
         """Whether no wild restriction cuts the reading (memoised)."""
         got = self.cut.get((m4, s4))
         if got is None:
-            got = self.cut[m4, s4] = not violated(self.wild, self.reading(m4, s4, entry))
+            got = self.cut[m4, s4] = not violated(self.wild, self.reading(m4, s4))
         return got
 
     def extra(self, room4: int, spare: int) -> tuple[tuple[int, int], ...]:
@@ -521,21 +531,21 @@ class _Policy:
                 ((more << 3) - e, more) for e in range(spare + 1) for more in by_count[e])
         return got
 
-    def play(self, rank: int, pkey: int, m4: int, s4: int, entry: tuple[int, int, int]
-             ) -> tuple[tuple[object, ...], WildPlay]:
+    def play(self, rank: int, pkey: int, s4: int) -> tuple[tuple[object, ...], WildPlay]:
         """The play ``pkey`` (natural cards' :func:`pack4` key << 3 | wild cards) read as
         ``m4`` with the wild cards standing for ``s4``, with its key in hint order (as
         :func:`wild_legal_moves` sorts)."""
-        got = self.plays.get((rank, pkey, m4, s4))
+        memo_key = (((pkey << 64) | s4) << 4) | rank  # m4 is (pkey >> 3) + s4
+        got = self.plays.get(memo_key)
         if got is None:
-            wr = self.reading(m4, s4, entry)
+            wr = self.reading((pkey >> 3) + s4, s4)
             r = wr.reading
             n4, k = pkey >> 3, pkey & 7
             natural = _cards4(n4)
             # n4 orders as natural.key does: both pack the counts with the top rank highest
             order = ((0, 0, 0) if not r.tier else strength(self.wild, wr), r.key,
                      self.shape_index[r.shape], r.size, k, n4)
-            got = self.plays[rank, pkey, m4, s4] = (
+            got = self.plays[memo_key] = (
                 order, WildPlay(WildMove(natural, k, rank), wr))
         return got
 
@@ -582,14 +592,15 @@ def _fast_plays(hand: Cards, rank: int, rules: Rules, wild: Wild,
         if not previous.reading.tier:
             _claim(pol, index, pol.above(index, previous.reading), h4, nh, wilds, rank, taken)
         _scored(pol, index, h4, nh, wilds, rank, previous, taken)
-    out = [pol.play(rank, pkey, m4, s4, entry) for pkey, (m4, s4, entry) in taken.items()]
+    out = [pol.play(rank, pkey, s4) for pkey, s4 in taken.items()]
     out.sort(key=_first)
     return tuple(p for _, p in out)
 
 
-#: a play (natural cards' :func:`pack4` key << 3 | wild cards) → the reading taken: (the
-#: multiset, the ranks the wild cards stand for, both :func:`pack4`; its entry)
-Taken = dict[int, tuple[int, int, tuple[int, int, int]]]
+#: a play (natural cards' :func:`pack4` key << 3 | wild cards) → the reading taken: the ranks
+#: its wild cards stand for (:func:`pack4`; the multiset read is the play's natural cards
+#: plus those)
+Taken = dict[int, int]
 
 
 def _claim(pol: _Policy, index: _Index, bodies: Sequence[_Body], h4: int, nh: int,
@@ -604,11 +615,10 @@ def _claim(pol: _Policy, index: _Index, bodies: Sequence[_Body], h4: int, nh: in
     for body in bodies:
         if (body.unary & nh).bit_count() > wilds:
             continue
-        entry = body.entry
         if body.last_only or allowed is not None:
             for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
-                if pkey not in taken and (allowed is None or allowed(m4, s4, entry)):
-                    taken[pkey] = (m4, s4, entry)
+                if pkey not in taken and (allowed is None or allowed(m4, s4)):
+                    taken[pkey] = s4
             continue
         for m4, mu in body.moves:
             need = (mu & nh).bit_count()
@@ -623,7 +633,7 @@ def _claim(pol: _Policy, index: _Index, bodies: Sequence[_Body], h4: int, nh: in
             base = (held << 3) | need
             if need == wilds:
                 if base not in taken and (base > 7 or m4 == own[need]):
-                    taken[base] = (m4, d4, entry)
+                    taken[base] = d4
                 continue
             picks = memo.get((held & held_ok, wilds - need))
             if picks is None:
@@ -631,7 +641,7 @@ def _claim(pol: _Policy, index: _Index, bodies: Sequence[_Body], h4: int, nh: in
             for delta, x4 in picks:
                 pkey = base - delta
                 if pkey not in taken and (pkey > 7 or m4 == own[pkey]):
-                    taken[pkey] = (m4, d4 + x4, entry)
+                    taken[pkey] = d4 + x4
 
 
 def _body_pairs(body: _Body, index: _Index, h4: int, nh: int, wilds: int, rank: int,
@@ -671,14 +681,13 @@ def _scored(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank: int
     for body in index.tiered:
         if (body.unary & nh).bit_count() > wilds:
             continue
-        entry = body.entry
         for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
-            if pkey in done or (restricted and not pol.allowed(m4, s4, entry)):
+            if pkey in done or (restricted and not pol.allowed(m4, s4)):
                 continue
-            s = _answer_score(pol, m4, s4, entry, previous)
+            s = _answer_score(pol, m4, s4, previous)
             if s is not None and (pkey not in best or s < best[pkey]):
                 best[pkey] = s
-                taken[pkey] = (m4, s4, entry)
+                taken[pkey] = s4
 
 
 def _first(item: tuple[tuple[object, ...], WildPlay]) -> tuple[object, ...]:
@@ -691,18 +700,17 @@ def _lead_score(pol: _Policy, m4: int, entry: tuple[int, int, int],
     depends on nothing else)."""
     got = pol.lead_scores.get((entry, cls))
     if got is None:
-        wr = WildReading(pol.natural_reading(m4, entry), _cards4(0), cls)
+        wr = WildReading(pol.natural_reading(m4), _cards4(0), cls)
         key = strongest_key(pol.wild, wr)
         assert key is not None  # leading, every reading has a key
         got = pol.lead_scores[entry, cls] = key
     return got
 
 
-def _answer_score(pol: _Policy, m4: int, s4: int, entry: tuple[int, int, int],
-                  previous: WildReading) -> Score | None:
+def _answer_score(pol: _Policy, m4: int, s4: int, previous: WildReading) -> Score | None:
     """:func:`~ddzspec.wild.strongest_key` of an answer to ``previous``; None for a reading
     that does not beat it (:func:`~ddzspec.wild.outranks`) or that the policy never takes."""
-    wr = pol.reading(m4, s4, entry)
+    wr = pol.reading(m4, s4)
     if not outranks(pol.wild, wr, previous):
         return None
     return strongest_key(pol.wild, wr, previous)
