@@ -450,9 +450,10 @@ class _Policy:
         self.table = get_table(rules)
         self.readings: dict[tuple[int, int], WildReading] = {}
         self.cut: dict[tuple[int, int], bool] = {}
-        self.extras: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+        #: held cards (:func:`pack4`) << 3 | spare wild cards → :meth:`extra`'s answer
+        self.extras: dict[int, tuple[tuple[int, int], ...]] = {}
         #: (play key << 64 | s4) << 4 | wild rank → the play and its hint-order key
-        self.plays: dict[int, tuple[tuple[object, ...], WildPlay]] = {}
+        self.plays: dict[int, tuple[int, WildPlay]] = {}
         self.lead_scores: dict[tuple[tuple[int, int, int], BombClass | None], Score] = {}
         #: a type below the bomb line that the wild order ranks: answers to a bomb are then
         #: left to :func:`choose`
@@ -519,7 +520,7 @@ class _Policy:
         (:func:`pack4`), in the same order: (their key << 3 minus how many, their key): a
         play's key (natural cards << 3 | wild cards) less the first is the play with the
         picked cards played as wild cards instead."""
-        got = self.extras.get((room4, spare))
+        got = self.extras.get((room4 << 3) | spare)
         if got is None:
             by_count: list[list[int]] = [[0]] + [[] for _ in range(spare)]
             for i in range(N_RANKS - 1, -1, -1):
@@ -527,14 +528,15 @@ class _Policy:
                 if cap:
                     by_count = [[(n << (4 * i)) + rest for n in range(min(e, cap), -1, -1)
                                  for rest in by_count[e - n]] for e in range(spare + 1)]
-            got = self.extras[room4, spare] = tuple(
+            got = self.extras[(room4 << 3) | spare] = tuple(
                 ((more << 3) - e, more) for e in range(spare + 1) for more in by_count[e])
         return got
 
-    def play(self, rank: int, pkey: int, s4: int) -> tuple[tuple[object, ...], WildPlay]:
-        """The play ``pkey`` (natural cards' :func:`pack4` key << 3 | wild cards) read as
-        ``m4`` with the wild cards standing for ``s4``, with its key in hint order (as
-        :func:`wild_legal_moves` sorts)."""
+    def play(self, rank: int, pkey: int, s4: int) -> tuple[int, WildPlay]:
+        """The play ``pkey`` (natural cards' :func:`pack4` key << 3 | wild cards) with the
+        wild cards standing for ``s4``, and its place in hint order: the key
+        :func:`chosen_moves` sorts by, its fields packed into one int (32 bits each, the
+        natural cards' key last)."""
         memo_key = (((pkey << 64) | s4) << 4) | rank  # m4 is (pkey >> 3) + s4
         got = self.plays.get(memo_key)
         if got is None:
@@ -543,8 +545,12 @@ class _Policy:
             n4, k = pkey >> 3, pkey & 7
             natural = _cards4(n4)
             # n4 orders as natural.key does: both pack the counts with the top rank highest
-            order = ((0, 0, 0) if not r.tier else strength(self.wild, wr), r.key,
-                     self.shape_index[r.shape], r.size, k, n4)
+            order = 0
+            for x in ((0, 0, 0) if not r.tier else strength(self.wild, wr)) + (
+                    r.key, self.shape_index[r.shape], r.size, k):
+                assert 0 <= x < 1 << 32  # keys, tiers and sizes are small counts
+                order = (order << 32) | x
+            order = (order << 64) | n4
             got = self.plays[memo_key] = (
                 order, WildPlay(WildMove(natural, k, rank), wr))
         return got
@@ -556,7 +562,7 @@ _POLICIES: dict[tuple[str, Wild], _Policy] = {}
 def _policy(rules: Rules, wild: Wild) -> _Policy:
     """The :class:`_Policy` memo of ``rules`` (renewed past _MEMO_MAX plays or readings)."""
     got = _POLICIES.get((rules.digest, wild))
-    if got is None or len(got.plays) > _MEMO_MAX or len(got.readings) > _MEMO_MAX:
+    if got is None or max(len(got.plays), len(got.readings), len(got.extras)) > _MEMO_MAX:
         got = _POLICIES[rules.digest, wild] = _Policy(rules, wild)
     return got
 
@@ -635,7 +641,7 @@ def _claim(pol: _Policy, index: _Index, bodies: Sequence[_Body], h4: int, nh: in
                 if base not in taken and (base > 7 or m4 == own[need]):
                     taken[base] = d4
                 continue
-            picks = memo.get((held & held_ok, wilds - need))
+            picks = memo.get(((held & held_ok) << 3) | (wilds - need))
             if picks is None:
                 picks = pol.extra(held & held_ok, wilds - need)
             for delta, x4 in picks:
@@ -690,7 +696,7 @@ def _scored(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank: int
                 taken[pkey] = s4
 
 
-def _first(item: tuple[tuple[object, ...], WildPlay]) -> tuple[object, ...]:
+def _first(item: tuple[int, WildPlay]) -> int:
     return item[0]
 
 
