@@ -3,7 +3,8 @@
 For N random 20-card hands holding the 4 cards of a random wild rank (so 4 wild cards and 16
 natural cards): the time of :func:`ddzspec.wildmoves.wild_legal_moves` for a lead and for an
 answer to a random move (a play drawn from another random hand's leads, as the policy reads
-it), median and max per hand, with the number of plays; beside it, the general path the fast
+it), median and max per hand, with the number of plays (a lead also a second time: the
+reading objects of a hand seen before are memoised); beside it, the general path the fast
 one replaces (:func:`ddzspec.wildmoves.chosen_moves`: the policy applied to every reading of
 every play; same plays, checked here), and the same hands with the wild cards made natural
 (classic rules, :func:`ddzspec.moves.legal_moves`, the natural reading of the same move to
@@ -63,7 +64,7 @@ def main() -> None:
     for _ in range(64):  # warm the natural index: its table-backed fast path (moves.py)
         legal_moves(deal(0), rules=classic)
     wild_legal_moves(deal(0), 0, laizi)  # and the wild one's (the move table by body)
-    keys = ("lead", "lead general", "lead natural", "answer", "answer general",
+    keys = ("lead", "lead again", "lead general", "lead natural", "answer", "answer general",
             "answer natural")
     rows: dict[str, tuple[list[float], list[float], list[int]]] = {
         k: ([], [], []) for k in keys}
@@ -80,6 +81,7 @@ def main() -> None:
         hand = deal(rank)
         prev = rng.choice(wild_legal_moves(deal(rank), rank, laizi)).reading
         fast = add("lead", _timed(wild_legal_moves, hand, rank, laizi))
+        add("lead again", _timed(wild_legal_moves, hand, rank, laizi))
         differ += fast != add("lead general", _timed(chosen_moves, hand, rank, laizi))
         add("lead natural", _timed(legal_moves, hand, None, classic))
         fast = add("answer", _timed(wild_legal_moves, hand, rank, laizi, prev))
@@ -89,6 +91,7 @@ def main() -> None:
     print(f"legal moves, {args.hands} random 20-card hands holding 4 wild cards (laizi, "
           f"policy {laizi.wild.policy.value}; seed {args.seed}; load average {load}):")
     labels = {"lead": "lead, 4 wild cards",
+              "lead again": "lead, the same hand again",
               "lead general": "lead, general path (before)",
               "lead natural": "lead, the same cards natural",
               "answer": "answer, 4 wild cards",

@@ -448,12 +448,15 @@ class _Policy:
         self.shape_index = {s.name: i for i, s in enumerate(rules.shapes)}
         self.natural: dict[int, Reading] = {}
         self.table = get_table(rules)
-        self.readings: dict[tuple[int, int], WildReading] = {}
+        #: m4 << 64 | s4 → its WildReading
+        self.readings: dict[int, WildReading] = {}
         self.cut: dict[tuple[int, int], bool] = {}
         #: held cards (:func:`pack4`) << 3 | spare wild cards → :meth:`extra`'s answer
         self.extras: dict[int, tuple[tuple[int, int], ...]] = {}
         #: (play key << 64 | s4) << 4 | wild rank → the play and its hint-order key
         self.plays: dict[int, tuple[int, WildPlay]] = {}
+        #: m4 << 64 | s4 → :meth:`ordered`'s answer
+        self.orders: dict[int, tuple[WildReading, int]] = {}
         self.lead_scores: dict[tuple[tuple[int, int, int], BombClass | None], Score] = {}
         #: a type below the bomb line that the wild order ranks: answers to a bomb are then
         #: left to :func:`choose`
@@ -499,12 +502,12 @@ class _Policy:
     def reading(self, m4: int, s4: int) -> WildReading:
         """The WildReading of the legal multiset ``m4`` with wild cards standing
         for ``s4`` (all of it: wild cards only)."""
-        wr = self.readings.get((m4, s4))
+        wr = self.readings.get((m4 << 64) | s4)
         if wr is None:
             r = self.natural_reading(m4)
             all_wild = s4 == m4
             s = _cards4(s4)
-            wr = self.readings[m4, s4] = WildReading(
+            wr = self.readings[(m4 << 64) | s4] = WildReading(
                 r, s, bomb_class(self.wild, r, s.counts, all_wild), all_wild)
         return wr
 
@@ -535,24 +538,32 @@ class _Policy:
     def play(self, rank: int, pkey: int, s4: int) -> tuple[int, WildPlay]:
         """The play ``pkey`` (natural cards' :func:`pack4` key << 3 | wild cards) with the
         wild cards standing for ``s4``, and its place in hint order: the key
-        :func:`chosen_moves` sorts by, its fields packed into one int (32 bits each, the
-        natural cards' key last)."""
+        :func:`chosen_moves` sorts by, its fields packed into one int (the reading's part
+        from :meth:`ordered`, then the wild cards, then the natural cards' key)."""
         memo_key = (((pkey << 64) | s4) << 4) | rank  # m4 is (pkey >> 3) + s4
         got = self.plays.get(memo_key)
         if got is None:
-            wr = self.reading((pkey >> 3) + s4, s4)
-            r = wr.reading
+            wr, order = self.ordered((pkey >> 3) + s4, s4)
             n4, k = pkey >> 3, pkey & 7
-            natural = _cards4(n4)
             # n4 orders as natural.key does: both pack the counts with the top rank highest
+            got = self.plays[memo_key] = (
+                (((order << 32) | k) << 64) | n4, WildPlay(WildMove(_cards4(n4), k, rank), wr))
+        return got
+
+    def ordered(self, m4: int, s4: int) -> tuple[WildReading, int]:
+        """:meth:`reading` and the reading's part of the hint order (:func:`chosen_moves`:
+        the strength above the bomb line, the body key, the shape, the size), one int of 32
+        bits a field (memoised)."""
+        got = self.orders.get((m4 << 64) | s4)
+        if got is None:
+            wr = self.reading(m4, s4)
+            r = wr.reading
             order = 0
             for x in ((0, 0, 0) if not r.tier else strength(self.wild, wr)) + (
-                    r.key, self.shape_index[r.shape], r.size, k):
+                    r.key, self.shape_index[r.shape], r.size):
                 assert 0 <= x < 1 << 32  # keys, tiers and sizes are small counts
                 order = (order << 32) | x
-            order = (order << 64) | n4
-            got = self.plays[memo_key] = (
-                order, WildPlay(WildMove(natural, k, rank), wr))
+            got = self.orders[(m4 << 64) | s4] = (wr, order)
         return got
 
 
@@ -562,7 +573,8 @@ _POLICIES: dict[tuple[str, Wild], _Policy] = {}
 def _policy(rules: Rules, wild: Wild) -> _Policy:
     """The :class:`_Policy` memo of ``rules`` (renewed past _MEMO_MAX plays or readings)."""
     got = _POLICIES.get((rules.digest, wild))
-    if got is None or max(len(got.plays), len(got.readings), len(got.extras)) > _MEMO_MAX:
+    if got is None or max(len(got.plays), len(got.readings), len(got.orders),
+                          len(got.extras)) > _MEMO_MAX:
         got = _POLICIES[rules.digest, wild] = _Policy(rules, wild)
     return got
 
