@@ -41,20 +41,40 @@ class LevelRole:
 
 
 @dataclass(frozen=True, slots=True)
+class SignTest:
+    """The sign test of paired per-deal differences: ``better`` deals where the higher level
+    did better, ``worse`` where it did worse (ties left out), and ``p``, the two-sided exact
+    binomial probability of a split at least this uneven if either level were as likely to
+    do better (Dixon & Mood 1946)."""
+
+    better: int
+    worse: int
+    p: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"better": self.better, "worse": self.worse, "p": self.p}
+
+    def __str__(self) -> str:
+        return f"{self.better} better, {self.worse} worse (p {self.p:.2g})"
+
+
+@dataclass(frozen=True, slots=True)
 class Comparison:
     """``higher`` level minus ``lower`` level in ``role``: win rate and points differences,
     paired by deal (:func:`paired_difference`; ``n`` of each estimate: the deals where both
-    levels held the role)."""
+    levels held the role), and the sign test of the points differences (:func:`sign_test`)."""
 
     higher: int
     lower: int
     role: str
     wins: Estimate
     points: Estimate
+    sign: SignTest | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"higher": self.higher, "lower": self.lower, "role": self.role,
-                "win_rate": self.wins.to_json(), "points": self.points.to_json()}
+                "win_rate": self.wins.to_json(), "points": self.points.to_json(),
+                **({"sign_test": self.sign.to_json()} if self.sign is not None else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +113,7 @@ class ArenaResult:
             sig = "significant" if c.points.significant else "not significant"
             out.append(f"  level {c.higher} - level {c.lower} as {c.role} (paired over "
                        f"{c.points.n} deals): points {c.points} ({sig}), win rate "
-                       f"{_pct(c.wins)}")
+                       f"{_pct(c.wins)}" + (f"; sign test {c.sign}" if c.sign else ""))
         return out
 
 
@@ -192,13 +212,34 @@ def paired_difference(deals: Sequence[Sequence[SeatDeal]], higher: int, lower: i
     ``role`` are left out. Example: in a deal where level 3 was landlord once and won 6
     points, and level 2 was landlord twice and won 6 and −12 points, the difference is
     6 − (−3) = 9."""
+    return estimate(_differences(deals, higher, lower, role, field), bounds)
+
+
+def _differences(deals: Sequence[Sequence[SeatDeal]], higher: int, lower: int, role: str,
+                 field: str) -> list[float]:
+    """The per-deal differences of :func:`paired_difference`."""
     diffs = []
     for deal in deals:
         a = [float(getattr(r, field)) for r in deal if r.level == higher and r.role == role]
         b = [float(getattr(r, field)) for r in deal if r.level == lower and r.role == role]
         if a and b:
             diffs.append(sum(a) / len(a) - sum(b) / len(b))
-    return estimate(diffs, bounds)
+    return diffs
+
+
+def sign_test(deals: Sequence[Sequence[SeatDeal]], higher: int, lower: int,
+              role: str) -> SignTest:
+    """The sign test of the per-deal points differences of :func:`paired_difference`
+    (``higher`` minus ``lower`` in ``role``): deals where the higher level did better, did
+    worse, and the two-sided exact binomial p = min(1, 2 · Σ_{i ≤ k} C(n, i) / 2ⁿ), k the
+    smaller count, n both (ties left out; p 1 for n 0). Example: 9 better and 1 worse give
+    p = 2 · (1 + 10) / 1024 ≈ 0.021."""
+    diffs = _differences(deals, higher, lower, role, "points")
+    better = sum(1 for d in diffs if d > 0)
+    worse = sum(1 for d in diffs if d < 0)
+    n, k = better + worse, min(better, worse)
+    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n)
+    return SignTest(better, worse, p)
 
 
 def summarize(rules_name: str, levels: Sequence[int], games: int, seed: int,
@@ -231,7 +272,8 @@ def summarize(rules_name: str, levels: Sequence[int], games: int, seed: int,
                 if (hi, role) in wins and (lo, role) in wins:
                     comps.append(Comparison(
                         hi, lo, role, paired_difference(deals, hi, lo, role, "won", (-1.0, 1.0)),
-                        paired_difference(deals, hi, lo, role, "points")))
+                        paired_difference(deals, hi, lo, role, "points"),
+                        sign_test(deals, hi, lo, role)))
     return ArenaResult(rules_name, tuple(levels), games, seed, len(records) // n,
                        estimate(ll_wins, RATE), rows, tuple(comps), seconds)
 

@@ -11,7 +11,7 @@ level shares (:func:`check_view`, :func:`dispatch`, …). The levels are built b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from ..cards import EMPTY, N_RANKS, Cards
@@ -21,7 +21,7 @@ from ..moves import legal_moves, move_index
 from ..readings import Reading
 from ..rules import Rules
 from ..rules.model import ReadingPolicy
-from ..wild import require_wild
+from ..wild import WildReading, require_wild
 from ..wildmoves import WildPlay, wild_legal_moves
 
 
@@ -87,19 +87,65 @@ def dispatch(player: Player, view: SeatView) -> Action:
 
 # ----------------------------------------------------------------------------- public facts
 
+#: Wild legal plays by (id of the rules, seat, hand, wild rank, reading to beat), with the action
+#: of each reading (:func:`plays_by_reading`): one decision lists them for its readings and
+#: again for the action it takes (emptied at :data:`_WILD_MEMO_SIZE`)
+_WILD_PLAYS: dict[tuple[int, int, Cards, int, WildReading | None],
+                  tuple[Rules, tuple[WildPlay, ...], dict[Reading, Action]]] = {}
+_WILD_MEMO_SIZE = 256
+
+
+def _wild(view: SeatView, rules: Rules) -> tuple[Rules, tuple[WildPlay, ...],
+                                                 dict[Reading, Action]]:
+    key = (id(rules), view.seat, view.hand, view.wild[0], view.last_wild)
+    got = _WILD_PLAYS.get(key)
+    if got is not None and got[0] is rules:
+        return got
+    plays = wild_legal_moves(view.hand, view.wild[0], rules, view.last_wild)
+    declared = require_wild(rules).policy is ReadingPolicy.DECLARED
+    actions: dict[Reading, Action] = {}
+    for p in plays:
+        r = p.reading.reading
+        if r not in actions:
+            actions[r] = Action.play(view.seat, p.move.cards, r.cards if declared else None)
+    if len(_WILD_PLAYS) >= _WILD_MEMO_SIZE:
+        _WILD_PLAYS.clear()
+    got = _WILD_PLAYS[key] = (rules, plays, actions)
+    return got
+
+
 def _wild_plays(view: SeatView, rules: Rules) -> tuple[WildPlay, ...]:
-    return wild_legal_moves(view.hand, view.wild[0], rules, view.last_wild)
+    return _wild(view, rules)[1]
 
 
 def legal_plays(view: SeatView, rules: Rules) -> tuple[Reading, ...]:
     """The seat's legal plays now, as readings, in the hint's order: the natural legal moves
     (:func:`~ddzspec.moves.legal_moves`), or under wild rules the readings of
     :func:`~ddzspec.wildmoves.wild_legal_moves` (the cards the wild cards make; a reading
-    two plays make once). Turn a chosen reading into its play with :func:`as_played`."""
+    two plays make once). Turn a chosen reading into its play with :func:`as_played`, or
+    with :func:`plays_by_reading` under wild rules."""
     if not view.wild:
         prev = None if view.last is None else view.last[1]
         return legal_moves(view.hand, prev, rules).moves
-    return tuple(dict.fromkeys(p.reading.reading for p in _wild_plays(view, rules)))
+    return tuple(plays_by_reading(view, rules))
+
+
+def plays_by_reading(view: SeatView, rules: Rules) -> dict[Reading, Action]:
+    """Under wild rules, each legal play's reading (in the hint's order) → the action that
+    plays it: the held cards of the play with that reading and the fewest wild cards (the
+    hint's order; a wild card is kept when natural cards make the same combination), the
+    reading stated under ``reading declared``. Empty under natural rules (a reading's cards
+    are the held cards). Shared (memoised): do not change it."""
+    return _wild(view, rules)[2] if view.wild else {}
+
+
+def held_cards(reading: Reading, plays: Mapping[Reading, Action]) -> Cards:
+    """The held cards the legal play ``reading`` is played from: its action's in ``plays``
+    (:func:`plays_by_reading`), or the reading's own cards when ``plays`` is empty (natural
+    rules)."""
+    cards = plays[reading].cards if plays else reading.cards
+    assert cards is not None
+    return cards
 
 
 def as_played(view: SeatView, rules: Rules, action: Action) -> Action:
@@ -197,6 +243,6 @@ def prepare(rules: Rules, *, endgame: bool = False) -> None:
     if move_index(rules).is_small():
         get_table(rules)
     legal_moves(EMPTY, None, rules)  # builds the index over the table now in memory
-    if endgame and rules.wild is None:  # issue 26: level 3 plays wild deals as level 2
+    if endgame and rules.wild is None:  # issue 26: the solver plays no wild rank yet
         from .endgame import warm_up
         warm_up(rules)

@@ -24,8 +24,9 @@ _WARM: dict[int, Rules] = {}
 
 def warm_up(rules: Rules) -> None:
     """Build the solver's per-rules move set once (a trivial two-card position is solved),
-    so that the first real endgame search fits its time limit."""
-    if _WARM.get(id(rules)) is rules:
+    so that the first real endgame search fits its time limit. Nothing for rules with wild
+    cards: level 3 does not use the solver under them (issue 26)."""
+    if _WARM.get(id(rules)) is rules or rules.wild is not None:
         return
     from ..solver import make_position, solve
     ranks = [i for i in range(N_RANKS) if rules.deck[i]][:2]

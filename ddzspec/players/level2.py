@@ -8,8 +8,10 @@ How it plans, leads, answers and bids: docs/game.md, "Design notes, module by mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from math import comb
 
 from ..cards import N_RANKS, Cards
 from ..game import Action, SeatView
@@ -17,11 +19,12 @@ from ..readings import Reading
 from ..rules import Rules
 from .base import (
     BID_PHASES,
-    as_played,
     check_view,
     dispatch,
+    held_cards,
     legal_plays,
     opponents,
+    plays_by_reading,
     same_side,
     to_go,
 )
@@ -262,9 +265,16 @@ class Plan:
     cost: float
 
 
-def plan(counts: Sequence[int], rules: Rules) -> Plan:
+def plan(counts: Sequence[int], rules: Rules, wild: int | None = None) -> Plan:
     """The fewest-plays split of a hand (15 counts per rank index) under ``rules``: the rocket
-    and bombs set apart, the rest searched (see the module doc). Memoised per hand."""
+    and bombs set apart, the rest searched (see the module doc). Memoised per hand.
+
+    ``wild``: the rank index whose cards are wild (laizi, issue 26), or None. The wild cards
+    then complete the plan: the plan is the cheapest of the plans of the hand with its wild
+    cards standing for other ranks (:func:`wild_plan`), its units in the ranks the wild cards
+    stand for."""
+    if wild is not None and counts[wild]:
+        return wild_plan(counts, rules, wild)
     pl = _planner(rules)
     key = tuple(counts)
     got = pl.plans.get(key)
@@ -290,6 +300,76 @@ def plan(counts: Sequence[int], rules: Rules) -> Plan:
     return got
 
 
+#: Wild plans are searched exactly over every assignment of the wild cards while there are at
+#: most this many assignments (two wild cards), greedily one wild card at a time beyond.
+WILD_EXACT = 128
+
+
+def wild_plan(counts: Sequence[int], rules: Rules, wild: int) -> Plan:
+    """The plan of a hand whose cards of rank index ``wild`` are wild cards (laizi, issue 26):
+    of the hands made by letting each wild card stand for a non-joker rank (its own included;
+    Baidu Baike's laizi article: a wild card stands for any non-joker rank inside a
+    combination), the one whose :func:`plan` costs least, with its plan (units in the ranks
+    the wild cards stand for, a bomb completed by a wild card among the controls). A wild
+    card stands for another rank only where the hand holds a natural card of it or a chain
+    may pass through it, and a plan is refused when a play of it would be made of wild cards
+    standing for another rank alone (played alone, a wild card is its own rank). Ties keep
+    the wild cards as their own rank, then the lowest ranks. Exact over every assignment
+    while there are at most :data:`WILD_EXACT`; beyond, one wild card at a time, each the best
+    rank given the ones fixed before (the rest kept as their own rank). Memoised per hand."""
+    pl = _planner(rules)
+    key = (*counts, 100 + wild)
+    got = pl.plans.get(key)
+    if got is not None:
+        return got
+    natural = list(counts)
+    w, natural[wild] = natural[wild], 0
+    kit = pl.kit
+    chained = {r for _, _, seq in kit.chains for r in seq}
+    ranks = [wild] + [r for r in kit.order if r != wild and r not in rules.jokers
+                      and (natural[r] or r in chained)]
+
+    def tried(stand: Sequence[int]) -> Plan | None:
+        v = list(natural)
+        for r in stand:
+            v[r] += 1
+            if v[r] > rules.deck[r]:
+                return None
+        p = plan(v, rules)
+        for kind, _, rs in p.units + p.controls:
+            if kind in ("group", "bomb") and rs[0] != wild and not natural[rs[0]]:
+                return None  # wild cards alone standing for another rank
+        return p
+
+    best: Plan | None = None
+    if _assignments(len(ranks), w) <= WILD_EXACT:
+        for stand in combinations_with_replacement(ranks, w):
+            p = tried(stand)
+            if p is not None and (best is None or p.cost < best.cost):
+                best = p
+    else:
+        fixed: list[int] = []
+        for i in range(w):
+            pick, pick_plan = wild, None
+            for r in ranks:
+                p = tried(fixed + [r] + [wild] * (w - i - 1))
+                if p is not None and (pick_plan is None or p.cost < pick_plan.cost):
+                    pick, pick_plan = r, p
+            fixed.append(pick)
+            best = pick_plan
+    if best is None:  # not reached: every wild card as its own rank is always admissible
+        best = plan(counts, rules)
+    if len(pl.plans) >= MEMO_SIZE:
+        pl.plans.clear()
+    pl.plans[key] = best
+    return best
+
+
+def _assignments(ranks: int, wilds: int) -> int:
+    """Multisets of ``wilds`` ranks among ``ranks``: C(ranks + wilds − 1, wilds)."""
+    return comb(ranks + wilds - 1, wilds)
+
+
 def unit_cards(*units: Unit) -> Cards:
     """The cards of plan units, together."""
     v = [0] * N_RANKS
@@ -297,6 +377,12 @@ def unit_cards(*units: Unit) -> Cards:
         for r in u[2]:
             v[r] += u[1]
     return Cards(tuple(v))
+
+
+def _planned(p: Plan, counts: Sequence[int]) -> tuple[int, ...]:
+    """The hand a plan splits: its units' and controls' cards (under wild rules, the wild
+    cards as the ranks they stand for); ``counts`` when the plan holds other cards."""
+    return unit_cards(*p.units, *p.controls).counts if p.units or p.controls else tuple(counts)
 
 
 def hand_strength(counts: Sequence[int], rules: Rules) -> float:
@@ -319,12 +405,18 @@ def hand_strength(counts: Sequence[int], rules: Rules) -> float:
 # ----------------------------------------------------------------------------- the player
 
 
-def _play(seat: int, m: Reading) -> Action:
-    return Action.play(seat, m.cards)
+def _play(seat: int, m: Reading, held: Mapping[Reading, Action]) -> Action:
+    """The play of ``m`` (``held``: under wild rules, the action of each reading,
+    :func:`~ddzspec.players.base.plays_by_reading`; empty under natural rules)."""
+    return held[m] if held else Action.play(seat, m.cards)
 
 
-def _left(counts: Sequence[int], m: Reading) -> tuple[int, ...]:
-    """The hand's counts after playing ``m`` (body and kickers, without building m.cards)."""
+def _left(counts: Sequence[int], m: Reading,
+          held: Mapping[Reading, Action]) -> tuple[int, ...]:
+    """The hand's counts after playing ``m`` (body and kickers, without building m.cards;
+    under wild rules the held cards it is played from)."""
+    if held:
+        return tuple(a - b for a, b in zip(counts, held_cards(m, held).counts))
     return tuple(a - b - k for a, b, k in zip(counts, m.body.counts, m.kickers.counts))
 
 
@@ -344,29 +436,33 @@ class Level2:
         """Bid / call / rob on strength: high cards plus a plan term."""
         rules = check_view(view, BID_PHASES)
         counts = view.hand.counts
-        p = plan(counts, rules)
-        s = hand_strength(counts, rules) + max(-3.0, min(3.0, (7.0 - p.cost) * 0.6))
+        p = plan(counts, rules, view.wild[0] if view.wild else None)
+        s = hand_strength(_planned(p, counts) if view.wild else counts, rules) \
+            + max(-3.0, min(3.0, (7.0 - p.cost) * 0.6))
         return bid_by_count(view, round(2 * s), (22, 16, 11), 10, 16, 5)
 
     def decide_move(self, view: SeatView) -> Action:
         """A play or a pass by the plan (see the module doc)."""
         rules = check_view(view, "play")
-        return as_played(view, rules, choose_move(view, rules))
+        return choose_move(view, rules)
 
 
 def choose_move(view: SeatView, rules: Rules) -> Action:
-    """Level 2's trick-play decision for the seat on turn (see the module doc)."""
+    """Level 2's trick-play decision for the seat on turn (see the module doc): a pass or the
+    play of held cards (under wild rules, the wild cards as cards of the wild rank)."""
     seat = view.seat
     prev = None if view.last is None else view.last[1]
     moves = legal_plays(view, rules)
+    held = plays_by_reading(view, rules)
+    wild = view.wild[0] if view.wild else None
     need = to_go(view, seat)
     outs = [m for m in moves if m.size >= need]
     if outs:
-        return _play(seat, max(outs, key=lambda m: (m.size, -m.tier)))
+        return _play(seat, max(outs, key=lambda m: (m.size, -m.tier)), held)
     opp = opponents(view)
     close = min((to_go(view, s) for s in opp), default=99)
     if prev is None:
-        return _lead(view, rules, moves, close)
+        return _lead(view, rules, moves, close, held)
     assert view.last is not None
     last_seat = view.last[0]
     counts = view.hand.counts
@@ -375,10 +471,11 @@ def choose_move(view: SeatView, rules: Rules) -> Action:
         for m in moves:
             if m.tier == 0 and prev.key < low - 2 and m.key <= low and \
                     to_go(view, last_seat) > 2 and \
-                    all(c == 0 or c == counts[i] for i, c in enumerate(m.cards.counts)):
-                return _play(seat, m)
+                    all(c == 0 or c == counts[i] for i, c in
+                        enumerate(held_cards(m, held).counts)):
+                return _play(seat, m, held)
         return Action.pass_(seat)
-    now = plan(counts, rules)
+    now = plan(counts, rules, wild)
     base = now.cost
     urgency = to_go(view, last_seat)
     allowance = 0.25 if close > 4 else 1.25 if close > 2 else 99.0
@@ -390,7 +487,7 @@ def choose_move(view: SeatView, rules: Rules) -> Action:
         if m.tier > 0:
             bombs.append(m)
             continue
-        after = plan(_left(counts, m), rules)
+        after = plan(_left(counts, m, held), rules, wild)
         delta = after.cost - (base - 1)
         if len(after.controls) < n_bombs:
             delta += 2.0  # a bomb broken for an ordinary answer
@@ -400,19 +497,21 @@ def choose_move(view: SeatView, rules: Rules) -> Action:
         if best is None or cost < best[0]:
             best = (cost, m)
     if best is not None:
-        return _play(seat, best[1])
+        return _play(seat, best[1], held)
     if bombs:
         b = min(bombs, key=lambda m: (m.tier, m.key))
-        left = plan(_left(counts, b), rules)
+        left = plan(_left(counts, b, held), rules, wild)
         if close <= 3 or len(left.units) <= 1:
-            return _play(seat, b)
+            return _play(seat, b, held)
     return Action.pass_(seat)
 
 
-def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int) -> Action:
+def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int,
+          held: Mapping[Reading, Action]) -> Action:
     seat = view.seat
     counts = view.hand.counts
-    p = plan(counts, rules)
+    wild = view.wild[0] if view.wild else None
+    p = plan(counts, rules, wild)
 
     def find(cards: Cards) -> Reading | None:
         # m.cards == cards, without building m.cards: packed keys add up rank by rank
@@ -423,7 +522,7 @@ def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int) ->
         for u in sorted(p.controls, key=lambda u: (u[0] == "rocket", u[2])):
             m = find(unit_cards(u))
             if m is not None:
-                return _play(seat, m)
+                return _play(seat, m, held)
     kit = kit_of(rules)
     top = len(kit.order)
     smalls = sorted((u for u in p.units if u[0] == "group" and u[1] <= 2
@@ -447,11 +546,12 @@ def _lead(view: SeatView, rules: Rules, moves: Sequence[Reading], close: int) ->
             if len(pool) == want:
                 m = find(cards + unit_cards(*pool))
                 if m is not None:
-                    return _play(seat, m)
+                    return _play(seat, m, held)
         m = find(cards)
         if m is not None:
-            return _play(seat, m)
+            return _play(seat, m, held)
     # the plan's plays are not moves of these rules: the lead that costs the plan least
-    best = min(moves, key=lambda m: (m.tier, plan(_left(counts, m), rules).cost, m.key))
-    return _play(seat, best)
+    best = min(moves, key=lambda m: (m.tier, plan(_left(counts, m, held), rules, wild).cost,
+                                     m.key))
+    return _play(seat, best, held)
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from ..cards import EMPTY, N_RANKS, Cards
 from ..errors import GameError
@@ -28,13 +28,15 @@ from ..game import Action, GameState, Phase, SeatView
 from ..moves import legal_moves
 from ..readings import Reading
 from ..rules import BiddingSystem, Rules
+from ..wild import WildReading
 from .base import (
     BID_PHASES,
-    as_played,
     check_view,
     dispatch,
+    held_cards,
     known_talon_left,
     played_by_seat,
+    plays_by_reading,
     prepare,
     to_go,
 )
@@ -73,9 +75,10 @@ def infer_deal(view: SeatView, rng: random.Random, tries: int) -> tuple[GameStat
             return state, k
 
 
-def _draw(view: SeatView, rng: random.Random) -> tuple[list[Cards], Cards, int]:
-    """The initial hands, the talon and the first speaker of a deal drawn for
-    :func:`sample_deal`."""
+def _draw(view: SeatView, rng: random.Random) -> tuple[list[Cards], Cards, int, tuple[int, ...]]:
+    """The initial hands, the talon, the first speaker and the wild ranks of a deal drawn for
+    :func:`sample_deal`: the wild ranks shown (``view.wild``) are kept, a draw not shown yet
+    (a later stage's) is drawn from its ranks."""
     rules = check_view(view)
     if view.phase == "over" or not len(view.hand):
         raise ValueError("hidden hands are sampled once the seat holds its cards, before the "
@@ -116,16 +119,21 @@ def _draw(view: SeatView, rng: random.Random) -> tuple[list[Cards], Cards, int]:
         initial.append(h)
     first = view.bids[0].seat if view.bids else view.turn
     assert first is not None
-    return initial, talon, first
+    wild = view.wild
+    if rules.wild is not None:
+        wild += tuple(rng.choice(d.ranks) for d in rules.wild.draws[len(wild):])
+    return initial, talon, first, wild
 
 
 def _replay(view: SeatView, initial: list[Cards], talon: Cards, first: int,
-            check: tuple[int, ...]) -> GameState | None:
-    """The deal of ``initial`` hands and ``talon`` with the view's public actions replayed;
-    None when level 2 on the hand of a seat in ``check`` would have bid or chosen otherwise
-    than that seat did."""
+            wild: tuple[int, ...], check: tuple[int, ...]) -> GameState | None:
+    """The deal of ``initial`` hands and ``talon`` (and ``wild``, its wild ranks) with the
+    view's public actions replayed; None when level 2 on the hand of a seat in ``check``
+    would have bid or chosen otherwise than that seat did."""
     rules = check_view(view)
     state = GameState.new(rules, hands=initial, talon=talon, first=first)
+    if wild:  # the known wild ranks, not the explicit deal's own draw
+        state = replace(state, wild=wild)
     for a in view.bids:
         if a.seat in check and _L2.decide_bid(state.view(a.seat)) != a:
             return None
@@ -136,8 +144,10 @@ def _replay(view: SeatView, initial: list[Cards], talon: Cards, first: int,
 
 
 #: The position trick play starts from in a rollout: hands, landlord, seat on turn, robs, the
-#: move to beat and the passes since (all level 2's plays depend on).
-Position = tuple[tuple[Cards, ...], int | None, int | None, int, tuple[int, Reading] | None, int]
+#: move to beat, the passes since and the wild reading of the move to beat (all level 2's plays
+#: depend on).
+Position = tuple[tuple[Cards, ...], int | None, int | None, int, tuple[int, Reading] | None, int,
+                 WildReading | None]
 #: Level 2's trick play from a :data:`Position`: the plays it made, reused by :func:`play_out`.
 Plays = dict[Position, tuple[Action, ...]]
 
@@ -174,7 +184,7 @@ def play_out(state: GameState, deadline: float,
             targets = tuple(state.target(s) for s in range(state.players))
             if memo is not None:
                 key = (state.hands, state.landlord, state.turn, state.robs, state.last,
-                       state.passes)
+                       state.passes, state.last_wild)
                 got = memo.get(key)
                 if got is not None:
                     for a in got:
@@ -186,7 +196,8 @@ def play_out(state: GameState, deadline: float,
         # level 3's own simulation of a sampled deal
         view = SeatView(t, None, state.hands[t], Phase.PLAY, t, tuple(map(len, state.hands)),
                         state.landlord, None, (), state.robs, None, (), state.last,
-                        state.base, 1, (), targets, EMPTY, (), None, rules)
+                        state.base, 1, (), targets, EMPTY, (), None, rules,
+                        wild=state.wild_shown, last_wild=state.last_wild)
         action = choose_move(view, rules)
         state = state.apply(action)
         steps += 1
@@ -210,8 +221,12 @@ def rollout(state: GameState, seat: int, deadline: float) -> tuple[float | None,
     return float(won) + res.scores[seat] / (100.0 * max(1, res.base)), steps
 
 
-def _action(seat: int, m: Reading | None) -> Action:
-    return Action.pass_(seat) if m is None else Action.play(seat, m.cards)
+def _action(seat: int, m: Reading | None, held: Mapping[Reading, Action]) -> Action:
+    """The pass (None) or the play of ``m`` (``held``: under wild rules, the action of each
+    reading, :func:`~ddzspec.players.base.plays_by_reading`; empty under natural rules)."""
+    if m is None:
+        return Action.pass_(seat)
+    return held[m] if held else Action.play(seat, m.cards)
 
 
 #: The phases of the rounds (show cards, blind landlord, doubling): a choice of factor.
@@ -263,7 +278,11 @@ class Level3:
     draws per sample of a bid or round decision to find hands on which level 2 would have
     bid as the other seats did (:func:`infer_deal`; 1: no inference); ``round_margin``: the
     standard errors taken off the estimated win rate of a round's choice
-    (:meth:`decide_round`)."""
+    (:meth:`decide_round`); ``wild_step_cost``: under wild rules (issue 26) the step budget
+    of a trick-play decision is divided by this (a laizi rollout step cost about 5 times a classic
+    one in CPU time with the wild move generation of 2026-12-03, more with cold plans and on
+    a loaded machine: docs/game.md), so the work stays a deterministic count that fits the
+    budget."""
 
     seed: int | str = 0
     budget: float = 0.5
@@ -274,6 +293,7 @@ class Level3:
     rollout_bids: bool = False
     infer_tries: int = 16
     round_margin: float = 1.0
+    wild_step_cost: int = 15
     level: int = 3
 
     def decide(self, view: SeatView) -> Action:
@@ -285,11 +305,8 @@ class Level3:
         answer, blind landlord, show cards after the deal) by rollouts (:meth:`decide_round`);
         with ``rollout_bids``, a call or rob (call_rob) by rollouts too; other bids, calls and
         robs are level 2's (and the endgame solver's one-time set-up for these rules, so that
-        no trick-play decision pays for it). Under wild rules, level 2's (no rollouts nor
-        solver over wild deals yet: issue 26)."""
+        no trick-play decision pays for it; none under wild rules, issue 26)."""
         rules = check_view(view, BID_PHASES)
-        if rules.wild is not None:  # issue 26: no rollouts nor solver over wild deals yet
-            return _L2.decide_bid(view)
         from .endgame import warm_up
         warm_up(rules)
         prepare(rules)  # the fast index of legal moves, built once per process
@@ -395,25 +412,31 @@ class Level3:
         """The candidate with the best mean value over the sampled deals (module doc)."""
         start = time.perf_counter()
         rules = check_view(view, "play")
-        if view.wild:  # issue 26: no rollouts over wild deals yet: level 2's play
-            return as_played(view, rules, choose_move(view, rules))
         seat = view.seat
         prev = None if view.last is None else view.last[1]
-        lm = legal_moves(view.hand, prev, rules)
+        if view.wild:  # issue 26: the wild plays, each with the held cards it is played from
+            held = plays_by_reading(view, rules)
+            moves, can_pass = tuple(held), view.last is not None
+        else:
+            held = {}
+            lm = legal_moves(view.hand, prev, rules)
+            moves, can_pass = lm.moves, lm.can_pass
         default = choose_move(view, rules)
-        cands = self._candidates(view, rules, lm.moves, lm.can_pass, default)
+        cands = self._candidates(view, rules, moves, can_pass, default, held)
         if len(cands) == 1:
-            return _action(seat, cands[0])
+            return _action(seat, cands[0], held)
         need = to_go(view, seat)
         if any(m is not None and m.size >= need for m in cands):
             return default
         wall = start + 0.85 * self.budget
-        work = int(self.steps_per_second * self.budget)
+        work = int(self.steps_per_second * self.budget / (self.wild_step_cost if view.wild
+                                                           else 1))
         rng = random.Random(f"ddzspec-l3:{self.seed}:{seat}:{len(view.history)}:"
                             f"{view.hand.counts}:{len(view.bids)}")
         totals = [0.0] * len(cands)
         done = 0
-        small = sum(view.cards_left) <= self.solve_cards
+        # the exact solver does not play wild ranks yet (issue 26): rollouts only
+        small = not view.wild and sum(view.cards_left) <= self.solve_cards
         from .endgame import warm_up, winning_plays
         if small:
             warm_up(rules)
@@ -438,7 +461,7 @@ class Level3:
             if values is None:
                 values = []
                 for m in cands:
-                    v, steps = rollout(sample.apply(_action(seat, m)), seat, wall)
+                    v, steps = rollout(sample.apply(_action(seat, m, held)), seat, wall)
                     work -= steps + 1
                     if v is None:
                         break
@@ -455,21 +478,31 @@ class Level3:
         best = max(range(len(cands)), key=lambda i: (totals[i], i == 0))
         if not unique and (totals[best] - totals[0]) / done < self.margin / done ** 0.5:
             best = 0  # not clearly better than level 2's choice on so few samples
-        return _action(seat, cands[best])
+        return _action(seat, cands[best], held)
 
     def _candidates(self, view: SeatView, rules: Rules, moves: tuple[Reading, ...],
-                    can_pass: bool, default: Action) -> list[Reading | None]:
-        """Level 2's choice first, then the pass, then the plays cheapest for the plan."""
+                    can_pass: bool, default: Action,
+                    held: Mapping[Reading, Action]) -> list[Reading | None]:
+        """Level 2's choice first, then the pass, then the plays cheapest for the plan (under
+        wild rules, ``held``: the held cards of each play, and the wild plan)."""
         first: Reading | None = None
         if default.kind == "play":
-            first = next(m for m in moves if m.cards == default.cards)
+            first = next(m for m in moves if _action(view.seat, m, held) == default)
         out: list[Reading | None] = [first]
         if can_pass and first is not None:
             out.append(None)
         counts = view.hand.counts
-        rest = sorted((m for m in moves if m is not first),
-                      key=lambda m: (m.tier, plan([a - b for a, b in
-                                                   zip(counts, m.cards.counts)], rules).cost,
-                                     m.key))
-        out.extend(rest[:max(0, self.width - len(out))])
+        room = max(0, self.width - len(out))
+
+        def by_plan(wild: int | None) -> Callable[[Reading], tuple[int, float, int]]:
+            def key(m: Reading) -> tuple[int, float, int]:
+                left = [a - b for a, b in zip(counts, held_cards(m, held).counts)]
+                return m.tier, plan(left, rules, wild).cost, m.key
+            return key
+        rest = sorted((m for m in moves if m is not first), key=by_plan(None))
+        if view.wild:
+            # the wild plan of every play is too slow for a lead of hundreds of plays (a
+            # second or more): the plain plan ranks them, the wild plan the best few
+            rest = sorted(rest[:3 * room], key=by_plan(view.wild[0]))
+        out.extend(rest[:room])
         return out

@@ -156,3 +156,20 @@ def test_paired_difference_by_deal_hand_worked() -> None:
     p = paired_difference([deal1, deal2], 3, 2, "peasant", "points")
     assert p.n == 2 and p.mean == 1.125
     assert abs(p.half - 1.959963984540054 * (2.25 / 2 ** 0.5) / 2 ** 0.5) < 1e-12
+
+
+def test_sign_test_hand_worked() -> None:
+    """The sign test counts deals by the sign of the paired points difference (ties left
+    out): p = 2 · P(X ≤ k) for X ~ Binomial(n, 1/2)."""
+    from ddzspec.players.arena import SeatDeal, sign_test
+
+    def deal(hi: int, lo: int) -> list[SeatDeal]:  # level 3 and level 2 as landlord once
+        return [SeatDeal(3, "landlord", hi > 0, hi, hi > 0),
+                SeatDeal(2, "landlord", lo > 0, lo, lo > 0)]
+    deals = [deal(2, -2)] * 9 + [deal(-2, 2)] + [deal(2, 2)] * 3  # 9 better, 1 worse, 3 ties
+    t = sign_test(deals, 3, 2, "landlord")
+    # 2 · (C(10, 0) + C(10, 1)) / 2^10 = 2 · 11 / 1024
+    assert (t.better, t.worse) == (9, 1) and t.p == 22 / 1024
+    even = sign_test([deal(2, -2), deal(-2, 2)], 3, 2, "landlord")
+    assert (even.better, even.worse, even.p) == (1, 1, 1.0)  # 2 · 3/4, capped at 1
+    assert sign_test([], 3, 2, "landlord").p == 1.0

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ddzspec.cards import N_RANKS, Cards
+from ddzspec.cards import N_RANKS, Cards, Rank
 from ddzspec.game import Action, GameState
 from ddzspec.players import Player, player_for
-from ddzspec.players.level2 import plan
+from ddzspec.players.level2 import Plan, plan
 from ddzspec.players.level3 import Level3
 from ddzspec.rules import Rules, load_rules
 
@@ -162,6 +162,95 @@ def test_level_2_lets_a_partner_trick_stand() -> None:
     assert g.hands[2].counts[12] > 0  # seat 2 could beat the A with a 2
     assert player_for(2).decide(g.view(2)) == Action.pass_(2)
     assert player_for(1).decide(g.view(2)) != Action.pass_(2)  # level 1 beats its partner
+
+
+# ----------------------------------------------------------------------------- laizi (issue 26)
+
+def _laizi_counts(text: str) -> tuple[int, ...]:
+    from ddzspec.cards import parse_cards
+    return parse_cards(text).cards.counts
+
+
+def test_level_2_plans_wild_cards_into_a_bomb_and_a_straight() -> None:
+    """Hand-worked laizi plans (the wild rank given): a wild card completes a bomb or fills
+    a straight's gap instead of staying a card of its own rank. Cost: plays, minus kickers
+    absorbed, plus 0.1 × (1 − strength / 15) per single or pair (15 ranks in laizi's order)."""
+    rules = load_rules("laizi")
+    five, six, nine, king = (Rank.FIVE.index, Rank.SIX.index, Rank.NINE.index,
+                             Rank.KING.index)
+    # 555 + a wild 9: the soft bomb 5555, nothing left (cost 0); as natural cards it is the
+    # trio 555 with the single 9 as its kicker: 2 plays − 1 kicker + 0.1 × (1 − 6/15) = 1.06
+    assert plan(_laizi_counts("5559"), rules, nine) == Plan((), (("bomb", 4, (five,)),), 0.0)
+    assert plan(_laizi_counts("5559"), rules).cost == pytest.approx(1.06)
+    # and with a K beside it: the bomb and the single K, 1 + 0.1 × (1 − 10/15)
+    p = plan(_laizi_counts("5559K"), rules, nine)
+    assert p.controls == (("bomb", 4, (five,)),) and p.units == (("group", 1, (king,)),)
+    assert p.cost == pytest.approx(1 + 0.1 * (1 - 10 / 15))
+    # 3 4 5 _ 7 8 + a wild Q: the straight 345678 (the wild card as the 6), one play; as
+    # natural cards six singles
+    queen = Rank.QUEEN.index
+    p = plan(_laizi_counts("34578Q"), rules, queen)
+    assert p.units == (("chain", 1, tuple(range(Rank.THREE.index, Rank.EIGHT.index + 1))),)
+    assert six in p.units[0][2] and p.cost == 1.0
+    assert len(plan(_laizi_counts("34578Q"), rules).units) == 6
+    # two wild Qs: the 6 and the 9, the straight 3456789
+    p = plan(_laizi_counts("34578QQ"), rules, queen)
+    assert p.units == (("chain", 1, tuple(range(Rank.THREE.index, Rank.NINE.index + 1))),)
+    # wild cards alone are their own rank: the rocket and the pair 99 (1 + 0.1 × (1 − 6/15)),
+    # not the pair 22 that would cost less (1 + 0.1 × (1 − 12/15)) but cannot be played
+    p = plan(_laizi_counts("BR99"), rules, nine)
+    assert p.units == (("group", 2, (nine,)),) and p.cost == pytest.approx(1.06)
+
+
+def _laizi_view(hand: str, wild: int) -> Any:
+    """Seat 0 (landlord, 20 cards dealt) to lead a laizi trick with ``hand``, the peasants
+    holding 17 cards each: the view level 2 reads (as level 3's rollouts build it)."""
+    from ddzspec.cards import EMPTY
+    from ddzspec.game import Phase, SeatView
+    h = Cards.parse(hand)
+    return SeatView(0, None, h, Phase.PLAY, 0, (len(h), 17, 17), 0, None, (), 0, None, (),
+                    None, 1, 1, (), (0, 0, 0), EMPTY, (), None, load_rules("laizi"),
+                    wild=(wild,))
+
+
+def test_level_2_leads_the_straight_its_wild_card_completes() -> None:
+    """34578 + KK + a wild Q: the plan is the straight 345678 (the Q as the 6) and the pair
+    KK (2 + 0.1 × (1 − 10/15)); level 2 leads the plan's lowest play, the straight, with the
+    held cards 34578Q. Level 1 leads its smallest play, the single 3."""
+    view = _laizi_view("34578QKK", Rank.QUEEN.index)
+    assert player_for(2).decide(view) == Action.play(0, "34578Q")
+    assert player_for(1).decide(view) == Action.play(0, "3")
+
+
+def test_level_3_plays_a_laizi_deal_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Level 3 (160 rollout steps a move, far inside its 51-second clock guard, so the test
+    does not depend on the machine's load) against level 2 on a laizi deal:
+    every action legal, the same deal twice with the same seed gives the same actions, each
+    sampled deal keeps the drawn wild rank and agrees with the seat's view, and the endgame
+    solver is never asked (it plays no wild rank yet)."""
+    from ddzspec.players import endgame, level3
+
+    def no_solver(*args: Any) -> None:
+        raise AssertionError("the solver was asked a laizi position")
+    monkeypatch.setattr(endgame, "winning_plays", no_solver)
+    samples: list[bool] = []
+    real = level3.sample_deal
+
+    def checked(view: Any, rng: random.Random) -> GameState:
+        got = real(view, rng)
+        samples.append(got.wild == view.wild and got.view(view.seat) == view)
+        return got
+    monkeypatch.setattr(level3, "sample_deal", checked)
+    rules = load_rules("laizi")
+    logs = []
+    for _ in range(2):
+        players: list[Player] = [Level3(5, budget=60.0, steps_per_second=40),
+                                 player_for(2), player_for(2)]
+        final = _play(GameState.new(rules, seed=12), players)
+        assert final.over and final.result is not None and sum(final.result.scores) == 0
+        logs.append(final.log)
+    assert logs[0] == logs[1]
+    assert samples and all(samples)
 
 
 # ----------------------------------------------------------------------------- the view only

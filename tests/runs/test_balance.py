@@ -317,14 +317,14 @@ def _laizi_deal(k: int) -> Any:
 
 
 def test_laizi_bombs_are_counted_by_class_worked_by_hand() -> None:
-    """Laizi deals 33 and 36 of seed 9, level 2 everywhere: their scored plays (pinned from
+    """Laizi deals 105 and 36 of seed 9, level 2 everywhere: their scored plays (pinned from
     the factors) are counted as bombs whatever factor kind they score as (``soft_bomb``,
-    ``hard_bomb``, not ``bomb``), and per class. By hand: deal 33, two soft bombs, 2 × 2 = 4;
+    ``hard_bomb``, not ``bomb``), and per class. By hand: deal 105, two soft bombs, 2 × 2 = 4;
     deal 36, two hard bombs and a rocket, 4 × 4 × 2 = 32 (no spring in either)."""
     from ddzspec.balance import variant_figures
-    soft, hard = _laizi_deal(33), _laizi_deal(36)
+    soft, hard = _laizi_deal(105), _laizi_deal(36)
     assert [(f.kind, f.times, f.cards) for f in soft.factors] == [
-        ("soft_bomb", 2, "JJJ*"), ("soft_bomb", 2, "QQ**")]
+        ("soft_bomb", 2, "33**"), ("soft_bomb", 2, "AAA*")]
     assert [(f.kind, f.times, f.cards) for f in hard.factors] == [
         ("hard_bomb", 4, "AAAA"), ("hard_bomb", 4, "2222"), ("rocket", 2, "BR")]
     fs, fh = deal_facts(soft), deal_facts(hard)
