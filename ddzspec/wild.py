@@ -235,7 +235,8 @@ def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> 
     ``=``, then what they make (the wild cards replaced by the ranks they stand for). Raises
     NotationError, located: no ``=``, a bad symbol on either side, a right side the cards
     cannot make (other natural cards, a joker for a wild card, another number of cards), or one
-    that is no reading of the move under the rules (illegal, or cut by a wild restriction)."""
+    that is no reading of the move under the rules (illegal, or cut by a wild restriction); an
+    empty right side, or a ``*`` in it (it names natural ranks only)."""
     left, eq, right = text.partition("=")
     if not eq:
         raise NotationError("a declared reading needs '=' and what the cards make (333*=3333)",
@@ -245,6 +246,13 @@ def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> 
         move = parse_wild(left, rank, rules, notation)
     except NotationError as e:
         raise _moved(e, text, 0) from None
+    if not right.strip():
+        raise NotationError("the declared reading after '=' is empty: write what the cards "
+                            "make (333*=3333)", text, start, "")
+    if WILD_MARK in right:
+        raise NotationError("the declared reading names natural ranks only: write the rank "
+                            f"each wild card stands for, not '{WILD_MARK}' (333*=3333)", text,
+                            start + right.index(WILD_MARK), WILD_MARK)
     try:
         target = parse_cards(right, notation, deck=rules.deck).cards
     except NotationError as e:
@@ -281,12 +289,14 @@ def _moved(e: NotationError, text: str, by: int) -> NotationError:
 @dataclass(frozen=True, slots=True)
 class WildExplanation:
     """Why a wild move reads as it does under the file's policy: every reading with the wild
-    restrictions that cut it (``readings``: pairs; empty tuple: kept) and, under ``strongest``,
-    the reading a lead takes (``lead``)."""
+    restrictions that cut it (``readings``: pairs; empty tuple: kept), under ``strongest``
+    the reading a lead takes (``lead``), under ``declared`` the reading the player stated
+    (``declared``, None when none was)."""
 
     move: WildMove
     readings: tuple[tuple[WildReading, tuple[WildRestriction, ...]], ...]
     lead: WildReading | None
+    declared: WildReading | None = None
 
     @property
     def kept(self) -> tuple[WildReading, ...]:
@@ -308,9 +318,14 @@ class WildExplanation:
         out = [head]
         for r, cut in self.readings:
             why = f"  (ruled out by {', '.join(map(str, cut))})" if cut else ""
-            out.append(f"  {r.describe(notation)}{why}")
+            mark = "  <- declared" if r == self.declared else ""
+            out.append(f"  {r.describe(notation)}{why}{mark}")
         if not kept:
             out.append("no reading: not a legal move")
+        elif self.declared is not None:
+            out.append(f"declared: {self.move.format(notation)}="
+                       f"{self.declared.reading.format(notation)} is taken, "
+                       f"{self.declared.describe(notation)}")
         elif len(kept) == 1:
             out.append("one reading: no choice to make")
         elif wild.policy is ReadingPolicy.DECLARED:
@@ -324,12 +339,14 @@ class WildExplanation:
         return out
 
 
-def explain_wild(move: WildMove, rules: Rules) -> WildExplanation:
+def explain_wild(move: WildMove, rules: Rules,
+                 declared: WildReading | None = None) -> WildExplanation:
     """Every reading of ``move`` with the wild restrictions that cut it, and the reading the
-    ``strongest`` policy takes when leading (None under ``declared``)."""
+    ``strongest`` policy takes when leading (None under ``declared``); ``declared``: the
+    reading the player stated (:func:`parse_declared`), kept as said."""
     wild = require_wild(rules)
     readings = tuple((r, violated(wild, r))
                      for r in wild_readings(move.natural, move.wilds, move.rank, rules))
     kept = [r for r, cut in readings if not cut]
     lead = strongest(wild, kept) if wild.policy is ReadingPolicy.STRONGEST else None
-    return WildExplanation(move, readings, lead)
+    return WildExplanation(move, readings, lead, declared)

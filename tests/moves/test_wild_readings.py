@@ -171,6 +171,12 @@ def test_a_declared_reading(text: str, described: str) -> None:
     ("3X*=3333", 2, "unknown symbol 'X'"),
     ("33*=3X", 6, "unknown symbol 'X'"),
     ("*****=33333", 5, "5 wild cards: the deck holds 4 cards of the wild rank 7"),
+    # nothing after '=': located at the right side's first column (333*= is 5 characters)
+    ("333*=", 6, "the declared reading after '=' is empty"),
+    ("333*=  ", 6, "the declared reading after '=' is empty"),
+    # the right side names the ranks the wild cards stand for: a '*' there is located
+    ("333*=*333", 6, "the declared reading names natural ranks only"),
+    ("333*=333*", 9, "the declared reading names natural ranks only"),
 ])
 def test_a_declared_reading_the_cards_cannot_make_is_located(text: str, column: int,
                                                              message: str) -> None:
@@ -229,3 +235,15 @@ def test_explain_under_the_declared_policy_shows_how_to_declare(tmp_path: Path) 
                                   "333*=3333")
     assert explain_wild(parse_wild("34*", SEVEN, rules), rules).lines(rules)[-1] == \
         "no reading: not a legal move"
+
+
+def test_explain_says_the_declared_reading_is_taken(tmp_path: Path) -> None:
+    rules = declared_laizi(tmp_path)
+    declared = parse_declared("333*=3333", SEVEN, rules)
+    e = explain_wild(parse_wild("333*", SEVEN, rules), rules, declared)
+    lines = e.lines(rules)
+    # 13 readings (3333 and 333+X for X in 4 .. 2), the declared one marked, and said last
+    assert len(lines) == 1 + 13 + 1
+    assert "  bomb 3333 (soft; wild cards as 3)  <- declared" in lines
+    assert sum("<- declared" in x for x in lines) == 1
+    assert lines[-1] == ("declared: 333*=3333 is taken, bomb 3333 (soft; wild cards as 3)")
