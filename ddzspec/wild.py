@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
+from typing import Any
 
 from .cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from .errors import NotationError
@@ -55,6 +56,18 @@ class WildReading:
             words.append(f"wild cards as {as_}")
         return self.reading.describe(notation) + (f" ({'; '.join(words)})" if words else "")
 
+    def to_json(self, notation: str = "en", cut: Sequence[object] = ()) -> dict[str, Any]:
+        """As JSON: ``type``, ``cards``, ``body``, ``kickers`` (units joined by "+", as
+        ``read`` writes them), ``bomb_class``, ``wild_as`` (the ranks the wild cards stand
+        for, "themselves", or "" for none) and ``ruled_out_by`` (the restrictions ``cut``)."""
+        x = self.reading
+        return {"type": x.shape, "cards": x.format(notation), "body": x.body_text(notation),
+                "kickers": "+".join(u.format(notation) for u in x.units()),
+                "bomb_class": self.bomb_class.value if self.bomb_class else None,
+                "wild_as": "themselves" if self.all_wild else
+                self.stands_for.format(notation) if len(self.stands_for) else "",
+                "ruled_out_by": [str(c) for c in cut]}
+
 
 _NATURAL: dict[str, dict[tuple[int, ...], tuple[Reading, ...]]] = {}
 
@@ -77,6 +90,28 @@ def require_wild(rules: Rules) -> Wild:
     if rules.wild is None:
         raise ValueError(f"{rules.name} has no wild cards (no wild section)")
     return rules.wild
+
+
+def wild_rank_named(text: str, rules: Rules, notation: str = "en") -> int:
+    """The rank index ``text`` names as the wild rank of ``rules`` (one card in ``notation``,
+    e.g. ``7``). Raises NotationError (a bad symbol, located) or ValueError: rules without wild
+    cards or drawing other than one wild rank, not one card, a joker (never wild), a rank the
+    file's draw cannot draw."""
+    wild = require_wild(rules)
+    if len(wild.draws) != 1:
+        raise ValueError(f"{rules.name} draws {len(wild.draws)} wild ranks; one is named "
+                         "here")
+    cards = parse_cards(text, notation).cards
+    if len(cards) != 1:
+        raise ValueError(f"one rank, e.g. 7 (got {len(cards)} cards)")
+    rank = next(i for i, c in enumerate(cards.counts) if c)
+    draw = wild.draws[0]
+    if rank in rules.jokers:
+        raise ValueError(f"a joker is never wild ({rules.name}: {draw})")
+    if rank not in draw.ranks:
+        raise ValueError(f"{rules.name}: the {draw.name} draw cannot draw "
+                         f"{ALL_RANKS[rank].symbol(notation)} ({draw})")
+    return rank
 
 
 def bomb_class(wild: Wild, reading: Reading, stands_for: Sequence[int],
@@ -189,6 +224,9 @@ def strongest(wild: Wild, readings: Sequence[WildReading],
 
 #: How a wild card is written, in every notation (a card of the wild rank is one too).
 WILD_MARK = "*"
+#: Why a wild move has no reading: what a wild card may stand for (any non-joker rank inside a
+#: combination: Baidu Baike's laizi article, as rules/laizi.rules cites it).
+NO_READING = "not a legal move, whatever rank (but a joker) each wild card stands for"
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +318,22 @@ def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> 
     raise refuse("no legal move under the rules")
 
 
+def parse_play(text: str, rank: int, rules: Rules, notation: str = "en"
+               ) -> tuple[WildMove, WildReading | None]:
+    """A wild move as a player writes it: ``4***`` (:func:`parse_wild`), or under the
+    ``declared`` policy ``333*=3333`` (:func:`parse_declared`); the move and the reading
+    declared (None when none is). Raises NotationError, located: what the two raise, and an
+    ``=`` under another policy (the file takes the reading itself)."""
+    if "=" not in text:
+        return parse_wild(text, rank, rules, notation), None
+    policy = require_wild(rules).policy
+    if policy is not ReadingPolicy.DECLARED:
+        raise NotationError(f"'=' declares a reading, but {rules.name} takes the {policy.value} "
+                            "reading (write the cards only)", text, text.index("=") + 1, "=")
+    declared = parse_declared(text, rank, rules, notation)
+    return parse_wild(text.partition("=")[0], rank, rules, notation), declared
+
+
 def _moved(e: NotationError, text: str, by: int) -> NotationError:
     """``e`` said of the whole ``text``, its column moved right by ``by``."""
     return NotationError(e.message, text, None if e.column is None else e.column + by,
@@ -303,6 +357,15 @@ class WildExplanation:
         """The readings no wild restriction cuts."""
         return tuple(r for r, cut in self.readings if not cut)
 
+    def to_json(self, notation: str = "en") -> dict[str, Any]:
+        """``{"cards", "legal", "readings"}`` (each :meth:`WildReading.to_json`, with the
+        restrictions that cut it) and ``"declared"`` (what the declared reading makes) when
+        one was declared."""
+        return {"cards": self.move.format(notation), "legal": bool(self.kept),
+                "readings": [r.to_json(notation, cut) for r, cut in self.readings],
+                **({"declared": self.declared.reading.format(notation)}
+                   if self.declared is not None else {})}
+
     def lines(self, rules: Rules, notation: str = "en") -> list[str]:
         """The explanation in plain words, one line each (the readings indented)."""
         wild = require_wild(rules)
@@ -320,8 +383,10 @@ class WildExplanation:
             why = f"  (ruled out by {', '.join(map(str, cut))})" if cut else ""
             mark = "  <- declared" if r == self.declared else ""
             out.append(f"  {r.describe(notation)}{why}{mark}")
-        if not kept:
-            out.append("no reading: not a legal move")
+        if not self.readings:
+            out.append(f"no reading: {NO_READING}")
+        elif not kept:
+            out.append("no reading: the wild restrictions rule out every one")
         elif self.declared is not None:
             out.append(f"declared: {self.move.format(notation)}="
                        f"{self.declared.reading.format(notation)} is taken, "

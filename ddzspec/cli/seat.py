@@ -418,7 +418,8 @@ class TerminalSeat:
                 if self.state.wild:  # why no reading: each one's restrictions
                     self.say(f"refused: {e.text(self.notation)}")
                     for line in self._wild_explanation(action.cards):
-                        self.say(line)
+                        if not line.startswith("no reading:"):  # the refusal said it
+                            self.say(line)
                     continue
                 lines = explain(action.cards, self.state.rules, self.notation).lines
                 self.say(f"refused: {action.cards.format(self.notation)} is not a legal move.")

@@ -144,7 +144,9 @@ def test_an_illegal_wild_move_and_a_french_wild_rank(cli: Any) -> None:
     code, out, _ = cli("explain", "--json", "34*", *LAIZI)
     assert json.loads(out) == {"cards": "34*", "legal": False, "readings": [],
                                "explanation": ["34* (wild 7): 0 readings",
-                                               "no reading: not a legal move"]}
+                                               "no reading: not a legal move, whatever "
+                                               "rank (but a joker) each wild card stands "
+                                               "for"]}
     # the jack wild, named in French (V): 3V* is 3 and two wild cards, the trio 333
     code, out, _ = cli("read", "--notation", "fr", "3V*", "--rules", "laizi", "--wild", "V")
     assert out.splitlines() == [
@@ -175,7 +177,8 @@ def test_read_of_several_wild_moves_reports_every_error(cli: Any) -> None:
         "  single            body 3  kickers -  <- taken",
         "34*: illegal: no substitution of its wild cards makes a move"]
     # each error names the move as without wild cards: move N ('TEXT'): …
-    assert "move 2 ('4**='): '=' declares a reading, but laizi takes the strongest" in err
+    assert ("move 2 ('4**='): column 4: '=' declares a reading, but laizi takes the "
+            "strongest") in err
     assert ("move 4 ('*****'): column 5: 5 wild cards: the deck holds 4 cards of the wild "
             "rank 7") in err
     code, out, err = cli("read", "--json", "5*", "9*****", *LAIZI)
