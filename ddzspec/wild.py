@@ -99,8 +99,8 @@ def wild_rank_named(text: str, rules: Rules, notation: str = "en") -> int:
     file's draw cannot draw."""
     wild = require_wild(rules)
     if len(wild.draws) != 1:
-        raise ValueError(f"{rules.name} draws {len(wild.draws)} wild ranks; one is named "
-                         "here")
+        raise ValueError(f"{rules.name} draws {len(wild.draws)} wild ranks: two wild ranks "
+                         "(tiandi laizi) are not read yet, one is")
     cards = parse_cards(text, notation).cards
     if len(cards) != 1:
         raise ValueError(f"one rank, e.g. 7 (got {len(cards)} cards)")

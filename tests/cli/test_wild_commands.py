@@ -271,3 +271,19 @@ def test_declared_policy_moves_are_written_as_typed(cli: Any, tmp_path: Path) ->
         if "declared" in m:
             code, out, _ = cli("explain", "--json", m["declared"], *args)
             assert code == 0 and m["declared"].split("=")[1] == json.loads(out)["declared"]
+
+
+def test_two_wild_ranks_are_refused_by_the_commands_and_the_game(cli: Any,
+                                                                 tmp_path: Path) -> None:
+    f = tmp_path / "two.rules"
+    f.write_text("rules two extends laizi\nwild {\n    count 2\n    draw laizi after deal\n"
+                 "    draw tian before deal\n    bomb bomb\n    order rocket > pure > hard > "
+                 "soft\n    factor soft 2 hard 4 pure 4\n    reading declared\n}\n",
+                 encoding="utf-8")
+    code, _, err = cli("read", "3", "--rules", str(f), "--wild", "7")
+    assert code == 2 and err.strip().endswith("--wild 7: two draws 2 wild ranks: two wild ranks "
+                                              "(tiandi laizi) are not read yet, one is")
+    # play says so, and sends nobody to `ddzspec check` (which refuses two wild ranks too)
+    code, _, err = cli("play", "--rules", str(f))
+    assert code == 2 and "two wild ranks (tiandi laizi) are not played yet" in err
+    assert "ddzspec check" not in err
