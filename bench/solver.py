@@ -14,6 +14,10 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
 - ``--three N``: N random open 3-seat deals of 12/10/10 cards (every winning lead, within
   10 s each) and N of 15/12/12 (the verdict, within 60 s each), landlord to lead (the
   3-seat targets; the same deals every run: ``--seed``);
+- ``--laizi N``: N random open 2-seat laizi positions of 10 v 10 cards, landlord to lead,
+  their wild rank drawn (redrawn until a hand holds a wild card), every winning lead
+  (``want="all"``) within ``--limit-seconds``, beside the same hands under classic (the wild
+  cards natural): time and nodes side by side (``--seed``);
 - ``--big``: a few larger positions (13 v 12 leads, 3-seat team positions, scores);
 - ``--compare DIR``: the same measurements with another copy of the solver's folder (e.g. the
   main branch's ``solver/``: ``git archive main solver | tar -x -C /tmp/old``, then
@@ -44,8 +48,8 @@ time, the CPU time, nodes, nodes per second and the peak RSS:
   dependency) on the puzzles of at most 7 v 6 cards.
 
 Usage: ``python bench/solver.py [--puzzles FILE] [--compare DIR] [--deals N] [--sizes A-B]
-[--talon N] [--limit-seconds S] [--three N] [--big] [--repeat K] [--workers N] [--peer-bin PATH]
-[--cold] [--bench-venv DIR] [--resolver-timeout S]``
+[--talon N] [--limit-seconds S] [--three N] [--laizi N] [--big] [--repeat K] [--workers N]
+[--peer-bin PATH] [--cold] [--bench-venv DIR] [--resolver-timeout S]``
 """
 
 from __future__ import annotations
@@ -168,9 +172,10 @@ rules = load_rules(args["rules"])
 movegen.move_set(rules)
 # a trivial position with the same seats first: per-process set-up is not the search's time
 warm = {seat: "345"[i] for i, seat in enumerate(args["hands"])}
-search.solve(position.make_position(rules, warm, "landlord"), want="all")
+wild = {"wild": args["wild"]} if args.get("wild") is not None else {}
+search.solve(position.make_position(rules, warm, "landlord", **wild), want="all")
 pos = position.make_position(rules, args["hands"], args["to_move"], on_table=args["on_table"],
-                             played_by=args["played_by"])
+                             played_by=args["played_by"], **wild)
 if args.get("warm_same"):  # the process's memory first touched by the same position (<= 1 s)
     search.solve(pos, want="winner", seconds=1.0, line=False)
 out = {}
@@ -268,6 +273,61 @@ def _deals(rng: random.Random, seats: tuple[str, ...], sizes: tuple[int, ...],
         jobs.append({"name": f"{name} #{i + 1}", "rules": "classic", "hands": hands,
                      "to_move": seats[0], "on_table": None, "played_by": None})
     return jobs
+
+
+def laizi_jobs(n: int, seed: int, sizes: tuple[int, int] = (10, 10)
+               ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """``n`` random open 2-seat laizi positions (``sizes`` cards, landlord to lead), each
+    with its wild rank drawn as laizi draws it (any rank 3 .. 2) and redrawn until the hands
+    hold a wild card, paired with the same hands under classic (the wild cards natural)."""
+    from ddzspec.rules import load_rules
+    laizi = load_rules("laizi")
+    assert laizi.wild is not None
+    ranks = laizi.wild.draws[0].ranks
+    rng = random.Random(seed)
+    out = []
+    for job in _deals(rng, ("landlord", "peasant"), sizes, n):
+        held = [parse_cards(h).cards for h in job["hands"].values()]
+        rank = rng.choice(ranks)
+        while not any(h.counts[rank] for h in held):
+            rank = rng.choice(ranks)
+        wild = {**job, "rules": "laizi", "wild": rank,
+                "wilds": sum(h.counts[rank] for h in held)}
+        out.append((wild, job))
+    return out
+
+
+def laizi_compare(n: int, seed: int, seconds: float, repeat: int) -> None:
+    """:func:`laizi_jobs` solved (every winning lead, ``want="all"``) with their wild rank
+    and as classic, each in a fresh process, ``repeat`` times (medians): time and nodes side
+    by side."""
+    from ddzspec.cards import ALL_RANKS
+    print(f"== laizi 10 v 10 against the same hands natural (classic), {n} positions "
+          f"(want all; limit {seconds:g} s; median of {repeat})")
+    print(f"{'position':<10} {'wild':>4} {'held':>4}  {'laizi s':>8} {'nodes':>10} "
+          f"{'verdict':<9} {'classic s':>9} {'nodes':>10} {'verdict':<9} {'time x':>7}")
+    ratios = []
+    for wild, natural in laizi_jobs(n, seed):
+        runs: dict[str, list[dict[str, Any]]] = {"laizi": [], "classic": []}
+        for _ in range(repeat):
+            for key, job in (("laizi", wild), ("classic", natural)):
+                got = run_child(None, job, ["all"], seconds)
+                runs[key].append(got.get("all") or {"status": got.get("error", "failed"),
+                                                   "winner": None, "nodes": 0, "wall": 0.0})
+        cells = []
+        walls = []
+        for key in ("laizi", "classic"):
+            rs = runs[key]
+            wall = statistics.median(r["wall"] for r in rs)
+            walls.append(wall)
+            r = rs[0]
+            verdict = r["winner"] if r["status"] == "solved" else r["status"]
+            cells.append(f"{wall:>8.3f} {r['nodes']:>10,} {verdict or '-':<9}")
+        ratio = walls[0] / walls[1] if walls[1] > 0 else float("nan")
+        ratios.append(ratio)
+        print(f"{natural['name']:<10} {ALL_RANKS[wild['wild']].symbol():>4} {wild['wilds']:>4}  "
+              f"{cells[0]} {cells[1][:-1]:>29} {ratio:>7.1f}")
+    print(f"median time ratio laizi / classic: {statistics.median(ratios):.1f}\n")
 
 
 def big_jobs() -> list[dict[str, Any]]:
@@ -610,6 +670,9 @@ def main() -> None:
     ap.add_argument("--bench-venv", type=Path, default=None,
                     help="a venv with doudizhu-resolver installed, for the comparison")
     ap.add_argument("--resolver-timeout", type=float, default=900.0)
+    ap.add_argument("--laizi", type=int, default=0, metavar="N",
+                    help="N random 10 v 10 laizi positions (a wild rank drawn) against the "
+                         "same hands under classic: time and nodes side by side")
     ap.add_argument("--workers", type=int, default=1, metavar="N",
                     help="also root splitting on N processes (solve_split), in its own table "
                          "after each group's single-search one")
@@ -656,6 +719,8 @@ def main() -> None:
                              args.limit_seconds, compare, args.repeat),
               wants, args.limit_seconds)
 
+    if args.laizi:
+        laizi_compare(args.laizi, args.seed, args.limit_seconds, args.repeat)
     if args.talon:
         measure(f"random deals after the talon, {args.talon}", talon_jobs(args.talon, args.seed),
                 ["winner"], args.limit_seconds, compare, args.repeat)

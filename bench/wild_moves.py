@@ -3,9 +3,13 @@
 For N random 20-card hands holding the 4 cards of a random wild rank (so 4 wild cards and 16
 natural cards): the time of :func:`ddzspec.wildmoves.wild_legal_moves` for a lead and for an
 answer to a random move (a play drawn from another random hand's leads, as the policy reads
-it), median and max per hand, with the number of plays; beside it, the same hands with the
-wild cards made natural (classic rules, :func:`ddzspec.moves.legal_moves`, the natural reading
-of the same move to answer).
+it), median and max per hand, with the number of plays (a lead also a second time: the
+reading objects of a hand seen before are memoised); beside it, the general path the fast
+one replaces (:func:`ddzspec.wildmoves.chosen_moves`: the policy applied to every reading of
+every play; same plays, checked here), and the same hands with the wild cards made natural
+(classic rules, :func:`ddzspec.moves.legal_moves`, the natural reading of the same move to
+answer). Times are wall-clock (``perf_counter``) and process CPU time; the load average is
+printed with them (the machine may be shared).
 
 Run: ``python bench/wild_moves.py [--hands 40] [--seed 1]``.
 """
@@ -13,23 +17,24 @@ Run: ``python bench/wild_moves.py [--hands 40] [--seed 1]``.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import Any
 
 
-def _timed(f: Callable[..., Any], *args: Any, **kw: Any) -> tuple[float, int]:
-    t = time.perf_counter()
-    n = len(f(*args, **kw))
-    return time.perf_counter() - t, n
+def _timed(f: Callable[..., Sized], *args: Any) -> tuple[float, float, Sized]:
+    t, c = time.perf_counter(), time.process_time()
+    got = f(*args)
+    return time.perf_counter() - t, time.process_time() - c, got
 
 
-def _line(what: str, times: list[float], counts: list[int]) -> str:
-    return (f"{what:<34} median {statistics.median(times) * 1e3:8.1f} ms  max "
-            f"{max(times) * 1e3:8.1f} ms   moves: median {statistics.median(counts):7.0f}, "
-            f"max {max(counts)}")
+def _line(what: str, wall: list[float], cpu: list[float], counts: list[int]) -> str:
+    return (f"{what:<34} median {statistics.median(wall) * 1e3:7.2f} ms  max "
+            f"{max(wall) * 1e3:7.1f} ms  (CPU median {statistics.median(cpu) * 1e3:7.2f} ms)"
+            f"   moves: median {statistics.median(counts):5.0f}, max {max(counts)}")
 
 
 def main() -> None:
@@ -41,7 +46,7 @@ def main() -> None:
     from ddzspec.cards import N_RANKS, Cards
     from ddzspec.moves import legal_moves
     from ddzspec.rules import load_rules
-    from ddzspec.wildmoves import wild_legal_moves
+    from ddzspec.wildmoves import chosen_moves, wild_legal_moves
 
     laizi = load_rules("laizi")
     classic = load_rules("classic")
@@ -58,30 +63,43 @@ def main() -> None:
 
     for _ in range(64):  # warm the natural index: its table-backed fast path (moves.py)
         legal_moves(deal(0), rules=classic)
-    rows: dict[str, tuple[list[float], list[int]]] = {
-        k: ([], []) for k in ("wild lead", "natural lead", "wild answer", "natural answer")}
+    wild_legal_moves(deal(0), 0, laizi)  # and the wild one's (the move table by body)
+    keys = ("lead", "lead again", "lead general", "lead natural", "answer", "answer general",
+            "answer natural")
+    rows: dict[str, tuple[list[float], list[float], list[int]]] = {
+        k: ([], [], []) for k in keys}
+    differ = 0
 
-    def add(key: str, got: tuple[float, int]) -> None:
+    def add(key: str, got: tuple[float, float, Sized]) -> Sized:
         rows[key][0].append(got[0])
         rows[key][1].append(got[1])
+        rows[key][2].append(len(got[2]))
+        return got[2]
 
     for _ in range(args.hands):
         rank = rng.choice(ranks)
         hand = deal(rank)
-        other = wild_legal_moves(deal(rank), rank, laizi)
-        prev = rng.choice(other).reading
-        add("wild lead", _timed(wild_legal_moves, hand, rank, laizi))
-        add("natural lead", _timed(legal_moves, hand, rules=classic))
-        add("wild answer", _timed(wild_legal_moves, hand, rank, laizi, prev))
-        add("natural answer", _timed(legal_moves, hand, prev.reading, rules=classic))
+        prev = rng.choice(wild_legal_moves(deal(rank), rank, laizi)).reading
+        fast = add("lead", _timed(wild_legal_moves, hand, rank, laizi))
+        add("lead again", _timed(wild_legal_moves, hand, rank, laizi))
+        differ += fast != add("lead general", _timed(chosen_moves, hand, rank, laizi))
+        add("lead natural", _timed(legal_moves, hand, None, classic))
+        fast = add("answer", _timed(wild_legal_moves, hand, rank, laizi, prev))
+        differ += fast != add("answer general", _timed(chosen_moves, hand, rank, laizi, prev))
+        add("answer natural", _timed(legal_moves, hand, prev.reading, classic))
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"legal moves, {args.hands} random 20-card hands holding 4 wild cards (laizi, "
-          f"policy {laizi.wild.policy.value}; seed {args.seed}):")
-    for key in ("wild lead", "natural lead", "wild answer", "natural answer"):
-        label = {"wild lead": "lead, 4 wild cards",
-                 "natural lead": "lead, the same cards natural",
-                 "wild answer": "answer, 4 wild cards",
-                 "natural answer": "answer, the same cards natural"}[key]
-        print(_line(label, *rows[key]))
+          f"policy {laizi.wild.policy.value}; seed {args.seed}; load average {load}):")
+    labels = {"lead": "lead, 4 wild cards",
+              "lead again": "lead, the same hand again",
+              "lead general": "lead, general path (before)",
+              "lead natural": "lead, the same cards natural",
+              "answer": "answer, 4 wild cards",
+              "answer general": "answer, general path (before)",
+              "answer natural": "answer, the same cards natural"}
+    for key in keys:
+        print(_line(labels[key], *rows[key]))
+    print(f"calls where the fast and general paths differ: {differ}")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -202,24 +203,43 @@ def outranks(wild: Wild, play: WildReading, previous: WildReading) -> bool:
     return beats(play.reading, previous.reading)[0]
 
 
+@lru_cache(maxsize=64)
+def _priority(wild: Wild) -> dict[str, int]:
+    """Each shape's place in the ``priority`` of ``wild`` (0 first), memoised per Wild value."""
+    return {s: i for i, s in enumerate(wild.priority)}
+
+
+def strongest_key(wild: Wild, r: WildReading,
+                  answering: WildReading | None = None) -> tuple[int, int, int, int] | None:
+    """Where the ``strongest`` policy ranks the reading ``r``, lower first (the one
+    definition of the policy: :func:`strongest` takes the first reading of the lowest key;
+    the fast generator of :mod:`ddzspec.wildmoves` orders by it). Leading: (its type's place
+    in the ``priority``, then :func:`strength` highest first). Answering: 0 for the
+    answered type and size, 1 for a reading above the bomb line, then :func:`strength`
+    highest first; None for any other reading (the policy never takes it)."""
+    place, tier, key = strength(wild, r)
+    if answering is None:
+        rank = _priority(wild)
+        return rank.get(r.reading.shape, len(rank)), -place, -tier, -key
+    prev = answering.reading
+    if r.reading.shape == prev.shape and r.reading.size == prev.size:
+        return 0, -place, -tier, -key
+    return (1, -place, -tier, -key) if r.reading.tier else None
+
+
 def strongest(wild: Wild, readings: Sequence[WildReading],
               answering: WildReading | None = None) -> WildReading | None:
     """The reading the ``strongest`` policy takes (issue 26): answering a move, a reading of
     its type and size with the highest body, else the strongest above the bomb line (a bomb
-    answers anything); leading, the type first in the ``priority``, then the highest body.
-    Ties (readings that differ only in their kickers) go to the first in substitution order.
-    None when no reading qualifies."""
-    if answering is None:
-        place = {s: i for i, s in enumerate(wild.priority)}
-        top = min((place.get(r.reading.shape, len(place)) for r in readings), default=0)
-        pool = [r for r in readings if place.get(r.reading.shape, len(place)) == top]
-    else:
-        prev = answering.reading
-        pool = [r for r in readings
-                if r.reading.shape == prev.shape and r.reading.size == prev.size]
-        if not pool:
-            pool = [r for r in readings if r.reading.tier]
-    return max(pool, key=lambda r: strength(wild, r)) if pool else None
+    answers anything); leading, the type first in the ``priority``, then the highest body
+    (:func:`strongest_key`). Ties (readings that differ only in their kickers) go to the
+    first in the order given. None when no reading qualifies."""
+    best, best_key = None, None
+    for r in readings:
+        k = strongest_key(wild, r, answering)
+        if k is not None and (best_key is None or k < best_key):
+            best, best_key = r, k
+    return best
 
 
 #: How a wild card is written, in every notation (a card of the wild rank is one too).

@@ -32,15 +32,16 @@ The policy (``reading`` of the wild section) picks what is legal:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import add, sub
 
-from .cards import N_RANKS, Cards, pack
+from .cards import GUARD4, N_RANKS, Cards, pack, pack4, unpack, unpack4
 from .readings import Reading, make_reading
 from .rules import Rules
-from .rules.model import ReadingPolicy, Wild
-from .table import body_key, body_kickers, shape_bodies
+from .rules.model import BombClass, ReadingPolicy, Wild
+from .table import body_key, body_kickers, get_table, shape_bodies
 from .wild import (
     WildMove,
     WildReading,
@@ -49,6 +50,7 @@ from .wild import (
     require_wild,
     strength,
     strongest,
+    strongest_key,
     violated,
 )
 
@@ -142,6 +144,25 @@ def _cards(key: int) -> Cards:
         if len(_CARDS) > _MEMO_MAX:
             _CARDS.clear()
         c = _CARDS[key] = Cards.from_key(key)
+    return c
+
+
+#: :func:`pack4` key → its Cards, as :data:`_CARDS`
+_CARDS4: dict[int, Cards] = {}
+
+
+def _cards4(key4: int) -> Cards:
+    """``Cards(unpack4(key4))``, memoised in :data:`_CARDS4` (counts up to 9).
+
+    >>> _cards4(pack4([1, 0, 3] + [0] * 11 + [1])).counts == (1, 0, 3) + (0,) * 11 + (1,)
+    True
+    """
+    c = _CARDS4.get(key4)
+    if c is None:
+        if len(_CARDS4) > _MEMO_MAX:
+            _CARDS4.clear()
+        # the counts are the key's hex digits, lowest rank last (each count is below 10)
+        c = _CARDS4[key4] = Cards(tuple(map(int, f"{key4:0{N_RANKS}x}"[::-1])))
     return c
 
 
@@ -281,7 +302,24 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
     (see the module doc; ``strongest``: each play once; ``declared``: one per reading). Order:
     the hint's, smallest useful first (below the bomb line by the body's height, then the shape
     order of the file and the size; above it by class and rank), then fewer wild cards. Raises
-    ValueError on rules without wild cards."""
+    ValueError on rules without wild cards.
+
+    Under ``strongest`` a fast path (below) finds the same plays, readings and order as
+    :func:`chosen_moves`, the policy applied to every reading of :func:`play_readings`
+    (docs/scaling.md, "Wild cards", has the figures)."""
+    wild = require_wild(rules)
+    pol = _policy(rules, wild) if wild.policy is ReadingPolicy.STRONGEST else None
+    if pol is not None and pol.fast and (previous is None or not pol.odd_order):
+        return _fast_moves(hand, rank, rules, wild, previous)
+    return chosen_moves(hand, rank, rules, previous)
+
+
+def chosen_moves(hand: Cards, rank: int, rules: Rules,
+                 previous: WildReading | None = None) -> tuple[WildPlay, ...]:
+    """:func:`wild_legal_moves` by :func:`choose` on every reading of every play of
+    :func:`play_readings` (the path of the ``declared`` policy, and of files the fast path
+    leaves alone; the reference the fast path is measured against in bench/wild_moves.py).
+    Raises ValueError on rules without wild cards."""
     wild = require_wild(rules)
     natural, wilds = split_hand(hand, rank)
     shapes = {s.name: i for i, s in enumerate(rules.shapes)}
@@ -297,3 +335,400 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
         return ((0, 0, 0) if not r.tier else strength(wild, p.reading), r.key,
                 shapes[r.shape], r.size, p.move.wilds, p.move.natural.key)
     return tuple(sorted(out, key=order))
+
+
+# --- the fast path of the strongest policy -------------------------------------------------
+# A play's readings depend on the play only, never on the rest of the hand. The legal
+# multisets ``m`` of the move table whose deficit against the hand is at most ``w`` are met
+# body by body in the order of :func:`_natural_moves` (shape, body, kicker); each split of
+# each ``m`` (as :func:`_splits` orders them) is scored in place (the policy as one tuple,
+# lower first; the first of equal scores wins, as ``max`` does in
+# :func:`ddzspec.wild.strongest`), and WildReading objects are built for the readings kept
+# only. Multisets are packed 4 bits per rank (:func:`~ddzspec.cards.pack4`), so the deficit of
+# ``m`` against a hand is one subtraction with guard bits (:func:`_deficit4`); they are also
+# held in *unary* form (``c`` low bits set in a field of ``width`` bits per rank), so the
+# number of cards the hand lacks is ``(m & ~hand).bit_count()``.
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """One body of the move table: its entry, its cards in unary form, the shape's tier and
+    size, whether it plays only as a whole hand, and its legal multisets (:func:`pack4` key,
+    unary key) in kicker order."""
+
+    entry: tuple[int, int, int]
+    unary: int
+    tier: int
+    size: int
+    last_only: bool
+    moves: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """The move table of one rules digest by :class:`_Body`, in generation order, and by
+    (shape index, size) with the tiered bodies apart (answers); ``jokers4``: the joker ranks'
+    fields of a :func:`pack4` key."""
+
+    width: int
+    full: int
+    jokers4: int
+    bodies: tuple[_Body, ...]
+    by_type: dict[tuple[int, int], tuple[_Body, ...]]
+    tiered: tuple[_Body, ...]
+
+
+#: rules digest → its :class:`_Index` (the wild section leaves the natural moves alone)
+_INDEX: dict[str, _Index] = {}
+
+
+def _unary(counts: Sequence[int], width: int) -> int:
+    """``counts`` in unary form: ``c`` low bits set in each rank's field of ``width`` bits."""
+    u = 0
+    for i, c in enumerate(counts):
+        u |= ((1 << c) - 1) << (width * i)
+    return u
+
+
+def _index(rules: Rules) -> _Index:
+    """The :class:`_Index` of ``rules``, built once per digest from its move table."""
+    got = _INDEX.get(rules.digest)
+    if got is not None:
+        return got
+    entries = get_table(rules).entries
+    width = max(rules.deck)
+    bodies: list[_Body] = []
+    for si, shape in enumerate(rules.shapes):
+        for start, run in shape_bodies(rules, si):
+            entry = (si, start, run)
+            bkey = body_key(shape, start, run)
+            keys = [bkey + kk for kk, _ in body_kickers(rules, si, start, run)]
+            moves = tuple((pack4(unpack(key)), _unary(unpack(key), width)) for key in keys
+                          if entries.get(key) == entry)
+            if moves:
+                bodies.append(_Body(entry, _unary(unpack(bkey), width), shape.tier,
+                                    shape.size(run), shape.last_play, moves))
+    by_type: dict[tuple[int, int], list[_Body]] = {}
+    for b in bodies:
+        if not b.tier:
+            by_type.setdefault((b.entry[0], b.size), []).append(b)
+    got = _INDEX[rules.digest] = _Index(
+        width, (1 << (width * N_RANKS)) - 1, sum(15 << (4 * j) for j in rules.jokers),
+        tuple(bodies), {k: tuple(v) for k, v in by_type.items()},
+        tuple(b for b in bodies if b.tier))
+    return got
+
+
+def _deficit4(m4: int, h4: int) -> int:
+    """What ``m`` holds beyond ``h`` rank by rank (``max(0, m - h)``), all :func:`pack4` keys
+    of counts up to 7: a guard bit per field survives ``(m | G) - h`` iff ``m >= h``.
+
+    >>> _deficit4(pack4([3, 1, 2] + [0] * 12), pack4([1, 2, 2] + [0] * 12)) == pack4([2])
+    True
+    """
+    x = (m4 | GUARD4) - h4
+    keep = x & GUARD4
+    return x & (keep - (keep >> 3))
+
+
+#: The score of a reading: lower is taken first (:func:`_lead_score`, :func:`_answer_score`).
+Score = tuple[int, int, int, int]
+
+
+class _Policy:
+    """What the fast path memoises per (rules digest, wild section): the natural Reading and
+    the WildReading of a multiset with the ranks its wild cards stand for (:func:`pack4`
+    keys), the lead scores, the extras of a held part, and each kept play with its hint-order
+    key."""
+
+    def __init__(self, rules: Rules, wild: Wild) -> None:
+        self.rules = rules
+        self.wild = wild
+        self.place = {s: i for i, s in enumerate(wild.priority)}
+        self.shape_index = {s.name: i for i, s in enumerate(rules.shapes)}
+        self.natural: dict[int, Reading] = {}
+        self.table = get_table(rules)
+        #: m4 << 64 | s4 → its WildReading
+        self.readings: dict[int, WildReading] = {}
+        self.cut: dict[tuple[int, int], bool] = {}
+        #: held cards (:func:`pack4`) << 3 | spare wild cards → :meth:`extra`'s answer
+        self.extras: dict[int, tuple[tuple[int, int], ...]] = {}
+        #: (play key << 64 | s4) << 4 | wild rank → the play and its hint-order key
+        self.plays: dict[int, tuple[int, WildPlay]] = {}
+        #: m4 << 64 | s4 → :meth:`ordered`'s answer
+        self.orders: dict[int, tuple[WildReading, int]] = {}
+        self.lead_scores: dict[tuple[tuple[int, int, int], BombClass | None], Score] = {}
+        #: a type below the bomb line that the wild order ranks: answers to a bomb are then
+        #: left to :func:`choose`
+        self.odd_order = any(not s.tier and s.name in wild.order for s in rules.shapes)
+        #: whether the fast path serves the file: the priority ranks every shape (else two
+        #: shapes tie on it, and a bomb's class could order them) and no rank has more than
+        #: 7 cards (the guard bit of :func:`_deficit4`); else :func:`chosen_moves` does
+        self.fast = all(s.name in self.place for s in rules.shapes) and max(rules.deck) <= 7
+        self.lead_bodies: tuple[_Body, ...] | None = None
+        self.by_type: dict[tuple[str, int], list[tuple[int, _Body]]] = {}
+
+    def leads(self, index: _Index) -> tuple[_Body, ...]:
+        """The bodies in the order the lead takes their readings (:func:`_lead_score`;
+        stable): the first reading met of a play is then the one the policy takes. A play has
+        one reading of the wild bomb at most (its natural cards are the body), so a bomb's
+        class never reorders it against another bomb."""
+        if self.lead_bodies is None:
+            self.lead_bodies = tuple(sorted(
+                index.bodies, key=lambda b: _lead_score(self, b.moves[0][0], b.entry, None)))
+        return self.lead_bodies
+
+    def above(self, index: _Index, prev: Reading) -> list[_Body]:
+        """The bodies of the type and size of ``prev`` (below the bomb line) with a higher
+        body, the highest first (stable): each of their readings beats ``prev``."""
+        got = self.by_type.get((prev.shape, prev.size))
+        if got is None:
+            bodies = index.by_type.get((self.shape_index.get(prev.shape, -1), prev.size), ())
+            got = self.by_type[prev.shape, prev.size] = sorted(
+                ((self.natural_reading(b.moves[0][0]).key, b) for b in bodies),
+                key=lambda kb: -kb[0])
+        return [b for key, b in got if key > prev.key]
+
+    def natural_reading(self, m4: int) -> Reading:
+        """The natural Reading of the legal multiset ``m4``: the move table's (one object
+        per move, shared with :mod:`ddzspec.moves`)."""
+        r = self.natural.get(m4)
+        if r is None:
+            r = self.table.lookup(pack(unpack4(m4)))
+            assert r is not None  # a legal multiset of the table
+            self.natural[m4] = r
+        return r
+
+    def reading(self, m4: int, s4: int) -> WildReading:
+        """The WildReading of the legal multiset ``m4`` with wild cards standing
+        for ``s4`` (all of it: wild cards only)."""
+        wr = self.readings.get((m4 << 64) | s4)
+        if wr is None:
+            r = self.natural_reading(m4)
+            all_wild = s4 == m4
+            s = _cards4(s4)
+            wr = self.readings[(m4 << 64) | s4] = WildReading(
+                r, s, bomb_class(self.wild, r, s.counts, all_wild), all_wild)
+        return wr
+
+    def allowed(self, m4: int, s4: int) -> bool:
+        """Whether no wild restriction cuts the reading (memoised)."""
+        got = self.cut.get((m4, s4))
+        if got is None:
+            got = self.cut[m4, s4] = not violated(self.wild, self.reading(m4, s4))
+        return got
+
+    def extra(self, room4: int, spare: int) -> tuple[tuple[int, int], ...]:
+        """The picks of :func:`_extras` from the held cards ``room4``, packed 4 bits per rank
+        (:func:`pack4`), in the same order: (their key << 3 minus how many, their key): a
+        play's key (natural cards << 3 | wild cards) less the first is the play with the
+        picked cards played as wild cards instead."""
+        got = self.extras.get((room4 << 3) | spare)
+        if got is None:
+            by_count: list[list[int]] = [[0]] + [[] for _ in range(spare)]
+            for i in range(N_RANKS - 1, -1, -1):
+                cap = (room4 >> (4 * i)) & 15
+                if cap:
+                    by_count = [[(n << (4 * i)) + rest for n in range(min(e, cap), -1, -1)
+                                 for rest in by_count[e - n]] for e in range(spare + 1)]
+            got = self.extras[(room4 << 3) | spare] = tuple(
+                ((more << 3) - e, more) for e in range(spare + 1) for more in by_count[e])
+        return got
+
+    def play(self, rank: int, pkey: int, s4: int) -> tuple[int, WildPlay]:
+        """The play ``pkey`` (natural cards' :func:`pack4` key << 3 | wild cards) with the
+        wild cards standing for ``s4``, and its place in hint order: the key
+        :func:`chosen_moves` sorts by, its fields packed into one int (the reading's part
+        from :meth:`ordered`, then the wild cards, then the natural cards' key)."""
+        memo_key = (((pkey << 64) | s4) << 4) | rank  # m4 is (pkey >> 3) + s4
+        got = self.plays.get(memo_key)
+        if got is None:
+            wr, order = self.ordered((pkey >> 3) + s4, s4)
+            n4, k = pkey >> 3, pkey & 7
+            # n4 orders as natural.key does: both pack the counts with the top rank highest
+            got = self.plays[memo_key] = (
+                (((order << 32) | k) << 64) | n4, WildPlay(WildMove(_cards4(n4), k, rank), wr))
+        return got
+
+    def ordered(self, m4: int, s4: int) -> tuple[WildReading, int]:
+        """:meth:`reading` and the reading's part of the hint order (:func:`chosen_moves`:
+        the strength above the bomb line, the body key, the shape, the size), one int of 32
+        bits a field (memoised)."""
+        got = self.orders.get((m4 << 64) | s4)
+        if got is None:
+            wr = self.reading(m4, s4)
+            r = wr.reading
+            order = 0
+            for x in ((0, 0, 0) if not r.tier else strength(self.wild, wr)) + (
+                    r.key, self.shape_index[r.shape], r.size):
+                assert 0 <= x < 1 << 32  # keys, tiers and sizes are small counts
+                order = (order << 32) | x
+            got = self.orders[(m4 << 64) | s4] = (wr, order)
+        return got
+
+
+_POLICIES: dict[tuple[str, Wild], _Policy] = {}
+
+
+def _policy(rules: Rules, wild: Wild) -> _Policy:
+    """The :class:`_Policy` memo of ``rules`` (renewed past _MEMO_MAX plays or readings)."""
+    got = _POLICIES.get((rules.digest, wild))
+    if got is None or max(len(got.plays), len(got.readings), len(got.orders),
+                          len(got.extras)) > _MEMO_MAX:
+        got = _POLICIES[rules.digest, wild] = _Policy(rules, wild)
+    return got
+
+
+def _fast_moves(hand: Cards, rank: int, rules: Rules, wild: Wild,
+                previous: WildReading | None) -> tuple[WildPlay, ...]:
+    """:func:`wild_legal_moves` under the ``strongest`` policy (see the fast path's note)."""
+    enabled = gc.isenabled()
+    gc.disable()  # thousands of small acyclic objects: no collection passes meanwhile
+    try:
+        return _fast_plays(hand, rank, rules, wild, previous)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _fast_plays(hand: Cards, rank: int, rules: Rules, wild: Wild,
+                previous: WildReading | None) -> tuple[WildPlay, ...]:
+    """:func:`_fast_moves` with the garbage collector off. Leading, the bodies go in
+    :meth:`_Policy.leads` order and the first reading met of a play is the one the policy
+    takes; answering a move below the bomb line, the bodies of its type and size with a
+    higher body come first, highest first (the answered type and size are taken before any
+    bomb), then the tiered readings are scored (:func:`_answer_score`)."""
+    index = _index(rules)
+    pol = _policy(rules, wild)
+    natural, wilds = split_hand(hand, rank)
+    h4 = pack4(natural.counts)
+    nh = index.full & ~_unary(natural.counts, index.width)
+    taken: Taken = {}
+    if previous is None:
+        _claim(pol, index, pol.leads(index), h4, nh, wilds, rank, taken)
+    else:
+        if not previous.reading.tier:
+            _claim(pol, index, pol.above(index, previous.reading), h4, nh, wilds, rank, taken)
+        _scored(pol, index, h4, nh, wilds, rank, previous, taken)
+    out = [pol.play(rank, pkey, s4) for pkey, s4 in taken.items()]
+    out.sort(key=_first)
+    return tuple(p for _, p in out)
+
+
+#: a play (natural cards' :func:`pack4` key << 3 | wild cards) → the reading taken: the ranks
+#: its wild cards stand for (:func:`pack4`; the multiset read is the play's natural cards
+#: plus those)
+Taken = dict[int, int]
+
+
+def _claim(pol: _Policy, index: _Index, bodies: Sequence[_Body], h4: int, nh: int,
+           wilds: int, rank: int, taken: Taken) -> None:
+    """Add to ``taken`` the first reading met of each play of a hand (``h4``: its natural
+    cards, :func:`pack4`; ``nh``: the complement of their unary form) among ``bodies``, in
+    order, that no wild restriction cuts."""
+    own = [k << (4 * rank) for k in range(wilds + 1)]
+    jokers4, held_ok, guard = index.jokers4, ~index.jokers4, GUARD4
+    memo = pol.extras
+    allowed = pol.allowed if pol.wild.restrictions else None
+    for body in bodies:
+        if (body.unary & nh).bit_count() > wilds:
+            continue
+        if body.last_only or allowed is not None:
+            for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
+                if pkey not in taken and (allowed is None or allowed(m4, s4)):
+                    taken[pkey] = s4
+            continue
+        for m4, mu in body.moves:
+            need = (mu & nh).bit_count()
+            if need > wilds:
+                continue
+            x = (m4 | guard) - h4  # _deficit4, inline
+            keep = x & guard
+            d4 = x & (keep - (keep >> 3))
+            if d4 & jokers4:
+                continue  # a wild card never stands for a joker
+            held = m4 - d4
+            base = (held << 3) | need
+            if need == wilds:
+                if base not in taken and (base > 7 or m4 == own[need]):
+                    taken[base] = d4
+                continue
+            picks = memo.get(((held & held_ok) << 3) | (wilds - need))
+            if picks is None:
+                picks = pol.extra(held & held_ok, wilds - need)
+            for delta, x4 in picks:
+                pkey = base - delta
+                if pkey not in taken and (pkey > 7 or m4 == own[pkey]):
+                    taken[pkey] = d4 + x4
+
+
+def _body_pairs(body: _Body, index: _Index, h4: int, nh: int, wilds: int, rank: int,
+                pol: _Policy) -> Iterator[tuple[int, int, int]]:
+    """Every split of the body's multisets against a hand (see :func:`_lead_plays`): (the
+    play, the multiset, the ranks the wild cards stand for), as :func:`_splits` orders them;
+    a play of wild cards only when it reads as itself; of a last-play-only shape only the
+    whole hand."""
+    whole = (h4 << 3) | wilds
+    for m4, mu in body.moves:
+        need = (mu & nh).bit_count()
+        if need > wilds:
+            continue
+        d4 = _deficit4(m4, h4)
+        if d4 & index.jokers4:
+            continue  # a wild card never stands for a joker
+        held = m4 - d4
+        base = (held << 3) | need
+        picks = pol.extra(held & ~index.jokers4, wilds - need) if need < wilds else ((0, 0),)
+        for delta, x4 in picks:
+            pkey = base - delta
+            if pkey <= 7 and m4 != (pkey << (4 * rank)):
+                continue  # wild cards only read as themselves, nothing else
+            if body.last_only and pkey != whole:
+                continue
+            yield pkey, m4, d4 + x4
+
+
+def _scored(pol: _Policy, index: _Index, h4: int, nh: int, wilds: int, rank: int,
+            previous: WildReading, taken: Taken) -> None:
+    """Add to ``taken`` the tiered answers to ``previous`` of a hand (see :func:`_claim`)
+    for the plays not taken yet: of each play the reading that beats ``previous`` with the
+    lowest :func:`_answer_score` (the first of equal ones), none cut by a wild restriction."""
+    restricted = bool(pol.wild.restrictions)
+    done = set(taken)
+    best: dict[int, Score] = {}
+    for body in index.tiered:
+        if (body.unary & nh).bit_count() > wilds:
+            continue
+        for pkey, m4, s4 in _body_pairs(body, index, h4, nh, wilds, rank, pol):
+            if pkey in done or (restricted and not pol.allowed(m4, s4)):
+                continue
+            s = _answer_score(pol, m4, s4, previous)
+            if s is not None and (pkey not in best or s < best[pkey]):
+                best[pkey] = s
+                taken[pkey] = s4
+
+
+def _first(item: tuple[int, WildPlay]) -> int:
+    return item[0]
+
+
+def _lead_score(pol: _Policy, m4: int, entry: tuple[int, int, int],
+                cls: BombClass | None) -> Score:
+    """:func:`~ddzspec.wild.strongest_key` of a lead, memoised per entry and bomb class (it
+    depends on nothing else)."""
+    got = pol.lead_scores.get((entry, cls))
+    if got is None:
+        wr = WildReading(pol.natural_reading(m4), _cards4(0), cls)
+        key = strongest_key(pol.wild, wr)
+        assert key is not None  # leading, every reading has a key
+        got = pol.lead_scores[entry, cls] = key
+    return got
+
+
+def _answer_score(pol: _Policy, m4: int, s4: int, previous: WildReading) -> Score | None:
+    """:func:`~ddzspec.wild.strongest_key` of an answer to ``previous``; None for a reading
+    that does not beat it (:func:`~ddzspec.wild.outranks`) or that the policy never takes."""
+    wr = pol.reading(m4, s4)
+    if not outranks(pol.wild, wr, previous):
+        return None
+    return strongest_key(pol.wild, wr, previous)

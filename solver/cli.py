@@ -66,7 +66,9 @@ Position format (one statement a line, # comments):
   target SEAT: N|robs   robs N   base N   multiplier N
   played landlord: none|lead|more   played peasants: no|yes   (spring)
   pair SEAT: N   (a peasant's own factor)   bombs N   (counted, cap bombs)
-  shown SEAT ...   (the seats that showed their hands)"""
+  shown SEAT ...   (the seats that showed their hands)
+  wild RANK   (the drawn wild rank, rules with wild cards; on_table: 8887=888+7 by SEAT
+    says what a wild move on the table reads as)"""
 
 
 def result_json(pos: Position, res: SolveResult) -> dict[str, Any]:
@@ -377,6 +379,9 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...],
               help="A peasant's own factor (its settlement alone); once per peasant.")
 @click.option("--bombs", type=int, help="Multiplying plays counted so far (cap bombs).")
 @click.option("--shown", multiple=True, metavar="SEAT", help="A seat that showed its hand.")
+@click.option("--wild", metavar="RANK",
+              help="The drawn wild rank (rules with wild cards, e.g. --rules laizi --wild 7): "
+                   "the cards of that rank in the hands are wild.")
 @click.option("--all", "show_all", is_flag=True,
               help="List every winning move (without it: the first one proven).")
 @click.option("--score", is_flag=True, help="Also the exact score under best play.")
@@ -399,7 +404,8 @@ def _seat_option(option: str, seat: str, seats: tuple[str, ...],
 def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
           to_move: str | None, on_table: str | None, played_by: str | None,
           robs: int | None, base: int, multiplier: int | None, pairs: tuple[str, ...],
-          bombs: int | None, shown: tuple[str, ...], show_all: bool, score: bool,
+          bombs: int | None, shown: tuple[str, ...], wild: str | None, show_all: bool,
+          score: bool,
           limit_seconds: float | None, batch: str | None, workers: int,
           scheduler: str | None, output: str | None, rules: Rules,
           notation: str, as_json: bool) -> None:
@@ -424,12 +430,12 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
         ctx = click.get_current_context()
         named = [f"--{n.replace('_', '-')}" for n in ("to_move", "on_table", "played_by",
                                                       "robs", "base", "multiplier", "pairs",
-                                                      "bombs", "shown")
+                                                      "bombs", "shown", "wild")
                  if ctx.get_parameter_source(n) is not ParameterSource.DEFAULT]
         if named:
             fail(f"{', '.join(named).replace('--pairs', '--pair')} go with --landlord/--peasant "
                  "(a position file has its own 'to_move', 'on_table', 'robs', 'base', "
-                 "'multiplier', 'pair', 'bombs' and 'shown' lines)")
+                 "'multiplier', 'pair', 'bombs', 'shown' and 'wild' lines)")
     split = not batch and (workers > 1 or scheduler is not None)
     if split and score:
         fail("--score is solved in one process: drop --workers/--scheduler (or use --batch)")
@@ -478,7 +484,8 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
         pos = make_position(rules, hands, to_move, on_table=table, played_by=played_by,
                             robs=robs, base=base, multiplier=multiplier, notation=notation,
                             pairs=own, bombs=bombs,
-                            shown=[_seat_option("--shown", s, seats) for s in shown])
+                            shown=[_seat_option("--shown", s, seats) for s in shown],
+                            wild=wild)
     if split:
         from ddzspec.execute import ExecuteError
         try:

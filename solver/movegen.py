@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from librt.vecs import vec
-from mypy_extensions import i64, u8
+from mypy_extensions import i64, mypyc_attr, u8
 
 from ddzspec.cards import GUARD4, Cards, pack4, unpack, unpack4
 from ddzspec.moves import MoveIndex, move_index
@@ -190,8 +190,13 @@ class MoveSet:
     ``key3[i]``: the table's own packed key (3 bits per rank).
     """
 
-    def __init__(self, rules: Rules, index: MoveIndex | None = None) -> None:
+    def __init__(self, rules: Rules, index: MoveIndex | None = None,
+                 natural: bool = True) -> None:
+        """``natural`` False: no move yet (a :class:`WildHook` fills the arrays and calls
+        :meth:`derive`)."""
         self.rules = rules
+        #: the wild-card moves of a position (None: the natural moves of the rules)
+        self.wild: WildHook | None = None
         self.index = index if index is not None else move_index(rules)
         classes: dict[tuple[int, int], int] = {}
         self.mk: list[int] = []
@@ -211,7 +216,7 @@ class MoveSet:
         dbl = set(rules.scoring.double)
         # the table's entries, not its Readings: a Reading is built only for a move shown
         # (:meth:`text`), so setting up a search stays cheap (it counts against its time limit)
-        for k3, (si, start, run) in self.index.table.entries.items():
+        for k3, (si, start, run) in (self.index.table.entries.items() if natural else ()):
             shape = rules.shapes[si]
             k4, support, size = _repack(k3)
             c = classes.setdefault((si, size), len(classes))
@@ -226,10 +231,19 @@ class MoveSet:
             self.doubles.append(shape.name in dbl)
             self.times.append(rules.scoring.factor(shape.name))
             self.last_only.append(shape.last_play)
+        self.derive(len(classes), None)
+
+    def derive(self, n_classes: int, single_use: bool | None) -> None:
+        """Set the arrays and figures derived from the moves (``n_moves``, ``canon``, ``low``,
+        the doubling bounds, the caches): at the end of the constructor, and again after a
+        :class:`WildHook` has filled the arrays with its moves. ``n_classes``: the comparison
+        classes used; ``single_use``: whether every doubling move is played at most once from
+        a hand (None: from the moves' cards, each using all the deck's copies of its ranks)."""
+        rules = self.rules
         self.n_moves = len(self.mk)
         self.any_last_only = any(self.last_only)
         #: comparison classes (one shape, one size): ``cls`` is below this
-        self.n_classes = len(classes)
+        self.n_classes = n_classes
         #: move id → the first id of the same comparison class and strength: the moves that
         #: beat a move depend on nothing else, so the search keys a move to beat by it
         first: dict[tuple[int, int], int] = {}
@@ -249,7 +263,8 @@ class MoveSet:
         # the moves held bound it; otherwise cards // smallest doubling size.
         self.doubling_single_use = all(
             all(c in (0, rules.deck[r]) for r, c in enumerate(unpack(self.key3[i])))
-            for i in range(self.n_moves) if self.doubles[i])
+            for i in range(self.n_moves) if self.doubles[i]) if single_use is None \
+            else single_use
         self.min_doubling_size = min((self.size[i] for i in range(self.n_moves)
                                       if self.doubles[i]), default=1)
         #: the factors of the multiplying shapes met, and the largest (1: none)
@@ -270,6 +285,10 @@ class MoveSet:
         hk = hand_key(hand)
         got = self.hands.get(hk)
         if got is not None:
+            return got
+        if self.wild is not None:
+            got = self.wild.info(self, hand, parent)
+            self.hands[hk] = got
             return got
         pool: Sequence[int]
         if parent is not None:
@@ -365,7 +384,10 @@ class MoveSet:
 
     def answers(self, info: HandInfo, last: int) -> list[int]:
         """Ids of the moves of a hand that beat move ``last`` (same class and a higher body;
-        or a higher tier), larger bodies first, bombs and rocket last."""
+        or a higher tier), larger bodies first, bombs and rocket last. Wild moves: the
+        :class:`WildHook`'s answers."""
+        if self.wild is not None:
+            return self.wild.answers(self, info, last)
         s = self.strength[last]
         t = self.tier[last]
         strength, tier, cls = self.strength, self.tier, self.cls
@@ -381,7 +403,10 @@ class MoveSet:
         return self.by_key4.get(pack4(cards.counts))
 
     def text(self, m: int, notation: str = "en") -> str:
-        """Canonical notation of move id ``m`` (body then kickers, e.g. ``888+3``)."""
+        """Canonical notation of move id ``m`` (body then kickers, e.g. ``888+3``; a wild
+        move as its :class:`WildHook` writes it)."""
+        if self.wild is not None:
+            return self.wild.text(m, notation)
         return self.reading(m).format(notation)
 
     def shown_order(self, m: int) -> tuple[int, int, int, int, int]:
@@ -402,6 +427,33 @@ class MoveSet:
         """Forget the cached hands, their answers and plays (memory)."""
         self.hands.clear()
         self.plays_known.clear()
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class WildHook:
+    """The moves of a position with wild cards (issue 26), as a :class:`MoveSet` asks for
+    them once its ``wild`` is set: each move id is one play (its cards, ``mk``, the wild cards
+    as cards of the wild rank) with one reading, whose comparison class, tier and strength
+    are the reading's; a hand's leads hold each play once, with the reading it leads as.
+    Implemented by :class:`ddzspec.solver.wildgen.WildMoves` (interpreted)."""
+
+    def info(self, ms: MoveSet, hand: int, parent: HandInfo | None) -> HandInfo:
+        """The :class:`HandInfo` of ``hand`` (4 bits per rank): ``leads`` one id per play,
+        ``by_class``, ``top``, ``tiered``, ``max_tier`` over every (play, reading) held."""
+        raise NotImplementedError
+
+    def answers(self, ms: MoveSet, info: HandInfo, last: int) -> list[int]:
+        """The ids of the plays of the hand of ``info`` that beat move ``last``, each with the
+        reading it answers as."""
+        raise NotImplementedError
+
+    def held(self, ms: MoveSet, info: HandInfo) -> list[int]:
+        """Every move id (every play with each of its readings) of the hand of ``info``."""
+        raise NotImplementedError
+
+    def text(self, m: int, notation: str) -> str:
+        """Move id ``m`` as shown."""
+        raise NotImplementedError
 
 
 def hand_key(hand: int) -> int:

@@ -34,7 +34,10 @@ from ddzspec.check import require_playable
 from ddzspec.errors import DdzError, NotationError, excerpt
 from ddzspec.larkerrors import SyntaxProblem, Vocabulary, parse_located
 from ddzspec.rules import RoundKind, RoundOrder, Rules, Scope, load_rules
+from ddzspec.rules.model import ReadingPolicy
 from ddzspec.table import get_table
+from ddzspec.wild import violated, wild_readings
+from ddzspec.wildmoves import split_hand, wild_legal_moves
 
 #: The most digits of a number in a position file (a base, a multiplier, a target …).
 MAX_DIGITS = 100
@@ -88,6 +91,10 @@ class Position:
       empty: none. ``bombs``: the plays of a multiplying shape counted so far towards ``cap
       bombs``. ``shown``: the seats whose hands were shown (show cards), in seat order: a
       record only (every hand is open to the solver; the show factor is in ``multiplier``).
+    - ``wild``: under rules with wild cards, the rank index of the drawn wild rank (every card
+      of that rank in a hand is a wild card; issue 26); None without. ``on_table_as``: then
+      the cards the move on the table reads as (``on_table: 8887=8888`` in the text format:
+      what it was played as); None: as a lead reads it (:func:`ddzspec.wild.strongest`).
     """
 
     rules: Rules
@@ -107,6 +114,8 @@ class Position:
     pairs: tuple[int, ...] = ()
     bombs: int = 0
     shown: tuple[int, ...] = ()
+    wild: int | None = None
+    on_table_as: Cards | None = None
 
     @property
     def n_seats(self) -> int:
@@ -129,11 +138,15 @@ class Position:
         lines = [f"rules {r.name}" + (" without " + ", ".join(r.without) if r.without else "")]
         if self.notation != "en":
             lines.append(f"notation {self.notation}")
+        if self.wild is not None:
+            lines.append(f"wild {ALL_RANKS[self.wild].symbol(self.notation)}")
         for s, h in zip(self.seats, self.hands):
             lines.append(f"{s}: {h.format(self.notation) or '-'}")
         lines.append(f"to_move: {self.seats[self.to_move]}")
         if self.on_table is not None and self.played_by is not None:
-            lines.append(f"on_table: {self.on_table.format(self.notation)} by "
+            read_as = "" if self.on_table_as is None else "=" + self.on_table_as.format(
+                self.notation)
+            lines.append(f"on_table: {self.on_table.format(self.notation)}{read_as} by "
                          f"{self.seats[self.played_by]}")
             if self.n_seats == 3:
                 lines.append(f"passes: {self.passes}")
@@ -228,7 +241,9 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                   robs: int | None = None, base: int = 1, multiplier: int | None = None,
                   landlord_plays: int = 2, peasants_played: bool | None = None,
                   notation: str = "en", pairs: Mapping[str, int] | None = None,
-                  bombs: int | None = None, shown: Sequence[str] = ()) -> Position:
+                  bombs: int | None = None, shown: Sequence[str] = (),
+                  wild: int | str | None = None,
+                  on_table_as: Cards | str | None = None) -> Position:
     """Build and validate a position from seat names (see the module doc) to hands.
 
     ``hands``: ``{"landlord": …, "peasant": …}`` or ``{"landlord", "peasant1", "peasant2"}``
@@ -242,7 +257,10 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
     ``pairs``: per peasant seat, the factor of its own settlement with the landlord (only under
     rules with a round of ``scope pair``); ``bombs``: the plays of a multiplying shape counted
     so far (only under ``cap bombs N``: 0 to N; None: not given, 0); ``shown``: the seats
-    that showed their hands (only under rules with a ``show`` round).
+    that showed their hands (only under rules with a ``show`` round); ``wild``: the drawn wild
+    rank (a rank index, or one card's notation such as ``"7"``; needed exactly under rules with
+    wild cards, one of the ranks their draw can give); ``on_table_as``: with a wild rank, the
+    cards the move on the table reads as (None: as a lead reads it).
     Raises PositionError (impossible positions, a flag or count of the wrong kind) or
     NotationError (bad cards).
     """
@@ -300,6 +318,12 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         on_table if isinstance(on_table, Cards)
         else parse_cards(on_table, notation, rules.deck).cards)
     pb = None if played_by is None else seat_index(played_by, seats)
+    read_as = None if on_table_as is None else (
+        on_table_as if isinstance(on_table_as, Cards)
+        else parse_cards(on_table_as, notation, rules.deck).cards)
+    if read_as is not None and (wild is None or table is None):
+        raise PositionError("what the move on the table reads as ('on_table: 8887=8888') goes "
+                            "with a wild rank and a move on the table", field="on_table")
     tg = [0] * len(seats)
     for i in range(len(seats)):
         target = rules.win.landlord if i == 0 else rules.win.peasant
@@ -322,7 +346,7 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                    table, pb, 0 if passes is None else passes, tuple(tg), base, mult,
                    landlord_plays, peasants_played, notation,
                    _pairs_of(rules, seats, pairs or {}), _bombs_of(rules, bombs),
-                   _shown_of(rules, seats, shown))
+                   _shown_of(rules, seats, shown), _wild_of(rules, wild, notation), read_as)
     return validate(pos, passes_given=passes is not None)
 
 
@@ -363,6 +387,51 @@ def _seat_of(name: str, seats: tuple[str, ...], field: str) -> int:
         raise PositionError(e.message, field=field) from None
 
 
+def _wild_of(rules: Rules, wild: int | str | None, notation: str) -> int | None:
+    """:attr:`Position.wild`: the rank index of ``wild`` (an index, or one card in
+    ``notation``); required exactly under rules with a wild section, one of the ranks its draw
+    gives (``draw laizi after deal from 3 .. 2``). Only one wild rank (``count 1``) and the
+    ``strongest`` reading policy are solved so far, without last-play-only shapes (issue
+    26)."""
+    w = rules.wild
+    if w is None:
+        if wild is not None:
+            raise PositionError(f"wild {wild}: {rules.label} has no wild cards", field="wild")
+        return None
+    if wild is None:
+        raise PositionError(f"{rules.label} has wild cards: give the drawn wild rank ('wild 7' "
+                            "in a position file, --wild 7 on the command line)", field="rules")
+    if w.count != 1:
+        raise PositionError(f"{rules.label} draws {w.count} wild ranks: the solver plays one "
+                            "wild rank only so far", field="wild")
+    if any(shape.last_play for shape in rules.shapes):
+        raise PositionError(f"{rules.label} has wild cards and a last-play-only shape: the "
+                            "solver does not play the two together yet", field="rules")
+    if w.policy is not ReadingPolicy.STRONGEST:
+        raise PositionError(f"{rules.label} has 'reading {w.policy.value}': the solver plays "
+                            "the 'strongest' reading policy only so far", field="wild")
+    if isinstance(wild, str):
+        try:
+            counts = parse_cards(wild, notation, rules.deck).cards.counts
+        except NotationError as e:
+            raise PositionError(f"wild {wild}: {e.message}", field="wild") from None
+        if sum(counts) != 1:
+            raise PositionError(f"wild {wild}: give one rank (one card, e.g. 7)", field="wild")
+        index = counts.index(1)
+    elif isinstance(wild, bool) or not isinstance(wild, int) or not 0 <= wild < N_RANKS:
+        raise PositionError(f"wild {wild!r}: a rank index 0-{N_RANKS - 1} or a card",
+                            field="wild")
+    else:
+        index = wild
+    ranks = {i for d in w.draws for i in d.ranks}
+    if index not in ranks:
+        shown = ALL_RANKS[index].symbol(notation)
+        drawn = " ".join(ALL_RANKS[i].symbol(notation) for i in sorted(ranks))
+        raise PositionError(f"wild {shown}: {rules.label} never draws that rank as wild (it "
+                            f"draws one of {drawn})", field="wild")
+    return index
+
+
 def _bombs_of(rules: Rules, bombs: int | None) -> int:
     """:attr:`Position.bombs`: 0 when not given (None); given, only under ``cap bombs N``
     (any value, 0 too, is refused without one), from 0 to N."""
@@ -400,13 +469,13 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
     the move on the table is a legal move (not of a last-play-only shape: its seat would be
     out) and who played it fits the seat to move and the passes, every hand is above its
     target (the deal is not over), base and multiplier ≥ 1.
-    Raises PositionError, also for rules with wild cards (the search plays natural cards
-    only: a position would be solved as if no rank were wild).
+    Under wild rules the move on the table is a play of the hand's cards (the wild rank's
+    cards wild) with a lead's reading (:func:`ddzspec.wildmoves.wild_legal_moves`).
+    Raises PositionError.
     """
     rules = pos.rules
-    if rules.wild is not None:
-        raise PositionError(f"{rules.name} has wild cards: the solver does not play a wild rank "
-                            "yet (it would solve the cards as natural ones)", field="rules")
+    if (rules.wild is None) != (pos.wild is None):
+        _wild_of(rules, pos.wild, pos.notation)  # raises: a wild rank missing or not expected
     n = pos.n_seats
     total = [0] * N_RANKS
     for h in pos.hands + ((pos.on_table,) if pos.on_table is not None else ()):
@@ -453,13 +522,14 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
             raise PositionError("played_by given without a move on the table")
         if passes:
             raise PositionError("passes given without a move on the table", field="passes")
-    else:
-        table = get_table(rules)
-        reading = table.lookup(pos.on_table)
-        if reading is None:
+    elif pos.wild is not None:
+        _wild_table_move(pos)
+    if pos.on_table is not None:
+        reading = None if pos.wild is not None else get_table(rules).lookup(pos.on_table)
+        if reading is None and pos.wild is None:
             raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
                                 f"is not a legal move of {rules.name}", field="on_table")
-        if rules.shape(reading.shape).last_play:
+        if reading is not None and rules.shape(reading.shape).last_play:
             raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
                                 f"is a {reading.shape}: {rules.name} allows it only as a "
                                 "hand's last play, so the deal would be over",
@@ -478,6 +548,32 @@ def validate(pos: Position, passes_given: bool = True) -> Position:
     return replace(pos, passes=passes)
 
 
+def _wild_table_move(pos: Position) -> None:
+    """Under wild rules: the move on the table must be a legal lead of its cards (the wild
+    rank's cards wild), not of a last-play-only shape. Raises PositionError."""
+    assert pos.on_table is not None and pos.wild is not None
+    whole = [p for p in wild_legal_moves(pos.on_table, pos.wild, pos.rules)
+             if p.move.cards == pos.on_table]
+    if pos.on_table_as is not None:
+        natural, wilds = split_hand(pos.on_table, pos.wild)
+        w = pos.rules.wild
+        assert w is not None
+        if not any(r.reading.cards == pos.on_table_as and not violated(w, r)
+                   for r in wild_readings(natural, wilds, pos.wild, pos.rules)):
+            raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, "
+                                f"does not read as {pos.on_table_as.format(pos.notation)} with "
+                                f"{ALL_RANKS[pos.wild].symbol(pos.notation)} wild",
+                                field="on_table")
+    if not whole:
+        raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, is "
+                            f"not a legal move of {pos.rules.name} with "
+                            f"{ALL_RANKS[pos.wild].symbol(pos.notation)} wild", field="on_table")
+    if pos.rules.shape(whole[0].reading.reading.shape).last_play:
+        raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, is a "
+                            f"{whole[0].reading.reading.shape}: {pos.rules.name} allows it only "
+                            "as a hand's last play, so the deal would be over", field="on_table")
+
+
 # ----------------------------------------------------------------------------- text format
 
 @cache
@@ -494,7 +590,8 @@ _VOCABULARY = Vocabulary(
            "HAND": "cards", "TABLE_CARDS": "cards", "ESCAPED_STRING": "a quoted string",
            "INT": "a number", "NUMBER": "a number",
            "WORD": "a word", "RULES_NAME": "a rules name or path",
-           "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "_COMMA": "','"},
+           "SHAPE_NAME": "a shape name", "_WITHOUT": "'without'", "_COMMA": "','",
+           "RANK_WORD": "a rank"},
     end="end of input", newline="_NL")
 
 
@@ -542,6 +639,11 @@ class _ToMove(_Line):
 class _OnTable(_Line):
     cards: _Word
     by: _Word
+
+
+@dataclass(frozen=True, slots=True)
+class _WildLine(_Line):
+    rank: _Word
 
 
 @dataclass(frozen=True, slots=True)
@@ -605,7 +707,7 @@ class _Statements(Transformer[Token, list[_Line]]):
 _KINDS: dict[str, Callable[..., _Line]] = {
     "notation_stmt": _Notation, "hand_stmt": _Hand, "to_move_stmt": _ToMove,
     "table_stmt": _OnTable, "target_stmt": _Target, "played_stmt": _Played,
-    "pair_stmt": _Pair, "shown_stmt": _Shown.of}
+    "pair_stmt": _Pair, "shown_stmt": _Shown.of, "wild_stmt": _WildLine}
 #: Grammar rule -> the key of a one-number statement.
 _NUMBERS = {"passes_stmt": "passes", "robs_stmt": "robs", "base_stmt": "base",
             "mult_stmt": "multiplier", "bombs_stmt": "bombs"}
@@ -745,6 +847,8 @@ class _Builder:
         peasants_played: bool | None = None  # None: as the landlord's plays imply
         pairs: dict[str, int] = {}
         shown: list[str] = []
+        wild: str | None = None
+        on_table_as: Cards | None = None
         for st in stmts:
             if isinstance(st, _Hand):
                 seat = st.seat.text
@@ -759,7 +863,14 @@ class _Builder:
                 to_move = st.seat
             elif isinstance(st, _OnTable):
                 self.once("on_table", st)
-                on_table = self.cards(st.cards, rules)
+                played, eq, read = st.cards.text.partition("=")
+                if eq and st.cards.type != "ESCAPED_STRING":  # what a wild move reads as
+                    on_table = self.cards(replace(st.cards, text=played), rules)
+                    on_table_as = self.cards(replace(
+                        st.cards, text=read, column=(st.cards.column or 1) + len(played) + 1),
+                        rules)
+                else:
+                    on_table = self.cards(st.cards, rules)
                 played_by = st.by
             elif isinstance(st, _Number):
                 self.once(st.key, st)
@@ -778,6 +889,9 @@ class _Builder:
                     targets[seat] = self.number(val)
                 else:
                     raise self.err(f"a target is a number or 'robs', not {val.text!r}", val)
+            elif isinstance(st, _WildLine):
+                self.once("wild", st)
+                wild = st.rank.text
             elif isinstance(st, _Shown):
                 self.once("shown", st)
                 shown = [w.text for w in st.seats]
@@ -846,7 +960,8 @@ class _Builder:
                                  passes=passes, targets=tg, robs=robs, base=base,
                                  multiplier=multiplier, landlord_plays=landlord_plays,
                                  peasants_played=peasants_played, notation=self.notation,
-                                 pairs=pairs, bombs=bombs, shown=shown)
+                                 pairs=pairs, bombs=bombs, shown=shown, wild=wild,
+                                 on_table_as=on_table_as)
         except PositionError as e:
             if e.line is None:  # located at the statement it is about, when there is one
                 raise self.err(e.message, self.seen.get(e.field or "")) from None

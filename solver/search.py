@@ -33,6 +33,7 @@ from ddzspec.rules.stakes import pair_multiplier, play_counts, points
 from .interrupt import checkpoint
 from .movegen import GUARD, ByteTable, HandInfo, MoveSet, move_set
 from .position import Position
+from .wildgen import WildMoves
 
 PASS = "PASS"
 #: A child of a node: (move id or -1 for a pass, seat to move or -1 when the deal ended,
@@ -284,6 +285,11 @@ class Searcher:
         before the move set is built, so its set-up counts against the limit too)."""
         self.start = time.perf_counter() if start is None else start
         self.pos = pos
+        wild: WildMoves | None = None
+        if moves is None and pos.wild is not None:  # the position's (play, reading) moves
+            wild = WildMoves(pos.rules, pos.wild, pos.hands + (
+                (pos.on_table,) if pos.on_table is not None else ()))
+            moves = wild.moves
         self.ms = moves if moves is not None else move_set(pos.rules)
         self.n = pos.n_seats
         self.side = tuple(r == "landlord" for r in pos.roles)  # True: landlord side
@@ -313,9 +319,12 @@ class Searcher:
         self.hands0 = tuple(pack4(h.counts) for h in pos.hands)
         self.last0 = -1
         if pos.on_table is not None:
-            m = self.ms.move_id(pos.on_table)
-            assert m is not None  # validated
-            self.last0 = m
+            if wild is not None:
+                self.last0 = wild.table_move(pos.on_table, pos.on_table_as)
+            else:
+                m = self.ms.move_id(pos.on_table)
+                assert m is not None  # validated
+                self.last0 = m
         ms = self.ms
         #: each seat's hand at the start (it contains every later hand of the seat)
         self._origin = tuple(ms.info(h) for h in self.hands0)
@@ -373,7 +382,9 @@ class Searcher:
         ms = self.ms
         unit = self._unit[seat]
         out = vec[i64]([0] * ms.n_moves)  # machine words: set up and freed at memory speed
-        for m in self._origin[seat].leads:  # a move's cards are numbered as a hand is
+        origin = self._origin[seat]
+        held = origin.leads if ms.wild is None else tuple(ms.wild.held(ms, origin))
+        for m in held:  # a move's cards are numbered as a hand is
             out[m] = self.number(seat, ms.mk[m]) * unit
         return out
 
@@ -681,6 +692,8 @@ class Searcher:
         same as ``_ordered(info, ms.answers(info, last))``, from each comparison class's moves
         sorted once per hand (:meth:`_by_plays`), so no sort a move to beat."""
         ms = self.ms
+        if ms.wild is not None:  # each play with the reading it answers as (not cached)
+            return self._by_plays(info, ms.answers(info, last))[0]
         strength, tier = ms.strength, ms.tier
         c, st, t = ms.cls[last], strength[last], tier[last]
         got = info.class_order.get(c)
@@ -955,7 +968,8 @@ def solve(position: Position, *, want: Literal["winner", "one", "all", "score"] 
         # line) are those of the position alone, not of what this process solved before: a
         # cache left by an earlier search is emptied sooner in this one, and its ordering
         # hints (killer moves) with it (a batch on 1 or N workers gives the same rows)
-        move_set(position.rules).clear()
+        if position.wild is None:  # a wild position's moves are its own (see Searcher)
+            move_set(position.rules).clear()
         S = Searcher(position, lim, start=t0)
         s0, h0, l0, p0 = position.to_move, S.hands0, S.last0, position.passes
         lp0, pp0 = position.landlord_plays, position.peasants_played

@@ -24,10 +24,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from ..cards import NOTATIONS, Cards, parse_cards, unpack4
+from ..cards import ALL_RANKS, NOTATIONS, Cards, pack4, parse_cards, unpack4
 from ..errors import NotationError, PuzzleError, shorten
 from ..solver import PASS, Position
 from ..solver.search import Aborted, Limit, Searcher, gc_paused
+from ..wild import parse_wild
 
 T = TypeVar("T")
 
@@ -446,6 +447,8 @@ class PuzzleGame:
         if not move.strip():
             raise PuzzleError("no cards given: type the cards to play, or 'pass'")
         rules = e.position.rules
+        if e.position.wild is not None:
+            return self._parse_wild(move, notation, e.position.wild)
         try:
             cards = parse_cards(move, notation, rules.deck).cards
         except NotationError as err:
@@ -468,6 +471,40 @@ class PuzzleGame:
             raise PuzzleError(f"move {move!r}: does not beat {e.text(last, notation)} on the "
                               f"table (played by {self.on_table[0]}): {why}")
         return int(m)
+
+    def _parse_wild(self, move: str, notation: str, rank: int) -> int:
+        """The human's move with a wild rank (``33**`` or ``3377``: each ``*`` or card of the
+        wild rank a wild card; ``33**=3333`` also says what it reads as) as the move id of
+        that play with the reading the ``strongest`` policy gives it here; PuzzleError."""
+        st = self._state
+        assert st is not None
+        e = self._engine
+        s, hands, last, _ = st
+        rules = e.position.rules
+        shown, eq, reading = move.partition("=")
+        try:
+            cards = parse_wild(shown, rank, rules, notation).cards
+            read_as = parse_cards(reading, notation, rules.deck).cards if eq else None
+        except NotationError as err:
+            raise PuzzleError(f"move {shorten(move)!r}: {err.one_line()}") from None
+        held = Cards(unpack4(hands[s]))
+        if not cards <= held:
+            raise PuzzleError(f"move {move!r}: {self.seats[s]} does not hold these cards: it "
+                              f"needs {cards.shortfall(held, notation)}; hand "
+                              f"{held.format(notation) or '-'}")
+        ms = e.search.ms
+        key = pack4(cards.counts)
+        for m, _ in e.children(st):
+            if m >= 0 and ms.mk[m] == key:
+                text = e.text(m, "en")
+                if read_as is not None and parse_cards(text.partition("=")[2] or text, "en",
+                                                       rules.deck).cards != read_as:
+                    raise PuzzleError(f"move {move!r}: these cards play here as "
+                                      f"{e.text(m, notation)} (reading strongest)")
+                return m
+        what = "beats nothing on the table" if last >= 0 else "is not a legal move"
+        raise PuzzleError(f"move {move!r}: {what} with {ALL_RANKS[rank].symbol(notation)} "
+                          f"wild under {rules.label}")
 
     def _require_turn(self, human: bool) -> State:
         if self._state is None:
@@ -603,11 +640,21 @@ class PuzzleGame:
             return None
         s, hands, last, passes = self._state
         e = self._engine
-        table = None if last < 0 else e.search.ms.reading(last).cards
+        read_as = None
+        if last < 0:
+            table = None
+        elif e.position.wild is not None:  # the cards played, and what they read as
+            text = e.text(last, "en")
+            shown, _, reading = text.partition("=")
+            rules = e.position.rules
+            table = parse_wild(shown, e.position.wild, rules).cards
+            read_as = parse_cards(reading or shown, "en", rules.deck).cards
+        else:
+            table = e.search.ms.reading(last).cards
         n = len(self.seats)
         return replace(e.position, hands=tuple(Cards(unpack4(h)) for h in hands), to_move=s,
                        on_table=table, played_by=None if last < 0 else (s - 1 - passes) % n,
-                       passes=passes if last >= 0 else 0)
+                       passes=passes if last >= 0 else 0, on_table_as=read_as)
 
     def to_json(self, notation: str = "en") -> dict[str, Any]:
         """Every public field, JSON-ready, cards in ``notation``: ``{"seats", "hands",

@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import N_RANKS, Cards, parse_cards
-from ..errors import UnplayableRulesError
 from ..rules import Rules
+from ..wild import parse_wild
 
 if TYPE_CHECKING:
     from ..execute import Progress
@@ -61,7 +61,8 @@ def _seat_names(n: int) -> tuple[str, ...]:
 
 def random_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> Position:
     """Candidate ``i``: a shuffled deck of ``rules`` split into hands of ``sizes`` (landlord
-    first, to lead). Returns a :class:`ddzspec.solver.position.Position`."""
+    first, to lead); under rules with wild cards, the wild rank then drawn from the ranks
+    their draw gives, as a deal draws it. Returns a :class:`ddzspec.solver.position.Position`."""
     from ..solver.position import make_position
     rng = random.Random(f"puzzle:{seed}:{i}")
     deck = [r for r in range(N_RANKS) for _ in range(rules.deck[r])]
@@ -73,7 +74,8 @@ def random_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int) -> P
             counts[r] += 1
         hands[name] = Cards(tuple(counts))
         at += size
-    return make_position(rules, hands, "landlord")
+    wild = None if rules.wild is None else rng.choice(rules.wild.draws[0].ranks)
+    return make_position(rules, hands, "landlord", wild=wild)
 
 
 def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int
@@ -104,7 +106,9 @@ def selfplay_candidate(rules: Rules, sizes: Sequence[int], seed: int, i: int
 
 def after(pos: Position, seat: str, cards: str) -> Position | None:
     """The position after ``seat`` plays ``cards`` (canonical English notation, ``PASS``
-    for a pass) in ``pos``, as the solver's lines state them; None when the deal is over."""
+    for a pass) in ``pos``, as the solver's lines state them (with a wild rank ``33**=3333``:
+    the cards played, each ``*`` a wild card, and what they read as); None when the deal is
+    over."""
     from ..solver import PASS
     s = pos.seat_index(seat)
     n = pos.n_seats
@@ -114,13 +118,19 @@ def after(pos: Position, seat: str, cards: str) -> Position | None:
             return replace(pos, to_move=pos.played_by, on_table=None, played_by=None,
                            passes=0)
         return replace(pos, to_move=(s + 1) % n, passes=passes)
-    played = parse_cards(cards, "en", pos.rules.deck).cards
+    read_as = None
+    if pos.wild is not None:
+        shown, _, reading = cards.partition("=")
+        played = parse_wild(shown, pos.wild, pos.rules).cards
+        read_as = parse_cards(reading or shown, "en", pos.rules.deck).cards
+    else:
+        played = parse_cards(cards, "en", pos.rules.deck).cards
     hands = list(pos.hands)
     hands[s] = hands[s] - played
     if len(hands[s]) <= pos.targets[s]:
         return None
     return replace(pos, hands=tuple(hands), to_move=(s + 1) % n, on_table=played,
-                   played_by=s, passes=0)
+                   played_by=s, passes=0, on_table_as=read_as)
 
 
 def difficulty(pos: Position, res: SolveResult, seconds: float | None = None) -> Difficulty:
@@ -197,7 +207,7 @@ def record(pos: Position, res: SolveResult, diff: Difficulty, rules: Rules, seed
     line = [{"seat": p.seat, "cards": p.cards} for p in res.line]
     tail = {"rules": rules.name, "without": list(rules.without), "seed": seed, "candidate": i,
             "line": line, "difficulty": diff.to_json()}
-    if pos.n_seats == 2 and pos.to_move == 0:
+    if pos.n_seats == 2 and pos.to_move == 0 and pos.wild is None:
         first, second = (h.format() for h in pos.hands)
         table = None if pos.on_table is None else {"cards": pos.on_table.format(),
                                                    "by": "first" if pos.played_by == 0
@@ -227,11 +237,10 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     from ..execute import Task, rules_ref, run
     from ..game.state import accept_rules
     accept_rules(rules)
-    if rules.wild is not None:  # issue 26: the solver plays natural cards only so far
-        raise UnplayableRulesError(
-            f"{rules.name} has wild cards; the endgame solver does not play a wild rank yet, so "
-            "no puzzle can be proved", rules.path,
-            ("the endgame solver does not play a wild rank yet",))
+    if rules.wild is not None and source == "selfplay":  # issue 26: level 2's deals are
+        # cut into positions by ddzspec.players.endgame.position_of, which poses no wild rank
+        raise ValueError(f"{rules.name} has wild cards: selfplay candidates are not cut with "
+                         "their wild rank yet; use --source random")
     if seats not in (2, 3) or len(cards) != seats:
         raise ValueError(f"--seats {seats} needs {seats} hand sizes in --cards, got "
                          f"{len(cards)}")

@@ -5,6 +5,7 @@ the natural move index), hand-worked hands, both reading policies."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from itertools import combinations_with_replacement, product
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from ddzspec.readings import Reading
 from ddzspec.rules import Rules, load_rules
 from ddzspec.rules.model import BombClass
 from ddzspec.wild import WildReading, parse_wild, violated, wild_readings
-from ddzspec.wildmoves import choose, play_readings, split_hand, wild_legal_moves
+from ddzspec.wildmoves import WildPlay, choose, play_readings, split_hand, wild_legal_moves
 
 LAIZI = load_rules("laizi")
 SEVEN = Rank.SEVEN.index
@@ -28,15 +29,16 @@ Pair = tuple[Reading, tuple[int, ...]]
 NON_JOKER = [i for i in range(N_RANKS) if LAIZI.deck[i] and i not in LAIZI.jokers]
 
 
-def reference(hand: Cards, rank: int, rules: Rules) -> dict[tuple[int, int], set[Pair]]:
+def substituted(hand: Cards, rank: int, rules: Rules
+                ) -> Iterator[tuple[tuple[int, ...], int, tuple[int, ...], Reading]]:
     """The plain derivation: every non-empty sub-multiset of the natural cards with 0..w wild
     cards; every substitution of the wild cards by non-joker ranks (the wild rank included),
-    read by the natural move index (legal: exactly one reading); wild cards alone read only
-    as themselves."""
+    in ``combinations_with_replacement`` order, read by the natural move index (legal:
+    exactly one reading); wild cards alone read only as themselves. Yields (the natural
+    cards played, the wild cards, the ranks they stand for, the reading)."""
     natural = list(hand.counts)
     w, natural[rank] = natural[rank], 0
     index = move_index(rules)
-    out: dict[tuple[int, int], set[Pair]] = {}
     for sub in product(*(range(c + 1) for c in natural)):
         for k in range(w + 1):
             if not any(sub) and not k:
@@ -50,7 +52,14 @@ def reference(hand: Cards, rank: int, rules: Rules) -> dict[tuple[int, int], set
                     continue
                 got = index.readings_of(Cards(m))
                 if len(got) == 1:
-                    out.setdefault((Cards(sub).key, k), set()).add((got[0], s))
+                    yield sub, k, s, got[0]
+
+
+def reference(hand: Cards, rank: int, rules: Rules) -> dict[tuple[int, int], set[Pair]]:
+    """:func:`substituted` by play: (natural cards' key, wild cards) → its readings."""
+    out: dict[tuple[int, int], set[Pair]] = {}
+    for sub, k, s, r in substituted(hand, rank, rules):
+        out.setdefault((Cards(sub).key, k), set()).add((r, s))
     return out
 
 
@@ -225,3 +234,155 @@ def test_answers_are_the_leads_readings_that_beat(tmp_path: Path, seed: int) -> 
         got = {((p.move.natural.key, p.move.wilds), p.reading)
                for p in wild_legal_moves(hand, SEVEN, rules, prev)}
         assert got == want
+
+
+# --- the generator against a plain reference of the policy (issue 26, "Speed") -------------
+# Every play of a small random hand with its reading, found by brute force (every sub-multiset
+# of the natural cards, every substitution of the wild cards, read by the move table) and
+# settled by the policy written out here from the rules text (laizi.rules: priority, order,
+# the restrictions of the wild section), never by ddzspec.wild. Ties (readings of one body
+# that differ in their kickers only) go to the first substitution: combinations of ranks in
+# ascending order, the rank order being the strength order below the jokers.
+
+def _laizi_with(name: str, lines: str, declared: bool = False) -> str:
+    """A rules file extending laizi: laizi's wild section with ``lines`` before its reading
+    policy, the policy ``declared`` (its priority dropped) if asked."""
+    text = Path(LAIZI.path).read_text(encoding="utf-8")
+    wild = text[text.index("wild {"):]
+    head, policy = wild[:wild.index("    reading")], wild[wild.index("    reading"):]
+    return f"rules {name} extends laizi\n{head}{lines}" + (
+        "    reading declared\n}\n" if declared else policy)
+
+
+_VARIANTS = {
+    "laizi": "",
+    "restricted": _laizi_with("r", "    restrict no_wild_kicker, bomb_min_natural 2\n"),
+    "declared": _laizi_with("d", "    restrict bomb_min_natural 2\n", declared=True),
+}
+
+
+def _variant(name: str, tmp_path: Path) -> Rules:
+    if not _VARIANTS[name]:
+        return LAIZI
+    f = tmp_path / f"{name}.rules"
+    f.write_text(_VARIANTS[name], encoding="utf-8")
+    return load_rules(str(f))
+
+
+#: a reading in plain terms: (natural Reading, the ranks the wild cards stand for, its bomb
+#: class name or "", whether the play is of wild cards only)
+Plain = tuple[Reading, tuple[int, ...], str, bool]
+
+
+def _plain_readings(hand: Cards, rank: int, rules: Rules) -> dict[tuple[int, int], list[Plain]]:
+    """:func:`reference` in substitution order, each reading with its bomb class, the
+    restrictions of the file applied: no_wild_kicker (a wild card stands for a body card
+    only), bomb_min_natural N (a soft bomb holds N natural cards)."""
+    wild = rules.wild
+    assert wild is not None
+    kinds = {r.kind.value: r.param for r in wild.restrictions}
+    last_only = {sh.name for sh in rules.shapes if sh.last_play}
+    whole = (Cards(tuple(0 if i == rank else c for i, c in enumerate(hand.counts))).key,
+             hand.counts[rank])
+    out: dict[tuple[int, int], list[Plain]] = {}
+    for sub, k, s, r in substituted(hand, rank, rules):
+        alone = not any(sub)
+        cls = "" if r.shape != wild.bomb else "pure" if alone else "soft" if any(s) else "hard"
+        if not alone:
+            if "no_wild_kicker" in kinds and any(x > b for x, b in zip(s, r.body.counts)):
+                continue
+            if cls == "soft" and "bomb_min_natural" in kinds and \
+                    r.size - sum(s) < (kinds["bomb_min_natural"] or 0):
+                continue
+        play = (Cards(sub).key, k)
+        if r.shape in last_only and play != whole:
+            continue
+        out.setdefault(play, []).append((r, s, cls, alone))
+    return out
+
+
+def _plain_strength(rules: Rules, p: Plain) -> tuple[int, int, int]:
+    """(place in the wild order counted from the bottom, tier, body key)."""
+    wild = rules.wild
+    assert wild is not None
+    name = p[2] or p[0].shape
+    place = len(wild.order) - wild.order.index(name) if name in wild.order else 0
+    return place, p[0].tier, p[0].key
+
+
+def _plain_beats(rules: Rules, p: Plain, prev: Plain) -> bool:
+    if p[0].tier or prev[0].tier:
+        return _plain_strength(rules, p) > _plain_strength(rules, prev)
+    return (p[0].shape, p[0].size) == (prev[0].shape, prev[0].size) and p[0].key > prev[0].key
+
+
+def _plain_policy(rules: Rules, plain: list[Plain], prev: Plain | None) -> list[Plain]:
+    """The readings a play is played as: declared, every one (that beats ``prev``); strongest,
+    leading the type first in the priority then the highest strength, answering the
+    answered type and size else a tiered reading, the highest strength (first of equals)."""
+    wild = rules.wild
+    assert wild is not None
+    if prev is not None:
+        plain = [p for p in plain if _plain_beats(rules, p, prev)]
+    if wild.policy.value == "declared" or not plain:
+        return plain
+    if prev is None:
+        top = min(wild.priority.index(p[0].shape) for p in plain)
+        pool = [p for p in plain if wild.priority.index(p[0].shape) == top]
+    else:
+        pool = [p for p in plain if (p[0].shape, p[0].size) == (prev[0].shape, prev[0].size)] \
+            or [p for p in plain if p[0].tier]
+    if not pool:
+        return []
+    best = max(_plain_strength(rules, p) for p in pool)
+    return [next(p for p in pool if _plain_strength(rules, p) == best)]
+
+
+def _plain_moves(readings: dict[tuple[int, int], list[Plain]], rules: Rules,
+                 prev: Plain | None) -> list[tuple[int, int, Plain]]:
+    """Every (natural cards' key, wild cards, reading) the hand may play, in the hint order:
+    below the bomb line by body key, above it by strength; then shape, size, fewer wild
+    cards, the natural cards' key (the declared policy's readings of one play in any order)."""
+    shapes = {s.name: i for i, s in enumerate(rules.shapes)}
+    out = [(key[0], key[1], p) for key, plain in readings.items()
+           for p in _plain_policy(rules, plain, prev)]
+    out.sort(key=lambda x: ((0, 0, 0) if not x[2][0].tier else _plain_strength(rules, x[2]),
+                            x[2][0].key, shapes[x[2][0].shape], x[2][0].size, x[1], x[0]))
+    return out
+
+
+def _as_plain(p: WildPlay) -> tuple[int, int, Plain]:
+    r = p.reading
+    return (p.move.natural.key, p.move.wilds, (r.reading, r.stands_for.counts,
+                                               r.bomb_class.value if r.bomb_class else "",
+                                               r.all_wild))
+
+
+@pytest.mark.parametrize("variant", ["laizi", "restricted", "declared"])
+@pytest.mark.parametrize("seed", range(5))
+def test_leads_and_answers_match_the_plain_policy(tmp_path: Path, variant: str,
+                                                  seed: int) -> None:
+    rules = _variant(variant, tmp_path)
+    rnd = random.Random(100 * seed + len(variant))
+    deck = [i for i in range(N_RANKS) for _ in range(rules.deck[i]) if i != SEVEN]
+    counts = [0] * N_RANKS
+    for i in rnd.sample(deck, rnd.randint(3, 5)) + [SEVEN] * rnd.randint(1, 3):
+        counts[i] += 1
+    hand = Cards(tuple(counts))
+    readings = _plain_readings(hand, SEVEN, rules)
+    lead = [_as_plain(p) for p in wild_legal_moves(hand, SEVEN, rules)]
+    want = _plain_moves(readings, rules, None)
+    if rules.wild is not None and rules.wild.policy.value == "declared":
+        assert sorted(lead, key=repr) == sorted(want, key=repr)
+    else:
+        assert lead == want  # same plays, same readings, same order
+    # answers to moves of another hand (its natural and wild plays, as it would lead them)
+    other = Cards(tuple(rnd.randint(0, 2) if i != SEVEN else 2 for i in range(N_RANKS)))
+    for p in rnd.sample(wild_legal_moves(other, SEVEN, rules), 8):
+        prev = _as_plain(p)[2]
+        got = [_as_plain(a) for a in wild_legal_moves(hand, SEVEN, rules, p.reading)]
+        want = _plain_moves(readings, rules, prev)
+        if rules.wild is not None and rules.wild.policy.value == "declared":
+            assert sorted(got, key=repr) == sorted(want, key=repr)
+        else:
+            assert got == want

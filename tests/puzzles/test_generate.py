@@ -208,11 +208,43 @@ def test_puzzles_generate_count_is_bounded(cli: Any) -> None:
     assert [p["id"] for p in few] == ["classic-0-6", "classic-0-16"]
 
 
-def test_puzzles_generate_refuses_wild_rules_before_any_candidate(cli: Any) -> None:
-    # the solver plays natural cards only: a laizi "puzzle" would be proved as if nothing
-    # were wild
+def test_laizi_puzzles_have_their_wild_rank_and_one_answer(tmp_path: Path, cli: Any) -> None:
+    recs = _gen(cli, tmp_path, "--rules", "laizi", "--cards", "5,4", "--count", "2",
+                "--seed", "3")
+    laizi = load_rules("laizi")
+    assert len(recs) == 2
+    for r in recs:
+        assert r["rules"] == "laizi" and "\nwild " in r["position"]
+        pos = position_of(r, laizi)
+        assert pos.wild is not None
+        res = solve(pos, want="all")
+        assert list(res.winning_moves or ()) == r["winning_moves"]  # independent re-solve
+        assert len(r["winning_moves"]) == 1 and res.winner == r["winner"]
+        # the line replays move by move: each position after it has the line's rest as best
+        cur = pos
+        for ply in r["line"][:-1]:
+            cur = after(cur, ply["seat"], ply["cards"])
+            assert cur is not None
+    code, out = _check(cli, _write(tmp_path / "ok.jsonl", recs))
+    assert code == 0 and out.endswith("2 puzzles checked, 0 with a problem\n")
+
+
+def test_after_a_wild_play_the_table_holds_what_it_read_as() -> None:
+    # 888 and the wild 7 played as 888+7: the cards leave the hand, the trick holds a trio
+    # with a single (not the soft bomb 8888 a lead would make of them)
+    from ddzspec.solver import parse_position
+    pos = parse_position("rules laizi\nwild 7\nlandlord: 8887K\npeasant: 999K3\n"
+                         "to_move: landlord\n")
+    nxt = after(pos, "landlord", "7888=888+7")
+    assert nxt is not None and nxt.hands[0].format() == "K"
+    assert (nxt.on_table.format(), nxt.on_table_as.format()) == ("7888", "7888")
+    assert solve(nxt, want="all").winning_moves == ("999+3", "999+K")
+
+
+def test_puzzles_generate_refuses_selfplay_under_wild_rules(cli: Any) -> None:
     code, out, err = cli("puzzles", "generate", "--rules", "laizi", "--count", "1",
-                         "--workers", "1")
+                         "--workers", "1", "--source", "selfplay", "--seats", "3",
+                         "--cards", "5,4,4")
     assert (code, out) == (2, "")
-    assert err.rstrip().endswith("laizi.rules: laizi has wild cards; the endgame solver does "
-                                 "not play a wild rank yet, so no puzzle can be proved"), err
+    assert "laizi has wild cards: selfplay candidates are not cut with their wild rank " \
+           "yet; use --source random" in err, err

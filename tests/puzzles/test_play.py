@@ -586,3 +586,28 @@ def test_a_lone_queen_in_puzzles_play_is_a_move_not_quit(cli: Any) -> None:
         assert "peasant plays A" in out
     code, out, _ = cli("puzzles", "play", "DDZ2-15", input="quit\nTT\n")
     assert code == 0 and "keeps the win" not in out  # quit still quits
+
+
+def test_a_hand_worked_game_with_a_wild_card() -> None:
+    # 34569 v AA with 9 wild: 3456 and the wild card are the straight 34567, the whole hand;
+    # a single loses (the peasant beats it with an A and goes out with the other)
+    from ddzspec.solver import parse_position
+    pos = parse_position("rules laizi\nwild 9\nlandlord: 34569\npeasant: AA\n"
+                         "to_move: landlord\n")
+    game = PuzzleGame.start(pos, "landlord")
+    assert game.hint() == ("3456*=34567",)
+    won, verdict = game.play("3456*")
+    assert won.over and won.winner == "landlord" and verdict.keeps_win
+    won, _ = game.play("34569")  # the 9 is the wild card
+    assert won.over and won.winner == "landlord"
+    with pytest.raises(PuzzleError, match="these cards play here as 3456\\*=34567"):
+        game.play("3456*=23456")
+    lost, verdict = game.play("3")
+    assert verdict.keeps_win is False
+    after = lost.reply()
+    assert after.history == (("landlord", "3"), ("peasant", "A"))
+    assert after.position() is not None and after.position().on_table_as is not None
+    with pytest.raises(PuzzleError, match="'4': beats nothing on the table with 9 wild"):
+        after.play("4")
+    with pytest.raises(PuzzleError, match="'36': is not a legal move with 9 wild under laizi"):
+        game.play("36")

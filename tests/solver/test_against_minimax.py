@@ -20,7 +20,7 @@ from ddzspec.solver.position import Position
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ddzspec.cards import N_RANKS, Cards
+from ddzspec.cards import N_RANKS, Cards, parse_cards
 from ddzspec.readings import beats
 from ddzspec.rules import Rules, load_rules
 from ddzspec.solver import make_position, solve
@@ -307,3 +307,250 @@ def test_pair_factors_against_minimax(pos: Position) -> None:
 @given(bomb_positions(3, HAPPY))
 def test_pair_factors_at_the_cap_against_minimax(pos: Position) -> None:
     check(pos)
+
+
+# ----------------------------------------------------------------------------- wild cards
+
+LAIZI = load_rules("laizi")
+#: laizi.rules' wild section, as its comments state it (Baidu Baike's laizi article): the
+#: bomb classes and the shapes above the bomb line, highest first, each class's factor, and the
+#: type priority of a lead
+WILD_ORDER = ("rocket", "pure", "hard", "soft")
+WILD_FACTOR = {"soft": 2, "hard": 4, "pure": 4}
+PRIORITY = ("rocket", "bomb", "four_two_pairs", "four_two_singles", "plane_pairs",
+            "plane_singles", "plane", "pair_straight", "straight", "trio_pair", "trio_single",
+            "trio", "pair", "single")
+
+
+def test_the_wild_reference_reads_laizi_as_written() -> None:
+    w = LAIZI.wild
+    assert w is not None and w.order == WILD_ORDER and not w.restrictions
+    assert {c.value: f for c, f in w.factors} == WILD_FACTOR and w.priority == PRIORITY
+
+
+def wild_readings_of(play: tuple[int, ...], rank: int):
+    """Every reading of a play (counts; those of rank index ``rank`` wild), brute force: each
+    wild card stands for any non-joker rank (its own too), every multiset looked up in the
+    move table; a play of wild cards only is itself (a pure bomb when four). Each reading:
+    (the natural Reading, its bomb class or None)."""
+    table = get_table(LAIZI)
+    k = play[rank]
+    natural = tuple(0 if i == rank else c for i, c in enumerate(play))
+    if not any(natural):
+        r = table.lookup(Cards(play))
+        return [] if r is None else [(r, "pure" if r.shape == "bomb" else None)]
+    out = []
+    ranks = [i for i in range(N_RANKS) if LAIZI.deck[i] and i not in LAIZI.jokers]
+    for sub in itertools.combinations_with_replacement(ranks, k):
+        m = list(natural)
+        for i in sub:
+            m[i] += 1
+        if any(c > d for c, d in zip(m, LAIZI.deck)):
+            continue
+        r = table.lookup(Cards(tuple(m)))
+        if r is not None:
+            out.append((r, ("soft" if k else "hard") if r.shape == "bomb" else None))
+    return out
+
+
+def wild_strength(reading):
+    """(place above the bomb line, tier, key): how high a reading stands."""
+    r, cls = reading
+    name = cls or r.shape
+    place = len(WILD_ORDER) - WILD_ORDER.index(name) if name in WILD_ORDER else 0
+    return place, r.tier, r.key
+
+
+def wild_beats(a, b) -> bool:
+    """Above the bomb line by (class, tier, rank), below it the natural rule."""
+    if a[0].tier or b[0].tier:
+        return wild_strength(a) > wild_strength(b)
+    return beats(a[0], b[0])[0]
+
+
+def policy(readings, previous):
+    """The reading a play is made with (reading strongest): leading, the type first in the
+    priority, then the strongest; answering, among the readings that beat ``previous``, the
+    strongest of its type and size, else the strongest bomb or rocket. None: it cannot."""
+    if previous is None:
+        if not readings:
+            return None
+        top = min(PRIORITY.index(r.shape) for r, _ in readings)
+        return max((x for x in readings if PRIORITY.index(x[0].shape) == top), key=wild_strength)
+    ok = [x for x in readings if wild_beats(x, previous)]
+    same = [x for x in ok if x[0].shape == previous[0].shape and x[0].size == previous[0].size]
+    pool = same or [x for x in ok if x[0].tier]
+    return max(pool, key=wild_strength) if pool else None
+
+
+def wild_move_text(play: tuple[int, ...], rank: int) -> str:
+    natural = Cards(tuple(0 if i == rank else c for i, c in enumerate(play)))
+    return (natural.format() if len(natural) else "") + "*" * play[rank]
+
+
+def wild_reference(pos: Position):
+    """As :func:`reference`, the plays being every sub-multiset of a hand with the reading
+    :func:`policy` gives it, a bomb's factor its class's; moves named (play, shape, body)."""
+    sc = LAIZI.scoring
+    n, rank = pos.n_seats, pos.wild
+    roles = pos.roles
+
+    def settle(landlord_wins, product):
+        sign = 1 if landlord_wins else -1
+        scores = [0] * n
+        for p in range(1, n):
+            scores[p] = -sign * pos.base * pos.multiplier * product
+            scores[0] += sign * pos.base * pos.multiplier * product
+        return tuple(scores)
+
+    @cache
+    def readings_of(play):
+        return tuple(wild_readings_of(play, rank))
+
+    @cache
+    def value(s, hands, last, passes, lp, pp, product):
+        kids = [v for _, v in children(s, hands, last, passes, lp, pp, product)]
+        return (max if roles[s] == "landlord" else min)(kids)
+
+    def children(s, hands, last, passes, lp, pp, product):
+        out = []
+        is_ll = roles[s] == "landlord"
+        for play in itertools.product(*(range(c + 1) for c in hands[s])):
+            if not any(play):
+                continue
+            pick = policy(readings_of(play), last)
+            if pick is None:
+                continue
+            r, cls = pick
+            f = WILD_FACTOR[cls] if cls else sc.factor(r.shape)
+            left = tuple(a - b for a, b in zip(hands[s], play))
+            h2 = hands[:s] + (left,) + hands[s + 1:]
+            if not any(left):
+                end = f * product
+                if is_ll and not pp:
+                    end *= sc.factor("spring")
+                if not is_ll and lp <= 1:
+                    end *= sc.factor("anti_spring")
+                v = settle(is_ll, end)
+            else:
+                v = value((s + 1) % n, h2, pick, 0, min(lp + 1, 2) if is_ll else lp,
+                          pp or not is_ll, f * product)
+            out.append(((wild_move_text(play, rank), r.shape, r.size, r.key), v))
+        if last is not None:
+            if passes + 1 >= n - 1:
+                v = value((s + 1) % n, hands, None, 0, lp, pp, product)
+            else:
+                v = value((s + 1) % n, hands, last, passes + 1, lp, pp, product)
+            out.append(("PASS", v))
+        return out
+
+    hands = tuple(h.counts for h in pos.hands)
+    last = None if pos.on_table is None else policy(readings_of(pos.on_table.counts), None)
+    kids = children(pos.to_move, hands, last, pos.passes, pos.landlord_plays,
+                    pos.peasants_played, 1)
+    best = (max if roles[pos.to_move] == "landlord" else min)(v for _, v in kids)
+    return best, {m: v[0] for m, v in kids}
+
+
+def solver_move(text: str):
+    """A solver's move ``33**=3333`` (a play without wild cards: ``333+4``) as (play, shape,
+    size, body key), PASS as itself."""
+    if text == "PASS":
+        return text
+    play, _, reading = text.partition("=")
+    if not reading:
+        play, reading = parse_cards(text).cards.format(), text
+    r = get_table(LAIZI).lookup(parse_cards(reading).cards)
+    assert r is not None, text
+    return play, r.shape, r.size, r.key
+
+
+def wild_check(pos: Position) -> None:
+    ref, kids = wild_reference(pos)
+    res = solve(pos, want="score")
+    assert res.status == "solved"
+    mover_is_ll = pos.roles[pos.to_move] == "landlord"
+    assert res.winner == ("landlord" if ref[0] > 0 else "peasants"), pos.format()
+    wins = {m for m, v in kids.items() if (v > 0) == mover_is_ll}
+    assert {solver_move(m) for m in res.winning_moves} == wins, pos.format()
+    best = {m for m, v in kids.items() if v == ref[0]}
+    assert {solver_move(m) for m in res.best_moves} == best, pos.format()
+    assert tuple(res.score.values()) == ref, pos.format()
+    assert solve(pos).winner == res.winner
+
+
+@st.composite
+def wild_positions(draw, seats: int, max_cards: int):
+    """A small laizi position: a wild rank drawn, hands dealt from it and a few other ranks
+    (a joker maybe), holding 1 to 4 wild cards together; maybe a move on the table (read as
+    a lead) and a spring state."""
+    rank = draw(st.integers(0, 12))
+    others = draw(st.lists(st.integers(0, 14).filter(lambda r: r != rank), min_size=3,
+                           max_size=3, unique=True))
+    deck = [i for i in [rank, *others] for _ in range(LAIZI.deck[i])]
+    order = draw(st.permutations(deck))
+    sizes = [draw(st.integers(1, max_cards)) for _ in range(seats)]
+    names = ("landlord", "peasant") if seats == 2 else ("landlord", "peasant1", "peasant2")
+    hands, at = {}, 0
+    for name, k in zip(names, sizes):
+        c = [0] * N_RANKS
+        for i in order[at:at + k]:
+            c[i] += 1
+        hands[name] = Cards(tuple(c))
+        at += k
+    assume(1 <= sum(h.counts[rank] for h in hands.values()) <= 4)
+    to_move = draw(st.sampled_from(names))
+    on_table = played_by = None
+    rest = [0] * N_RANKS
+    for i in order[at:at + 3]:
+        rest[i] += 1
+    if any(rest) and draw(st.booleans()):
+        plays = [p for p in itertools.product(*(range(c + 1) for c in rest))
+                 if any(p) and policy(wild_readings_of(p, rank), None) is not None]
+        if plays:
+            on_table = Cards(draw(st.sampled_from(plays)))
+            played_by = draw(st.sampled_from([x for x in names if x != to_move]))
+    fresh = to_move == "landlord" and on_table is None
+    landlord_plays = draw(st.integers(0 if fresh else 1, 2))
+    peasant_moved = (on_table is None and to_move != "landlord") or (
+        played_by is not None and played_by != "landlord")
+    peasants_played = landlord_plays > 0 and (peasant_moved or draw(st.booleans()))
+    return make_position(LAIZI, hands, to_move, on_table=on_table, played_by=played_by,
+                         landlord_plays=landlord_plays, peasants_played=peasants_played,
+                         wild=rank)
+
+
+WILD = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@WILD
+@given(wild_positions(2, 5))
+def test_two_seats_with_wild_cards_against_minimax(pos: Position) -> None:
+    wild_check(pos)
+
+
+@WILD
+@given(wild_positions(3, 3))
+def test_three_seats_with_wild_cards_against_minimax(pos: Position) -> None:
+    wild_check(pos)
+
+
+def test_a_wild_card_completing_a_straight_turns_the_verdict() -> None:
+    # 34569 v AA, landlord to lead. Natural (classic): five singles, each beaten by an A, and
+    # the peasant leads its last A: the peasants win. With 9 wild: 3456 and the wild card as
+    # 7 are the straight 34567, the whole hand: the landlord is out at once
+    hands = {"landlord": "34569", "peasant": "AA"}
+    assert solve(make_position(CLASSIC, hands, "landlord")).winner == "peasants"
+    res = solve(make_position(LAIZI, hands, "landlord", wild="9"), want="all")
+    assert res.winner == "landlord" and res.winning_moves == ("3456*=34567",)
+
+
+def test_a_soft_bomb_doubles_the_score() -> None:
+    # 3337 v AA with 7 wild: 333 and the wild card lead as the soft bomb 3333 (the priority
+    # puts bomb before trio_single), x2: the landlord wins 2 (natural: the trio 333+7, 1)
+    hands = {"landlord": "3337", "peasant": "AA"}
+    assert dict(solve(make_position(CLASSIC, hands, "landlord"), want="score").score) == {
+        "landlord": 1, "peasant": -1}
+    res = solve(make_position(LAIZI, hands, "landlord", wild="7"), want="score")
+    assert dict(res.score) == {"landlord": 2, "peasant": -2}
+    assert res.best_moves == ("333*=3333",)

@@ -598,3 +598,29 @@ def test_pair_factors_bombs_and_shown_hands_on_the_command_line(cli: Any) -> Non
     code, _, err = cli("solve", "--landlord", "3333", "--peasant", "5", "--to-move",
                        "landlord", "--bombs", "1")
     assert code == 2 and "has no cap bombs" in err
+
+
+def test_a_wild_rank_from_a_file_and_from_the_option(cli: Any) -> None:
+    # 7 wild: the landlord's 57 answers the pair 44 as the pair 55 (the wild card as 5) and
+    # is out; natural cards could not answer a pair at all
+    text = ("rules laizi\nwild 7\nlandlord: 57\npeasant1: 3\npeasant2: 2\n"
+            "on_table: 44 by peasant2\nto_move: landlord\n")
+    r = cli("solve", "-", "--all", "--json", input=text)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["winner"] == "landlord" and out["winning_moves"] == ["5*=55"]
+    r = cli("solve", "--rules", "laizi", "--wild", "7", "--landlord", "57", "--peasant", "3",
+            "--peasant", "2", "--on-table", "44", "--played-by", "peasant2", "--to-move",
+            "landlord", "--all")
+    assert r.exit_code == 0, r.output
+    assert "winning moves: 5*=55" in r.output
+    r = cli("solve", "-", "--wild", "8", input=text)
+    assert r.exit_code == 2 and "--wild go with --landlord/--peasant" in r.output
+
+
+def test_a_wild_rules_position_without_its_rank_exits_2(cli: Any) -> None:
+    r = cli("solve", "--rules", "laizi", "--landlord", "57", "--peasant", "3",
+            "--to-move", "landlord")
+    assert r.exit_code == 2
+    assert r.output == ("ddzspec: error: laizi has wild cards: give the drawn wild rank ('wild "
+                        "7' in a position file, --wild 7 on the command line)\n")

@@ -10,8 +10,9 @@ meta-path finder; the two answer lists must be equal, nodes included. The positi
 puzzle of tests/data/puzzles/two_seat.jsonl (``want="all"``, and ``"score"`` on a few), the
 pinned 15 v 15 deals of tests/solver/test_deals_pinned.py (three also with small tables: the compact
 table replacing entries), the 3-seat puzzles shipped with ddzspec,
-and a puzzle played through :class:`ddzspec.puzzles.PuzzleGame` (the ``Searcher``/
-``budget``/``Aborted`` use). No skip: without a C compiler the test fails and says so (``.ci/run``
+a puzzle played through :class:`ddzspec.puzzles.PuzzleGame` (the ``Searcher``/
+``budget``/``Aborted`` use) and a few laizi positions (the wild moves' hook). No skip:
+without a C compiler the test fails and says so (``.ci/run``
 installs one).
 """
 
@@ -106,7 +107,7 @@ def test_the_compiled_modules_are_the_ones_imported(
 
 @NEEDS_COMPILER
 @pytest.mark.parametrize("part", ["two_seat", "scored", "deals", "three_seat", "played",
-                                  "split"])
+                                  "split", "wild"])
 def test_compiled_and_pure_answers_are_identical(
         both: tuple[dict[str, Any], dict[str, Any], list[Path]], part: str) -> None:
     pure, compiled, _ = both
@@ -332,6 +333,18 @@ def main(files: list[str]) -> None:
         played[ident] = {"human": human, "winner": game.winner, "verdicts": verdicts,
                          "history": [list(h) for h in game.history]}
     answers["played"] = played
+    # wild cards: the search through the (interpreted) wild move generation's hook
+    from ddzspec.rules import load_rules
+    laizi = load_rules("laizi")
+    wild = [(make_position(laizi, {"landlord": "34569", "peasant": "AA"}, "landlord",
+                           wild="9"), "all"),
+            (make_position(laizi, {"landlord": "3337", "peasant": "AA"}, "landlord",
+                           wild="7"), "score"),
+            (make_position(laizi, {"landlord": "57", "peasant1": "3", "peasant2": "2"},
+                           "landlord", on_table="44", played_by="peasant2", wild="7"), "all"),
+            (make_position(laizi, {"landlord": "3457QQT9J8", "peasant": "99KK7A2256"},
+                           "landlord", wild="7"), "score")]
+    answers["wild"] = [_result(solve(pos, want=want)) for pos, want in wild]
     answers["responsive"] = _responsiveness(make_position(
         CLASSIC, {"landlord": "33445689TJJJKA22B", "peasant": "3566677899TQQKA22"}, "landlord"))
     print(json.dumps(answers))

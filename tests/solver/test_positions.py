@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from ddzspec.solver.position import pair_factors
+from wild_helpers import restricted_laizi
 
 from ddzspec.cards import parse_cards
 from ddzspec.rules import load_rules
@@ -497,13 +498,74 @@ def test_pair_option_lists_only_the_peasants(cli: Any) -> None:
                                  "one of peasant1, peasant2\n")
 
 
-def test_a_position_under_wild_rules_is_refused_not_solved_as_natural() -> None:
-    # the search plays natural cards: under laizi 33 v 4 v 5 it would have answered "landlord
-    # wins with 33" without knowing which rank is wild
+def test_a_position_under_wild_rules_needs_its_wild_rank() -> None:
+    # without the drawn rank the cards could only be solved as natural ones: refused, located
     laizi = load_rules("laizi")
-    with pytest.raises(PositionError, match="laizi has wild cards: the solver does not play a "
-                       r"wild rank yet \(it would solve the cards as natural ones\)"):
+    with pytest.raises(PositionError, match=r"laizi has wild cards: give the drawn wild rank"):
         make_position(laizi, {"landlord": "33", "peasant1": "4", "peasant2": "5"}, "landlord")
     with pytest.raises(PositionError, match=r"<p>:1:1: laizi has wild cards"):
         parse_position("rules laizi\nlandlord: 33\npeasant1: 4\npeasant2: 5\n"
                        "to_move: landlord\n", source="<p>")
+
+
+def test_the_wild_line_reads_a_drawn_rank_and_formats_back() -> None:
+    text = "rules laizi\nwild 10\nlandlord: 33\npeasant1: 4\npeasant2: 5\nto_move: landlord\n"
+    p = parse_position(text)
+    assert p.wild == 7  # rank indices 3 4 5 6 7 8 9 10: 10 is the eighth
+    assert parse_position(p.format()) == p
+    assert "wild T\n" in p.format()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("rules classic\nwild 7\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+     "<p>:2:1: wild 7: classic has no wild cards"),
+    ("rules laizi\nwild B\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+     "<p>:2:1: wild B: laizi never draws that rank as wild"),
+    ("rules laizi\nwild 77\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+     "<p>:2:1: wild 77: give one rank"),
+    ("rules laizi\nwild 7\nwild 8\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
+     "<p>:3:1: wild given twice"),
+])
+def test_a_bad_wild_line_is_a_located_error(text: str, message: str) -> None:
+    with pytest.raises(PositionError) as e:
+        parse_position(text, source="<p>")
+    assert str(e.value).startswith(message), str(e.value)
+
+
+def test_what_a_wild_move_on_the_table_reads_as_decides_the_answers() -> None:
+    # 888 and the wild 7: as a lead the soft bomb 8888 (bomb comes first in the priority),
+    # which 999K cannot beat; played as 888+7 (answering a trio with a single), 999+K beats it
+    text = ("rules laizi\nwild 7\nlandlord: 999K\npeasant: 3\non_table: 8887=888+7 by peasant\n"
+            "to_move: landlord\n")
+    p = parse_position(text)
+    assert p.on_table_as is not None and p.on_table_as.format() == "7888"
+    assert parse_position(p.format()) == p
+    assert solve(p, want="all").winning_moves == ("999+K",)
+    assert solve(parse_position(text.replace("=888+7", "")), want="all").winning_moves == ()
+    with pytest.raises(PositionError, match="<p>:5:1: the move on the table, 7888, does not "
+                       "read as 7999 with 7 wild"):
+        parse_position(text.replace("=888+7", "=999+7"), source="<p>")
+
+
+def test_wild_restrictions_cut_the_solver_s_readings(tmp_path: Path) -> None:
+    # 3777 with 7 wild against AA: laizi leads 3 and three wild cards as the soft bomb 3333,
+    # out at once and x2; under bomb_min_natural 2 that bomb is cut (one natural card), and
+    # the cards lead as a trio with a single (333+4 …), out at once and x1
+    hands = {"landlord": "3777", "peasant": "AA"}
+    plain = solve(make_position(load_rules("laizi"), hands, "landlord", wild="7"), want="score")
+    assert dict(plain.score) == {"landlord": 2, "peasant": -2}
+    cut = solve(make_position(restricted_laizi(tmp_path, "bomb_min_natural 2"), hands,
+                              "landlord", wild="7"), want="score")
+    assert dict(cut.score) == {"landlord": 1, "peasant": -1}
+    assert cut.best_moves is not None and all("=3333" not in m for m in cut.best_moves)
+
+
+def test_wild_cards_with_a_last_play_only_shape_are_refused(tmp_path: Path) -> None:
+    laizi = load_rules("laizi")
+    f = tmp_path / "lp.rules"
+    f.write_text(f'rules lp extends "{laizi.path}"\nshapes {{\n    trio = 3 x 1 last_play\n}}\n',
+                 encoding="utf-8")
+    with pytest.raises(PositionError, match="lp has wild cards and a last-play-only shape: "
+                       "the solver does not play the two together yet"):
+        make_position(load_rules(str(f)), {"landlord": "33", "peasant": "4"}, "landlord",
+                      wild="7")
