@@ -249,6 +249,12 @@ def _parser(notation: str) -> Lark:
     return Lark(text, parser="lalr", cache=True)
 
 
+def _wild_refused(shown: str, column: int) -> NotationError:
+    """The error of a ``*`` (a wild card) where the rules have none, at 1-based ``column``."""
+    return NotationError("'*' is a wild card: only under rules with wild cards (and a wild rank "
+                         "named)", shown, column, "*")
+
+
 def parse_cards(text: str, notation: str = "en",
                 deck: Sequence[int] | None = None, wild: bool = False) -> ParsedCards:
     """Parse a card string in ``notation`` ("en", "fr" or "de").
@@ -274,28 +280,34 @@ def parse_cards(text: str, notation: str = "en",
                             cut.replace("\t", " "), most + 1, text[most])
     shown = text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
     try:
-        tree = _parser(notation).parse(text)
-    except UnexpectedCharacters as e:
-        pos = e.pos_in_stream or 0
-        bad = text[pos] if pos < len(text) else "?"
-        what = f"{bad!r}" if bad.isprintable() and not bad.isspace() else \
-            f"{bad!r} (U+{ord(bad):04X})"
-        raise NotationError(f"unknown symbol {what} in {lang} notation", shown, pos + 1,
-                            bad) from None
-    except UnexpectedToken as e:
-        tok = e.token
-        if tok.type == "$END":
-            raise NotationError("a '+' must be followed by cards", shown, len(text) + 1,
-                                "") from None
-        what = "'+' needs cards on both sides" if tok.type == "_PLUS" else \
-            f"unexpected {str(tok)!r}"
-        if tok.type == "SUIT":
-            what = f"suit {str(tok)!r} must follow a rank"
-        raise NotationError(what, shown, (tok.start_pos or 0) + 1, str(tok)) from None
-    except UnexpectedEOF:
-        raise NotationError("a '+' must be followed by cards", shown, len(text) + 1) from None
-    except UnexpectedInput as e:  # pragma: no cover - other lark errors
-        raise NotationError(str(e), shown, getattr(e, "column", None)) from None
+        try:
+            tree = _parser(notation).parse(text)
+        except UnexpectedCharacters as e:
+            pos = e.pos_in_stream or 0
+            bad = text[pos] if pos < len(text) else "?"
+            what = f"{bad!r}" if bad.isprintable() and not bad.isspace() else \
+                f"{bad!r} (U+{ord(bad):04X})"
+            raise NotationError(f"unknown symbol {what} in {lang} notation", shown, pos + 1,
+                                bad) from None
+        except UnexpectedToken as e:
+            tok = e.token
+            if tok.type == "$END":
+                raise NotationError("a '+' must be followed by cards", shown, len(text) + 1,
+                                    "") from None
+            what = "'+' needs cards on both sides" if tok.type == "_PLUS" else \
+                f"unexpected {str(tok)!r}"
+            if tok.type == "SUIT":
+                what = f"suit {str(tok)!r} must follow a rank"
+            raise NotationError(what, shown, (tok.start_pos or 0) + 1, str(tok)) from None
+        except UnexpectedEOF:
+            raise NotationError("a '+' must be followed by cards", shown, len(text) + 1) from None
+        except UnexpectedInput as e:  # pragma: no cover - other lark errors
+            raise NotationError(str(e), shown, getattr(e, "column", None)) from None
+    except NotationError as e:  # the earliest error first: a '*' before a syntax error
+        star = text.find("*")
+        if not wild and 0 <= star < (e.column or 0) - 1:
+            raise _wild_refused(shown, star + 1) from None
+        raise
     groups: list[Cards] = []
     columns: list[tuple[int, Rank, str]] = []
     wilds: list[int] = []
@@ -310,8 +322,7 @@ def parse_cards(text: str, notation: str = "en",
             if isinstance(rank_tree, Token):  # a wild card, ``*``
                 col = (rank_tree.start_pos or 0) + 1
                 if not wild:
-                    raise NotationError("'*' is a wild card: only under rules with wild cards "
-                                        "(and a wild rank named)", shown, col, "*")
+                    raise _wild_refused(shown, col)
                 wilds.append(col)
                 continue
             assert isinstance(rank_tree, Tree)

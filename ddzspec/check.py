@@ -275,9 +275,13 @@ def require_playable(rules: Rules) -> None:
     require_lone_cards(rules)
     w = rules.wild
     if w is not None and w.count != 1:
-        # issue 26: the game plays one wild rank so far (tiandi laizi's two come later)
-        raise _refuse(rules, [f"a deal plays one wild rank so far; this file draws {w.count} "
-                              "(issue 26)"])
+        # issue 26: the game plays one wild rank so far (tiandi laizi's two come later); no
+        # pointer to `ddzspec check`, which does not check two wild ranks either
+        problem = (f"{'two' if w.count == 2 else w.count} wild ranks (tiandi laizi) are not "
+                   f"played yet: a deal plays one wild rank; this file draws {w.count} "
+                   "(issue 26)")
+        raise UnplayableRulesError(f"these rules cannot be played out: {problem}",
+                                   _shown(rules), (problem,))
     report = check_rules(rules)
     problems = []
     if report.ambiguous:

@@ -496,7 +496,7 @@ def read_moves_file(text: str, path: str = "<moves>", notation: str = "en",
     ``#`` comments are skipped. ``deck``: copies per rank a move may hold (for a diff, the larger
     of the two decks, so that a move legal under one variant only is accepted); default the
     54-card deck. Raises NotationError located as ``path:line:column`` (unknown symbol, more
-    copies than the deck holds)."""
+    copies than the deck holds, a wild card ``*``: a diff compares natural readings)."""
     if deck is None:
         deck = (4,) * 13 + (1, 1)
     out = []
@@ -508,7 +508,12 @@ def read_moves_file(text: str, path: str = "<moves>", notation: str = "en",
             out.append(parse_cards(body, notation, deck=deck).cards)
         except NotationError as e:
             col = (e.column or 1) + line.index(body)
-            raise NotationError(f"{path}:{n}:{col}: {e.message}", body) from None
+            why = e.message
+            if e.offending == "*":  # a wild card: diff names no wild rank (issue 26)
+                why = ("'*' is a wild card, but diff compares the moves' natural readings (it "
+                       "names no wild rank): write each card as held, e.g. 4777; for the "
+                       "readings with wild cards, read MOVE --rules FILE --wild RANK")
+            raise NotationError(f"{path}:{n}:{col}: {why}", body) from None
     return out
 
 

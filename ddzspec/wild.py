@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Any
 
 from .cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from .errors import NotationError
@@ -56,6 +57,18 @@ class WildReading:
             words.append(f"wild cards as {as_}")
         return self.reading.describe(notation) + (f" ({'; '.join(words)})" if words else "")
 
+    def to_json(self, notation: str = "en", cut: Sequence[object] = ()) -> dict[str, Any]:
+        """As JSON: ``type``, ``cards``, ``body``, ``kickers`` (units joined by "+", as
+        ``read`` writes them), ``bomb_class``, ``wild_as`` (the ranks the wild cards stand
+        for, "themselves", or "" for none) and ``ruled_out_by`` (the restrictions ``cut``)."""
+        x = self.reading
+        return {"type": x.shape, "cards": x.format(notation), "body": x.body_text(notation),
+                "kickers": "+".join(u.format(notation) for u in x.units()),
+                "bomb_class": self.bomb_class.value if self.bomb_class else None,
+                "wild_as": "themselves" if self.all_wild else
+                self.stands_for.format(notation) if len(self.stands_for) else "",
+                "ruled_out_by": [str(c) for c in cut]}
+
 
 _NATURAL: dict[str, dict[tuple[int, ...], tuple[Reading, ...]]] = {}
 
@@ -78,6 +91,28 @@ def require_wild(rules: Rules) -> Wild:
     if rules.wild is None:
         raise ValueError(f"{rules.name} has no wild cards (no wild section)")
     return rules.wild
+
+
+def wild_rank_named(text: str, rules: Rules, notation: str = "en") -> int:
+    """The rank index ``text`` names as the wild rank of ``rules`` (one card in ``notation``,
+    e.g. ``7``). Raises NotationError (a bad symbol, located) or ValueError: rules without wild
+    cards or drawing other than one wild rank, not one card, a joker (never wild), a rank the
+    file's draw cannot draw."""
+    wild = require_wild(rules)
+    if len(wild.draws) != 1:
+        raise ValueError(f"{rules.name} draws {len(wild.draws)} wild ranks: two wild ranks "
+                         "(tiandi laizi) are not read yet, one is")
+    cards = parse_cards(text, notation).cards
+    if len(cards) != 1:
+        raise ValueError(f"one rank, e.g. 7 (got {len(cards)} cards)")
+    rank = next(i for i, c in enumerate(cards.counts) if c)
+    draw = wild.draws[0]
+    if rank in rules.jokers:
+        raise ValueError(f"a joker is never wild ({rules.name}: {draw})")
+    if rank not in draw.ranks:
+        raise ValueError(f"{rules.name}: the {draw.name} draw cannot draw "
+                         f"{ALL_RANKS[rank].symbol(notation)} ({draw})")
+    return rank
 
 
 def bomb_class(wild: Wild, reading: Reading, stands_for: Sequence[int],
@@ -209,6 +244,9 @@ def strongest(wild: Wild, readings: Sequence[WildReading],
 
 #: How a wild card is written, in every notation (a card of the wild rank is one too).
 WILD_MARK = "*"
+#: Why a wild move has no reading: what a wild card may stand for (any non-joker rank inside a
+#: combination: Baidu Baike's laizi article, as rules/laizi.rules cites it).
+NO_READING = "not a legal move, whatever rank (but a joker) each wild card stands for"
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +293,8 @@ def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> 
     ``=``, then what they make (the wild cards replaced by the ranks they stand for). Raises
     NotationError, located: no ``=``, a bad symbol on either side, a right side the cards
     cannot make (other natural cards, a joker for a wild card, another number of cards), or one
-    that is no reading of the move under the rules (illegal, or cut by a wild restriction)."""
+    that is no reading of the move under the rules (illegal, or cut by a wild restriction); an
+    empty right side, or a ``*`` in it (it names natural ranks only)."""
     left, eq, right = text.partition("=")
     if not eq:
         raise NotationError("a declared reading needs '=' and what the cards make (333*=3333)",
@@ -265,6 +304,13 @@ def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> 
         move = parse_wild(left, rank, rules, notation)
     except NotationError as e:
         raise _moved(e, text, 0) from None
+    if not right.strip():
+        raise NotationError("the declared reading after '=' is empty: write what the cards "
+                            "make (333*=3333)", text, start, "")
+    if WILD_MARK in right:
+        raise NotationError("the declared reading names natural ranks only: write the rank "
+                            f"each wild card stands for, not '{WILD_MARK}' (333*=3333)", text,
+                            start + right.index(WILD_MARK), WILD_MARK)
     try:
         target = parse_cards(right, notation, deck=rules.deck).cards
     except NotationError as e:
@@ -292,6 +338,22 @@ def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> 
     raise refuse("no legal move under the rules")
 
 
+def parse_play(text: str, rank: int, rules: Rules, notation: str = "en"
+               ) -> tuple[WildMove, WildReading | None]:
+    """A wild move as a player writes it: ``4***`` (:func:`parse_wild`), or under the
+    ``declared`` policy ``333*=3333`` (:func:`parse_declared`); the move and the reading
+    declared (None when none is). Raises NotationError, located: what the two raise, and an
+    ``=`` under another policy (the file takes the reading itself)."""
+    if "=" not in text:
+        return parse_wild(text, rank, rules, notation), None
+    policy = require_wild(rules).policy
+    if policy is not ReadingPolicy.DECLARED:
+        raise NotationError(f"'=' declares a reading, but {rules.name} takes the {policy.value} "
+                            "reading (write the cards only)", text, text.index("=") + 1, "=")
+    declared = parse_declared(text, rank, rules, notation)
+    return parse_wild(text.partition("=")[0], rank, rules, notation), declared
+
+
 def _moved(e: NotationError, text: str, by: int) -> NotationError:
     """``e`` said of the whole ``text``, its column moved right by ``by``."""
     return NotationError(e.message, text, None if e.column is None else e.column + by,
@@ -301,17 +363,28 @@ def _moved(e: NotationError, text: str, by: int) -> NotationError:
 @dataclass(frozen=True, slots=True)
 class WildExplanation:
     """Why a wild move reads as it does under the file's policy: every reading with the wild
-    restrictions that cut it (``readings``: pairs; empty tuple: kept) and, under ``strongest``,
-    the reading a lead takes (``lead``)."""
+    restrictions that cut it (``readings``: pairs; empty tuple: kept), under ``strongest``
+    the reading a lead takes (``lead``), under ``declared`` the reading the player stated
+    (``declared``, None when none was)."""
 
     move: WildMove
     readings: tuple[tuple[WildReading, tuple[WildRestriction, ...]], ...]
     lead: WildReading | None
+    declared: WildReading | None = None
 
     @property
     def kept(self) -> tuple[WildReading, ...]:
         """The readings no wild restriction cuts."""
         return tuple(r for r, cut in self.readings if not cut)
+
+    def to_json(self, notation: str = "en") -> dict[str, Any]:
+        """``{"cards", "legal", "readings"}`` (each :meth:`WildReading.to_json`, with the
+        restrictions that cut it) and ``"declared"`` (what the declared reading makes) when
+        one was declared."""
+        return {"cards": self.move.format(notation), "legal": bool(self.kept),
+                "readings": [r.to_json(notation, cut) for r, cut in self.readings],
+                **({"declared": self.declared.reading.format(notation)}
+                   if self.declared is not None else {})}
 
     def lines(self, rules: Rules, notation: str = "en") -> list[str]:
         """The explanation in plain words, one line each (the readings indented)."""
@@ -328,9 +401,16 @@ class WildExplanation:
         out = [head]
         for r, cut in self.readings:
             why = f"  (ruled out by {', '.join(map(str, cut))})" if cut else ""
-            out.append(f"  {r.describe(notation)}{why}")
-        if not kept:
-            out.append("no reading: not a legal move")
+            mark = "  <- declared" if r == self.declared else ""
+            out.append(f"  {r.describe(notation)}{why}{mark}")
+        if not self.readings:
+            out.append(f"no reading: {NO_READING}")
+        elif not kept:
+            out.append("no reading: the wild restrictions rule out every one")
+        elif self.declared is not None:
+            out.append(f"declared: {self.move.format(notation)}="
+                       f"{self.declared.reading.format(notation)} is taken, "
+                       f"{self.declared.describe(notation)}")
         elif len(kept) == 1:
             out.append("one reading: no choice to make")
         elif wild.policy is ReadingPolicy.DECLARED:
@@ -344,12 +424,14 @@ class WildExplanation:
         return out
 
 
-def explain_wild(move: WildMove, rules: Rules) -> WildExplanation:
+def explain_wild(move: WildMove, rules: Rules,
+                 declared: WildReading | None = None) -> WildExplanation:
     """Every reading of ``move`` with the wild restrictions that cut it, and the reading the
-    ``strongest`` policy takes when leading (None under ``declared``)."""
+    ``strongest`` policy takes when leading (None under ``declared``); ``declared``: the
+    reading the player stated (:func:`parse_declared`), kept as said."""
     wild = require_wild(rules)
     readings = tuple((r, violated(wild, r))
                      for r in wild_readings(move.natural, move.wilds, move.rank, rules))
     kept = [r for r, cut in readings if not cut]
     lead = strongest(wild, kept) if wild.policy is ReadingPolicy.STRONGEST else None
-    return WildExplanation(move, readings, lead)
+    return WildExplanation(move, readings, lead, declared)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..cards import ALL_RANKS, Cards, parse_cards
+from ..cards import Cards, parse_cards
 from ..rules import Rules
 from .common import common_options, emit_json, fail
 
@@ -25,9 +25,10 @@ wild_option = click.option(
 
 def wild_rank(rules: Rules, wild: str | None, notation: str) -> int | None:
     """The rank index ``--wild`` names, None on rules without wild cards. Exits 2 (one line)
-    when it is missing on wild rules, given on others, not one card, a joker, or a rank the
-    file's draw cannot draw."""
+    when it is missing on wild rules, given on others, or not a rank the file can draw
+    (:func:`ddzspec.wild.wild_rank_named`)."""
     from ..errors import NotationError
+    from ..wild import wild_rank_named
     if rules.wild is None:
         if wild is not None:
             fail(f"--wild {wild}: {rules.path}: {rules.name} has no wild cards (no wild "
@@ -36,35 +37,12 @@ def wild_rank(rules: Rules, wild: str | None, notation: str) -> int | None:
     if wild is None:
         fail(f"{rules.path}: {rules.name} has wild cards: name the wild rank with --wild RANK "
              "(e.g. --wild 7)")
-    if len(rules.wild.draws) != 1:
-        fail(f"--wild {wild}: {rules.path}: {rules.name} draws {len(rules.wild.draws)} wild "
-             "ranks; these commands take one")
     try:
-        cards = parse_cards(wild, notation).cards
+        return wild_rank_named(wild, rules, notation)
     except NotationError as e:
         fail(f"--wild: {e}")
-    if len(cards) != 1:
-        fail(f"--wild {wild}: one rank, e.g. --wild 7 (got {len(cards)} cards)")
-    rank = next(i for i, c in enumerate(cards.counts) if c)
-    draw = rules.wild.draws[0]
-    if rank in rules.jokers:
-        fail(f"--wild {wild}: a joker is never wild ({rules.path}: {draw})")
-    if rank not in draw.ranks:
-        fail(f"--wild {wild}: {rules.path}: the {draw.name} draw cannot draw "
-             f"{ALL_RANKS[rank].symbol(notation)} ({draw})")
-    return rank
-
-
-def wild_reading_json(r: WildReading, notation: str,
-                      cut: tuple[object, ...] = ()) -> dict[str, Any]:
-    """One reading of a wild move as JSON: type, body, kickers (as in ``read``), bomb class,
-    the ranks the wild cards stand for, the wild restrictions that cut it."""
-    x = r.reading
-    return {"type": x.shape, "cards": x.format(notation), "body": x.body_text(notation),
-            "kickers": "+".join(u.format(notation) for u in x.units()),
-            "bomb_class": r.bomb_class.value if r.bomb_class else None,
-            "wild_as": "themselves" if r.all_wild else r.stands_for.format(notation)
-            if len(r.stands_for) else "", "ruled_out_by": [str(c) for c in cut]}
+    except ValueError as e:
+        fail(f"--wild {wild}: {e}")
 
 
 def parse_wild_move(text: str, rank: int, rules: Rules, notation: str, what: str
@@ -82,16 +60,9 @@ def wild_move_or_error(text: str, rank: int, rules: Rules, notation: str, what: 
     """:func:`parse_wild_move`, its error returned as one message (``what`` first) instead of
     exiting: a command that reads several moves reports every one."""
     from ..errors import NotationError
-    from ..rules.model import ReadingPolicy
-    from ..wild import parse_declared, parse_wild, require_wild
+    from ..wild import parse_play
     try:
-        if "=" in text:
-            if require_wild(rules).policy is not ReadingPolicy.DECLARED:
-                return (f"{what} {text}: '=' declares a reading, but {rules.name} takes the "
-                        f"{require_wild(rules).policy.value} reading (write the cards only)")
-            declared = parse_declared(text, rank, rules, notation)
-            return parse_wild(text.partition("=")[0], rank, rules, notation), declared
-        return parse_wild(text, rank, rules, notation), None
+        return parse_play(text, rank, rules, notation)
     except NotationError as e:
         return f"{what}: {e}"
 
@@ -194,21 +165,23 @@ def read(moves: tuple[str, ...], wild: str | None, rules: Rules, notation: str,
 def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
                as_json: bool) -> None:
     """``read`` with wild cards: each move's readings (policy strongest: the lead's marked;
-    a declared reading: that one). A move written wrong is reported with its place among the
-    arguments, every one of them (exit 2); the other moves are still read (text output)."""
+    a declared reading: that one; a move of one reading: that one, under any policy). A move
+    written wrong is reported with its place among the arguments and its text, as without wild
+    cards (``move 2 ('*****'): …``), every one of them (exit 2); the other moves are still read
+    (text output)."""
     from ..wild import explain_wild
     out: list[dict[str, Any]] = []
     errors: list[str] = []
     for n, m in enumerate(moves, 1):
-        what = f"move {n}" if len(moves) > 1 else "MOVE"
+        what = f"move {n} ({m!r})" if len(moves) > 1 else "MOVE"
         got = wild_move_or_error(m, rank, rules, notation, what)
         if isinstance(got, str):
             errors.append(got)
             continue
         move, declared = got
         ex = explain_wild(move, rules)
-        taken = declared or ex.lead
-        rows = [{**wild_reading_json(r, notation, cut), "taken": r == taken}
+        taken = declared or ex.lead or (ex.kept[0] if len(ex.kept) == 1 else None)
+        rows = [{**r.to_json(notation, cut), "taken": r == taken}
                 for r, cut in ex.readings]
         out.append({"cards": move.format(notation), "legal": bool(ex.kept),
                     "readings": rows,
@@ -323,20 +296,18 @@ def explain(move: str, wild: str | None, rules: Rules, notation: str, as_json: b
     """Explain MOVE for teaching: its reading and the readings the restrictions rule out.
 
     With wild cards (--wild): every reading of MOVE, the wild restrictions that cut some, and
-    the one the rules file's policy takes.
+    the one the rules file's policy takes (under reading declared: the one declared,
+    333*=3333, and "declared" in the JSON).
     """
     from ..explain import explain as explain_fn
     rank = wild_rank(rules, wild, notation)
     if rank is not None:
         from ..wild import explain_wild
-        wmove, _ = parse_wild_move(move, rank, rules, notation, "MOVE")
-        ex_wild = explain_wild(wmove, rules)
+        wmove, declared = parse_wild_move(move, rank, rules, notation, "MOVE")
+        ex_wild = explain_wild(wmove, rules, declared)
         lines = ex_wild.lines(rules, notation)
         if as_json:
-            emit_json({"cards": wmove.format(notation), "legal": bool(ex_wild.kept),
-                       "readings": [wild_reading_json(r, notation, cut)
-                                    for r, cut in ex_wild.readings],
-                       "explanation": lines})
+            emit_json({**ex_wild.to_json(notation), "explanation": lines})
             return
         for line in lines:
             click.echo(line)
@@ -404,8 +375,12 @@ def moves(hand: str, beat: str | None, wild: str | None, rules: Rules, notation:
 
 def _moves_wild(hand: str, beat: str | None, rank: int, rules: Rules, notation: str,
                 as_json: bool) -> None:
-    """``moves`` with wild cards."""
-    from ..wildmoves import wild_legal_moves
+    """``moves`` with wild cards. Under the ``declared`` policy a play with wild cards is also
+    written as typed, its reading declared (``33**=333+4``: text, and ``"declared"`` in the
+    JSON), so that a move of several readings is listed once per reading in a form
+    :func:`~ddzspec.wild.parse_declared` reads back."""
+    from ..rules.model import ReadingPolicy
+    from ..wildmoves import WildPlay, wild_legal_moves
     if "=" in hand:
         fail(f"HAND {hand}: a hand is cards only ('=' declares the reading of a play)")
     move, _ = parse_wild_move(hand, rank, rules, notation, "HAND")
@@ -419,12 +394,21 @@ def _moves_wild(hand: str, beat: str | None, rank: int, rules: Rules, notation: 
             fail(f"--beat {beat}: not a legal move under {rules.label}")
     own = Cards(tuple(move.wilds if i == rank else 0 for i in range(len(move.natural.counts))))
     plays = wild_legal_moves(move.natural + own, rank, rules, prev)
+    declares = rules.wild is not None and rules.wild.policy is ReadingPolicy.DECLARED
+
+    def typed(p: WildPlay) -> str | None:
+        """The play as typed with its reading declared (None: not declared, no wild card, or
+        wild cards only: they read as themselves)."""
+        if not declares or not p.move.wilds or p.reading.all_wild:
+            return None
+        return f"{p.move.format(notation)}={p.reading.reading.format(notation)}"
     if as_json:
         emit_json({"moves": [{"cards": p.move.format(notation), "type": p.reading.reading.shape,
-                              "reading": p.reading.describe(notation)} for p in plays],
+                              "reading": p.reading.describe(notation),
+                              **({"declared": typed(p)} if typed(p) else {})} for p in plays],
                    "can_pass": prev is not None})
         return
     for p in plays:
-        click.echo(f"{p.move.format(notation):<20} {p.reading.describe(notation)}")
+        click.echo(f"{typed(p) or p.move.format(notation):<20} {p.reading.describe(notation)}")
     if prev is not None:
         click.echo("pass")

@@ -15,7 +15,15 @@ import click
 from ..cards import ALL_RANKS, parse_cards
 from ..rules import Rules
 from ..rules.model import ReadingPolicy
-from ..wild import WILD_MARK, WildMove, explain_wild, parse_declared, parse_wild, require_wild
+from ..wild import (
+    NO_READING,
+    WILD_MARK,
+    WildMove,
+    explain_wild,
+    parse_declared,
+    parse_wild,
+    require_wild,
+)
 from .common import check_output, fail
 from .exits import ExitCode
 
@@ -418,7 +426,8 @@ class TerminalSeat:
                 if self.state.wild:  # why no reading: each one's restrictions
                     self.say(f"refused: {e.text(self.notation)}")
                     for line in self._wild_explanation(action.cards):
-                        self.say(line)
+                        if line != f"no reading: {NO_READING}":  # the refusal said it
+                            self.say(line)
                     continue
                 lines = explain(action.cards, self.state.rules, self.notation).lines
                 self.say(f"refused: {action.cards.format(self.notation)} is not a legal move.")

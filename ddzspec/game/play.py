@@ -130,7 +130,8 @@ def wild_reading(state: GameState, seat: int, cards: Cards,
     if declared is not None and wild.policy is ReadingPolicy.DECLARED:
         return _stated(state, move, readings, declared)
     if not kept:
-        why = "no reading under the rules (with its wild cards standing for any rank)"
+        why = "no reading under the rules, whatever rank (but a joker) each wild card stands " \
+            "for"
         raise NotAMoveError(f"{move.format()} is not a legal move: {why}", why)
     prev = state.last_wild
     got = kept if prev is None else choose(wild, readings, prev)

@@ -17,8 +17,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..cards import ALL_RANKS
+from ..errors import NotationError
 from ..explain import Explanation, explain
-from ..rules import DEFAULT_RULES
+from ..rules import DEFAULT_RULES, Rules
 from .games import WebError
 from .shared import notation_of, read_json, table
 
@@ -36,8 +38,38 @@ def explanation_json(ex: Explanation, notation: str) -> dict[str, Any]:
     return {"move": move, "legal": bool(v.legal), "lines": list(ex.lines)}
 
 
+def explain_wild_json(move: str, wild: object, rules: Rules, notation: str) -> dict[str, Any]:
+    """A move under rules with wild cards (issue 26), as the command line explains it
+    (``ddzspec explain MOVE --wild RANK``): ``{"move"`` (as written: ``4***``), ``"legal"``,
+    ``"wild"`` (the rank), ``"wild_readings"`` (each reading with the wild restrictions that cut
+    it), ``"declared"`` (a declared reading's cards, ``333*=3333``), ``"lines"}``. Without a
+    wild rank the cards are never read naturally: WebError, as for a rank the file cannot draw
+    or a rules file drawing two."""
+    from ..wild import explain_wild, parse_play, wild_rank_named
+    if wild is not None and not isinstance(wild, str):
+        raise WebError("\"wild\": the wild rank as cards text, e.g. \"7\"")
+    if wild is None or not wild.strip():
+        raise WebError(f"{rules.name} has wild cards: name the wild rank, e.g. {{\"move\": "
+                       f"\"4***\", \"rules\": \"{rules.name}\", \"wild\": \"7\"}} (a '*' "
+                       "or a card of that rank is a wild card)")
+    try:
+        rank = wild_rank_named(wild, rules, notation)
+    except NotationError as e:
+        raise WebError(f"\"wild\": {e.one_line()}") from None
+    except ValueError as e:
+        raise WebError(f"\"wild\": {wild}: {e}") from None
+    played, declared = parse_play(move, rank, rules, notation)
+    ex = explain_wild(played, rules, declared)
+    out = ex.to_json(notation)
+    return {"move": out.pop("cards"), "legal": out.pop("legal"),
+            "wild": ALL_RANKS[rank].symbol(notation), "wild_readings": out.pop("readings"),
+            **out, "lines": ex.lines(rules, notation)}
+
+
 async def explain_move(request: Request) -> Response:
-    """``{"move", "rules"}``: the reading or why it is illegal (explain)."""
+    """``{"move", "rules", "wild"}``: the reading or why it is illegal (explain); ``wild``
+    (the wild rank, e.g. "7") is required under rules with wild cards and refused under
+    others (:func:`explain_wild_json`)."""
     n = notation_of(request)
     body = await read_json(request)
     if not isinstance(body, dict) or not isinstance(body.get("move"), str):
@@ -49,6 +81,11 @@ async def explain_move(request: Request) -> Response:
         raise WebError(f"\"move\" is {len(move)} characters long: longer than any move "
                        "(200 at most)")
     rules = table(request).offer.get(body.get("rules", DEFAULT_RULES))
+    if rules.wild is not None:
+        got = await run_in_threadpool(explain_wild_json, move, body.get("wild"), rules, n)
+        return JSONResponse(got)
+    if body.get("wild") is not None:
+        raise WebError(f"\"wild\": {rules.name} has no wild cards (no wild section)")
     ex = await run_in_threadpool(explain, move, rules, n)
     return JSONResponse(explanation_json(ex, n))
 

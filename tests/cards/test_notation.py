@@ -69,6 +69,14 @@ def test_writer_split_is_kept_in_groups() -> None:
     ("+3", "en", 1, "'+' needs cards on both sides"),
     ("3++4", "en", 3, "'+' needs cards on both sides"),
     ("s3", "en", 1, "suit 's' must follow a rank"),
+    # a wild card '*' without wild cards: the earliest error, before a later bad symbol, a
+    # '+' with no cards after it, or a suit with no rank (333*=3333: the '*' at 4, '=' at 5)
+    ("333*=3333", "en", 4, "'*' is a wild card: only under rules with wild cards"),
+    ("3*+", "en", 2, "'*' is a wild card"),
+    ("4* s", "en", 2, "'*' is a wild card"),
+    ("3*3", "en", 2, "'*' is a wild card"),
+    # a bad symbol before the '*' is the earliest
+    ("X*", "en", 1, "unknown symbol 'X'"),
 ])
 def test_notation_errors_give_column_and_offending_text(text: str, notation: str, column: int,
                                                         fragment: str) -> None:

@@ -144,7 +144,9 @@ def test_an_illegal_wild_move_and_a_french_wild_rank(cli: Any) -> None:
     code, out, _ = cli("explain", "--json", "34*", *LAIZI)
     assert json.loads(out) == {"cards": "34*", "legal": False, "readings": [],
                                "explanation": ["34* (wild 7): 0 readings",
-                                               "no reading: not a legal move"]}
+                                               "no reading: not a legal move, whatever "
+                                               "rank (but a joker) each wild card stands "
+                                               "for"]}
     # the jack wild, named in French (V): 3V* is 3 and two wild cards, the trio 333
     code, out, _ = cli("read", "--notation", "fr", "3V*", "--rules", "laizi", "--wild", "V")
     assert out.splitlines() == [
@@ -174,10 +176,19 @@ def test_read_of_several_wild_moves_reports_every_error(cli: Any) -> None:
         "3: 1 reading (policy strongest)",
         "  single            body 3  kickers -  <- taken",
         "34*: illegal: no substitution of its wild cards makes a move"]
-    assert "move 2 4**=: '=' declares a reading, but laizi takes the strongest" in err
-    assert "move 4: column 5: 5 wild cards: the deck holds 4 cards of the wild rank 7" in err
+    # each error names the move as without wild cards: move N ('TEXT'): …
+    assert ("move 2 ('4**='): column 4: '=' declares a reading, but laizi takes the "
+            "strongest") in err
+    assert ("move 4 ('*****'): column 5: 5 wild cards: the deck holds 4 cards of the wild "
+            "rank 7") in err
     code, out, err = cli("read", "--json", "5*", "9*****", *LAIZI)
-    assert code == 2 and out == "" and "move 2: column 6: 5 wild cards" in err
+    assert code == 2 and out == "" and "move 2 ('9*****'): column 6: 5 wild cards" in err
+    code, out, err = cli("read", "33", "*****", "44", *LAIZI)
+    assert code == 2 and [x for x in out.splitlines() if not x.startswith(" ")] == [
+        "33: 1 reading (policy strongest)", "44: 1 reading (policy strongest)"]
+    code, _, classic = cli("read", "33", "33X", "44")
+    assert code == 2 and classic.splitlines()[0].endswith("move 2 ('33X'): column 3: unknown "
+                                                          "symbol 'X' in English notation")
 
 
 def test_play_deals_reading_declared_and_the_record_replays(cli: Any, tmp_path: Path) -> None:
@@ -214,3 +225,63 @@ def test_level_3_plays_a_wild_deal(cli: Any, rules: str) -> None:
     code, out, err = cli("play", "--rules", path, "--levels", "3,2,2", "--seed", "2")
     assert code == 0 and "Traceback" not in err
     assert out.splitlines()[-1].startswith("points: ")
+
+
+def test_declared_policy_marks_the_reading_taken(cli: Any, tmp_path: Path) -> None:
+    args = ("--rules", declared_laizi(tmp_path).path, "--wild", "7")
+    # one reading needs no declaration: it is the one taken
+    code, out, _ = cli("read", "3*", *args)
+    assert code == 0 and out.splitlines() == [
+        "3*: 1 reading (policy declared)",
+        "  pair              body 33  kickers -  (wild cards as 3)  <- taken"]
+    # several readings, none declared: none taken
+    code, out, _ = cli("read", "--json", "333*", *args)
+    assert code == 0 and not any(r["taken"] for r in json.loads(out)[0]["readings"])
+    # explain of a declared move says which was declared and taken
+    code, out, _ = cli("explain", "333*=3333", *args)
+    assert code == 0
+    assert out.splitlines()[-1] == ("declared: 333*=3333 is taken, bomb 3333 (soft; wild "
+                                    "cards as 3)")
+    code, out, _ = cli("explain", "--json", "333*=333+4", *args)
+    assert json.loads(out)["declared"] == "333+4"
+
+
+def test_declared_policy_moves_are_written_as_typed(cli: Any, tmp_path: Path) -> None:
+    rules = declared_laizi(tmp_path)
+    args = ("--rules", rules.path, "--wild", "7")
+    code, out, _ = cli("moves", "33A77", *args)
+    assert code == 0
+    lines = out.splitlines()
+    # 33** is listed once per reading: 3333 and 333+X for X in 4 .. 2 (12), each typable
+    assert [x.split()[0] for x in lines if x.startswith("33**")] == [
+        "33**=333+4", "33**=333+5", "33**=333+6", "33**=333+7", "33**=333+8", "33**=333+9",
+        "33**=333+T", "33**=333+J", "33**=333+Q", "33**=333+K", "33**=333+A", "33**=333+2",
+        "33**=3333"]
+    # natural cards and wild cards alone (read as themselves) are written as held
+    assert "33                   pair 33" in lines
+    assert "**                   pair 77 (wild cards as themselves)" in lines
+    code, out, _ = cli("moves", "--json", "33A77", *args)
+    moves = json.loads(out)["moves"]
+    typed = [m["declared"] for m in moves if "declared" in m]
+    assert len(typed) == len(set(typed)) == sum("*" in m["cards"] and m["cards"].strip("*")
+                                                != "" for m in moves)
+    for m in moves:  # every declared form reads back as the reading listed
+        if "declared" in m:
+            code, out, _ = cli("explain", "--json", m["declared"], *args)
+            assert code == 0 and m["declared"].split("=")[1] == json.loads(out)["declared"]
+
+
+def test_two_wild_ranks_are_refused_by_the_commands_and_the_game(cli: Any,
+                                                                 tmp_path: Path) -> None:
+    f = tmp_path / "two.rules"
+    f.write_text("rules two extends laizi\nwild {\n    count 2\n    draw laizi after deal\n"
+                 "    draw tian before deal\n    bomb bomb\n    order rocket > pure > hard > "
+                 "soft\n    factor soft 2 hard 4 pure 4\n    reading declared\n}\n",
+                 encoding="utf-8")
+    code, _, err = cli("read", "3", "--rules", str(f), "--wild", "7")
+    assert code == 2 and err.strip().endswith("--wild 7: two draws 2 wild ranks: two wild ranks "
+                                              "(tiandi laizi) are not read yet, one is")
+    # play says so, and sends nobody to `ddzspec check` (which refuses two wild ranks too)
+    code, _, err = cli("play", "--rules", str(f))
+    assert code == 2 and "two wild ranks (tiandi laizi) are not played yet" in err
+    assert "ddzspec check" not in err

@@ -171,6 +171,12 @@ def test_a_declared_reading(text: str, described: str) -> None:
     ("3X*=3333", 2, "unknown symbol 'X'"),
     ("33*=3X", 6, "unknown symbol 'X'"),
     ("*****=33333", 5, "5 wild cards: the deck holds 4 cards of the wild rank 7"),
+    # nothing after '=': located at the right side's first column (333*= is 5 characters)
+    ("333*=", 6, "the declared reading after '=' is empty"),
+    ("333*=  ", 6, "the declared reading after '=' is empty"),
+    # the right side names the ranks the wild cards stand for: a '*' there is located
+    ("333*=*333", 6, "the declared reading names natural ranks only"),
+    ("333*=333*", 9, "the declared reading names natural ranks only"),
 ])
 def test_a_declared_reading_the_cards_cannot_make_is_located(text: str, column: int,
                                                              message: str) -> None:
@@ -228,4 +234,34 @@ def test_explain_under_the_declared_policy_shows_how_to_declare(tmp_path: Path) 
     assert e.lines(rules)[-1] == ("reading declared: the player states which, e.g. "
                                   "333*=3333")
     assert explain_wild(parse_wild("34*", SEVEN, rules), rules).lines(rules)[-1] == \
-        "no reading: not a legal move"
+        "no reading: not a legal move, whatever rank (but a joker) each wild card stands for"
+
+
+def test_explain_says_the_declared_reading_is_taken(tmp_path: Path) -> None:
+    rules = declared_laizi(tmp_path)
+    declared = parse_declared("333*=3333", SEVEN, rules)
+    e = explain_wild(parse_wild("333*", SEVEN, rules), rules, declared)
+    lines = e.lines(rules)
+    # 13 readings (3333 and 333+X for X in 4 .. 2), the declared one marked, and said last
+    assert len(lines) == 1 + 13 + 1
+    assert "  bomb 3333 (soft; wild cards as 3)  <- declared" in lines
+    assert sum("<- declared" in x for x in lines) == 1
+    assert lines[-1] == ("declared: 333*=3333 is taken, bomb 3333 (soft; wild cards as 3)")
+
+
+@pytest.mark.parametrize("text", ["B*", "R**", "34*"])
+def test_explain_of_no_reading_says_a_wild_card_is_never_a_joker(text: str) -> None:
+    # B*: a wild card is never a joker, so no pair BB nor rocket BR; 34*: no three-card shape
+    assert explain_wild(parse_wild(text, SEVEN, LAIZI), LAIZI).lines(LAIZI) == [
+        f"{text} (wild 7): 0 readings",
+        "no reading: not a legal move, whatever rank (but a joker) each wild card stands for"]
+
+
+def test_explain_says_when_the_wild_restrictions_rule_out_every_reading(
+        tmp_path: Path) -> None:
+    rules = restricted_laizi(tmp_path, "no_wild_kicker, bomb_min_natural 3")
+    lines = explain_wild(parse_wild("33**", SEVEN, rules), rules).lines(rules)  # type: ignore[arg-type]
+    # 33**: the soft bomb 3333 (2 natural cards < 3) and 333+X for X in 4 .. 2 (12; a wild
+    # kicker) are all cut
+    assert lines[0] == "33** (wild 7): 0 readings" and len(lines) == 1 + 13 + 1
+    assert lines[-1] == "no reading: the wild restrictions rule out every one"

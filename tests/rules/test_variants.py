@@ -328,6 +328,10 @@ def test_diff_moves_file_errors(tmp_path: Path, cli: Any) -> None:
     assert code == 2 and "no rules file 'nope'" in out
     with pytest.raises(Exception, match=r"m\.txt:1:2"):
         read_moves_file("4X\n", "m.txt")
+    # a wild card: diff compares natural readings and takes no wild rank, so it says so
+    res = cli("diff", "laizi", "classic", "--moves", "-", input="3333\n4***\n")
+    assert res.exit_code == 2 and ("<stdin>:2:2: '*' is a wild card, but diff compares the "
+                                   "moves' natural readings (it names no wild rank)") in res.output
     # more copies than either deck holds; a rank neither deck has (duel vs duel-literal: no 3)
     res = cli("diff", "classic", "kawu", "--moves", "-", input="22222\n")
     assert res.exit_code == 2 and "<stdin>:1:5: more copies of '2' than the deck holds (4)" \

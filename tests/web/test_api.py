@@ -333,6 +333,54 @@ def test_explain_route(client: TestClient) -> None:
     assert client.post("/api/explain", json={"cards": "33"}).status_code == 400
 
 
+def test_explain_under_wild_rules_needs_the_wild_rank(client: TestClient) -> None:
+    # laizi without a wild rank: refused, never read naturally (4777 is no natural move either)
+    for move in ("4777", "4***"):
+        r = client.post("/api/explain", json={"move": move, "rules": "laizi"})
+        assert r.status_code == 400 and r.json()["error"].startswith(
+            "laizi has wild cards: name the wild rank, e.g. {\"move\": \"4***\", \"rules\": "
+            "\"laizi\", \"wild\": \"7\"}")
+    # with it: the readings as the command line explains them (explain 4*** --wild 7): 4 and
+    # three wild cards read 4444 (soft bomb), 444+X (12) and XXX+4 (12): 25 readings
+    d = client.post("/api/explain", json={"move": "4777", "rules": "laizi",
+                                          "wild": "7"}).json()
+    assert (d["move"], d["legal"], d["wild"], len(d["wild_readings"])) == ("4***", True, "7", 25)
+    assert d["lines"][0] == ("4*** (wild 7): 25 readings of 2 types (trio_single, bomb); on "
+                             "both sides of the bomb line (the multiplier depends on the "
+                             "reading)")
+    assert d["lines"][-1].startswith("reading strongest: leading, bomb 4444 (soft; wild cards "
+                                     "as 444)")
+    assert {"type": "bomb", "cards": "4444", "body": "4444", "kickers": "", "bomb_class": "soft",
+            "wild_as": "444", "ruled_out_by": []} in d["wild_readings"]
+    d = client.post("/api/explain", json={"move": "B*", "rules": "laizi", "wild": "7"}).json()
+    assert d["legal"] is False and d["lines"][-1] == (
+        "no reading: not a legal move, whatever rank (but a joker) each wild card stands for")
+    for body, error in (
+            ({"wild": "R"}, "\"wild\": R: a joker is never wild"),
+            ({"wild": "X"}, "\"wild\": column 1: unknown symbol 'X'"),
+            ({"wild": 7}, "\"wild\": the wild rank as cards text, e.g. \"7\""),
+            ({"wild": "7", "move": "4***=4444"}, "column 5: '=' declares a reading, but laizi "
+             "takes the strongest reading"),
+            ({"wild": "7", "rules": "classic", "move": "33"},
+             "\"wild\": classic has no wild cards")):
+        r = client.post("/api/explain", json={"move": "4***", "rules": "laizi", **body})
+        assert r.status_code == 400 and error in r.json()["error"], r.json()
+
+
+def test_explain_of_a_declared_reading(tmp_path: Path) -> None:
+    c = TestClient(create_app([str(ROOT / "examples" / "laizi-declared.rules")],
+                              data_dir=tmp_path), base_url="http://localhost")
+    name = c.get("/api/rules").json()["rules"][-1]["name"]
+    d = c.post("/api/explain", json={"move": "333*=3333", "rules": name, "wild": "7"}).json()
+    # 333*: 3333 and 333+X for X in 4 .. 2: 13 readings, the one declared said taken
+    assert d["declared"] == "3333" and len(d["wild_readings"]) == 13
+    assert "  bomb 3333 (soft; wild cards as 3)  <- declared" in d["lines"]
+    assert d["lines"][-1] == "declared: 333*=3333 is taken, bomb 3333 (soft; wild cards as 3)"
+    r = c.post("/api/explain", json={"move": "333*=*333", "rules": name, "wild": "7"})
+    assert r.status_code == 400 and "column 6: the declared reading names natural ranks only" \
+        in r.json()["error"]
+
+
 def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
     c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path),
                    base_url="http://localhost")
@@ -729,7 +777,7 @@ def test_a_laizi_play_is_read_with_its_wild_cards_and_an_illegal_one_changes_not
     r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "34Q"})
     assert r.status_code == 422 and r.json()["error"] == (
         "34Q is illegal: even with each wild Q standing for any rank, no reading: not a "
-        "legal move")
+        "legal move, whatever rank (but a joker) each wild card stands for")
     after = c.get(f"/api/games/{gid}").json()
     assert after["view"] == g["view"] and after["log"] == g["log"]
     assert (tmp_path / "web-games" / f"{gid}.json").read_text() == saved
