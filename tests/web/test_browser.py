@@ -137,8 +137,9 @@ def play_deal(page: Any, shots: Path, name: str) -> dict[str, int]:
     raise AssertionError("the deal did not end in 200 clicks")
 
 
-def start(page: Any, base: str, rules: str, levels: int = 1) -> None:
-    page.goto(f"{base}/?delay=40&seed=4")
+def start(page: Any, base: str, rules: str, levels: int = 1,
+          query: str = "delay=40&seed=4") -> None:
+    page.goto(f"{base}/?{query}")
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#setup-rules", rules)
     for sel in page.query_selector_all("#setup-levels select"):
@@ -1066,12 +1067,7 @@ def declared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def declared_lead(page: Any, base: str) -> None:
     """laizi-declared, seed 1: seat 0 bids 3 and leads with 3446778889TTTJQQKKA2, the Qs
     wild (the computers wait, so the trick is seen)."""
-    page.goto(f"{base}/?delay=2500&seed=1")
-    page.wait_for_selector("body[data-ready='1']")
-    page.select_option("#setup-rules", "laizi-declared")
-    for sel in page.query_selector_all("#setup-levels select"):
-        sel.select_option("1")
-    page.click("#btn-start")
+    start(page, base, "laizi-declared", query="delay=2500&seed=1")
     page.wait_for_selector("#bid-controls .bid-btn[data-value='3']")
     before = page.get_attribute("body", "data-actions") or ""
     page.click("#bid-controls .bid-btn[data-value='3']")
