@@ -23,15 +23,24 @@ from typing import Any
 
 from .._io import read_input, write_atomic
 from ..cards import SYMBOLS, Cards, parse_cards
-from ..errors import DdzError, GameError, NotAMoveError, RecordError, UnplayableRulesError
+from ..errors import (
+    DdzError,
+    DoesNotBeatError,
+    GameError,
+    NotAMoveError,
+    RecordError,
+    UnplayableRulesError,
+)
 from ..explain import explain
 from ..game import Action, ActionKind, GameState, Phase
 from ..game.bidding import choice_name, current_round
+from ..game.play import wild_choices
 from ..game.record import Record, record_of, record_rules, replay, result_lines
 from ..moves import move_index
 from ..players import player_for
 from ..rules import Rules, builtin_rules, load_rules
-from ..wild import WildMove, WildReading, explain_wild, parse_wild
+from ..rules.model import ReadingPolicy
+from ..wild import WildMove, WildReading, explain_wild, parse_declared, parse_wild
 from ..wildmoves import split_hand, wild_legal_moves
 
 #: The notations the page offers (cards.NOTATIONS).
@@ -56,16 +65,19 @@ MAX_GAMES = 1000
 ACTION_FIELDS = {"bid": ("kind", "value"), "call": ("kind", "value"), "rob": ("kind", "value"),
                  "double": ("kind", "value"), "show": ("kind", "value"),
                  "blind": ("kind", "value"), "pass": ("kind",),
-                 "play": ("kind", "cards")}
+                 "play": ("kind", "cards", "as")}
 
 
 class WebError(DdzError):
     """A request the web table refuses: ``status`` is the HTTP status (400 bad input, 404
     unknown game, 409 not now)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400,
+                 details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        #: more fields of the JSON answer beside "error" (a play's readings to choose from)
+        self.details = details or {}
 
 
 def data_folder(option: str | Path | None = None) -> Path:
@@ -224,6 +236,32 @@ def wild_words(cards: Cards, r: WildReading, rank: int, notation: str) -> str | 
     return words
 
 
+def is_declared(st: GameState) -> bool:
+    """Whether the player states a play's reading in ``st`` (wild cards drawn, ``reading
+    declared``: issue 26)."""
+    return bool(st.wild) and st.rules.wild is not None and \
+        st.rules.wild.policy is ReadingPolicy.DECLARED
+
+
+def reading_choice(cards: Cards, r: WildReading, rank: int, notation: str) -> dict[str, str]:
+    """One reading a play under ``reading declared`` may be stated as, for the page:
+    ``{"as": "789TJ", "typed": "789T*=789TJ", "words": "Q as J · straight 789TJ"}`` —
+    ``as``: what the request's ``"as"`` takes (the cards the play makes, body then kickers:
+    ``888+4``); ``typed``: the play as the terminal seat types it (each wild card ``*``, then
+    ``=``; a play with no wild card: its cards); ``words``: :func:`wild_words`. ``cards``: as
+    held; ``rank``: the wild rank."""
+    made = r.reading.format(notation)
+    move = WildMove(*split_hand(cards, rank), rank)
+    return {"as": made, "typed": f"{move.format(notation)}={made}" if move.wilds else made,
+            "words": wild_words(cards, r, rank, notation) or r.describe(notation)}
+
+
+def readings_list(choices: Sequence[dict[str, str]]) -> str:
+    """The readings of :func:`reading_choice` in one line: ``Q as 6 · straight 6789T (as
+    6789T); Q as J · straight 789TJ (as 789TJ)``."""
+    return "; ".join(f"{c['words']} (as {c['as']})" for c in choices)
+
+
 def action_cards(a: Action, notation: str, rules: Rules | None = None,
                  wild: WildReading | None = None) -> str | None:
     """The cards of a play as :func:`action_text` ends with them (canonical with ``rules``:
@@ -357,11 +395,17 @@ class WebGame:
                     "names": [names[a.value] for a in acts], "moves": [], "can_pass": False}
         if st.wild:  # the plays of wild_actions, in the hint's order, each with its reading
             plays = wild_legal_moves(st.hands[self.seat], st.wild[0], st.rules, st.last_wild)
-            return {"kind": "play", "choices": [],
-                    "moves": [wild_play_text(p.move.cards, p.reading, notation) for p in plays],
-                    "readings": [wild_words(p.move.cards, p.reading, st.wild[0], notation)
-                                 for p in plays],
-                    "can_pass": st.last is not None}  # as legal_actions: the leader may not
+            out = {"kind": "play", "choices": [],
+                   "moves": [wild_play_text(p.move.cards, p.reading, notation) for p in plays],
+                   "readings": [wild_words(p.move.cards, p.reading, st.wild[0], notation)
+                                for p in plays],
+                   "can_pass": st.last is not None}  # as legal_actions: the leader may not
+            if is_declared(st):  # one entry per (play, reading): the reading each states
+                said = [reading_choice(p.move.cards, p.reading, st.wild[0], notation)
+                        for p in plays]
+                out["as"] = [c["as"] for c in said]
+                out["typed"] = [c["typed"] for c in said]
+            return out
         moves = [move_text(a.cards, st.rules, notation) for a in acts if a.cards is not None]
         return {"kind": "play", "choices": [], "moves": moves,
                 "can_pass": any(a.kind is ActionKind.PASS for a in acts)}
@@ -399,7 +443,9 @@ class WebGame:
                      "text": action_text(a, notation, rl, c, readings.get(i)),
                      "cards": action_cards(a, notation, rl, readings.get(i)),
                      "reading": None if i not in readings or a.cards is None else
-                     wild_words(a.cards, readings[i], st.wild[0], notation)}
+                     wild_words(a.cards, readings[i], st.wild[0], notation),
+                     "as": None if a.declared is None or i not in readings else
+                     readings[i].reading.format(notation)}
                     for i, a, c in ((first + k, a, choice_name(rl, a, a.seat == st.landlord))
                                     for k, a in enumerate(st.log[first:]))],
             "attempt": st.attempt, "actions": len(st.log),
@@ -446,19 +492,54 @@ class WebGame:
         if kind == "pass":
             return Action.pass_(s)
         if kind == "play":
-            text = obj.get("cards")
-            if not isinstance(text, str) or not text.strip():
-                raise WebError("\"play\" needs \"cards\": the cards in notation, e.g. \"333+4\"")
-            if len(text) > 200:
-                raise WebError("\"cards\" is longer than any hand")
-            st = self.state
-            if st.wild:  # a wild card as held (its rank) or as * (ddzspec.wild.WILD_MARK)
-                return Action(ActionKind.PLAY, s, 0,
-                              parse_wild(text, st.wild[0], st.rules, notation).cards)
-            cards = parse_cards(text, notation, deck=st.rules.deck).cards
-            return Action(ActionKind.PLAY, s, 0, cards)
+            return self.play_action(obj, notation)
         raise WebError(f"unknown action kind {json.dumps(kind)} (bid, call, rob, double, show, "
                        "blind, play, pass)")
+
+    def play_action(self, obj: dict[str, Any], notation: str) -> Action:
+        """The person's play from ``{"kind": "play", "cards": "...", "as": "..."?}``: under
+        wild rules a wild card as held (its rank) or as ``*`` (:data:`ddzspec.wild.WILD_MARK`);
+        under ``reading declared``, the reading stated as ``"as"`` (the cards the play makes,
+        ``6789T``) or typed in ``"cards"`` (``789T*=6789T``, :func:`ddzspec.wild.parse_declared`).
+        Raises WebError for a malformed body, NotationError for unreadable cards."""
+        text = obj.get("cards")
+        if not isinstance(text, str) or not text.strip():
+            raise WebError("\"play\" needs \"cards\": the cards in notation, e.g. \"333+4\"")
+        made = obj.get("as")
+        for name, t in (("cards", text), ("as", made)):
+            if isinstance(t, str) and len(t) > 200:
+                raise WebError(f"\"{name}\" is longer than any hand")
+        st = self.state
+        if (made is not None or "=" in text) and not is_declared(st):
+            raise WebError("a reading is stated (\"as\", or cards=reading) only under wild rules "
+                           "with \"reading declared\": these rules read a play themselves")
+        if made is not None and (not isinstance(made, str) or not made.strip()):
+            raise WebError("\"as\" is the reading stated: the cards the play makes, in "
+                           "notation (e.g. \"6789T\")")
+        if st.wild and "=" in text:  # 789T*=6789T: the play and the reading in one
+            if made is not None:
+                raise WebError("the reading is stated twice: in \"cards\" (after =) and in "
+                               "\"as\"; state it once")
+            r = parse_declared(text, st.wild[0], st.rules, notation)
+            held = parse_wild(text.partition("=")[0], st.wild[0], st.rules, notation).cards
+            return Action(ActionKind.PLAY, self.seat, 0, held, r.reading.cards)
+        if st.wild:  # a wild card as held (its rank) or as * (ddzspec.wild.WILD_MARK)
+            held = parse_wild(text, st.wild[0], st.rules, notation).cards
+            declared = None if made is None else \
+                parse_cards(made, notation, deck=st.rules.deck).cards
+            return Action(ActionKind.PLAY, self.seat, 0, held, declared)
+        return Action(ActionKind.PLAY, self.seat, 0,
+                      parse_cards(text, notation, deck=st.rules.deck).cards)
+
+    def choices(self, cards: Cards, notation: str) -> list[dict[str, str]]:
+        """Under ``reading declared``, the readings the person may play ``cards`` (held) as
+        now (:func:`ddzspec.game.play.wild_choices`), each as :func:`reading_choice`; empty
+        otherwise, or when the person does not hold them."""
+        st = self.state
+        if not is_declared(st) or not cards <= st.hands[self.seat]:
+            return []
+        return [reading_choice(cards, r, st.wild[0], notation)
+                for r in wild_choices(st, self.seat, cards)]
 
     def check_person_turn(self) -> None:
         """WebError (409) unless the person is on turn."""
@@ -474,19 +555,38 @@ class WebGame:
         it is rejected, its cards in ``notation``; a play that is no move at all says why in
         plain words."""
         self.check_person_turn()
+        st = self.state
+        choices = [] if action.cards is None else self.choices(action.cards, notation)
+        if action.cards is not None and action.declared is None and len(choices) > 1:
+            held = WildMove(*split_hand(action.cards, st.wild[0]), st.wild[0])
+            raise WebError(f"{held.format(notation)} has {len(choices)} readings here: say which "
+                           f"(\"as\"): {readings_list(choices)}", 422, {"readings": choices})
         try:
-            return self.state.apply(action)
+            try:
+                return self.state.apply(action)
+            except (NotAMoveError, DoesNotBeatError) as e:
+                if action.declared is None or action.cards is None:
+                    raise
+                held = WildMove(*split_hand(action.cards, st.wild[0]), st.wild[0])
+                said = (f"{held.format(notation)} as {action.declared.format(notation)} is "
+                        f"refused: {e.reason}")  # a reading stated: why not that one
+                if choices:
+                    said += f". Its readings here: {readings_list(choices)}"
+                raise WebError(said, 422, {"readings": choices}) from None
         except NotAMoveError:
-            assert action.cards is not None
-            st = self.state
-            if st.wild:
-                raise GameError(wild_illegal_text(action.cards, st.wild[0], st.rules,
-                                                  notation)) from None
-            raise GameError(illegal_text(action.cards, st.rules, notation)) from None
+            raise self.illegal(action, notation) from None
         except GameError as e:  # cards not held, does not beat: in the page's notation
             if e.text(notation) == str(e):
                 raise
             raise GameError(e.text(notation)) from None
+
+    def illegal(self, action: Action, notation: str) -> GameError:
+        """Why the person's play ``action`` is no move at all, in plain words."""
+        st = self.state
+        assert action.cards is not None
+        if st.wild:
+            return GameError(wild_illegal_text(action.cards, st.wild[0], st.rules, notation))
+        return GameError(illegal_text(action.cards, st.rules, notation))
 
     def computer_action(self) -> Action:
         """The action of the computer seat on turn (level 3: a 0.5 s budget). Blocking: call

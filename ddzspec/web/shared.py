@@ -98,8 +98,10 @@ async def busy(request: Request, exc: Exception) -> Response:
 
 
 async def web_error(request: Request, exc: Exception) -> Response:
-    """A request the table refuses (WebError): its own status."""
-    return error(str(exc), cast(WebError, exc).status)
+    """A request the table refuses (WebError): its own status, and its ``details`` beside
+    the message (``"readings"``: a play's readings to choose from)."""
+    e = cast(WebError, exc)
+    return JSONResponse({"error": str(e), **e.details}, status_code=e.status)
 
 
 async def notation_error(request: Request, exc: Exception) -> Response:

@@ -825,7 +825,8 @@ def test_a_laizi_deal_saves_a_version_4_record_that_resumes_and_uploads(
     # (natural cards only), x4 (laizi.rules: factor hard 4)
     first_play = next(e for e in g["log"] if e["kind"] == "play")
     assert first_play == {"seat": 0, "kind": "play", "choice": None, "text": "plays TTTT",
-                          "cards": "TTTT", "reading": "bomb TTTT (hard)"}
+                          "cards": "TTTT", "reading": "bomb TTTT (hard)",
+                          "as": None}  # reading strongest: none stated
     assert {"kind": "hard_bomb", "times": 4, "seat": 0, "cards": "TTTT"} in \
         g["view"]["result"]["factors"]
     d = c1.get(f"/api/games/{g['id']}/record")
@@ -841,3 +842,165 @@ def test_a_laizi_deal_saves_a_version_4_record_that_resumes_and_uploads(
     steps = c2.get(f"/api/games/{up.json()['id']}/replay").json()["steps"]
     first = len(rec.actions) - len(g["log"])
     assert [s["reading"] for s in steps[first:]] == [e["reading"] for e in g["log"]]
+
+
+# ------------------------------------------------------------- laizi, reading declared (issue 26)
+
+DECLARED = ROOT / "examples" / "laizi-declared.rules"
+
+
+def declared_client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app([str(DECLARED)], data_dir=tmp_path), base_url="http://localhost")
+
+
+def declared_landlord(c: TestClient) -> dict[str, Any]:
+    """laizi-declared, seed 1 (the deal of laizi's seed 1): seat 0 bids 3 and leads with
+    3446778889TTTJQQKKA2, the Qs wild."""
+    g = new_game(c, rules="laizi-declared", seed=1)
+    r = c.post(f"/api/games/{g['id']}/action", json={"kind": "bid", "value": 3})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    assert g["view"]["hand"] == "3446778889TTTJQQKKA2" and g["wild"][0]["symbol"] == "Q"
+    return g
+
+
+#: 7 8 9 10 and a wild Q, led: the wild card extends the run below (6) or above (J), two
+#: straights of five; hand-worked, as the page lists them
+STRAIGHTS = [{"as": "6789T", "typed": "789T*=6789T", "words": "Q as 6 · straight 6789T"},
+             {"as": "789TJ", "typed": "789T*=789TJ", "words": "Q as J · straight 789TJ"}]
+
+
+def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
+        tmp_path: Path) -> None:
+    c = declared_client(tmp_path)
+    g = declared_landlord(c)
+    gid = g["id"]
+    saved = (tmp_path / "web-games" / f"{gid}.json").read_text()
+    r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ"})
+    assert r.status_code == 422
+    assert r.json() == {
+        "error": "789T* has 2 readings here: say which (\"as\"): Q as 6 · straight 6789T (as "
+                 "6789T); Q as J · straight 789TJ (as 789TJ)",
+        "readings": STRAIGHTS}
+    # a reading the cards cannot make: refused with the reason and the readings here
+    r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ",
+                                                 "as": "89TJQ"})
+    assert r.status_code == 422 and r.json()["readings"] == STRAIGHTS
+    assert r.json()["error"].startswith(
+        "789T* as 89TJQ is refused: the cards cannot make 89TJQ under the rules")
+    assert r.json()["error"].endswith("Its readings here: Q as 6 · straight 6789T (as 6789T); "
+                                      "Q as J · straight 789TJ (as 789TJ)")
+    # "as" that is no cards, or empty
+    assert c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ",
+                                                    "as": "78X"}).status_code == 400
+    assert c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ",
+                                                    "as": ""}).status_code == 400
+    after = c.get(f"/api/games/{gid}").json()
+    assert after["view"] == g["view"] and after["log"] == g["log"]
+    assert (tmp_path / "web-games" / f"{gid}.json").read_text() == saved
+    # the reading stated: played as the straight 789TJ, said so in the trick and the log
+    r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ",
+                                                 "as": "789TJ"})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    t = g["trick_cards"][0]
+    assert (t["text"], t["reading"]) == ("789TQ", "Q as J · straight 789TJ")
+    assert g["log"][-1] == {"seat": 0, "kind": "play", "choice": None, "text": "plays 789TQ",
+                            "cards": "789TQ", "reading": "Q as J · straight 789TJ",
+                            "as": "789TJ"}
+    assert g["view"]["hand"] == "3446788TTJQKKA2"
+    assert saved_record(tmp_path, gid).actions[-1].to_json() == {"seat": 0, "play": "789TQ",
+                                                                  "as": "789TJ"}
+
+
+def test_declared_a_reading_typed_with_the_play_and_one_reading_plays_at_once(
+        tmp_path: Path) -> None:
+    c = declared_client(tmp_path)
+    g = declared_landlord(c)
+    # the typed form of the terminal seat: the play, =, what it makes
+    r = c.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "789T*=6789T"})
+    assert r.status_code == 200, r.text
+    assert r.json()["trick_cards"][0]["reading"] == "Q as 6 · straight 6789T"
+    g2 = declared_landlord(c)
+    # stated twice is refused; 3 and a wild Q have one reading (the pair 33): played at once
+    r = c.post(f"/api/games/{g2['id']}/action",
+               json={"kind": "play", "cards": "789T*=6789T", "as": "6789T"})
+    assert r.status_code == 400 and "stated twice" in r.json()["error"]
+    r = c.post(f"/api/games/{g2['id']}/action", json={"kind": "play", "cards": "3Q"})
+    assert r.status_code == 200, r.text
+    assert r.json()["log"][-1]["reading"] == "Q as 3 · pair 33"
+    assert r.json()["log"][-1]["as"] is None  # none stated
+
+
+def test_declared_hints_are_the_games_play_reading_pairs_with_their_typed_form(
+        tmp_path: Path) -> None:
+    from ddzspec.cards import parse_cards
+    from ddzspec.game.play import wild_actions
+    c = declared_client(tmp_path)
+    legal = declared_landlord(c)["legal"]
+    st = GameState.new(load_rules(str(DECLARED)), seed=1).apply(Action.bid(0, 3))
+    acts = wild_actions(st)
+    assert len(legal["moves"]) == len(legal["as"]) == len(legal["typed"]) == len(acts)
+    assert [(parse_cards(m).cards, parse_cards(x).cards) for m, x in
+            zip(legal["moves"], legal["as"], strict=True)] == [(a.cards, a.declared)
+                                                                 for a in acts]
+    pairs = [(m, x, t, w) for m, x, t, w in zip(legal["moves"], legal["as"], legal["typed"],
+                                                 legal["readings"], strict=True)
+             if m == "789TQ"]
+    assert [(x, t, w) for _, x, t, w in pairs] == [(s["as"], s["typed"], s["words"])
+                                                   for s in STRAIGHTS]
+    assert ("3", "3", "3", None) in [(m, x, t, w) for m, x, t, w in zip(
+        legal["moves"], legal["as"], legal["typed"], legal["readings"], strict=True)]
+    # under laizi's reading strongest nothing is stated: no "as", and one is refused
+    g = laizi_landlord(c)
+    assert "as" not in g["legal"] and "typed" not in g["legal"]
+    r = c.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "789TQ",
+                                                     "as": "789TJ"})
+    assert r.status_code == 400 and "only under wild rules with \"reading declared\"" in \
+        r.json()["error"]
+    assert c.post(f"/api/games/{g['id']}/action",
+                  json={"kind": "play", "cards": "789T*=789TJ"}).status_code == 400
+
+
+def test_declared_a_whole_deal_with_computers_keeps_the_readings_in_record_and_resume(
+        tmp_path: Path) -> None:
+    c1 = declared_client(tmp_path)
+    g = new_game(c1, rules="laizi-declared", seed=1, levels=[1, 1, 2])
+    stated = 0
+    for _ in range(200):
+        g = to_person(c1, g)
+        if g["view"]["phase"] == "over":
+            break
+        legal = g["legal"]
+        body: dict[str, Any] = {"kind": "pass"}
+        if legal["kind"] != "play":
+            body = {"kind": legal["kind"], "value": legal["choices"][-1]}
+        elif legal["moves"]:  # the person's last hint, its reading stated
+            body = {"kind": "play", "cards": legal["moves"][-1], "as": legal["as"][-1]}
+            stated += 1
+        r = c1.post(f"/api/games/{g['id']}/action", json=body)
+        assert r.status_code == 200, r.text
+        g = r.json()
+    assert g["view"]["phase"] == "over" and stated
+    mine = [e for e in g["log"] if e["kind"] == "play" and e["seat"] == 0]
+    assert len(mine) == stated and all(e["as"] for e in mine)
+    d = c1.get(f"/api/games/{g['id']}/record")
+    rec = Record.from_json(d.json())
+    assert replay(rec).ok
+    assert len(rec.actions) == g["actions"] <= 60  # the log the page gets is whole
+    assert [a.to_json().get("as") for a in rec.actions if a.to_json().get("seat") == 0
+            and "play" in a.to_json()] == [parse_as(e["as"]) for e in mine]
+    # the computers state the reading they play, as the game's players do
+    theirs = [e for e in g["log"] if e["kind"] == "play" and e["seat"] != 0]
+    assert theirs and all(e["as"] for e in theirs)
+    # restart: the readings come back from the autosave; an upload keeps them too
+    c2 = declared_client(tmp_path)
+    assert c2.get(f"/api/games/{g['id']}").json()["log"] == g["log"]
+    up = c2.post("/api/records?seat=0&level=1", json=d.json())
+    assert up.status_code == 201 and up.json()["log"] == g["log"]
+
+
+def parse_as(text: str) -> str:
+    """A reading as the page writes it (``888+4``) in the record's cards order (``4888``)."""
+    from ddzspec.cards import parse_cards
+    return parse_cards(text).cards.format()

@@ -137,8 +137,9 @@ def play_deal(page: Any, shots: Path, name: str) -> dict[str, int]:
     raise AssertionError("the deal did not end in 200 clicks")
 
 
-def start(page: Any, base: str, rules: str, levels: int = 1) -> None:
-    page.goto(f"{base}/?delay=40&seed=4")
+def start(page: Any, base: str, rules: str, levels: int = 1,
+          query: str = "delay=40&seed=4") -> None:
+    page.goto(f"{base}/?{query}")
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#setup-rules", rules)
     for sel in page.query_selector_all("#setup-levels select"):
@@ -1047,5 +1048,110 @@ def test_a_laizi_deal_by_clicking_reads_a_soft_bomb(browser: Any, server: str,
     page.click("#rp-next")  # the bid, then the soft bomb
     assert page.inner_text("#rp-text") == "seat 0 plays QQKK — QQ as KK · bomb KKKK (soft)"
     snap(page, shots, "14-laizi-replay")
+    assert not errors
+    page.close()
+
+
+# ------------------------------------------------------------- laizi, reading declared (issue 26)
+
+@pytest.fixture(scope="module")
+def declared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server offering examples/laizi-declared.rules (``ddzspec serve --rules``)."""
+    from ddzspec.web import create_app
+    from ddzspec.web.server import running
+    rules = Path(__file__).resolve().parents[2] / "examples" / "laizi-declared.rules"
+    with running(create_app([str(rules)], data_dir=tmp_path_factory.mktemp("data"))) as url:
+        yield url
+
+
+def declared_lead(page: Any, base: str) -> None:
+    """laizi-declared, seed 1: seat 0 bids 3 and leads with 3446778889TTTJQQKKA2, the Qs
+    wild (the computers wait, so the trick is seen)."""
+    start(page, base, "laizi-declared", query="delay=2500&seed=1")
+    page.wait_for_selector("#bid-controls .bid-btn[data-value='3']")
+    before = page.get_attribute("body", "data-actions") or ""
+    page.click("#bid-controls .bid-btn[data-value='3']")
+    wait_change(page, before)
+    page.wait_for_selector("#me.turn")
+
+
+#: what the dialog lists for 7 8 9 10 and a wild Q led (hand-worked: the wild card extends
+#: the run below, 6, or above, J)
+STRAIGHTS = ["Q as 6 · straight 6789T", "Q as J · straight 789TJ"]
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_declared_a_play_with_two_readings_asks_which(browser: Any, declared_server: str,
+                                                      shots: Path, width: int,
+                                                      height: int) -> None:
+    """Play on 7 8 9 10 Q opens the dialog listing both straights, the first focused, inside
+    the window; Escape cancels (nothing played, the cards stay selected); Play again and the
+    second reading (keys on the desktop, a tap on the phone): the trick and the moves say
+    it."""
+    page = browser.new_page(viewport={"width": width, "height": height},
+                            has_touch=width < 900)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    declared_lead(page, declared_server)
+    for sym in "789TQ":  # the last card of each rank, by its left edge: seen in a phone's fan
+        card = page.locator(f"#hand .card[data-symbol='{sym}']:not(.selected)").last
+        if width < 900:
+            card.tap(position={"x": 6, "y": 30})
+        else:
+            card.click(position={"x": 6, "y": 30})
+    assert len(page.query_selector_all("#hand .card.selected")) == 5
+    before = page.get_attribute("body", "data-actions") or ""
+    page.click("#btn-play")
+    page.wait_for_selector("#reading-dialog[open]")
+    assert page.locator("#reading-list .reading-choice .words").all_inner_texts() == STRAIGHTS
+    assert page.evaluate("() => document.activeElement.dataset.as") == "6789T"
+    assert page.inner_text("#reading-note").startswith(
+        "7 8 9 10 Q can be played as 2 readings here")
+    box = page.locator("#reading-dialog").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height
+    page.screenshot(path=str(shots / f"20-declared-dialog-{width}x{height}.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#reading-dialog:not([open])", state="attached")
+    assert page.get_attribute("body", "data-actions") == before  # nothing was played
+    assert len(page.query_selector_all("#hand .card.selected")) == 5
+    assert page.inner_text("#message").startswith("Not played")
+    page.click("#btn-play")
+    page.wait_for_selector("#reading-dialog[open]")
+    if width < 900:
+        page.tap("#reading-list .reading-choice >> nth=1")
+    else:
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate("() => document.activeElement.dataset.as") == "789TJ"
+        page.keyboard.press("Enter")
+    wait_change(page, before)
+    page.wait_for_selector("#trick .reading")
+    assert not page.is_visible("#reading-dialog")
+    assert page.inner_text("#trick .play >> nth=0").endswith("Q as J · straight 789TJ")
+    assert "You: plays 7 8 9 10 Q — Q as J · straight 789TJ" in page.inner_text("#log")
+    page.screenshot(path=str(shots / f"21-declared-played-{width}x{height}.png"),
+                    full_page=True)
+    assert not errors
+    page.close()
+
+
+def test_declared_hints_show_the_reading_and_play_it_without_asking(
+        browser: Any, declared_server: str, shots: Path) -> None:
+    """Under reading declared each hint is one (play, reading): the second, 3 and a wild Q as
+    the pair 33, typed 3*=33; Play plays that reading at once; a digit picks in the dialog."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    declared_lead(page, declared_server)
+    page.click("#btn-hint")
+    page.click("#btn-hint")
+    msg = page.inner_text("#message")
+    assert msg.startswith("Hint 2 of ") and "3Q — Q as 3 · pair 33 (typed 3*=33)" in msg
+    snap(page, shots, "22-declared-hint")
+    before = page.get_attribute("body", "data-actions") or ""
+    page.click("#btn-play")
+    wait_change(page, before)
+    assert not page.is_visible("#reading-dialog")
+    assert page.inner_text("#trick .play >> nth=0").endswith("Q as 3 · pair 33")
     assert not errors
     page.close()

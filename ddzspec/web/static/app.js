@@ -428,8 +428,13 @@ async function act(body) {
     app.sending = false;
     setGame(g);
   } catch (e) {
-    showMessage("message", e.message, "error");
     app.sending = false;
+    const readings = e.data && e.data.readings;
+    if (e.status === 422 && body.kind === "play" && body.as === undefined && readings && readings.length > 1) {
+      askReading(body.cards, readings);  // reading declared: the person says which
+      return;
+    }
+    showMessage("message", e.message, "error");
     if (e.status === 409 || e.status === 422) await resync();
   } finally {
     app.sending = false;
@@ -438,7 +443,56 @@ async function act(body) {
 
 function play() {
   if (!app.selected.size) { showMessage("message", "Select cards first (click them), or ask for a hint.", "error"); return; }
-  act({ kind: "play", cards: selectedText() });
+  const g = app.game;
+  const body = { kind: "play", cards: selectedText() };
+  // a hint under reading declared is one (play, reading): Play states the reading shown
+  if (app.hintIndex >= 0 && g.legal.as && g.legal.as[app.hintIndex] !== undefined) body.as = g.legal.as[app.hintIndex];
+  act(body);
+}
+
+/* reading declared (issue 26): a selection with several readings here asks which, in a modal
+   dialog (the page's <dialog>: focus kept inside, Esc or Cancel or a tap beside it cancels);
+   each reading a button, in words, numbered for the keys 1-9 */
+function askReading(cards, readings) {
+  const dlg = $("reading-dialog");
+  const list = $("reading-list");
+  list.innerHTML = "";
+  $("reading-note").textContent = cardText(cards) + " can be played as " + readings.length + " readings here. Which one do you play?";
+  readings.forEach((r, i) => {
+    const b = el("button", "reading-choice");
+    b.type = "button";
+    b.dataset.as = r.as;
+    b.appendChild(el("span", "num", i < 9 ? String(i + 1) : ""));
+    b.appendChild(el("span", "words", r.words));
+    b.appendChild(el("span", "typed", r.typed));
+    b.setAttribute("aria-label", (i < 9 ? (i + 1) + ": " : "") + r.words + " (" + r.typed + ")");
+    b.addEventListener("click", () => {
+      dlg.close("chosen");
+      act({ kind: "play", cards, as: r.as });
+    });
+    list.appendChild(b);
+  });
+  dlg.returnValue = "";
+  dlg.showModal();
+  list.firstChild.focus();
+}
+
+function readingKeys(e) {
+  // in the dialog: 1-9 choose, arrows move between the readings (Esc: the dialog's own cancel)
+  const items = [...document.querySelectorAll("#reading-list .reading-choice")];
+  const at = items.indexOf(document.activeElement);
+  if (/^[1-9]$/.test(e.key) && Number(e.key) <= items.length) { items[Number(e.key) - 1].click(); e.preventDefault(); }
+  else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    const step = e.key === "ArrowDown" ? 1 : -1;
+    items[((at < 0 ? (step > 0 ? -1 : 0) : at) + step + items.length) % items.length].focus();
+    e.preventDefault();
+  }
+}
+
+function readingClosed() {
+  // cancelled (Esc, Cancel, a tap outside): nothing is played, the selection is kept
+  if ($("reading-dialog").returnValue !== "chosen") showMessage("message", "Not played: no reading chosen (the cards stay selected).", "info");
+  $("btn-play").focus();
 }
 
 function hint() {
@@ -459,7 +513,9 @@ function hint() {
   renderMe();
   app.hintIndex = hi;
   const reading = g.legal.readings && g.legal.readings[hi] ? " — " + g.legal.readings[hi] : "";
-  showMessage("message", "Hint " + (hi + 1) + " of " + moves.length + ": " + cardText(moves[hi]) + reading + " (Hint again for the next)", "info");
+  // reading declared: each hint is one (play, reading), typed as the terminal seat types it
+  const typed = g.legal.typed && g.legal.typed[hi] !== moves[hi] ? " (typed " + g.legal.typed[hi] + ")" : "";
+  showMessage("message", "Hint " + (hi + 1) + " of " + moves.length + ": " + cardText(moves[hi]) + reading + typed + " (Hint again for the next)", "info");
 }
 
 /* ---------------------------------------------------------------- result & replay */
@@ -559,6 +615,7 @@ function switchTab(name) {
 
 function onKey(e) {
   if (e.target.matches("input, textarea, select")) return;
+  if ($("reading-dialog").open) return;  // the dialog's keys are its own (readingKeys)
   if (!$("pane-play").classList.contains("active") || !app.game) return;
   const k = e.key.toLowerCase();
   const legal = app.game.legal;
@@ -609,6 +666,14 @@ async function init() {
   $("btn-play").addEventListener("click", play);
   $("btn-pass").addEventListener("click", () => act({ kind: "pass" }));
   $("btn-hint").addEventListener("click", hint);
+  const dlg = $("reading-dialog");
+  dlg.addEventListener("keydown", readingKeys);
+  dlg.addEventListener("close", readingClosed);
+  $("reading-cancel").addEventListener("click", () => dlg.close("cancel"));
+  dlg.addEventListener("click", (e) => {  // a tap on the backdrop, beside the dialog's box
+    const r = dlg.getBoundingClientRect();
+    if (e.target === dlg && (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom)) dlg.close("cancel");
+  });
   $("upload-record").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;

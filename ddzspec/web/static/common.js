@@ -42,7 +42,9 @@ export async function api(method, path, body) {
   }
   let data = null;
   try { data = await r.json(); } catch (e) { data = { error: "the server sent no JSON" }; }
-  if (!r.ok) { const err = new Error(data.error || r.statusText); err.status = r.status; throw err; }
+  if (!r.ok) {  // err.data: the whole answer (a play's "readings" to choose from, issue 26)
+    const err = new Error(data.error || r.statusText); err.status = r.status; err.data = data; throw err;
+  }
   return data;
 }
 
