@@ -145,10 +145,13 @@ class Action:
         return {"seat": self.seat, kind: True}
 
     @classmethod
-    def from_json(cls, obj: Any, deck: Sequence[int] | None = None) -> Action:
+    def from_json(cls, obj: Any, deck: Sequence[int] | None = None,
+                  wild: int | None = None) -> Action:
         """Inverse of :meth:`to_json`. ``deck``: the variant's copies per rank, to reject ranks
-        it lacks. Raises GameError on a malformed object (the offending value quoted as JSON),
-        NotationError on bad cards."""
+        it lacks. ``wild``: the deal's wild rank (rank index), under which a ``*`` in a play
+        is a card of that rank, as the game's transcript writes it (``KK**``: KKQQ when Q is
+        wild; a record writes the cards held); None: ``*`` is an error. Raises GameError on a
+        malformed object (the offending value quoted as JSON), NotationError on bad cards."""
         if not isinstance(obj, dict):
             raise GameError(f"an action is a JSON object, not {json_text(obj)}")
         seat = obj.get("seat")
@@ -183,7 +186,12 @@ class Action:
             if extra and not isinstance(as_, str):
                 raise GameError(f"\"as\" (a declared reading) takes cards in notation (a "
                                 f"string), not {json_text(as_)}")
-            return cls(kind, seat, 0, parse_cards(v, deck=deck).cards,
+            held = parse_cards(v, deck=deck, wild=wild is not None)
+            cards = held.cards
+            if held.wilds and wild is not None:
+                cards += Cards(tuple(len(held.wilds) if r == wild else 0
+                                     for r in range(len(cards.counts))))
+            return cls(kind, seat, 0, cards,
                        parse_cards(as_, deck=deck).cards if isinstance(as_, str) else None)
         if v is not True:
             raise GameError(f"\"pass\" is true, not {json_text(v)}")

@@ -31,12 +31,15 @@ class Start:
     ``seed``: the shuffle seed (an int or a string; None only for an explicit deal, which is
     then redealt from seed 0 after an all-pass auction); ``hands`` / ``talon``: an explicit deal
     (None: shuffled from ``seed``); ``first``: the first speaker forced by the caller (None:
-    drawn by the shuffle; an explicit deal always has one, 0 by default)."""
+    drawn by the shuffle; an explicit deal always has one, 0 by default); ``wild``: the wild
+    ranks an explicit deal states (rank indices, one per ``draw``; :func:`explicit_wild`), or
+    None: drawn (:func:`draw_wild`)."""
 
     seed: int | str | None
     hands: tuple[Cards, ...] | None = None
     talon: Cards | None = None
     first: int | None = None
+    wild: tuple[int, ...] | None = None
 
 
 def check_seed(seed: object) -> int | str | None:
@@ -122,6 +125,64 @@ def draw_wild(rules: Rules, seed: int | str | None, attempt: int) -> tuple[int, 
     return tuple(rng.choice(d.ranks) for d in rules.wild.draws)
 
 
+def attempt_wild(rules: Rules, start: Start, attempt: int) -> tuple[int, ...]:
+    """The wild ranks of deal attempt ``attempt`` of the deal ``start``: those an explicit deal
+    states (:attr:`Start.wild`) for its first attempt, else :func:`draw_wild` (a redeal of an
+    explicit deal draws from seed 0)."""
+    if attempt == 0 and start.wild is not None:
+        return start.wild
+    return draw_wild(rules, start.seed, attempt)
+
+
+def explicit_wild(rules: Rules, wild: Sequence[int | str]) -> tuple[int, ...]:
+    """Validate the wild ranks an explicit deal states: one per ``draw`` of the rules' wild
+    section, in the order declared, each a rank index or a rank in English notation (``Q``,
+    ``T`` or ``10``) among the ranks its draw draws from. Raises GameError (rules without wild
+    cards, the wrong number of ranks, a rank that is not one, a joker, or a rank outside the
+    draw's ``from``).
+
+    >>> from ddzspec.rules import load_rules
+    >>> explicit_wild(load_rules("laizi"), ["Q"])  # rank index 9: 3 is 0, Q the tenth rank
+    (9,)
+    """
+    if rules.wild is None:
+        raise GameError(f"wild ranks given, but {rules.name} has no wild cards")
+    draws = rules.wild.draws
+    if isinstance(wild, str) or len(wild) != len(draws):
+        n = 1 if isinstance(wild, str) else len(wild)
+        raise GameError(f"{n} wild rank{'' if n == 1 else 's'} given; {rules.name} draws "
+                        f"{len(draws)} ({', '.join(d.name for d in draws)})")
+    out = []
+    for d, w in zip(draws, wild):
+        i = w if isinstance(w, int) and not isinstance(w, bool) else rank_index(w)
+        if i not in d.ranks:
+            raise GameError(f"wild rank {_symbol(i)}: the draw {d.name} draws from "
+                            + " ".join(ALL_RANKS[r].symbol() for r in d.ranks))
+        out.append(i)
+    return tuple(out)
+
+
+def rank_index(text: object) -> int:
+    """The index of the one rank ``text`` writes in English notation, as cards are written
+    (``Q``, ``q``, ``T``, ``10``). Raises GameError (not one card, a joker, not a string)."""
+    if not isinstance(text, str):
+        raise GameError(f"a wild rank is a rank symbol (3 … A, 2), not {text!r}")
+    try:
+        cards = parse_cards(text).cards
+    except NotationError:
+        cards = None
+    if cards is None or len(cards) != 1:
+        raise GameError(f"{text!r} is not a rank (3 … 9, T or 10, J, Q, K, A, 2)")
+    i = next(r for r in range(N_RANKS) if cards.counts[r])
+    if i >= N_RANKS - 2:
+        raise GameError(f"{text!r} is a joker: a joker is never a wild rank")
+    return i
+
+
+def _symbol(i: object) -> str:
+    return ALL_RANKS[i].symbol() if isinstance(i, int) and 0 <= i < N_RANKS else repr(i)
+
+
 def explicit_deal(rules: Rules, hands: Sequence[Cards | str], talon: Cards | str | None,
                   first: int | None) -> Setup:
     """Validate an explicit deal: (hands, talon, undealt, first). ``hands``: one per seat,
@@ -163,5 +224,5 @@ def explicit_deal(rules: Rules, hands: Sequence[Cards | str], talon: Cards | str
     return hs, t, und, f
 
 
-__all__ = ["Setup", "Start", "check_seat", "check_seed", "draw_wild", "explicit_deal",
-           "next_seat", "shuffle_deal"]
+__all__ = ["Setup", "Start", "attempt_wild", "check_seat", "check_seed", "draw_wild",
+           "explicit_deal", "explicit_wild", "next_seat", "rank_index", "shuffle_deal"]

@@ -41,7 +41,7 @@ from ..wild import WildMove
 from ..wildmoves import split_hand
 from .actions import ROUND_KINDS, Action, json_text
 from .bidding import current_round, talon_taken
-from .dealing import draw_wild
+from .dealing import attempt_wild, rank_index
 from .enums import ActionKind, Phase, Winner
 from .state import GameState, same_rules
 
@@ -105,6 +105,8 @@ class Record:
             out.update(hands=list(self.hands), talon=self.talon)
         if self.first is not None:
             out["first"] = self.first
+        if self.hands is not None and self.wild:  # an explicit deal states its wild ranks
+            out["wild"] = self.wild[0]
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -244,22 +246,51 @@ _FIELDS: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {
 
 
 def _wild_ranks(value: list[Any]) -> tuple[tuple[int, ...], ...]:
-    """A record's ``wild``: one list of rank symbols (English) per deal attempt, as rank
-    indices. Raises RecordError naming the bad value."""
+    """A record's ``wild``: one list of ranks per deal attempt, each written as cards are in
+    English notation (``Q``; ``T`` or ``10``), as rank indices. Raises RecordError naming the
+    bad value (a list that is empty or not of strings, a string that is not one rank, a
+    joker)."""
     out = []
-    for w in value:
+    for i, w in enumerate(value):
         if not isinstance(w, list) or not all(isinstance(x, str) for x in w):
             raise RecordError(f"\"deal\" \"wild\": one list of rank symbols per deal attempt, "
                               f"not {json_text(w)}")
+        if not w:
+            raise RecordError(f"\"deal\" \"wild\": deal attempt {i} lists no wild rank")
         try:
-            out.append(tuple(_RANK_INDEX[x] for x in w))
-        except KeyError as e:
-            raise RecordError(f"\"deal\" \"wild\": {json_text(e.args[0])} is not a rank "
-                              "(3 … 2, B, R)") from None
+            out.append(tuple(rank_index(x) for x in w))
+        except GameError as e:
+            raise RecordError(f"\"deal\" \"wild\": deal attempt {i}: {e}") from None
     return tuple(out)
 
 
-_RANK_INDEX = {r.symbol(): i for i, r in enumerate(ALL_RANKS)}
+def _check_wild(record: Record, rules: Rules) -> None:
+    """Raise RecordError when the record's version or ``wild`` lists do not fit its rules:
+    version 4 exactly when the rules have wild cards, and each attempt's list one rank per
+    ``draw``, each among the ranks its draw draws from (whether the seed draws it is
+    :func:`replay`'s check)."""
+    if rules.wild is None:
+        if record.version >= WILD_VERSION:
+            raise RecordError(f"a version {record.version} record (wild ranks"
+                              + (", \"deal\" \"wild\"" if record.wild is not None else "")
+                              + f") of {rules.label}, which have no wild cards: a record of "
+                              "rules without wild cards is version 2 or 3")
+        return
+    if record.wild is None:
+        raise RecordError(f"a version {record.version} record of {rules.label}, which have "
+                          f"wild cards: their records are version {WILD_VERSION} (\"deal\" "
+                          "\"wild\" lists the wild ranks drawn)")
+    draws = rules.wild.draws
+    for i, w in enumerate(record.wild):
+        if len(w) != len(draws):
+            raise RecordError(f"\"deal\" \"wild\": deal attempt {i} lists {len(w)} rank"
+                              f"{'' if len(w) == 1 else 's'}, the rules draw {len(draws)}")
+        for d, r in zip(draws, w):
+            if r not in d.ranks:
+                raise RecordError(f"\"deal\" \"wild\": deal attempt {i}: "
+                                  f"{ALL_RANKS[r].symbol()} is not a rank the draw {d.name} "
+                                  "draws from ("
+                                  + " ".join(ALL_RANKS[x].symbol() for x in d.ranks) + ")")
 
 
 def _check_fields(where: str, obj: dict[str, Any], fields: dict[str, tuple[bool,
@@ -340,7 +371,7 @@ def record_of(state: GameState) -> Record:
                   None if state.result is None else state.result.to_json(),
                   rules_text=text, rules_without=rules.without, hands=hands, talon=talon,
                   first=st.first, version=record_version(rules),
-                  wild=tuple(draw_wild(rules, st.seed, i) for i in range(state.attempt + 1))
+                  wild=tuple(attempt_wild(rules, st, i) for i in range(state.attempt + 1))
                   if rules.wild is not None else None)
 
 
@@ -567,6 +598,7 @@ def initial_state(record: Record, rules: Rules | None = None) -> GameState:
     """The state before the first action, under :func:`record_rules`. Raises RecordError
     (rules not reproducible, or a bad deal)."""
     rules = record_rules(record, rules)
+    _check_wild(record, rules)
     try:
         return GameState.new(rules, **record.start_options())
     except DdzError as e:
@@ -597,20 +629,22 @@ def replay(record: Record, rules: Rules | None = None) -> Replay:
     for i, raw in enumerate(record.actions):
         obj = raw.to_json()
         try:
-            action = raw if isinstance(raw, Action) else Action.from_json(obj, deck)
+            action = raw if isinstance(raw, Action) else \
+                Action.from_json(obj, deck, state.wild[0] if len(state.wild) == 1 else None)
             after = state.apply(action)
         except DdzError as e:
             return Replay(init, tuple(steps), i, f"{json_text(obj, 200)}: {e}", tuple(warnings))
         why = _wild_differs(record, after) if after.attempt != state.attempt else None
-        if why is not None:
-            return Replay(init, tuple(steps), i, f"{json_text(obj, 200)}: {why}",
-                          tuple(warnings))
         state = after
         steps.append(ReplayStep(i, action, state))
+        if why is not None:  # the attempt begins with the next action (if the record has it)
+            at = i + 1 if i + 1 < len(record.actions) else None
+            return Replay(init, tuple(steps), at, why, tuple(warnings))
     if record.wild is not None and len(record.wild) != state.attempt + 1:
-        return Replay(init, tuple(steps), len(record.actions),
-                      f"\"wild\" lists {len(record.wild)} deal attempt(s); the deal had "
-                      f"{state.attempt + 1}", tuple(warnings))
+        n = len(record.wild)
+        return Replay(init, tuple(steps), None,
+                      f"\"deal\" \"wild\" lists {n} deal attempt{'' if n == 1 else 's'}; "
+                      f"the actions play {state.attempt + 1}", tuple(warnings))
     if record.result is not None:
         got = None if state.result is None else state.result.to_json()
         if got != record.result:
@@ -633,8 +667,10 @@ def _wild_differs(record: Record, state: GameState) -> str | None:
         return f"\"wild\" lists no wild rank for deal attempt {state.attempt} (drawn: {shown})"
     if got[state.attempt] != state.wild:
         listed = " ".join(ALL_RANKS[i].symbol() for i in got[state.attempt])
+        seed = (f"seed {json_text(state.seed)}" if state.setup is None else
+                f"the redeal of an explicit deal, seed {json_text(state.seed or 0)}")
         return (f"the record's wild rank {listed} for deal attempt {state.attempt} is not the "
-                f"one the deal draws ({shown}, from seed {state.seed!r})")
+                f"one the deal draws ({shown}, from {seed})")
     return None
 
 

@@ -20,10 +20,12 @@ from .actions import Action
 from .dealing import (
     Setup,
     Start,
+    attempt_wild,
     check_seat,
     check_seed,
     draw_wild,
     explicit_deal,
+    explicit_wild,
     shuffle_deal,
 )
 from .enums import ActionKind, Phase, Role
@@ -115,7 +117,8 @@ class GameState:
     @classmethod
     def new(cls, rules: Rules, seed: int | str | None = None,
             hands: Sequence[Cards | str] | None = None, talon: Cards | str | None = None,
-            first: int | None = None) -> GameState:
+            first: int | None = None,
+            wild: Sequence[int | str] | None = None) -> GameState:
         """A fresh deal in the bidding phase.
 
         Either ``seed`` (an int or a string: reproducible shuffle, see :func:`shuffle_deal`;
@@ -123,23 +126,34 @@ class GameState:
         or explicit ``hands`` (one per seat, ``deal.hand`` cards each) and ``talon`` (the
         undealt rest is the deck minus both), with ``first`` the first speaker (default 0). An
         explicit deal voided by an all-pass auction is redealt from ``seed`` (default 0).
+        ``wild``: under wild rules, the wild ranks an explicit deal states, one per ``draw``
+        (:func:`~ddzspec.game.dealing.explicit_wild`; default: drawn from ``seed``, 0 if
+        None); a shuffled deal draws its own, and every redeal draws again.
         Every option is kept in :attr:`start`, so a record starts the same deal again. Raises
         GameError when the rules cannot be played (:func:`accept_rules`), the cards do not
-        make up the deck, cannot be read (naming the hand or the talon) or the seed is neither
-        an int nor a string; BadSeatError for ``first``.
+        make up the deck, cannot be read (naming the hand or the talon), the seed is neither
+        an int nor a string, or ``wild`` is given to a shuffled deal or does not fit the
+        rules' draws; BadSeatError for ``first``.
         """
         accept_rules(rules)
         seed = check_seed(seed)
         if hands is None:
             if talon is not None:
                 raise GameError("a talon without hands")
+            if wild is not None:
+                raise GameError("wild ranks given to a shuffled deal: it draws its own (an "
+                                "explicit deal, with hands and a talon, may state them)")
             s = 0 if seed is None else seed
             h, t, u, f = shuffle_deal(rules, s, 0, None)
             if first is not None:
                 f = check_seat(rules, first)
             return cls.deal_state(rules, Start(s, first=first), None, 0, (h, t, u, f), ())
         setup = cls.explicit_setup(rules, hands, talon, first)
-        start = Start(seed, setup[0], setup[1], setup[3])
+        # the first attempt's wild ranks are the deal's, stated or drawn (so that its record
+        # states them and a resumed deal is equal to it)
+        stated = explicit_wild(rules, wild) if wild is not None else \
+            draw_wild(rules, seed, 0) if rules.wild is not None else None
+        start = Start(seed, setup[0], setup[1], setup[3], stated)
         return cls.deal_state(rules, start, setup, 0, setup, ())
 
     @classmethod
@@ -160,7 +174,7 @@ class GameState:
         st = cls(rules=rules, start=start, setup=setup, attempt=attempt, hands=hands,
                  talon=talon, undealt=undealt, first=first, phase=Phase.BIDDING, turn=first,
                  played=(EMPTY,) * n, plays=(0,) * n, log=log,
-                 wild=draw_wild(rules, start.seed, attempt))
+                 wild=attempt_wild(rules, start, attempt))
         return bidding.start_rounds(st, RoundStage.BEFORE_DEAL) if rules.rounds else st
 
     # ------------------------------------------------------------------ queries

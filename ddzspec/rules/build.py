@@ -916,6 +916,13 @@ class _WildBuilder:
             raise self.b.err("wild needs 'bomb SHAPE' (the shape whose readings get a class)",
                              self.sec.at)
         shape = self.by_name.get(w.text)
+        gone = self.b.raw.dropped.get(w.text)
+        if shape is None and gone is not None:
+            where = "" if gone.line is None else f" at {gone.line}:{gone.column}"
+            raise self.b.err(f"wild bomb {w.text}: {w.text} is dropped (without{where}), but "
+                             "the wild section's bomb classes (soft, hard, pure) are readings "
+                             f"of it: keep {w.text}, or give a wild section naming another bomb",
+                             w.at)
         if shape is None:
             raise self.b.err(f"wild bomb {w.text}: no such shape", w.at)
         if not shape.tier or shape.kicker_kind is not None or shape.run_min != 1 \
@@ -938,6 +945,8 @@ class _WildBuilder:
         for w in words:
             if w.text in seen:
                 raise self.b.err(f"wild order: {w.text} is listed twice", w.at)
+            if w.text not in set(BombClass) and not self.b.kept("wild order", w):
+                continue  # a shape dropped by ``without``: the order loses it
             if w.text not in set(BombClass) and w.text not in above:
                 raise self.b.err(f"wild order: {w.text} is neither a bomb class (classes: "
                                  f"{', '.join(BombClass)}) nor a shape above {bomb.name}"
@@ -1032,6 +1041,7 @@ class _WildBuilder:
 
 def _build_wild(b: Builder, shapes: tuple[Shape, ...], order: tuple[Rank, ...]) -> Wild:
     sec = b.section("wild")
+    b.once("wild", sec, ("count", "bomb", "order", "factor", "reading", "priority", "restrict"))
     w = _WildBuilder(b, sec, shapes, order)
     count = w.count()
     draws = w.draws(count)

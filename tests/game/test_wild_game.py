@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from wild_helpers import declared_laizi
@@ -15,6 +16,7 @@ from ddzspec.errors import (
     GameError,
     LastPlayOnlyError,
     NotAMoveError,
+    RecordError,
     UnplayableRulesError,
 )
 from ddzspec.game import Action, Game, GameState
@@ -118,9 +120,12 @@ def test_a_laizi_record_round_trips_and_replays() -> None:
     lines = transcript(rep.initial, rep.steps)
     assert "  wild rank (laizi, drawn after the deal): 7" in lines
     assert any("555*: bomb 5555 (soft; wild cards as 5)" in line for line in lines)
+    # an explicit deal's wild rank is the deal's own: with 8 stated, 5557 is a trio and single
     obj["deal"]["wild"] = [["8"]]
-    bad = replay(Record.from_json(obj))
-    assert bad.error_index == 0 and bad.error is not None and "is not the one" in bad.error
+    other = replay(Record.from_json(obj))
+    assert other.ok and other.state.wild == (Rank.EIGHT.index,)
+    played = other.steps[1].state.last_wild  # after the play (the trick then ends)
+    assert played is not None and played.describe() == "trio_single 555+7"
     del obj["deal"]["wild"]
     with pytest.raises(Exception, match="needs \"wild\""):
         Record.from_json(obj)
@@ -137,9 +142,133 @@ def test_a_redeal_draws_again_and_its_rank_is_checked() -> None:
     other = "3" if obj["deal"]["wild"][1] != ["3"] else "4"
     obj["deal"]["wild"][1] = [other]
     bad = replay(Record.from_json(obj))
-    # the third pass (action 2) began attempt 1, whose rank the record misstates
-    assert bad.error_index == 2 and bad.error is not None
+    # the third pass (action 2) voids attempt 0; the record ends there, so no action of
+    # attempt 1 is to blame: the error has no index, and the redeal is replayed
+    assert bad.error_index is None and bad.error is not None and bad.state == st
     assert f"wild rank {other} for deal attempt 1 is not the one the deal draws" in bad.error
+    assert "from the redeal of an explicit deal, seed 11" in bad.error
+    # with a bid of attempt 1 recorded, that bid (action 3, its first) is the one reported
+    obj["actions"].append({"seat": st.turn, "bid": 0})
+    bad = replay(Record.from_json(obj))
+    assert bad.error_index == 3 and bad.problem is not None
+    assert bad.problem.startswith(f"action 3: the record's wild rank {other} for deal attempt 1")
+
+
+def seeded_record() -> dict[str, Any]:
+    """The JSON record of seed 1 under laizi (Q drawn), two bids in."""
+    st = GameState.new(LAIZI, seed=1)
+    assert st.wild == (Rank.QUEEN.index,)
+    st = st.apply(Action.bid(st.turn, 0)).apply(Action.bid((st.turn + 1) % 3, 0))
+    obj: dict[str, Any] = json.loads(record_of(st).dumps())
+    assert obj["deal"] == {"seed": 1, "wild": [["Q"]]}
+    return obj
+
+
+@pytest.mark.parametrize(("wild", "message"), [
+    ([[]], r"\"deal\" \"wild\": deal attempt 0 lists no wild rank$"),
+    ([["Q", "K"]], r"\"deal\" \"wild\": deal attempt 0 lists 2 ranks, the rules draw 1$"),
+    ([["B"]], r"\"deal\" \"wild\": deal attempt 0: 'B' is a joker: a joker is never a wild "
+              r"rank$"),
+    ([["1"]], r"deal attempt 0: '1' is not a rank \(3 … 9, T or 10, J, Q, K, A, 2\)$"),
+])
+def test_a_malformed_wild_list_is_a_record_error(wild: list[list[str]], message: str) -> None:
+    obj = seeded_record()
+    obj["deal"]["wild"] = wild
+    with pytest.raises(RecordError, match=message):
+        replay(Record.from_json(obj))
+
+
+def test_wild_ranks_are_written_as_cards_are() -> None:
+    obj = seeded_record()
+    for spelling in ("Q", "q"):
+        obj["deal"]["wild"] = [[spelling]]
+        assert replay(Record.from_json(obj)).ok
+    obj["deal"]["wild"] = [["10"]]  # T, spelt as a card may be: read, and not the rank drawn
+    bad = replay(Record.from_json(obj))
+    assert bad.problem == ("action 0: the record's wild rank T for deal attempt 0 is not the "
+                           "one the deal draws (Q, from seed 1)")
+
+
+def test_a_wild_list_of_more_attempts_than_played_is_not_an_actions_error() -> None:
+    obj = seeded_record()
+    obj["deal"]["wild"] = [["Q"], ["K"]]
+    bad = replay(Record.from_json(obj))
+    assert bad.error_index is None and len(bad.steps) == 2
+    assert bad.problem == "\"deal\" \"wild\" lists 2 deal attempts; the actions play 1"
+
+
+def test_a_classic_record_cannot_claim_wild_ranks() -> None:
+    st = GameState.new(load_rules("classic"), seed=1)
+    obj = json.loads(record_of(st).dumps())
+    assert obj["version"] == 2 and "wild" not in obj["deal"]
+    obj["version"] = 4
+    obj["deal"]["wild"] = [["Q"]]
+    with pytest.raises(RecordError, match=r"^a version 4 record \(wild ranks, \"deal\" "
+                       r"\"wild\"\) of classic, which have no wild cards"):
+        replay(Record.from_json(obj))
+    del obj["deal"]["wild"]
+    with pytest.raises(RecordError, match="needs \"wild\""):
+        Record.from_json(obj)
+    laizi = seeded_record()
+    laizi["version"] = 3
+    del laizi["deal"]["wild"]
+    with pytest.raises(RecordError, match=r"^a version 3 record of laizi, which have wild "
+                       r"cards: their records are version 4"):
+        replay(Record.from_json(laizi))
+
+
+def test_an_explicit_deal_states_its_wild_rank() -> None:
+    queen = Rank.QUEEN.index
+    st = GameState.new(LAIZI, hands=HANDS, talon=TALON, wild=["Q"])
+    assert st.wild == (queen,) and st.start.wild == (queen,)
+    assert GameState.new(LAIZI, hands=HANDS, talon=TALON, wild=[queen]) == st
+    # default: drawn from the seed, 0 without one
+    assert GameState.new(LAIZI, hands=HANDS, talon=TALON).wild == draw_wild(LAIZI, 0, 0)
+    st = landlord_takes(st).apply(Action.play(0, "QJ"))  # Q wild: the pair JJ
+    assert st.last_wild is not None and st.last_wild.describe() == "pair JJ (wild cards as J)"
+    obj = json.loads(record_of(st).dumps())
+    assert obj["deal"]["seed"] is None and obj["deal"]["wild"] == [["Q"]]
+    assert resume(Record.from_json(obj)) == st
+    for bad, message in [(["K", "Q"], "2 wild ranks given; laizi draws 1 \\(laizi\\)"),
+                         (["R"], "'R' is a joker"), ([99], "wild rank 99: the draw laizi")]:
+        with pytest.raises(GameError, match=message):
+            GameState.new(LAIZI, hands=HANDS, talon=TALON, wild=bad)
+    with pytest.raises(GameError, match="wild ranks given to a shuffled deal"):
+        GameState.new(LAIZI, seed=1, wild=["Q"])
+    with pytest.raises(GameError, match="classic has no wild cards"):
+        GameState.new(load_rules("classic"), hands=HANDS, talon=TALON, wild=["Q"])
+
+
+def test_a_redeal_of_an_explicit_deal_says_its_seed_without_none() -> None:
+    st = GameState.new(LAIZI, hands=HANDS, talon=TALON, wild=["Q"])
+    for seat in range(3):
+        st = st.apply(Action.bid(seat, 0))
+    obj = json.loads(record_of(st).dumps())
+    assert obj["deal"]["wild"][0] == ["Q"] and len(obj["deal"]["wild"]) == 2
+    assert resume(Record.from_json(obj)) == st
+    obj["deal"]["wild"][1] = ["3"] if obj["deal"]["wild"][1] != ["3"] else ["4"]
+    bad = replay(Record.from_json(obj))
+    assert bad.error is not None and "None" not in bad.error
+    assert "from the redeal of an explicit deal, seed 0)" in bad.error
+
+
+def test_a_record_play_may_write_wild_cards_as_the_transcript_does() -> None:
+    st = landlord_takes(deal())
+    st = st.apply(Action.play(0, "5557"))  # 7 is wild: the transcript writes 555*
+    obj = json.loads(record_of(st).dumps())
+    assert obj["actions"][-1] == {"seat": 0, "play": "5557"}
+    obj["actions"][-1]["play"] = "555*"
+    assert resume(Record.from_json(obj)) == st
+    obj["actions"][-1]["play"] = "55**"  # two 7s: seat 0 holds one
+    bad = replay(Record.from_json(obj))
+    assert bad.error_index == 1 and bad.error is not None
+    assert "seat 0 does not hold these cards: it needs 2 x 7" in bad.error
+    classic = json.loads(record_of(GameState.new(load_rules("classic"), hands=HANDS,
+                                                 talon=TALON).apply(Action.bid(0, 3))
+                                   .apply(Action.play(0, "5557"))).dumps())
+    classic["actions"][-1]["play"] = "555*"  # no wild rank: no wild card
+    bad = replay(Record.from_json(classic))
+    assert bad.error_index == 1 and bad.error is not None and "'*' is a wild card" in bad.error
 
 
 DECLARED = load_rules(str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules"))

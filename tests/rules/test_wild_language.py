@@ -164,6 +164,45 @@ def test_a_dropped_shape_leaves_the_priority() -> None:
     assert w is not None and "trio_pair" not in w.priority and len(w.priority) == 13
 
 
+@pytest.mark.parametrize(("clause", "again"), [
+    ("count 1", "count 1"),  # the same value twice: still a clause given twice
+    ("reading strongest", "reading declared"),  # the second does not quietly win
+    ("bomb bomb", "bomb bomb"),
+    ("order rocket > pure > hard > soft", "order rocket > pure > hard > soft"),
+    ("factor soft 2 hard 4 pure 4", "factor soft 2 hard 4 pure 8"),
+])
+def test_a_wild_clause_given_twice_is_located_at_the_second(tmp_path: Path, clause: str,
+                                                            again: str) -> None:
+    text = WILD.replace("}", f"    {again}\n}}")
+    e = _error(text, tmp_path)
+    word = clause.split(maxsplit=1)[0]
+    assert e.message == f"wild: {word} given twice (each clause once in a block)", e.message
+    # line 10: the rules line, "wild {" and its 7 clauses come first
+    assert (e.line, e.column) == (10, 5)
+    assert text.splitlines()[9] == f"    {again}"
+
+
+@pytest.mark.parametrize("dropped", ["rocket", "bomb"])
+def test_without_a_shape_above_or_of_the_bomb_line(tmp_path: Path, dropped: str) -> None:
+    # ``without`` removes a shape from the wild order too (rocket, the one shape above the
+    # bomb); the wild bomb shape itself cannot go: the bomb classes are its readings
+    text = f"rules t extends laizi\nwithout {dropped}\n"
+    if dropped == "rocket":
+        (tmp_path / "t.rules").write_text(text)
+        file = str(tmp_path / "t.rules")
+        for rules in (load_rules("laizi", without=("rocket",)), load_rules(file)):
+            w = rules.wild
+            assert w is not None and w.order == ("pure", "hard", "soft")
+            assert "rocket" not in w.priority and len(w.priority) == 13
+        return
+    e = _error(text, tmp_path)
+    assert "wild bomb bomb: bomb is dropped (without at 2:9), but the wild section's bomb " \
+        "classes (soft, hard, pure) are readings of it" in e.message, e.message
+    with pytest.raises(RulesError, match=r"^laizi: --without bomb: wild bomb bomb: bomb is "
+                       r"dropped \(without\)"):
+        load_rules("laizi", without=("bomb",))
+
+
 def test_diff_names_the_wild_section() -> None:
     from ddzspec.diff import spec_differences
     diffs = {d.what: d for d in spec_differences(load_rules("classic"), load_rules("laizi"))}
