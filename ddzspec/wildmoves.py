@@ -36,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import add, sub
 
-from .cards import N_RANKS, Cards, pack
+from .cards import KEY_BITS, N_RANKS, Cards, pack
 from .readings import Reading, make_reading
 from .rules import Rules
 from .rules.model import ReadingPolicy, Wild
@@ -222,7 +222,7 @@ def _splits(m: Sequence[int], h: Sequence[int], wilds: int, jokers: set[int]
             if i in jokers:
                 return
             need += d
-            dkey |= d << (3 * i)
+            dkey |= d << (KEY_BITS * i)
             if c > d:
                 room.append((i, c - d))
         elif i not in jokers:
@@ -253,7 +253,7 @@ def _extras(room: tuple[tuple[int, int], ...], spare: int) -> tuple[tuple[int, i
         # each rank's count descending, then the picks of the ranks above it
         by_count: list[list[int]] = [[0]] + [[] for _ in range(spare)]
         for i, cap in reversed(room):
-            by_count = [[(n << (3 * i)) + rest for n in range(min(e, cap), -1, -1)
+            by_count = [[(n << (KEY_BITS * i)) + rest for n in range(min(e, cap), -1, -1)
                          for rest in by_count[e - n]] for e in range(spare + 1)]
         got = _EXTRAS[room, spare] = tuple(
             (extra, more) for extra in range(spare + 1) for more in by_count[extra])

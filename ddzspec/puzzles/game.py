@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from ..cards import NOTATIONS, Cards, parse_cards, unpack4
+from ..cards import NOTATIONS, Cards, parse_cards, unpack
 from ..errors import NotationError, PuzzleError, shorten
 from ..solver import PASS, Position
 from ..solver.search import Aborted, Limit, Searcher, gc_paused
@@ -228,7 +228,7 @@ class _Engine:
 
     def hand_text(self, hand: int, notation: str = "en") -> str:
         """A packed hand as canonical text."""
-        return Cards(unpack4(hand)).format(notation)
+        return Cards(unpack(hand)).format(notation)
 
 
 # ----------------------------------------------------------------------------- the game
@@ -360,7 +360,7 @@ class PuzzleGame:
     def _done_words(self, seat: int, moves: tuple[tuple[int, int], ...]) -> str:
         """How seat ``seat`` ended the game with the last of ``moves``: "out", or, with a
         target (the duel handicap), "target reached, 1 card left"."""
-        left = len(Cards(unpack4(self._hands_after(moves)[seat])))
+        left = len(Cards(unpack(self._hands_after(moves)[seat])))
         if left == 0:
             return "out"
         return f"target reached, {left} card{'' if left == 1 else 's'} left"
@@ -450,7 +450,7 @@ class PuzzleGame:
             cards = parse_cards(move, notation, rules.deck).cards
         except NotationError as err:
             raise PuzzleError(f"move {shorten(move)!r}: {err.one_line()}") from None
-        held = Cards(unpack4(hands[s]))
+        held = Cards(unpack(hands[s]))
         if not cards <= held:
             raise PuzzleError(f"move {move!r}: {seat} does not hold these cards: it needs "
                               f"{cards.shortfall(held, notation)}; hand "
@@ -605,7 +605,7 @@ class PuzzleGame:
         e = self._engine
         table = None if last < 0 else e.search.ms.reading(last).cards
         n = len(self.seats)
-        return replace(e.position, hands=tuple(Cards(unpack4(h)) for h in hands), to_move=s,
+        return replace(e.position, hands=tuple(Cards(unpack(h)) for h in hands), to_move=s,
                        on_table=table, played_by=None if last < 0 else (s - 1 - passes) % n,
                        passes=passes if last >= 0 else 0)
 
