@@ -509,7 +509,8 @@ def entry_check(rules: Rules) -> Callable[[int, Entry], bool]:
         b = bodies[e]
         if b is None or not (_covers(deck, key) and _covers(key, b[0])):
             return False
-        if sum((key & m).bit_count() << j for j, m in enumerate(FIELD_BITS)) != b[1]:
+        f0, f1, f2, f3 = (key & m for m in FIELD_BITS)  # the cards: bit j of a field counts 2^j
+        if f0.bit_count() + 2 * f1.bit_count() + 4 * f2.bit_count() + 8 * f3.bit_count() != b[1]:
             return False
         return not b[2] or (key - b[0]) & FIELD_BITS[0] == 0
     return check
