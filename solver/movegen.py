@@ -15,6 +15,7 @@ for answering a move, plus the higher-tier moves (bombs, rocket) that beat any l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from librt.vecs import vec
 from mypy_extensions import i64, u8
@@ -162,8 +163,8 @@ def _chunk(k3: int) -> tuple[int, int]:
 
 
 #: Ranks per chunk of :func:`_repack`, and each chunk's value: (support, cards).
-_CHUNK = 3
-_CHUNK_BITS = KEY_BITS * _CHUNK
+_CHUNK: Final = 3
+_CHUNK_BITS: Final = KEY_BITS * _CHUNK
 _CHUNKS = [_chunk(k) for k in range(1 << _CHUNK_BITS)]
 
 
