@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .cards import FIELD_BITS, KEY_BITS, N_RANKS, Cards, pack
+from .cards import FIELD_BITS, KEY_BITS, KEY_MASK, N_RANKS, Cards, pack
 from .errors import CacheWarning
 from .readings import Reading, make_reading
 from .restrictions import holds
@@ -475,6 +475,20 @@ MAX_TABLE_BYTES = 1024 * 1024 * 1024
 #: The lowest bit of every field above the first and the bit past the last: where a subtraction
 #: of packed multisets borrows when a field of the second is larger.
 _BORROWS = sum(1 << (KEY_BITS * i) for i in range(1, N_RANKS + 1))
+#: Lanes of two fields (8 bits) of a packed multiset, the low field of each lane's pair, and
+#: the multiplier that adds every lane into the top one (:func:`_size`).
+_LANE = 2 * KEY_BITS
+_LANES = sum(KEY_MASK << (_LANE * i) for i in range((N_RANKS + 1) // 2))
+_ADD_LANES = sum(1 << (_LANE * i) for i in range((N_RANKS + 1) // 2))
+_TOP_LANE = _LANE * ((N_RANKS + 1) // 2 - 1)
+assert N_RANKS * KEY_MASK < 1 << _LANE  # the largest sum fits one lane
+
+
+def _size(key: int) -> int:
+    """The cards of a packed multiset: each pair of fields added into an 8-bit lane, then the
+    lanes into the top lane by one multiplication."""
+    s = (key & _LANES) + ((key >> KEY_BITS) & _LANES)
+    return ((s * _ADD_LANES) >> _TOP_LANE) & ((1 << _LANE) - 1)
 
 
 def _covers(big: int, small: int) -> bool:
@@ -509,8 +523,7 @@ def entry_check(rules: Rules) -> Callable[[int, Entry], bool]:
         b = bodies[e]
         if b is None or not (_covers(deck, key) and _covers(key, b[0])):
             return False
-        f0, f1, f2, f3 = (key & m for m in FIELD_BITS)  # the cards: bit j of a field counts 2^j
-        if f0.bit_count() + 2 * f1.bit_count() + 4 * f2.bit_count() + 8 * f3.bit_count() != b[1]:
+        if _size(key) != b[1]:
             return False
         return not b[2] or (key - b[0]) & FIELD_BITS[0] == 0
     return check
