@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
+from typing import Final
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -78,38 +79,41 @@ _TERMINAL_RANK = {
     "SMALL_JOKER": Rank.SMALL_JOKER, "BIG_JOKER": Rank.BIG_JOKER,
     "SMALL_JOKER_WORDS": Rank.SMALL_JOKER, "BIG_JOKER_WORDS": Rank.BIG_JOKER,
 }
-_BITS = 3  # counts 0..7 per rank in a packed key (a rank never has more than 4 copies)
+#: Bits per rank in a packed key (:func:`pack`): a field holds 0 … 15 cards of one rank (a
+#: bomb of four natural and eight wild cards, issue 26; twelve copies of a rank in a
+#: three-pack deck, issue 27).
+KEY_BITS: Final = 4
+#: One field of a packed key: the most cards of a rank it holds.
+KEY_MASK: Final = 0xF
+#: Bits of a packed key: 15 fields of 4 bits (60, under 2^63: one machine word in the compiled
+#: solver).
+KEY_WIDTH: Final = 60
+#: ``FIELD_BITS[j]``: bit ``j`` of every field of a packed key (j = 0 … 3).
+FIELD_BITS: tuple[int, ...] = tuple(sum(1 << (KEY_BITS * i + j) for i in range(N_RANKS))
+                                    for j in range(KEY_BITS))
+#: The top bit of every field: the guard bits of the one-subtraction containment test
+#: (:func:`ddzspec.moves.contains`): ``((hand | KEY_GUARD) - move) & KEY_GUARD == KEY_GUARD``
+#: iff the hand holds the move, exact while no count is above :data:`GUARDED_MAX`.
+KEY_GUARD: Final = 0x888888888888888
+#: The most copies of a rank a hand may hold for the guard test (a field's bits below its top
+#: bit): the rules' deck limit (``copies``).
+GUARDED_MAX: Final = 7
+assert (KEY_MASK == (1 << KEY_BITS) - 1 and KEY_WIDTH == KEY_BITS * N_RANKS
+        and FIELD_BITS[-1] == KEY_GUARD and GUARDED_MAX == KEY_MASK >> 1)
 
 
 def pack(counts: Sequence[int]) -> int:
-    """Pack a count vector into an int key: 3 bits per rank (the table's lookup key)."""
+    """Pack a count vector into an int key: :data:`KEY_BITS` bits per rank, rank index 0 in
+    the lowest field (the table's lookup key, the solver's hands and moves)."""
     key = 0
     for i, c in enumerate(counts):
-        key |= c << (_BITS * i)
+        key |= c << (KEY_BITS * i)
     return key
 
 
 def unpack(key: int) -> tuple[int, ...]:
-    """Inverse of :func:`pack`."""
-    return tuple((key >> (_BITS * i)) & 7 for i in range(N_RANKS))
-
-
-#: Guard bits of the 4-bit packing: bit 3 of each of the 15 four-bit fields.
-GUARD4 = sum(8 << (4 * i) for i in range(N_RANKS))
-
-
-def pack4(counts: Sequence[int]) -> int:
-    """Pack 15 rank counts (each 0 … 7) four bits per rank: the containment-test form used by
-    move generation and search."""
-    key = 0
-    for i, c in enumerate(counts):
-        key |= c << (4 * i)
-    return key
-
-
-def unpack4(key: int) -> tuple[int, ...]:
-    """Inverse of :func:`pack4`: the 15 rank counts."""
-    return tuple((key >> (4 * i)) & 15 for i in range(N_RANKS))
+    """Inverse of :func:`pack`: the 15 rank counts."""
+    return tuple((key >> (KEY_BITS * i)) & KEY_MASK for i in range(N_RANKS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,16 +121,20 @@ class Cards:
     """A multiset of ranks: ``counts[i]`` copies of ``Rank(i + 3)``; 15 counts.
 
     ``str()`` is the English notation (low to high), ``repr()`` an executable constructor.
-    Raises ValueError on a negative count or a vector that is not 15 long.
+    Raises ValueError on a negative count, a count above :data:`KEY_MASK` or a vector that is
+    not 15 long.
     """
 
     counts: tuple[int, ...]
     key: int = field(init=False, repr=False, compare=False, hash=False)
-    """Packed int key (3 bits per rank), computed once: the move table's lookup key."""
+    """Packed int key (:func:`pack`), computed once: the move table's lookup key."""
 
     def __post_init__(self) -> None:
         if len(self.counts) != N_RANKS or min(self.counts) < 0:
             raise ValueError(f"Cards needs 15 non-negative counts, got {self.counts!r}")
+        if max(self.counts) > KEY_MASK:
+            raise ValueError(f"Cards holds at most {KEY_MASK} cards of a rank (a packed key's "
+                             f"field), got {self.counts!r}")
         object.__setattr__(self, "key", pack(self.counts))
 
     @classmethod

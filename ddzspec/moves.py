@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from .cards import ALL_RANKS, GUARD4, N_RANKS, Cards, pack, pack4, parse_cards
+from .cards import ALL_RANKS, KEY_BITS, KEY_GUARD, N_RANKS, Cards, pack, parse_cards
 from .check import ambiguity_problem, refusal, require_lone_cards
 from .errors import AmbiguousReadingError, GameError, IllegalMoveError, NotationError
 from .readings import Reading, make_reading, read
@@ -41,12 +41,13 @@ from .table import (
     shape_bodies,
 )
 
-_GUARD = GUARD4
+_GUARD = KEY_GUARD
 
 
 def contains(hand4: int, move4: int) -> bool:
-    """Whether a hand holds a move, both packed by :func:`pack4` (the hand with guard bits:
-    ``pack4(hand) | GUARD``). One subtraction: no rank borrows iff every guard bit survives."""
+    """Whether a hand holds a move, both packed by :func:`pack` (the hand with guard bits:
+    ``pack(hand) | GUARD``). One subtraction: no rank borrows iff every guard bit survives
+    (exact while no count is above :data:`~ddzspec.cards.GUARDED_MAX`)."""
     return (hand4 - move4) & _GUARD == _GUARD
 
 
@@ -111,7 +112,7 @@ class TableIndex:
             for k, m4, r in v:
                 if not keys or keys[-1] != k:
                     keys.append(k)
-                    groups.append((pack4(r.body.counts), []))
+                    groups.append((pack(r.body.counts), []))
                 groups[-1][1].append((m4, r))
             self.by_type[t] = (keys, groups)
         self.tiered = tiered  # hint order: by tier then key
@@ -137,7 +138,7 @@ class TableIndex:
             if si in self.last_only:
                 continue
             k = KIND_SIZE.get(shape.kicker_kind or "", 1)
-            incs = tuple(k << (3 * r + eid_shift) for r in range(N_RANKS))
+            incs = tuple(k << (KEY_BITS * r + eid_shift) for r in range(N_RANKS))
             for run in range(shape.run_min, shape.run_max + 1):
                 if shape.size(run) > rules.max_cards:
                     continue
@@ -231,7 +232,7 @@ class TableIndex:
 
     def answers(self, counts: Sequence[int], previous: Reading) -> list[Reading]:
         """Every table move contained in a hand that beats ``previous``, hint order."""
-        hand4 = pack4(counts) | _GUARD
+        hand4 = pack(counts) | _GUARD
         g = _GUARD
         out: list[Reading] = []
         si = self.shape_index.get(previous.shape)
@@ -266,7 +267,7 @@ class TableIndex:
 def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[int, ...]], int,
                                                 Reading, int]]:
     """Every move of ``table`` in hint order: ((tier, comparison key, shape index, size,
-    kicker strengths ascending), packed key, Reading, :func:`pack4` of the move), sorted by
+    kicker strengths ascending), packed key, Reading, :func:`pack` of the move), sorted by
     the first (stable: ties keep the table's order). The Readings equal
     :meth:`MoveTable.lookup`'s and are shared with its memo: built here once per move from the
     bodies and kicker multisets they share (a body or a kicker multiset is built once), the
@@ -288,7 +289,7 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
                 body[i] = shape.copies
             bcards = Cards(tuple(body))
             top = shape.seq[start + run - 1]
-            b = bodies[entry] = (bcards.key, bcards, pack4(body), (
+            b = bodies[entry] = (bcards.key, bcards, pack(body), (
                 shape.name, shape.tier, shape.height(strength, start, run), shape.size(run), run,
                 shape.kicker_kind, top, shape.chain(start, run)))
         bkey, bcards, b4, (name, tier, height, size, run, kind, top, chain) = b
@@ -298,7 +299,7 @@ def _hint_items(table: MoveTable) -> list[tuple[tuple[int, int, int, int, tuple[
             kcards = Cards.from_key(kkey)
             kc = kicks[kkey] = (kcards, tuple(sorted(
                 strength[i] for i, c in enumerate(kcards.counts) for _ in range(c))),
-                pack4(kcards.counts))
+                pack(kcards.counts))
         r = memo.get(key)
         if r is None:
             r = memo[key] = Reading(name, tier, bcards, kc[0], height, size, run, kind, top,
@@ -419,7 +420,7 @@ class MoveIndex:
         if table is None or len(table) > FAST_PATH_MAX_MOVES:
             return None
         self._fast = TableIndex(table)
-        self._ambiguous4 = [(pack4(Cards.from_key(k).counts), k) for k in table.ambiguous]
+        self._ambiguous4 = [(pack(Cards.from_key(k).counts), k) for k in table.ambiguous]
         return self._fast
 
     def table_moves(self) -> Iterator[tuple[int, Entry, Reading]]:
@@ -523,7 +524,7 @@ class MoveIndex:
         """Fast path: raise when the hand holds one of the table's ambiguous multisets."""
         if not self._ambiguous4:
             return
-        h4 = pack4(counts) | _GUARD
+        h4 = pack(counts) | _GUARD
         held = [k for m4, k in self._ambiguous4 if (h4 - m4) & _GUARD == _GUARD]
         if held:
             assert self._fast is not None

@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .cards import N_RANKS, Cards, pack
+from .cards import FIELD_BITS, KEY_BITS, KEY_MASK, N_RANKS, Cards, pack
 from .errors import CacheWarning
 from .readings import Reading, make_reading
 from .restrictions import holds
 from .rules import KIND_SIZE, Rules, Shape
 from .rules.model import kickers_in_line
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4  # 4: keys of 4 bits a rank (were 3)
 #: Magic bytes of a cache file of ours.
 MAGIC = b"DDZSPEC-TABLE\0"
 #: The modules whose code determines a compiled table (by import name; a package counts with
@@ -184,7 +184,7 @@ def _kicker_sets(caps: Sequence[int], units: int, k: int, ranks: Sequence[int],
     for i in range(n - 1, -1, -1):
         room[i] = room[i + 1] + caps[ranks[i]] // k
         lim_left[i] = lim_left[i + 1] + (ranks[i] in limited)
-    inc = [k << (3 * r) for r in ranks]
+    inc = [k << (KEY_BITS * r) for r in ranks]
     most_of = [caps[r] // k for r in ranks]
     is_lim = [r in limited for r in ranks]
     found: list[tuple[int, tuple[int, ...]]] = []
@@ -288,7 +288,7 @@ def body_kickers(rules: Rules, shape_index: int, start: int, run: int,
 
 def body_key(shape: Shape, start: int, run: int) -> int:
     """Packed key of the body ``seq[start:start+run]`` of a shape (``copies`` per rank)."""
-    return sum(shape.copies << (3 * i) for i in shape.seq[start:start + run])
+    return sum(shape.copies << (KEY_BITS * i) for i in shape.seq[start:start + run])
 
 
 def body_candidates(rules: Rules, shape_index: int, start: int, run: int,
@@ -472,11 +472,23 @@ def write_table(table: MoveTable, path: Path, key: str) -> None:
 #: The largest table file read (the header's sizes are compared with the file's before any of
 #: its body is read): the largest shipped rules' table is under 1 MiB.
 MAX_TABLE_BYTES = 1024 * 1024 * 1024
-#: Bit j of every 3-bit field of a packed multiset (:func:`~ddzspec.cards.pack`), j = 0, 1, 2.
-_FIELD_BITS = tuple(sum(1 << (3 * i + j) for i in range(N_RANKS)) for j in range(3))
 #: The lowest bit of every field above the first and the bit past the last: where a subtraction
 #: of packed multisets borrows when a field of the second is larger.
-_BORROWS = sum(1 << (3 * i) for i in range(1, N_RANKS + 1))
+_BORROWS = sum(1 << (KEY_BITS * i) for i in range(1, N_RANKS + 1))
+#: Lanes of two fields (8 bits) of a packed multiset, the low field of each lane's pair, and
+#: the multiplier that adds every lane into the top one (:func:`_size`).
+_LANE = 2 * KEY_BITS
+_LANES = sum(KEY_MASK << (_LANE * i) for i in range((N_RANKS + 1) // 2))
+_ADD_LANES = sum(1 << (_LANE * i) for i in range((N_RANKS + 1) // 2))
+_TOP_LANE = _LANE * ((N_RANKS + 1) // 2 - 1)
+assert N_RANKS * KEY_MASK < 1 << _LANE  # the largest sum fits one lane
+
+
+def _size(key: int) -> int:
+    """The cards of a packed multiset: each pair of fields added into an 8-bit lane, then the
+    lanes into the top lane by one multiplication."""
+    s = (key & _LANES) + ((key >> KEY_BITS) & _LANES)
+    return ((s * _ADD_LANES) >> _TOP_LANE) & ((1 << _LANE) - 1)
 
 
 def _covers(big: int, small: int) -> bool:
@@ -511,10 +523,9 @@ def entry_check(rules: Rules) -> Callable[[int, Entry], bool]:
         b = bodies[e]
         if b is None or not (_covers(deck, key) and _covers(key, b[0])):
             return False
-        f0, f1, f2 = (key & m for m in _FIELD_BITS)
-        if f0.bit_count() + 2 * f1.bit_count() + 4 * f2.bit_count() != b[1]:
+        if _size(key) != b[1]:
             return False
-        return not b[2] or (key - b[0]) & _FIELD_BITS[0] == 0
+        return not b[2] or (key - b[0]) & FIELD_BITS[0] == 0
     return check
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from . import wild as wild_module
 from ._io import read_input
-from .cards import ALL_RANKS, N_RANKS, pack, unpack
+from .cards import ALL_RANKS, KEY_BITS, KEY_MASK, N_RANKS, pack, unpack
 from .check import cached_report
 from .errors import RulesError
 from .rules import Rules
@@ -94,9 +94,16 @@ def _violations(restrictions: tuple[WildRestriction, ...]) -> tuple[int, int, in
     return nwk, bmn, need
 
 
+#: Ranks per look-up of :func:`_presence_table`, and their bits in a packed key.
+_PRESENCE_RANKS = 3
+_PRESENCE_BITS = KEY_BITS * _PRESENCE_RANKS
+assert N_RANKS == 5 * _PRESENCE_RANKS
+
+
 def _presence_table() -> list[int]:
-    """For 4 ranks' packed counts (12 bits): the 4-bit mask of the ranks present."""
-    return [sum(1 << j for j in range(4) if (v >> (3 * j)) & 7) for v in range(1 << 12)]
+    """For 3 ranks' packed counts (12 bits): the 3-bit mask of the ranks present."""
+    return [sum(1 << j for j in range(_PRESENCE_RANKS) if (v >> (KEY_BITS * j)) & KEY_MASK)
+            for v in range(1 << _PRESENCE_BITS)]
 
 
 def compile_wild_report(rules: Rules,
@@ -145,7 +152,7 @@ def compile_wild_report(rules: Rules,
                 c = counts_m[i]
                 if not c:
                     continue
-                sh, b = 3 * i, body[i]
+                sh, b = KEY_BITS * i, body[i]
                 ks = [(kk + (x << sh), w + x, f or x > b) for kk, w, f in ks
                       for x in range(min(c, most - w) + 1)]
             is_bomb = si == bomb_index
@@ -155,7 +162,7 @@ def compile_wild_report(rules: Rules,
                 viol = nwk if kick else 0
                 if is_bomb and w and size - w < need:
                     viol |= bmn
-                key = ((mkey - kk) << 3) | w
+                key = ((mkey - kk) << KEY_BITS) | w
                 for acc, mask in zip(accs, masks):
                     if not viol & mask:
                         acc[key] = (acc.get(key, 0) | bits) + 1
@@ -179,8 +186,8 @@ def compile_wild_report(rules: Rules,
 
 def move_key(natural: Sequence[int], wilds: int) -> int:
     """The key of a wild move in the enumeration: its natural cards packed, then the wild
-    count (3 bits)."""
-    return (pack(natural) << 3) | wilds
+    count (one more field of :data:`~ddzspec.cards.KEY_BITS` bits)."""
+    return (pack(natural) << KEY_BITS) | wilds
 
 
 def summary(rules: Rules, readings: Sequence[WildReading]) -> tuple[int, int, bool]:
@@ -198,10 +205,11 @@ def _tally(acc: dict[int, int], per: dict[int, list[int]], presence: list[int]) 
     """Add the moves of ``acc`` (packed natural cards and wild count → packed readings
     summary) to the counts of every wild rank their natural cards lack."""
     by_absent: dict[int, list[int]] = {}
+    b, m = _PRESENCE_BITS, (1 << _PRESENCE_BITS) - 1  # five look-ups of 3 ranks: 15 ranks
     for key, v in acc.items():
-        n = key >> 3
-        present = (presence[n & 0xFFF] | presence[(n >> 12) & 0xFFF] << 4
-                   | presence[(n >> 24) & 0xFFF] << 8 | presence[(n >> 36) & 0xFFF] << 12)
+        n = key >> KEY_BITS
+        present = (presence[n & m] | presence[(n >> b) & m] << 3 | presence[(n >> 2 * b) & m] << 6
+                   | presence[(n >> 3 * b) & m] << 9 | presence[(n >> 4 * b) & m] << 12)
         row = by_absent.get(present)
         if row is None:
             row = by_absent[present] = [0] * 6
@@ -231,7 +239,7 @@ def _all_wild(rules: Rules, table: MoveTable, counts: list[dict[int, list[int]]]
     for per in counts:
         for r, tot in per.items():
             for w in range(1, rules.deck[r] + 1):
-                if (w << (3 * r)) in table.entries:
+                if (w << (KEY_BITS * r)) in table.entries:
                     tot[0] += 1
                     tot[1] += 1
                     tot[5] = max(tot[5], 1)

@@ -37,7 +37,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import add, sub
 
-from .cards import GUARD4, N_RANKS, Cards, pack, pack4, unpack, unpack4
+from .cards import KEY_BITS, KEY_GUARD, KEY_MASK, N_RANKS, Cards, pack, unpack
 from .readings import Reading, make_reading
 from .rules import Rules
 from .rules.model import BombClass, ReadingPolicy, Wild
@@ -147,14 +147,14 @@ def _cards(key: int) -> Cards:
     return c
 
 
-#: :func:`pack4` key → its Cards, as :data:`_CARDS`
+#: :func:`pack` key → its Cards, as :data:`_CARDS`
 _CARDS4: dict[int, Cards] = {}
 
 
 def _cards4(key4: int) -> Cards:
-    """``Cards(unpack4(key4))``, memoised in :data:`_CARDS4` (counts up to 9).
+    """``Cards(unpack(key4))``, memoised in :data:`_CARDS4` (counts up to 9).
 
-    >>> _cards4(pack4([1, 0, 3] + [0] * 11 + [1])).counts == (1, 0, 3) + (0,) * 11 + (1,)
+    >>> _cards4(pack([1, 0, 3] + [0] * 11 + [1])).counts == (1, 0, 3) + (0,) * 11 + (1,)
     True
     """
     c = _CARDS4.get(key4)
@@ -243,7 +243,7 @@ def _splits(m: Sequence[int], h: Sequence[int], wilds: int, jokers: set[int]
             if i in jokers:
                 return
             need += d
-            dkey |= d << (3 * i)
+            dkey |= d << (KEY_BITS * i)
             if c > d:
                 room.append((i, c - d))
         elif i not in jokers:
@@ -274,7 +274,7 @@ def _extras(room: tuple[tuple[int, int], ...], spare: int) -> tuple[tuple[int, i
         # each rank's count descending, then the picks of the ranks above it
         by_count: list[list[int]] = [[0]] + [[] for _ in range(spare)]
         for i, cap in reversed(room):
-            by_count = [[(n << (3 * i)) + rest for n in range(min(e, cap), -1, -1)
+            by_count = [[(n << (KEY_BITS * i)) + rest for n in range(min(e, cap), -1, -1)
                          for rest in by_count[e - n]] for e in range(spare + 1)]
         got = _EXTRAS[room, spare] = tuple(
             (extra, more) for extra in range(spare + 1) for more in by_count[extra])
@@ -344,7 +344,7 @@ def chosen_moves(hand: Cards, rank: int, rules: Rules,
 # each ``m`` (as :func:`_splits` orders them) is scored in place (the policy as one tuple,
 # lower first; the first of equal scores wins, as ``max`` does in
 # :func:`ddzspec.wild.strongest`), and WildReading objects are built for the readings kept
-# only. Multisets are packed 4 bits per rank (:func:`~ddzspec.cards.pack4`), so the deficit of
+# only. Multisets are packed 4 bits per rank (:func:`~ddzspec.cards.pack`), so the deficit of
 # ``m`` against a hand is one subtraction with guard bits (:func:`_deficit4`); they are also
 # held in *unary* form (``c`` low bits set in a field of ``width`` bits per rank), so the
 # number of cards the hand lacks is ``(m & ~hand).bit_count()``.
@@ -353,7 +353,7 @@ def chosen_moves(hand: Cards, rank: int, rules: Rules,
 @dataclass(frozen=True, slots=True)
 class _Body:
     """One body of the move table: its entry, its cards in unary form, the shape's tier and
-    size, whether it plays only as a whole hand, and its legal multisets (:func:`pack4` key,
+    size, whether it plays only as a whole hand, and its legal multisets (:func:`pack` key,
     unary key) in kicker order."""
 
     entry: tuple[int, int, int]
@@ -368,7 +368,7 @@ class _Body:
 class _Index:
     """The move table of one rules digest by :class:`_Body`, in generation order, and by
     (shape index, size) with the tiered bodies apart (answers); ``jokers4``: the joker ranks'
-    fields of a :func:`pack4` key."""
+    fields of a :func:`pack` key."""
 
     width: int
     full: int
@@ -403,7 +403,7 @@ def _index(rules: Rules) -> _Index:
             entry = (si, start, run)
             bkey = body_key(shape, start, run)
             keys = [bkey + kk for kk, _ in body_kickers(rules, si, start, run)]
-            moves = tuple((pack4(unpack(key)), _unary(unpack(key), width)) for key in keys
+            moves = tuple((pack(unpack(key)), _unary(unpack(key), width)) for key in keys
                           if entries.get(key) == entry)
             if moves:
                 bodies.append(_Body(entry, _unary(unpack(bkey), width), shape.tier,
@@ -413,21 +413,21 @@ def _index(rules: Rules) -> _Index:
         if not b.tier:
             by_type.setdefault((b.entry[0], b.size), []).append(b)
     got = _INDEX[rules.digest] = _Index(
-        width, (1 << (width * N_RANKS)) - 1, sum(15 << (4 * j) for j in rules.jokers),
+        width, (1 << (width * N_RANKS)) - 1, sum(KEY_MASK << (KEY_BITS * j) for j in rules.jokers),
         tuple(bodies), {k: tuple(v) for k, v in by_type.items()},
         tuple(b for b in bodies if b.tier))
     return got
 
 
 def _deficit4(m4: int, h4: int) -> int:
-    """What ``m`` holds beyond ``h`` rank by rank (``max(0, m - h)``), all :func:`pack4` keys
+    """What ``m`` holds beyond ``h`` rank by rank (``max(0, m - h)``), all :func:`pack` keys
     of counts up to 7: a guard bit per field survives ``(m | G) - h`` iff ``m >= h``.
 
-    >>> _deficit4(pack4([3, 1, 2] + [0] * 12), pack4([1, 2, 2] + [0] * 12)) == pack4([2])
+    >>> _deficit4(pack([3, 1, 2] + [0] * 12), pack([1, 2, 2] + [0] * 12)) == pack([2])
     True
     """
-    x = (m4 | GUARD4) - h4
-    keep = x & GUARD4
+    x = (m4 | KEY_GUARD) - h4
+    keep = x & KEY_GUARD
     return x & (keep - (keep >> 3))
 
 
@@ -437,7 +437,7 @@ Score = tuple[int, int, int, int]
 
 class _Policy:
     """What the fast path memoises per (rules digest, wild section): the natural Reading and
-    the WildReading of a multiset with the ranks its wild cards stand for (:func:`pack4`
+    the WildReading of a multiset with the ranks its wild cards stand for (:func:`pack`
     keys), the lead scores, the extras of a held part, and each kept play with its hint-order
     key."""
 
@@ -451,7 +451,7 @@ class _Policy:
         #: m4 << 64 | s4 → its WildReading
         self.readings: dict[int, WildReading] = {}
         self.cut: dict[tuple[int, int], bool] = {}
-        #: held cards (:func:`pack4`) << 3 | spare wild cards → :meth:`extra`'s answer
+        #: held cards (:func:`pack`) << 3 | spare wild cards → :meth:`extra`'s answer
         self.extras: dict[int, tuple[tuple[int, int], ...]] = {}
         #: (play key << 64 | s4) << 4 | wild rank → the play and its hint-order key
         self.plays: dict[int, tuple[int, WildPlay]] = {}
@@ -494,7 +494,7 @@ class _Policy:
         per move, shared with :mod:`ddzspec.moves`)."""
         r = self.natural.get(m4)
         if r is None:
-            r = self.table.lookup(pack(unpack4(m4)))
+            r = self.table.lookup(m4)
             assert r is not None  # a legal multiset of the table
             self.natural[m4] = r
         return r
@@ -520,23 +520,23 @@ class _Policy:
 
     def extra(self, room4: int, spare: int) -> tuple[tuple[int, int], ...]:
         """The picks of :func:`_extras` from the held cards ``room4``, packed 4 bits per rank
-        (:func:`pack4`), in the same order: (their key << 3 minus how many, their key): a
+        (:func:`pack`), in the same order: (their key << 3 minus how many, their key): a
         play's key (natural cards << 3 | wild cards) less the first is the play with the
         picked cards played as wild cards instead."""
         got = self.extras.get((room4 << 3) | spare)
         if got is None:
             by_count: list[list[int]] = [[0]] + [[] for _ in range(spare)]
             for i in range(N_RANKS - 1, -1, -1):
-                cap = (room4 >> (4 * i)) & 15
+                cap = (room4 >> (KEY_BITS * i)) & KEY_MASK
                 if cap:
-                    by_count = [[(n << (4 * i)) + rest for n in range(min(e, cap), -1, -1)
+                    by_count = [[(n << (KEY_BITS * i)) + rest for n in range(min(e, cap), -1, -1)
                                  for rest in by_count[e - n]] for e in range(spare + 1)]
             got = self.extras[(room4 << 3) | spare] = tuple(
                 ((more << 3) - e, more) for e in range(spare + 1) for more in by_count[e])
         return got
 
     def play(self, rank: int, pkey: int, s4: int) -> tuple[int, WildPlay]:
-        """The play ``pkey`` (natural cards' :func:`pack4` key << 3 | wild cards) with the
+        """The play ``pkey`` (natural cards' :func:`pack` key << 3 | wild cards) with the
         wild cards standing for ``s4``, and its place in hint order: the key
         :func:`chosen_moves` sorts by, its fields packed into one int (the reading's part
         from :meth:`ordered`, then the wild cards, then the natural cards' key)."""
@@ -601,7 +601,7 @@ def _fast_plays(hand: Cards, rank: int, rules: Rules, wild: Wild,
     index = _index(rules)
     pol = _policy(rules, wild)
     natural, wilds = split_hand(hand, rank)
-    h4 = pack4(natural.counts)
+    h4 = pack(natural.counts)
     nh = index.full & ~_unary(natural.counts, index.width)
     taken: Taken = {}
     if previous is None:
@@ -615,8 +615,8 @@ def _fast_plays(hand: Cards, rank: int, rules: Rules, wild: Wild,
     return tuple(p for _, p in out)
 
 
-#: a play (natural cards' :func:`pack4` key << 3 | wild cards) → the reading taken: the ranks
-#: its wild cards stand for (:func:`pack4`; the multiset read is the play's natural cards
+#: a play (natural cards' :func:`pack` key << 3 | wild cards) → the reading taken: the ranks
+#: its wild cards stand for (:func:`pack`; the multiset read is the play's natural cards
 #: plus those)
 Taken = dict[int, int]
 
@@ -624,10 +624,10 @@ Taken = dict[int, int]
 def _claim(pol: _Policy, index: _Index, bodies: Sequence[_Body], h4: int, nh: int,
            wilds: int, rank: int, taken: Taken) -> None:
     """Add to ``taken`` the first reading met of each play of a hand (``h4``: its natural
-    cards, :func:`pack4`; ``nh``: the complement of their unary form) among ``bodies``, in
+    cards, :func:`pack`; ``nh``: the complement of their unary form) among ``bodies``, in
     order, that no wild restriction cuts."""
     own = [k << (4 * rank) for k in range(wilds + 1)]
-    jokers4, held_ok, guard = index.jokers4, ~index.jokers4, GUARD4
+    jokers4, held_ok, guard = index.jokers4, ~index.jokers4, KEY_GUARD
     memo = pol.extras
     allowed = pol.allowed if pol.wild.restrictions else None
     for body in bodies:

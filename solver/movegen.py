@@ -15,16 +15,17 @@ for answering a move, plus the higher-tier moves (bombs, rocket) that beat any l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr, u8
 
-from ddzspec.cards import GUARD4, Cards, pack4, unpack, unpack4
+from ddzspec.cards import KEY_BITS, KEY_GUARD, KEY_MASK, Cards, pack, unpack
 from ddzspec.moves import MoveIndex, move_index
 from ddzspec.readings import Reading
 from ddzspec.rules import Rules
 
-GUARD = GUARD4
+GUARD = KEY_GUARD
 
 
 class ByteTable:
@@ -156,27 +157,28 @@ class HandInfo:
         return f"HandInfo(hand={self.hand:#x}, count={self.count}, leads={len(self.leads)})"
 
 
-def _chunk(k3: int) -> tuple[int, int, int]:
-    counts = [(k3 >> (3 * i)) & 7 for i in range(_CHUNK)]
-    return (pack4(counts), sum(1 << i for i, c in enumerate(counts) if c), sum(counts))
+def _chunk(k3: int) -> tuple[int, int]:
+    counts = [(k3 >> (KEY_BITS * i)) & KEY_MASK for i in range(_CHUNK)]
+    return (sum(1 << i for i, c in enumerate(counts) if c), sum(counts))
 
 
-#: Ranks per chunk of :func:`_repack`, and each chunk's value: (4-bit packing, support, cards).
-_CHUNK = 4
-_CHUNKS = [_chunk(k) for k in range(1 << (3 * _CHUNK))]
+#: Ranks per chunk of :func:`_repack`, and each chunk's value: (support, cards).
+_CHUNK: Final = 3
+_CHUNK_BITS: Final = KEY_BITS * _CHUNK
+_CHUNKS = [_chunk(k) for k in range(1 << _CHUNK_BITS)]
 
 
 def _repack(k3: int) -> tuple[int, int, int]:
-    """A table key (3 bits per rank) as (4-bit packing, ranks used as bits, cards): the same
-    as ``pack4(unpack(k3))`` … four ranks at a time through :data:`_CHUNKS` (set-up speed)."""
-    k4 = support = size = 0
+    """A table key (:func:`~ddzspec.cards.pack`) as (the same key, ranks used as bits, cards)
+    … three ranks at a time through :data:`_CHUNKS` (set-up speed)."""
+    k4 = k3
+    support = size = 0
     shift = 0
     while k3:
-        a, b, n = _CHUNKS[k3 & 0xFFF]
-        k4 |= a << (4 * shift)
+        b, n = _CHUNKS[k3 & ((1 << _CHUNK_BITS) - 1)]
         support |= b << shift
         size += n
-        k3 >>= 12
+        k3 >>= _CHUNK_BITS
         shift += _CHUNK
     return k4, support, size
 
@@ -187,7 +189,7 @@ class MoveSet:
     ``mk[i]``: cards (4-bit packed); ``size``, ``tier``, ``cls`` (comparison class id),
     ``strength`` (body's highest rank strength), ``doubles`` (the shape multiplies the
     multiplier under the rules' scoring), ``times`` (by what: its factor, 1 when it does not),
-    ``key3[i]``: the table's own packed key (3 bits per rank).
+    ``key3[i]``: the table's own packed key (the same as ``mk[i]``: one packing).
     """
 
     def __init__(self, rules: Rules, index: MoveIndex | None = None,
@@ -294,7 +296,7 @@ class MoveSet:
         if parent is not None:
             pool = parent.leads
         else:  # the moves whose ranks are all in the hand: every sub-mask of its rank mask
-            mask = sum(1 << i for i, c in enumerate(unpack4(hand)) if c)
+            mask = sum(1 << i for i, c in enumerate(unpack(hand)) if c)
             pool = []
             sub = mask
             while sub:
@@ -339,8 +341,8 @@ class MoveSet:
         count = 0
         h = hand
         while h:
-            count += h & 15
-            h >>= 4
+            count += h & KEY_MASK
+            h >>= KEY_BITS
         if n_doubling and not self.doubling_single_use:
             n_doubling = max(n_doubling, count // self.min_doubling_size)
         got = HandInfo(hand, count, tuple(ids), by_class, top, tuple(tiered), max_tier,
@@ -370,10 +372,10 @@ class MoveSet:
                 memo.put(hand, 1 << 1)
                 return 1
             fit = [m for m in fit if not last_only[m]]
-        shift = ((hand & -hand).bit_length() - 1) & ~3  # the lowest rank's 4 bits
+        shift = ((hand & -hand).bit_length() - 1) & ~(KEY_BITS - 1)  # the lowest rank's field
         best = 99
         for m in fit:
-            if (mk[m] >> shift) & 15:
+            if (mk[m] >> shift) & KEY_MASK:
                 v = 1 + self.plays(hand - mk[m], fit)
                 if v < best:
                     best = v
@@ -400,7 +402,7 @@ class MoveSet:
 
     def move_id(self, cards: Cards) -> int | None:
         """The id of the legal move with exactly these cards, or None if not a legal move."""
-        return self.by_key4.get(pack4(cards.counts))
+        return self.by_key4.get(pack(cards.counts))
 
     def text(self, m: int, notation: str = "en") -> str:
         """Canonical notation of move id ``m`` (body then kickers, e.g. ``888+3``; a wild

@@ -26,7 +26,7 @@ from typing import Literal
 from librt.vecs import append, vec
 from mypy_extensions import i64
 
-from ddzspec.cards import pack4
+from ddzspec.cards import KEY_BITS, KEY_MASK, pack
 from ddzspec.check import require_playable
 from ddzspec.rules.stakes import pair_multiplier, play_counts, points
 
@@ -316,7 +316,7 @@ class Searcher:
         self.spring_f = sc.factor("spring")
         self.anti_f = sc.factor("anti_spring")
         self.cap_bombs: int | None = sc.cap_bombs
-        self.hands0 = tuple(pack4(h.counts) for h in pos.hands)
+        self.hands0 = tuple(pack(h.counts) for h in pos.hands)
         self.last0 = -1
         if pos.on_table is not None:
             if wild is not None:
@@ -395,8 +395,8 @@ class Searcher:
         must be within the seat's hand at the start."""
         num, r, place = 0, 0, self._place[seat]
         while hand:
-            num += (hand & 15) * place[r]
-            hand >>= 4
+            num += (hand & KEY_MASK) * place[r]
+            hand >>= KEY_BITS
             r += 1
         return num
 
@@ -405,7 +405,7 @@ class Searcher:
         h = 0
         for r, b in enumerate(self._base[seat]):
             if b > 1:
-                h |= (number % b) << (4 * r)
+                h |= (number % b) << (KEY_BITS * r)
                 number //= b
         return h
 

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from ddzspec.cards import ALL_RANKS, GUARD4, Cards, pack4
+from ddzspec.cards import ALL_RANKS, KEY_GUARD, Cards, pack
 from ddzspec.rules import Rules
 from ddzspec.wild import WildMove, WildReading, require_wild, strength, violated
 from ddzspec.wildmoves import choose, play_readings, split_hand
@@ -74,7 +74,7 @@ class WildMoves(WildHook):
         found = play_readings(natural, wilds, self.rank, self.rules)
         for (nkey, k), rs in found.items():
             move = WildMove(Cards.from_key(nkey), k, self.rank)
-            k4 = pack4(move.cards.counts)
+            k4 = pack(move.cards.counts)
             if k4 in self.of_play:
                 continue
             kept = [r for r in rs if not violated(self.wild, r)]
@@ -126,7 +126,7 @@ class WildMoves(WildHook):
     # ------------------------------------------------------------------ the hook
 
     def info(self, ms: MoveSet, hand: int, parent: HandInfo | None) -> HandInfo:
-        g = GUARD4
+        g = KEY_GUARD
         hg = hand | g
         mk = ms.mk
         pool = self.held(ms, parent) if parent is not None else self._all
@@ -190,7 +190,7 @@ class WildMoves(WildHook):
         """The id of ``cards`` played as a lead, or read as the cards ``read_as`` (the move on
         the table of a position: give its cards among the ``hands`` so its play is known);
         ValueError when it is no legal play or has no such reading."""
-        k4 = pack4(cards.counts)
+        k4 = pack(cards.counts)
         got = self.lead.get(k4)
         if got is not None and read_as is not None:
             got = next((i for i in self.of_play[k4]

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from ..cards import ALL_RANKS, NOTATIONS, Cards, pack4, parse_cards, unpack4
+from ..cards import ALL_RANKS, NOTATIONS, Cards, pack, parse_cards, unpack
 from ..errors import NotationError, PuzzleError, shorten
 from ..solver import PASS, Position
 from ..solver.search import Aborted, Limit, Searcher, gc_paused
@@ -229,7 +229,7 @@ class _Engine:
 
     def hand_text(self, hand: int, notation: str = "en") -> str:
         """A packed hand as canonical text."""
-        return Cards(unpack4(hand)).format(notation)
+        return Cards(unpack(hand)).format(notation)
 
 
 # ----------------------------------------------------------------------------- the game
@@ -361,7 +361,7 @@ class PuzzleGame:
     def _done_words(self, seat: int, moves: tuple[tuple[int, int], ...]) -> str:
         """How seat ``seat`` ended the game with the last of ``moves``: "out", or, with a
         target (the duel handicap), "target reached, 1 card left"."""
-        left = len(Cards(unpack4(self._hands_after(moves)[seat])))
+        left = len(Cards(unpack(self._hands_after(moves)[seat])))
         if left == 0:
             return "out"
         return f"target reached, {left} card{'' if left == 1 else 's'} left"
@@ -453,7 +453,7 @@ class PuzzleGame:
             cards = parse_cards(move, notation, rules.deck).cards
         except NotationError as err:
             raise PuzzleError(f"move {shorten(move)!r}: {err.one_line()}") from None
-        held = Cards(unpack4(hands[s]))
+        held = Cards(unpack(hands[s]))
         if not cards <= held:
             raise PuzzleError(f"move {move!r}: {seat} does not hold these cards: it needs "
                               f"{cards.shortfall(held, notation)}; hand "
@@ -487,13 +487,13 @@ class PuzzleGame:
             read_as = parse_cards(reading, notation, rules.deck).cards if eq else None
         except NotationError as err:
             raise PuzzleError(f"move {shorten(move)!r}: {err.one_line()}") from None
-        held = Cards(unpack4(hands[s]))
+        held = Cards(unpack(hands[s]))
         if not cards <= held:
             raise PuzzleError(f"move {move!r}: {self.seats[s]} does not hold these cards: it "
                               f"needs {cards.shortfall(held, notation)}; hand "
                               f"{held.format(notation) or '-'}")
         ms = e.search.ms
-        key = pack4(cards.counts)
+        key = pack(cards.counts)
         for m, _ in e.children(st):
             if m >= 0 and ms.mk[m] == key:
                 text = e.text(m, "en")
@@ -652,7 +652,7 @@ class PuzzleGame:
         else:
             table = e.search.ms.reading(last).cards
         n = len(self.seats)
-        return replace(e.position, hands=tuple(Cards(unpack4(h)) for h in hands), to_move=s,
+        return replace(e.position, hands=tuple(Cards(unpack(h)) for h in hands), to_move=s,
                        on_table=table, played_by=None if last < 0 else (s - 1 - passes) % n,
                        passes=passes if last >= 0 else 0, on_table_as=read_as)
 

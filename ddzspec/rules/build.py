@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .. import restrictions as registry
-from ..cards import ALL_RANKS, N_RANKS, Rank
+from ..cards import ALL_RANKS, GUARDED_MAX, N_RANKS, Rank
 from ..errors import RulesError
 from ..larkerrors import did_you_mean
 from .merge import Raw
@@ -136,8 +136,8 @@ class Builder:
         for item in sec.settings:
             if item.key == "copies":
                 copies = item.value
-                if not 1 <= item.value <= 7:
-                    raise self.err("copies must be between 1 and 7", item.at)
+                if not 1 <= item.value <= GUARDED_MAX:
+                    raise self.err(f"copies must be between 1 and {GUARDED_MAX}", item.at)
             else:
                 {"ranks": ranks, "jokers": jokers, "remove": remove}[item.key].extend(item.value)
         if copies is None:

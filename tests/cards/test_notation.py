@@ -212,6 +212,22 @@ def test_pack_unpack_roundtrip(counts: tuple[int, ...]) -> None:
     assert Cards.from_key(Cards(counts).key) == Cards(counts)
 
 
+@given(counts=st.tuples(*[st.integers(0, 15)] * N_RANKS))
+def test_a_key_holds_up_to_fifteen_cards_of_a_rank(counts: tuple[int, ...]) -> None:
+    # the reference, written without ddzspec: 4 bits a rank, rank index 0 lowest (base 16)
+    assert pack(counts) == sum(c * 16 ** i for i, c in enumerate(counts)) < 2 ** 60
+    assert unpack(pack(counts)) == counts
+
+
+def test_twelve_cards_of_a_rank_keep_their_key_and_sixteen_are_refused() -> None:
+    three_packs = (12,) * 13 + (3, 3)  # issue 27: three packs, 12 copies, 3 jokers a colour
+    cards = parse_cards("3" * 12 + "BBBRRR", deck=three_packs).cards
+    assert cards.key == 12 + 3 * 16 ** 13 + 3 * 16 ** 14
+    assert Cards.from_key(cards.key) == cards and len(cards) == 18
+    with pytest.raises(ValueError, match="at most 15 cards of a rank"):
+        Cards((16,) + (0,) * (N_RANKS - 1))
+
+
 def test_cards_value_type() -> None:
     c = Cards.parse("QQQ3")
     assert repr(c) == "Cards.parse('3QQQ')" and eval(repr(c)) == c

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from ddzspec.solver.movegen import move_set
 
-from ddzspec.cards import Cards, pack4
+from ddzspec.cards import Cards, pack
 from ddzspec.moves import legal_moves
 from ddzspec.readings import beats, read
 from ddzspec.rules import Rules, load_rules
@@ -94,7 +94,7 @@ def test_the_solver_ranks_chains_by_the_sequence(low: Rules) -> None:
     assert None not in ids
     strength = [ms.strength[i] for i in ids if i is not None]
     assert strength[0] < strength[1] and strength[3] > strength[1]
-    info = ms.info(pack4(Cards.parse("23456789").counts))
+    info = ms.info(pack(Cards.parse("23456789").counts))
     beaten = {ms.text(m) for m in ms.answers(info, ids[0] or 0)}
     assert {"23456", "34567", "45678", "56789"} <= beaten
     assert ms.text(ids[0] or 0) == "A2345"
@@ -211,7 +211,7 @@ def test_the_solver_ranks_wrapped_chains_by_the_circle(wrap: Rules) -> None:
     assert None not in ids
     strength = [ms.strength[i] for i in ids if i is not None]
     assert strength == sorted(strength) and len(set(strength)) == 4
-    info = ms.info(pack4(Cards.parse("QKA2345").counts))
+    info = ms.info(pack(Cards.parse("QKA2345").counts))
     assert {ms.text(m) for m in ms.answers(info, ids[0] or 0)} >= {"KA234", "A2345"}
     assert "QKA23" in {ms.text(m) for m in info.leads}
 
@@ -240,16 +240,16 @@ def test_a_trio_only_as_the_whole_hand(last: Rules) -> None:
 
 def test_the_solver_offers_a_trio_only_as_the_whole_hand(last: Rules) -> None:
     ms = move_set(last)
-    whole = ms.info(pack4(Cards.parse("777").counts))
+    whole = ms.info(pack(Cards.parse("777").counts))
     assert "777" in {ms.text(m) for m in whole.leads}
-    more = ms.info(pack4(Cards.parse("77735").counts))
+    more = ms.info(pack(Cards.parse("77735").counts))
     assert {ms.text(m) for m in more.leads} == {"3", "5", "7", "77", "777+3", "777+5"}
     # a sub-hand built from a larger hand's moves still finds its whole-hand trio
-    sub = ms.info(pack4(Cards.parse("777").counts) + 0, more)
+    sub = ms.info(pack(Cards.parse("777").counts) + 0, more)
     assert "777" in {ms.text(m) for m in sub.leads}
     # two plays for 77735 (777+3, 5); a trio in the middle of a split never counts
-    assert ms.plays(pack4(Cards.parse("77735").counts), more.leads) == 2
-    assert ms.plays(pack4(Cards.parse("7773").counts), more.leads) == 1
+    assert ms.plays(pack(Cards.parse("77735").counts), more.leads) == 2
+    assert ms.plays(pack(Cards.parse("7773").counts), more.leads) == 1
 
 
 def test_check_names_the_last_play_shapes(cli: object) -> None:

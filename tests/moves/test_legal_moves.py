@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddzspec.cards import N_RANKS, Cards, pack4
+from ddzspec.cards import N_RANKS, Cards, pack
 from ddzspec.errors import (
     AmbiguousReadingError,
     GameError,
@@ -29,11 +29,11 @@ VARIANTS = ("classic", "kawu", "duel")
 @cache
 def _brute(name: str):  # type: ignore[no-untyped-def]
     idx = move_index(load_rules(name))
-    return [(pack4(r.cards.counts), r) for r in idx.table.readings()]
+    return [(pack(r.cards.counts), r) for r in idx.table.readings()]
 
 
 def brute_moves(name: str, hand: Cards, previous=None):  # type: ignore[no-untyped-def]
-    h4 = pack4(hand.counts) | _GUARD
+    h4 = pack(hand.counts) | _GUARD
     out = []
     for m4, r in _brute(name):
         if (h4 - m4) & _GUARD != _GUARD:
@@ -98,13 +98,13 @@ def test_per_hand_generation_equals_the_table(name: str) -> None:
     table = get_table(rules)
     fast = TableIndex(table)
     slow = MoveIndex(rules)  # never looks at a table: hand_moves only
-    amb4 = [pack4(Cards.from_key(k).counts) for k in table.ambiguous]
+    amb4 = [pack(Cards.from_key(k).counts) for k in table.ambiguous]
     all_keys = sorted(table.entries)
 
     @settings(max_examples=60, deadline=None)
     @given(hands(name), st.integers(0, len(all_keys) - 1))
     def check(hand: Cards, k: int) -> None:
-        h4 = pack4(hand.counts) | _GUARD
+        h4 = pack(hand.counts) | _GUARD
         if any((h4 - m4) & _GUARD == _GUARD for m4 in amb4):
             with pytest.raises(AmbiguousReadingError):
                 slow.hand_moves(hand.counts)

@@ -7,8 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ddzspec import table as table_mod
+from ddzspec.cards import N_RANKS, pack
 from ddzspec.errors import CacheWarning
 from ddzspec.rules import Rules, load_rules_text
 from ddzspec.table import cache_key, code_digest, get_table, table_path
@@ -174,6 +177,12 @@ def _forge(path: Path, change: str) -> None:
         data[head + 8 * n:head + 8 * n + 4] = ((5 << 16) | 1).to_bytes(4, "little")
     body = bytes(data[:-32])
     path.write_bytes(body + hashlib.sha256(body).digest())
+
+
+@given(counts=st.lists(st.integers(0, 15), min_size=N_RANKS, max_size=N_RANKS))
+def test_the_entry_check_counts_the_cards_of_any_key(counts: list[int]) -> None:
+    # the check compares a multiset's cards with its shape's size: every count a key holds
+    assert table_mod._size(pack(counts)) == sum(counts)
 
 
 @pytest.mark.parametrize("change", ["key", "entry"])

@@ -144,6 +144,19 @@ def test_hand_sizes_do_not_add_up(tmp_path: Path) -> None:
                            "undealt 9 = 63, but the deck has 54 cards")
 
 
+def test_more_copies_of_a_rank_than_a_hand_can_be_tested_for(tmp_path: Path) -> None:
+    # A move key holds 15 cards of a rank, but legal moves and the solver test "the hand holds
+    # the move" with one subtraction and a guard bit a rank: at most 7 cards of a rank in a hand.
+    text = ("rules house extends classic\n"
+            "deck {\n"
+            "    ranks 3 4 5 6 7 8 9 10 J Q K A 2\n"
+            "    copies 8\n"
+            "    jokers B R\n"
+            "}\n")
+    err = _error(text, tmp_path)
+    assert _where(err) == (4, 5) and err.message == "copies must be between 1 and 7"
+
+
 def test_hand_sizes_do_not_add_up_when_the_deck_shrinks(tmp_path: Path) -> None:
     # Removing the 3s and 4s (seed 003) without redoing the deal: 54 - 8 = 46 cards.
     text = ("rules house extends classic\n"

@@ -16,7 +16,7 @@ from ddzspec.solver.search import Searcher, gc_paused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddzspec.cards import N_RANKS, Cards, pack4, parse_cards
+from ddzspec.cards import KEY_BITS, KEY_MASK, N_RANKS, Cards, pack, parse_cards
 from ddzspec.rules import load_rules
 from ddzspec.solver import Limit, make_position, solve
 
@@ -30,9 +30,9 @@ def _searcher(hands: dict[str, str], to_move: str = "landlord") -> Searcher:
 def test_hand_numbers_worked_by_hand() -> None:
     S = _searcher({"landlord": "334", "peasant": "5"})
     hands = ["", "3", "33", "4", "34", "334"]
-    got = [S.number(0, pack4(parse_cards(h).cards.counts) if h else 0) for h in hands]
+    got = [S.number(0, pack(parse_cards(h).cards.counts) if h else 0) for h in hands]
     assert got == [0, 1, 2, 3, 4, 5]
-    assert [S.hand(0, n) for n in range(6)] == [pack4(parse_cards(h).cards.counts) if h else 0
+    assert [S.hand(0, n) for n in range(6)] == [pack(parse_cards(h).cards.counts) if h else 0
                                                for h in hands]
     assert S._span == (6, 2)  # the peasant's 5: held or not
 
@@ -64,7 +64,7 @@ def test_pack_and_unpack_are_inverse(hs: tuple[list[list[int]], list[list[int]]]
                                                               "peasant2"]
     S = _searcher({name: Cards(tuple(c)).format() for name, c in zip(names, starts)})
     s %= len(starts)
-    hands = tuple(pack4(c) for c in subs)
+    hands = tuple(pack(c) for c in subs)
     key = S.pack(s, hands, last, passes)
     # a move to beat is keyed by the first move of its class and strength (the same answers)
     canon = -1 if last < 0 else S.ms.canon[last]
@@ -147,11 +147,11 @@ def test_hand_keys_are_one_to_one_and_spread() -> None:
     hands themselves show only the lowest ranks' counts."""
     from ddzspec.solver.movegen import hand_key
 
-    top = pack4(parse_cards("33445566778899TJQKA2").cards.counts)
+    top = pack(parse_cards("33445566778899TJQKA2").cards.counts)
     subs, sub = [], top
-    counts = [(top >> (4 * r)) & 15 for r in range(N_RANKS)]
+    counts = [(top >> (KEY_BITS * r)) & KEY_MASK for r in range(N_RANKS)]
     for picks in itertools.product(*[range(c + 1) for c in counts[:10]]):
-        subs.append(pack4(list(picks) + counts[10:]))
+        subs.append(pack(list(picks) + counts[10:]))
     keys = {hand_key(h) for h in subs}
     assert len(keys) == len(subs) == 3 ** 7 * 2 ** 3  # 0-2 of each of 3..9, 0-1 of T, J, Q
     low = 1023

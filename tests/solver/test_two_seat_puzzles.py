@@ -80,9 +80,9 @@ def test_the_fewest_plays_of_a_hand_worked_by_hand(hand: str, fewest: int) -> No
     play the hand out exactly."""
     from ddzspec.solver.movegen import move_set
 
-    from ddzspec.cards import pack4
+    from ddzspec.cards import pack
     from ddzspec.rules import load_rules
     ms = move_set(load_rules("classic"))
-    packed = pack4(parse_cards(hand).cards.counts) if hand else 0
+    packed = pack(parse_cards(hand).cards.counts) if hand else 0
     pool = ms.info(packed).leads if hand else ()
     assert ms.plays(packed, pool) == fewest
