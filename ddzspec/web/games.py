@@ -196,12 +196,12 @@ def illegal_text(cards: Cards, rules: Rules, notation: str) -> str:
 
 def wild_illegal_text(cards: Cards, rank: int, rules: Rules, notation: str) -> str:
     """Why ``cards`` (as held; the cards of rank index ``rank`` are wild) is no move under
-    wild rules, in plain words (:func:`ddzspec.wild.explain_wild`): "34Q is illegal: even with
-    each wild Q standing for any rank, no reading: not a legal move"."""
+    wild rules, in plain words: "is illegal" then the explanation's lines after its head
+    (:func:`ddzspec.wild.explain_wild`): "34Q is illegal: no reading: not a legal move,
+    whatever rank (but a joker) each wild card stands for"."""
     move = WildMove(*split_hand(cards, rank), rank)
     lines = [ln.strip() for ln in explain_wild(move, rules).lines(rules, notation)[1:]]
-    return (f"{cards.format(notation)} is illegal: even with each wild "
-            f"{SYMBOLS[notation][rank]} standing for any rank, " + " ".join(lines))
+    return f"{cards.format(notation)} is illegal: " + " ".join(lines)
 
 
 def move_text(cards: Cards, rules: Rules, notation: str) -> str:

@@ -776,8 +776,8 @@ def test_a_laizi_play_is_read_with_its_wild_cards_and_an_illegal_one_changes_not
     # 3 4 Q: a wild Q makes no pair, trio or straight of three cards
     r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "34Q"})
     assert r.status_code == 422 and r.json()["error"] == (
-        "34Q is illegal: even with each wild Q standing for any rank, no reading: not a "
-        "legal move, whatever rank (but a joker) each wild card stands for")
+        "34Q is illegal: no reading: not a legal move, whatever rank (but a joker) each wild "
+        "card stands for")
     after = c.get(f"/api/games/{gid}").json()
     assert after["view"] == g["view"] and after["log"] == g["log"]
     assert (tmp_path / "web-games" / f"{gid}.json").read_text() == saved
