@@ -257,6 +257,38 @@ def test_learn_explains_44445555(browser: Any, server: str, shots: Path) -> None
     page.close()
 
 
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_learn_explains_a_wild_move_with_the_wild_rank_named(browser: Any, server: str,
+                                                             shots: Path, width: int,
+                                                             height: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-learn")
+    assert not page.is_visible("#learn-wild")  # classic: no wild cards, no wild rank asked
+    page.select_option("#learn-rules", "laizi")
+    # laizi's draw: any rank 3 .. 2, never a joker (rules/laizi.rules), a ten written 10
+    assert page.eval_on_selector_all("#learn-wild option", "os => os.map(o => o.text)") == \
+        ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+    page.select_option("#learn-wild", label="7")
+    page.fill("#learn-move", "4777")
+    page.click("#learn-go")
+    page.wait_for_selector("#learn-out .wild-readings li")
+    assert page.inner_text("#learn-out .verdict") == "4*** (wild 7) is legal"
+    # 4 and three wild 7s: 4444 (soft bomb), 444+X for the 12 other ranks, XXX+4 for 12: 25
+    items = page.eval_on_selector_all("#learn-out .wild-readings li",
+                                      "ls => ls.map(l => l.innerText)")
+    assert len(items) == 25 and items[0] == "777 as 333 · trio single 333+4"
+    assert page.inner_text("#learn-out .wild-readings li.taken") == \
+        "777 as 444 · bomb 4444 (soft) — taken when leading"
+    # the faces: one 4, three 7s marked wild
+    assert page.eval_on_selector_all("#learn-out .explain-head .card", "cs => cs.map(c => "
+                                     "c.getAttribute('aria-label'))") == \
+        ["4", "7 (wild)", "7 (wild)", "7 (wild)"]
+    snap(page, shots, f"09c-learn-wild-{width}")
+    page.close()
+
+
 def test_the_server_stays_responsive_while_a_computer_thinks(
         server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A computer's move (level 3 thinks 0.5 s) runs in a worker thread: other requests are
@@ -1077,7 +1109,7 @@ def declared_lead(page: Any, base: str) -> None:
 
 #: what the dialog lists for 7 8 9 10 and a wild Q led (hand-worked: the wild card extends
 #: the run below, 6, or above, J)
-STRAIGHTS = ["Q as 6 · straight 6789T", "Q as J · straight 789TJ"]
+STRAIGHTS = ["Q as 6 · straight 6 7 8 9 10", "Q as J · straight 7 8 9 10 J"]
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
@@ -1127,8 +1159,8 @@ def test_declared_a_play_with_two_readings_asks_which(browser: Any, declared_ser
     wait_change(page, before)
     page.wait_for_selector("#trick .reading")
     assert not page.is_visible("#reading-dialog")
-    assert page.inner_text("#trick .play >> nth=0").endswith("Q as J · straight 789TJ")
-    assert "You: plays 7 8 9 10 Q — Q as J · straight 789TJ" in page.inner_text("#log")
+    assert page.inner_text("#trick .play >> nth=0").endswith("Q as J · straight 7 8 9 10 J")
+    assert "You: plays 7 8 9 10 Q — Q as J · straight 7 8 9 10 J" in page.inner_text("#log")
     page.screenshot(path=str(shots / f"21-declared-played-{width}x{height}.png"),
                     full_page=True)
     assert not errors
