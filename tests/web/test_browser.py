@@ -1167,6 +1167,51 @@ def test_declared_a_play_with_two_readings_asks_which(browser: Any, declared_ser
     page.close()
 
 
+@pytest.mark.parametrize(("width", "height"), [(844, 390), (1280, 800)])
+def test_declared_many_readings_fit_the_window_over_a_dimmed_table(
+        browser: Any, declared_server: str, shots: Path, width: int, height: int) -> None:
+    """8 8 8 and a wild Q led: 13 readings (the soft bomb 8888, 888+X for the 12 other ranks
+    3 .. 2), more than the keys 1-9: the dialog stays inside the window (a phone held sideways
+    too), its list scrolls to the last reading, rows 10-13 have no key; the table behind is
+    dimmed (the dialog's ::backdrop: the header's pixels change when it opens)."""
+    page = browser.new_page(viewport={"width": width, "height": height},
+                            has_touch=width < 900)
+    declared_lead(page, declared_server)
+    for sym in "888Q":
+        card = page.locator(f"#hand .card[data-symbol='{sym}']:not(.selected)").last
+        if width < 900:
+            card.tap(position={"x": 6, "y": 30})
+        else:
+            card.click(position={"x": 6, "y": 30})
+    assert len(page.query_selector_all("#hand .card.selected")) == 4
+    page.evaluate("() => window.scrollTo(0, 0)")
+    header = {"x": 0, "y": 0, "width": width, "height": 40}
+    undimmed = page.screenshot(clip=header)
+    page.click("#btn-play")
+    page.wait_for_selector("#reading-dialog[open]")
+    assert page.screenshot(clip=header) != undimmed  # the backdrop paints over the page
+    words = page.locator("#reading-list .reading-choice .words").all_inner_texts()
+    assert len(words) == 13 and "Q as 8 · bomb 8888 (soft)" in words
+    assert page.locator("#reading-list .num").all_inner_texts() == \
+        [str(i) for i in range(1, 10)] + [""] * 4
+    box = page.locator("#reading-dialog").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height
+    page.screenshot(path=str(shots / f"22-declared-many-{width}x{height}.png"))
+    # the list scrolls (13 rows of 44 px or more: taller than the list's room even at 800 px):
+    # its last reading can be brought inside the dialog and the window
+    assert page.evaluate("() => { const l = document.getElementById('reading-list'); "
+                         "return l.scrollHeight > l.clientHeight; }")
+    last = page.locator("#reading-list .reading-choice").last
+    last.scroll_into_view_if_needed()
+    lb = last.bounding_box()
+    assert lb is not None and box["y"] <= lb["y"] and lb["y"] + lb["height"] <= box["y"] + \
+        box["height"]
+    page.screenshot(path=str(shots / f"22b-declared-many-scrolled-{width}x{height}.png"))
+    page.keyboard.press("Escape")
+    page.close()
+
+
 def test_declared_hints_show_the_reading_and_play_it_without_asking(
         browser: Any, declared_server: str, shots: Path) -> None:
     """Under reading declared each hint is one (play, reading): the second, 3 and a wild Q as
