@@ -1107,6 +1107,17 @@ def declared_lead(page: Any, base: str) -> None:
     page.wait_for_selector("#me.turn")
 
 
+def select(page: Any, symbols: str, touch: bool) -> None:
+    """Select a card of each of ``symbols`` (the last not yet selected, by its left edge: seen
+    in a phone's fan), by a tap on a touch screen, else a click."""
+    for sym in symbols:
+        card = page.locator(f"#hand .card[data-symbol='{sym}']:not(.selected)").last
+        if touch:
+            card.tap(position={"x": 6, "y": 30})
+        else:
+            card.click(position={"x": 6, "y": 30})
+
+
 #: what the dialog lists for 7 8 9 10 and a wild Q led (hand-worked: the wild card extends
 #: the run below, 6, or above, J)
 STRAIGHTS = ["Q as 6 · straight 6 7 8 9 10", "Q as J · straight 7 8 9 10 J"]
@@ -1125,12 +1136,7 @@ def test_declared_a_play_with_two_readings_asks_which(browser: Any, declared_ser
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     declared_lead(page, declared_server)
-    for sym in "789TQ":  # the last card of each rank, by its left edge: seen in a phone's fan
-        card = page.locator(f"#hand .card[data-symbol='{sym}']:not(.selected)").last
-        if width < 900:
-            card.tap(position={"x": 6, "y": 30})
-        else:
-            card.click(position={"x": 6, "y": 30})
+    select(page, "789TQ", touch=width < 900)
     assert len(page.query_selector_all("#hand .card.selected")) == 5
     before = page.get_attribute("body", "data-actions") or ""
     page.click("#btn-play")
@@ -1177,12 +1183,7 @@ def test_declared_many_readings_fit_the_window_over_a_dimmed_table(
     page = browser.new_page(viewport={"width": width, "height": height},
                             has_touch=width < 900)
     declared_lead(page, declared_server)
-    for sym in "888Q":
-        card = page.locator(f"#hand .card[data-symbol='{sym}']:not(.selected)").last
-        if width < 900:
-            card.tap(position={"x": 6, "y": 30})
-        else:
-            card.click(position={"x": 6, "y": 30})
+    select(page, "888Q", touch=width < 900)
     assert len(page.query_selector_all("#hand .card.selected")) == 4
     page.evaluate("() => window.scrollTo(0, 0)")
     header = {"x": 0, "y": 0, "width": width, "height": 40}
