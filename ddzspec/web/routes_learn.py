@@ -26,12 +26,15 @@ from .shared import notation_of, read_json, table
 
 
 def explanation_json(ex: Explanation, notation: str) -> dict[str, Any]:
-    """An explanation as JSON: ``Explanation.to_json`` when it exists, else ``{"move",
-    "legal", "lines"}``."""
+    """An explanation as JSON: ``Explanation.to_json`` when it exists, each reading with the
+    page's ``"words"`` (:func:`ddzspec.web.games.reading_words`: ``trio single 10 10 10+4``),
+    else ``{"move", "legal", "lines"}``."""
     to_json = getattr(ex, "to_json", None)
     if to_json is not None:
         out: dict[str, Any] = to_json(notation)
         out.setdefault("lines", list(ex.lines))
+        for j, r in zip(out.get("readings", []), ex.verdict.readings, strict=True):
+            j["words"] = reading_words(r, notation)
         return out
     v = ex.verdict
     move = v.reading.format(notation) if v.legal else v.cards.format(notation)

@@ -328,6 +328,10 @@ def test_explain_route(client: TestClient) -> None:
     assert any("quad_block" in ln for ln in d["lines"])
     d = client.post("/api/explain?notation=fr", json={"move": "RRR+3"}).json()
     assert d["legal"] is True and d["move"] == "RRR+3"
+    # the page's words: the shape in words, a ten as the faces write it (the CLI's text kept)
+    d = client.post("/api/explain", json={"move": "4TTT"}).json()
+    assert [(r["text"], r["words"]) for r in d["readings"]] == [
+        ("trio_single TTT+4", "trio single 10 10 10+4")]
     r = client.post("/api/explain", json={"move": "33X"})
     assert r.status_code == 400 and "unknown symbol" in r.json()["error"]
     r = client.post("/api/explain", json={"move": "33", "rules": "house"})

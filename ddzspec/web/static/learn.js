@@ -67,8 +67,8 @@ async function explainMove() {
     out.appendChild(head);
     (d.readings || []).forEach((r) => {
       const p = el("p", "reading");
-      p.appendChild(el("b", "", r.shape));
-      p.appendChild(el("span", "", " body " + r.body + (r.kickers ? " · kickers " + r.kickers : "") + " · comparison key " + r.key));
+      p.appendChild(el("b", "", r.words));
+      p.appendChild(el("span", "", " · comparison key " + r.key));
       out.appendChild(p);
     });
     d.lines.forEach((ln) => out.appendChild(el("p", /^\s/.test(ln) ? "sub" : "", ln.trim())));
