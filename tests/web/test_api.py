@@ -386,6 +386,9 @@ def test_explain_of_a_declared_reading(tmp_path: Path) -> None:
     d = c.post("/api/explain", json={"move": "333*=3333", "rules": name, "wild": "7"}).json()
     # 333*: 3333 and 333+X for X in 4 .. 2: 13 readings, the one declared said taken
     assert d["declared"] == "3333" and len(d["wild_readings"]) == 13
+    # the one declared is the one taken: its index, and the page's words for it
+    assert (d["policy"], d["wild_readings"][d["taken"]]["words"]) == (
+        "declared", "7 as 3 · bomb 3333 (soft)")
     assert "  bomb 3333 (soft; wild cards as 3)  <- declared" in d["lines"]
     assert d["lines"][-1] == "declared: 333*=3333 is taken, bomb 3333 (soft; wild cards as 3)"
     r = c.post("/api/explain", json={"move": "333*=*333", "rules": name, "wild": "7"})

@@ -286,6 +286,18 @@ def test_learn_explains_a_wild_move_with_the_wild_rank_named(browser: Any, serve
                                      "c.getAttribute('aria-label'))") == \
         ["4", "7 (wild)", "7 (wild)", "7 (wild)"]
     snap(page, shots, f"09c-learn-wild-{width}")
+    # in French the ranks are written V D R, the rank chosen kept; QQ4 with the Qs (D) wild
+    page.select_option("#notation", "fr")
+    assert page.eval_on_selector_all("#learn-wild option", "os => os.map(o => o.text)")[7:11] \
+        == ["10", "V", "D", "R"] and page.input_value("#learn-wild") == "4"
+    page.select_option("#learn-wild", label="D")
+    page.fill("#learn-move", "DD4")
+    page.click("#learn-go")
+    page.wait_for_function("() => document.querySelector('#learn-out .verdict')?"
+                           ".textContent.startsWith('4**')")
+    assert page.inner_text("#learn-out .verdict") == "4** (wild D) is legal"
+    assert page.inner_text("#learn-out .wild-readings li.taken") == \
+        "DD as 44 · trio 444 — taken when leading"
     page.close()
 
 
