@@ -36,7 +36,8 @@ from mypy_extensions import i64
 
 from ddzspec.cards import ALL_RANKS, GUARD4, Cards, pack4
 from ddzspec.rules import Rules
-from ddzspec.wild import WildMove, WildReading, require_wild, strength, violated
+from ddzspec.rules.model import ReadingPolicy
+from ddzspec.wild import WildMove, WildReading, outranks, require_wild, strength, violated
 from ddzspec.wildmoves import play_readings, split_hand, wild_legal_moves
 
 from .movegen import HandInfo, MoveSet, WildHook
@@ -54,6 +55,9 @@ class WildMoves(WildHook):
         self.rules = rules
         self.wild = require_wild(rules)
         self.rank = rank
+        #: ``reading declared``: every reading of a play is a move of its own, leading or
+        #: answering (those that beat the move to beat)
+        self.declared = self.wild.policy is ReadingPolicy.DECLARED
         self.moves = MoveSet(rules, natural=False)
         #: move id → its play and its reading
         self.plays: list[WildMove] = []
@@ -63,6 +67,9 @@ class WildMoves(WildHook):
         self.lead: dict[int, int] = {}
         #: canonical id of the move to beat → play's cards → the answer's id (absent: none)
         self._answer: dict[int, dict[int, int]] = {}
+        #: under ``reading declared``: canonical id of the move to beat → per move id, 1 if
+        #: its reading beats it
+        self._beats: dict[int, bytes] = {}
         self._classes: dict[tuple[object, ...], int] = {}
         self._shape_code = {s.name: i for i, s in enumerate(rules.shapes)}
         self._scoring = rules.scoring
@@ -84,6 +91,10 @@ class WildMoves(WildHook):
             if not kept:  # every reading cut by a wild restriction: not a legal play
                 continue
             self.of_play[k4] = [self._add(move, k4, r) for r in kept]
+        if self.declared:
+            for k4, ids in self.of_play.items():
+                self.lead.setdefault(k4, ids[0])
+            return
         for k4, m in self._chosen(hand, None).items():
             self.lead[k4] = m
 
@@ -134,7 +145,8 @@ class WildMoves(WildHook):
         #: then weaker bodies)
         size, st = ms.size, ms.strength
         self._all = list(range(ms.n_moves))
-        self._leads = sorted(self.lead.values(), key=lambda i: (-size[i], st[i], ms.mk[i]))
+        leads = self._all if self.declared else self.lead.values()
+        self._leads = sorted(leads, key=lambda i: (-size[i], st[i], ms.mk[i]))
 
     # ------------------------------------------------------------------ the hook
 
@@ -177,6 +189,12 @@ class WildMoves(WildHook):
     def answers(self, ms: MoveSet, info: HandInfo, last: int) -> list[int]:
         c = ms.canon[last]
         previous = self.readings[c]
+        if self.declared:
+            beats = self._beats.get(c)
+            if beats is None:
+                beats = self._beats[c] = bytes(
+                    outranks(self.wild, r, previous) for r in self.readings)
+            return [i for i in info.leads if beats[i]]
         answer = self._answer.get(c)
         if answer is None:  # every starting hand's answers to ``c`` at once
             answer = self._answer[c] = {}
