@@ -390,9 +390,8 @@ def _seat_of(name: str, seats: tuple[str, ...], field: str) -> int:
 def _wild_of(rules: Rules, wild: int | str | None, notation: str) -> int | None:
     """:attr:`Position.wild`: the rank index of ``wild`` (an index, or one card in
     ``notation``); required exactly under rules with a wild section, one of the ranks its draw
-    gives (``draw laizi after deal from 3 .. 2``). Only one wild rank (``count 1``) and the
-    ``strongest`` reading policy are solved so far, without last-play-only shapes (issue
-    26)."""
+    gives (``draw laizi after deal from 3 .. 2``). Only one wild rank (``count 1``) is solved
+    so far, under either reading policy, without last-play-only shapes (issue 26)."""
     w = rules.wild
     if w is None:
         if wild is not None:
@@ -407,9 +406,6 @@ def _wild_of(rules: Rules, wild: int | str | None, notation: str) -> int | None:
     if any(shape.last_play for shape in rules.shapes):
         raise PositionError(f"{rules.label} has wild cards and a last-play-only shape: the "
                             "solver does not play the two together yet", field="rules")
-    if w.policy is not ReadingPolicy.STRONGEST:
-        raise PositionError(f"{rules.label} has 'reading {w.policy.value}': the solver plays "
-                            "the 'strongest' reading policy only so far", field="wild")
     if isinstance(wild, str):
         try:
             counts = parse_cards(wild, notation, rules.deck).cards.counts
@@ -564,6 +560,13 @@ def _wild_table_move(pos: Position) -> None:
                                 f"does not read as {pos.on_table_as.format(pos.notation)} with "
                                 f"{ALL_RANKS[pos.wild].symbol(pos.notation)} wild",
                                 field="on_table")
+    if (pos.on_table_as is None and len(whole) > 1
+            and pos.rules.wild is not None and pos.rules.wild.policy is ReadingPolicy.DECLARED):
+        raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, has "
+                            f"{len(whole)} readings under 'reading declared': write the one it "
+                            f"was played as after '=' ({whole[0].move.format(pos.notation)}="
+                            f"{whole[0].reading.reading.format(pos.notation)})",
+                            field="on_table")
     if not whole:
         raise PositionError(f"the move on the table, {pos.on_table.format(pos.notation)}, is "
                             f"not a legal move of {pos.rules.name} with "

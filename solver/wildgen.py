@@ -3,11 +3,12 @@ MoveSet` whose move ids are (play, reading) pairs of the position's hands.
 
 A play is a sub-multiset of a hand, the cards of the wild rank being wild; its readings are
 those of :func:`ddzspec.wildmoves.play_readings` that no wild restriction cuts, and under the
-``strongest`` policy a play is made with one of them: leading, the one
-:func:`ddzspec.wildmoves.choose` takes with nothing to beat; answering a move, the one it takes
-against that move's reading (the answered type and size, the highest body, else the strongest
-bomb). Every (play, reading) pair of the position's hands at the start gets a move id (a later
-hand's plays are a subset), with:
+``strongest`` policy a play is made with one of them: leading, the one the policy takes with
+nothing to beat; answering a move, the one it takes against that move's reading (the answered
+type and size, the highest body, else the strongest bomb), both found by the fast legal-move
+generation of :func:`ddzspec.wildmoves.wild_legal_moves` on the starting hands (a play's
+reading depends on the play only), once per move to beat. Every (play, reading) pair of
+the position's hands at the start gets a move id (a later hand's plays are a subset), with:
 
 - ``mk``, ``size``: the cards played (the wild cards as cards of the wild rank);
 - the comparison: below the bomb line ``cls`` is the reading's (shape, size) and ``strength``
@@ -35,8 +36,9 @@ from mypy_extensions import i64
 
 from ddzspec.cards import ALL_RANKS, KEY_GUARD, Cards, pack
 from ddzspec.rules import Rules
-from ddzspec.wild import WildMove, WildReading, require_wild, strength, violated
-from ddzspec.wildmoves import choose, play_readings, split_hand
+from ddzspec.rules.model import ReadingPolicy
+from ddzspec.wild import WildMove, WildReading, outranks, require_wild, strength, violated
+from ddzspec.wildmoves import play_readings, split_hand, wild_legal_moves
 
 from .movegen import HandInfo, MoveSet, WildHook
 
@@ -53,6 +55,9 @@ class WildMoves(WildHook):
         self.rules = rules
         self.wild = require_wild(rules)
         self.rank = rank
+        #: ``reading declared``: every reading of a play is a move of its own, leading or
+        #: answering (those that beat the move to beat)
+        self.declared = self.wild.policy is ReadingPolicy.DECLARED
         self.moves = MoveSet(rules, natural=False)
         #: move id → its play and its reading
         self.plays: list[WildMove] = []
@@ -60,11 +65,16 @@ class WildMoves(WildHook):
         #: a play's packed cards (4 bits per rank) → its move ids, and the id it leads as
         self.of_play: dict[int, list[int]] = {}
         self.lead: dict[int, int] = {}
-        #: (play's cards, canonical id of the move to beat) → the answer's id (-1: none)
-        self._answer: dict[tuple[int, int], int] = {}
+        #: canonical id of the move to beat → play's cards → the answer's id (absent: none)
+        self._answer: dict[int, dict[int, int]] = {}
+        #: under ``reading declared``: canonical id of the move to beat → per move id, 1 if
+        #: its reading beats it
+        self._beats: dict[int, bytes] = {}
         self._classes: dict[tuple[object, ...], int] = {}
         self._shape_code = {s.name: i for i, s in enumerate(rules.shapes)}
         self._scoring = rules.scoring
+        #: the starting hands: a later hand's plays are among theirs
+        self._hands = tuple(hands)
         for h in hands:
             self._add_hand(h)
         self._finish()
@@ -78,12 +88,26 @@ class WildMoves(WildHook):
             if k4 in self.of_play:
                 continue
             kept = [r for r in rs if not violated(self.wild, r)]
-            lead = choose(self.wild, kept)
-            if not lead:  # every reading cut by a wild restriction: not a legal play
+            if not kept:  # every reading cut by a wild restriction: not a legal play
                 continue
-            ids = [self._add(move, k4, r) for r in kept]
-            self.of_play[k4] = ids
-            self.lead[k4] = next(i for i in ids if self.readings[i] is lead[0])
+            self.of_play[k4] = [self._add(move, k4, r) for r in kept]
+        if self.declared:
+            for k4, ids in self.of_play.items():
+                self.lead.setdefault(k4, ids[0])
+            return
+        for k4, m in self._chosen(hand, None).items():
+            self.lead[k4] = m
+
+    def _chosen(self, hand: Cards, previous: WildReading | None) -> dict[int, int]:
+        """The policy's move of each play of ``hand`` leading (``previous`` None) or
+        answering ``previous``: play's packed cards → move id, by the fast legal-move
+        generation of :func:`ddzspec.wildmoves.wild_legal_moves` (a play's reading depends
+        on the play only)."""
+        out = {}
+        for p in wild_legal_moves(hand, self.rank, self.rules, previous):
+            k4 = pack4(p.move.cards.counts)
+            out[k4] = next(i for i in self.of_play[k4] if self.readings[i] == p.reading)
+        return out
 
     def _add(self, move: WildMove, k4: int, r: WildReading) -> int:
         ms = self.moves
@@ -121,7 +145,8 @@ class WildMoves(WildHook):
         #: then weaker bodies)
         size, st = ms.size, ms.strength
         self._all = list(range(ms.n_moves))
-        self._leads = sorted(self.lead.values(), key=lambda i: (-size[i], st[i], ms.mk[i]))
+        leads = self._all if self.declared else self.lead.values()
+        self._leads = sorted(leads, key=lambda i: (-size[i], st[i], ms.mk[i]))
 
     # ------------------------------------------------------------------ the hook
 
@@ -164,18 +189,19 @@ class WildMoves(WildHook):
     def answers(self, ms: MoveSet, info: HandInfo, last: int) -> list[int]:
         c = ms.canon[last]
         previous = self.readings[c]
-        out = []
-        for lead in info.leads:
-            k4 = ms.mk[lead]
-            got = self._answer.get((k4, c))
-            if got is None:
-                ids = self.of_play[k4]
-                pick = choose(self.wild, [self.readings[i] for i in ids], previous)
-                got = -1 if not pick else next(i for i in ids if self.readings[i] is pick[0])
-                self._answer[k4, c] = got
-            if got >= 0:
-                out.append(got)
-        return out
+        if self.declared:
+            beats = self._beats.get(c)
+            if beats is None:
+                beats = self._beats[c] = bytes(
+                    outranks(self.wild, r, previous) for r in self.readings)
+            return [i for i in info.leads if beats[i]]
+        answer = self._answer.get(c)
+        if answer is None:  # every starting hand's answers to ``c`` at once
+            answer = self._answer[c] = {}
+            for h in self._hands:
+                answer.update(self._chosen(h, previous))
+        mk = ms.mk
+        return [answer[mk[lead]] for lead in info.leads if mk[lead] in answer]
 
     def text(self, m: int, notation: str) -> str:
         """``33**=3333``: the play (``*`` a wild card), ``=``, the cards it reads as (the

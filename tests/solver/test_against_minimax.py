@@ -312,6 +312,8 @@ def test_pair_factors_at_the_cap_against_minimax(pos: Position) -> None:
 # ----------------------------------------------------------------------------- wild cards
 
 LAIZI = load_rules("laizi")
+#: laizi with ``reading declared``: every reading of a play is a move of its own
+DECLARED = load_rules(str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules"))
 #: laizi.rules' wild section, as its comments state it (Baidu Baike's laizi article): the
 #: bomb classes and the shapes above the bomb line, highest first, each class's factor, and the
 #: type priority of a lead
@@ -393,6 +395,7 @@ def wild_reference(pos: Position):
     :func:`policy` gives it, a bomb's factor its class's; moves named (play, shape, body)."""
     sc = LAIZI.scoring
     n, rank = pos.n_seats, pos.wild
+    declared = pos.rules is DECLARED
     roles = pos.roles
 
     def settle(landlord_wins, product):
@@ -412,15 +415,19 @@ def wild_reference(pos: Position):
         kids = [v for _, v in children(s, hands, last, passes, lp, pp, product)]
         return (max if roles[s] == "landlord" else min)(kids)
 
+    def picks(play, last):
+        """The readings ``play`` may be made with: the policy's, or (declared) every reading
+        leading, every one that beats ``last`` answering."""
+        if not declared:
+            pick = policy(readings_of(play), last)
+            return [] if pick is None else [pick]
+        return [x for x in readings_of(play) if last is None or wild_beats(x, last)]
+
     def children(s, hands, last, passes, lp, pp, product):
         out = []
         is_ll = roles[s] == "landlord"
-        for play in itertools.product(*(range(c + 1) for c in hands[s])):
-            if not any(play):
-                continue
-            pick = policy(readings_of(play), last)
-            if pick is None:
-                continue
+        for play, pick in ((p, x) for p in itertools.product(*(range(c + 1) for c in hands[s]))
+                           if any(p) for x in picks(p, last)):
             r, cls = pick
             f = WILD_FACTOR[cls] if cls else sc.factor(r.shape)
             left = tuple(a - b for a, b in zip(hands[s], play))
@@ -445,7 +452,11 @@ def wild_reference(pos: Position):
         return out
 
     hands = tuple(h.counts for h in pos.hands)
-    last = None if pos.on_table is None else policy(readings_of(pos.on_table.counts), None)
+    last = None
+    if pos.on_table is not None:
+        found = readings_of(pos.on_table.counts)
+        last = policy(found, None) if pos.on_table_as is None else next(
+            x for x in found if x[0].cards == pos.on_table_as)
     kids = children(pos.to_move, hands, last, pos.passes, pos.landlord_plays,
                     pos.peasants_played, 1)
     best = (max if roles[pos.to_move] == "landlord" else min)(v for _, v in kids)
@@ -480,10 +491,11 @@ def wild_check(pos: Position) -> None:
 
 
 @st.composite
-def wild_positions(draw, seats: int, max_cards: int):
+def wild_positions(draw, seats: int, max_cards: int, rules: Rules = LAIZI):
     """A small laizi position: a wild rank drawn, hands dealt from it and a few other ranks
     (a joker maybe), holding 1 to 4 wild cards together; maybe a move on the table (read as
-    a lead) and a spring state."""
+    a lead; under ``reading declared`` as one of its readings, written after ``=``) and a
+    spring state."""
     rank = draw(st.integers(0, 12))
     others = draw(st.lists(st.integers(0, 14).filter(lambda r: r != rank), min_size=3,
                            max_size=3, unique=True))
@@ -500,7 +512,7 @@ def wild_positions(draw, seats: int, max_cards: int):
         at += k
     assume(1 <= sum(h.counts[rank] for h in hands.values()) <= 4)
     to_move = draw(st.sampled_from(names))
-    on_table = played_by = None
+    on_table = played_by = on_table_as = None
     rest = [0] * N_RANKS
     for i in order[at:at + 3]:
         rest[i] += 1
@@ -509,15 +521,18 @@ def wild_positions(draw, seats: int, max_cards: int):
                  if any(p) and policy(wild_readings_of(p, rank), None) is not None]
         if plays:
             on_table = Cards(draw(st.sampled_from(plays)))
+            if rules is DECLARED:
+                on_table_as = draw(st.sampled_from(
+                    [r.cards for r, _ in wild_readings_of(on_table.counts, rank)]))
             played_by = draw(st.sampled_from([x for x in names if x != to_move]))
     fresh = to_move == "landlord" and on_table is None
     landlord_plays = draw(st.integers(0 if fresh else 1, 2))
     peasant_moved = (on_table is None and to_move != "landlord") or (
         played_by is not None and played_by != "landlord")
     peasants_played = landlord_plays > 0 and (peasant_moved or draw(st.booleans()))
-    return make_position(LAIZI, hands, to_move, on_table=on_table, played_by=played_by,
+    return make_position(rules, hands, to_move, on_table=on_table, played_by=played_by,
                          landlord_plays=landlord_plays, peasants_played=peasants_played,
-                         wild=rank)
+                         wild=rank, on_table_as=on_table_as)
 
 
 WILD = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -532,6 +547,18 @@ def test_two_seats_with_wild_cards_against_minimax(pos: Position) -> None:
 @WILD
 @given(wild_positions(3, 3))
 def test_three_seats_with_wild_cards_against_minimax(pos: Position) -> None:
+    wild_check(pos)
+
+
+@WILD
+@given(wild_positions(2, 4, DECLARED))
+def test_two_seats_with_declared_readings_against_minimax(pos: Position) -> None:
+    wild_check(pos)
+
+
+@WILD
+@given(wild_positions(3, 3, DECLARED))
+def test_three_seats_with_declared_readings_against_minimax(pos: Position) -> None:
     wild_check(pos)
 
 
@@ -554,3 +581,17 @@ def test_a_soft_bomb_doubles_the_score() -> None:
     res = solve(make_position(LAIZI, hands, "landlord", wild="7"), want="score")
     assert dict(res.score) == {"landlord": 2, "peasant": -2}
     assert res.best_moves == ("333*=3333",)
+
+
+def test_a_declared_reading_may_answer_as_a_bomb() -> None:
+    # 5557 (7 wild) answering the peasant's 444+3, the peasant holding a 3: laizi's policy
+    # answers with the answered type and size first, 555+X, out at once, x1; declared, the
+    # landlord may state 555*=5555, the soft bomb, out at once, x2 (factor soft 2)
+    hands = {"landlord": "5557", "peasant": "3"}
+    kw = {"on_table": "4443", "played_by": "peasant", "landlord_plays": 1,
+          "peasants_played": True, "wild": "7"}
+    strongest = solve(make_position(LAIZI, hands, "landlord", **kw), want="score")
+    assert dict(strongest.score) == {"landlord": 1, "peasant": -1}
+    declared = solve(make_position(DECLARED, hands, "landlord", **kw), want="score")
+    assert dict(declared.score) == {"landlord": 2, "peasant": -2}
+    assert declared.best_moves == ("555*=5555",)

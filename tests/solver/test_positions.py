@@ -569,3 +569,21 @@ def test_wild_cards_with_a_last_play_only_shape_are_refused(tmp_path: Path) -> N
                        "the solver does not play the two together yet"):
         make_position(load_rules(str(f)), {"landlord": "33", "peasant": "4"}, "landlord",
                       wild="7")
+
+
+DECLARED = Path(__file__).parents[2] / "examples" / "laizi-declared.rules"
+
+
+def test_under_declared_readings_the_move_on_the_table_names_its_reading() -> None:
+    # 444 and the wild 7 read 13 ways under laizi-declared (the soft bomb 4444, or the trio
+    # 444 with any single but a joker: 3 5 6 … 2 and the 7 itself, 12): the position must say
+    # which one was played. 444+3 is beaten by 555+X; the soft bomb 4444 by no trio
+    text = (f'rules "{DECLARED}"\nwild 7\nlandlord: 5557\npeasant: 3\n'
+            "on_table: 4447=444+3 by peasant\nto_move: landlord\n")
+    p = parse_position(text)
+    assert p.on_table_as is not None and p.on_table_as.format() == "3444"
+    assert solve(p).winner == "landlord"
+    with pytest.raises(PositionError, match="<p>:5:1: the move on the table, 4447, has 13 "
+                       "readings under 'reading declared': write the one it was played as "
+                       r"after '=' \(444\*=444\+3\)"):
+        parse_position(text.replace("=444+3", ""), source="<p>")
