@@ -456,3 +456,18 @@ def test_a_stated_last_play_only_reading_needs_the_whole_hand(tmp_path: Path) ->
     with pytest.raises(NotAMoveError, match="no reading under the rules"):
         g.act(Action.play(0, "337"))  # no other reading of three cards
     assert g.state is before
+
+
+def test_tiandi_draws_two_different_ranks_and_an_explicit_deal_may_not_repeat_one() -> None:
+    from ddzspec.game.dealing import explicit_wild
+    tiandi = load_rules("tiandi")
+    # sky and earth: two ranks, never the same (8 wild cards), each from 3 .. 2, per attempt
+    draws = [draw_wild(tiandi, seed, 0) for seed in range(200)]
+    assert all(len(d) == 2 and d[0] != d[1] and max(d) <= Rank.TWO.index for d in draws)
+    assert len({d[1] for d in draws}) == 13  # every non-joker rank can be the earth rank
+    assert explicit_wild(tiandi, ["7", "Q"]) == (SEVEN, Rank.QUEEN.index)
+    with pytest.raises(GameError, match="wild rank 7: the draw earth never repeats an earlier "
+                                        "draw's rank"):
+        explicit_wild(tiandi, ["7", "7"])
+    # one draw: laizi's draws are unchanged (seed 11 draws 7, as pinned above)
+    assert draw_wild(LAIZI, 11, 0) == (SEVEN,)
