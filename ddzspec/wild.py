@@ -31,7 +31,14 @@ from .cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from .errors import NotationError
 from .readings import Reading, beats, solve_readings
 from .rules import Rules
-from .rules.model import BombClass, ReadingPolicy, Wild, WildRestriction, WildRestrictionKind
+from .rules.model import (
+    BombClass,
+    BombKey,
+    ReadingPolicy,
+    Wild,
+    WildRestriction,
+    WildRestrictionKind,
+)
 
 #: The natural readings of a multiset (15 counts): every reading the natural rules give it.
 NaturalReadings = Callable[[tuple[int, ...]], Sequence[Reading]]
@@ -129,33 +136,82 @@ def bomb_class(wild: Wild, reading: Reading, stands_for: Sequence[int],
 def wild_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
                   readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
     """Every reading of ``natural`` plus ``wilds`` wild cards of rank index ``rank`` (before
-    the wild restrictions), in substitution order. ``readings``: the natural readings (default
-    :func:`natural_readings`). Raises ValueError when ``natural`` holds a card of ``rank`` or a
-    substitution would exceed the deck (more wild cards than the rank has)."""
+    the wild restrictions), in substitution order: :func:`readings_with` of one wild rank.
+    ``readings``: the natural readings (default :func:`natural_readings`). Raises ValueError
+    when ``natural`` holds a card of ``rank`` or a substitution would exceed the deck (more
+    wild cards than the rank has)."""
+    counts = [0] * N_RANKS
+    counts[rank] = wilds
+    return readings_with(natural, Cards(tuple(counts)), (rank,), rules, readings)
+
+
+def readings_with(natural: Cards, wild_cards: Cards, ranks: Sequence[int], rules: Rules,
+                  readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
+    """Every reading of ``natural`` plus the wild cards ``wild_cards`` (cards of the drawn
+    wild ranks ``ranks``: laizi one, tiandi laizi's sky and earth two), before the wild
+    restrictions, in substitution order. Each wild card stands for any non-joker rank, so
+    only their number counts; wild cards alone read as themselves (a sky and an earth card
+    together are two singles: no reading). A substituted multiset of one rank whose length
+    is a longer bomb of the file (``bomb bomb 4 .. 12``) reads as that ``soft`` bomb
+    (:func:`long_bomb`: the natural table knows no more than the deck's copies); any other
+    multiset beyond the deck has no reading. Raises ValueError: ``natural`` holds a wild
+    rank's card, a wild card outside ``ranks``, more of a rank than the deck has."""
     wild = require_wild(rules)
     get = readings or natural_readings(rules)
-    if natural.counts[rank]:
-        raise ValueError(f"the natural cards hold the wild rank {ALL_RANKS[rank].symbol()}")
-    if wilds > rules.deck[rank]:
-        raise ValueError(f"{wilds} wild cards: the deck holds {rules.deck[rank]}")
+    if any(natural.counts[r] for r in ranks):
+        held = next(r for r in ranks if natural.counts[r])
+        raise ValueError(f"the natural cards hold the wild rank {ALL_RANKS[held].symbol()}")
+    for i, c in enumerate(wild_cards.counts):
+        if c and i not in ranks:
+            raise ValueError(f"{ALL_RANKS[i].symbol()} is not a wild rank")
+        if c > rules.deck[i]:
+            raise ValueError(f"{c} wild cards: the deck holds {rules.deck[i]}")
+    wilds = len(wild_cards)
     if not len(natural):
-        own = tuple(wilds if i == rank else 0 for i in range(N_RANKS))
+        own = wild_cards.counts
         rs = get(own) if wilds else ()
         return tuple(WildReading(r, Cards(own), bomb_class(wild, r, own, True), True)
                      for r in rs[:1] if len(rs) == 1)
-    ranks = [i for i in range(N_RANKS) if rules.deck[i] and i not in rules.jokers]
+    subs = [i for i in range(N_RANKS) if rules.deck[i] and i not in rules.jokers]
     out: list[WildReading] = []
-    for sub in combinations_with_replacement(ranks, wilds):
+    for sub in combinations_with_replacement(subs, wilds):
         s = [0] * N_RANKS
         for i in sub:
             s[i] += 1
         m = tuple(c + x for c, x in zip(natural.counts, s))
+        long = long_bomb(rules, m)
+        if long is not None:
+            out.append(WildReading(long, Cards(tuple(s)), BombClass.SOFT))
+            continue
         if any(c > d for c, d in zip(m, rules.deck)):
             continue
         rs = get(m)
         if len(rs) == 1:  # legal under the natural rules: exactly one reading
             out.append(WildReading(rs[0], Cards(tuple(s)), bomb_class(wild, rs[0], s)))
     return tuple(out)
+
+
+def long_bomb(rules: Rules, counts: Sequence[int]) -> Reading | None:
+    """The reading of ``counts`` (15 counts) as a bomb longer than the wild ``bomb`` shape's
+    size (tiandi laizi: 5 to 12 cards of one rank, natural and wild cards): the shape's name
+    and tier, ``size`` its length, ``key`` its rank's strength; None when ``counts`` is not
+    one rank at such a length. The ladder (:func:`strength`) compares it.
+
+    >>> from ddzspec.rules import load_rules
+    >>> r = long_bomb(load_rules("tiandi"), (6,) + (0,) * 14)  # six 3s
+    >>> (r.shape, r.size, r.format()) if r else None
+    ('bomb', 6, '333333')
+    >>> long_bomb(load_rules("tiandi"), (4,) + (0,) * 14) is None  # the natural table's
+    True
+    """
+    wild = require_wild(rules)
+    held = [i for i, c in enumerate(counts) if c]
+    if len(held) != 1 or counts[held[0]] not in wild.lengths[1:]:
+        return None
+    shape = next(x for x in rules.shapes if x.name == wild.bomb)
+    r = held[0]
+    return Reading(shape.name, shape.tier, Cards(tuple(counts)), Cards((0,) * N_RANKS),
+                   rules.strength[r], counts[r], 1, None, r)
 
 
 def violated(wild: Wild, r: WildReading,
@@ -184,14 +240,21 @@ def allowed(natural: Cards, wilds: int, rank: int, rules: Rules,
                  if not violated(wild, r))
 
 
-def strength(wild: Wild, r: WildReading) -> tuple[int, int, int]:
+def strength(wild: Wild, r: WildReading) -> tuple[int, ...]:
     """How high a reading stands: (its place in the wild ``order``, counted from the bottom,
     for a bomb's class or a shape above the bomb, else 0; its tier; its body's key). Above the
     bomb line a higher tuple beats a lower one (``rocket > pure > hard > soft``, then the
-    rank); below it only the key of the same type and size compares."""
+    rank); below it only the key of the same type and size compares. Under a ladder with
+    ``length`` (tiandi laizi) a bomb stands at (1, then its ``ladder`` keys: length, class
+    place, rank key, in the declared order): above every shape below the bomb line, below
+    every shape above the bomb (their places come first in such a file's ``order``)."""
     name = r.bomb_class.value if r.bomb_class else r.reading.shape
     place = len(wild.order) - wild.order.index(name) if name in wild.order else 0
-    return place, r.reading.tier, r.reading.key
+    if r.bomb_class is None or BombKey.LENGTH not in wild.ladder:
+        return place, r.reading.tier, r.reading.key
+    value = {BombKey.LENGTH: r.reading.size, BombKey.CLASS: place,
+             BombKey.RANK: r.reading.key}
+    return (1, *(value[k] for k in wild.ladder))
 
 
 def outranks(wild: Wild, play: WildReading, previous: WildReading) -> bool:
@@ -210,21 +273,21 @@ def _priority(wild: Wild) -> dict[str, int]:
 
 
 def strongest_key(wild: Wild, r: WildReading,
-                  answering: WildReading | None = None) -> tuple[int, int, int, int] | None:
+                  answering: WildReading | None = None) -> tuple[int, ...] | None:
     """Where the ``strongest`` policy ranks the reading ``r``, lower first (the one
     definition of the policy: :func:`strongest` takes the first reading of the lowest key;
     the fast generator of :mod:`ddzspec.wildmoves` orders by it). Leading: (its type's place
     in the ``priority``, then :func:`strength` highest first). Answering: 0 for the
     answered type and size, 1 for a reading above the bomb line, then :func:`strength`
     highest first; None for any other reading (the policy never takes it)."""
-    place, tier, key = strength(wild, r)
+    down = tuple(-x for x in strength(wild, r))
     if answering is None:
         rank = _priority(wild)
-        return rank.get(r.reading.shape, len(rank)), -place, -tier, -key
+        return (rank.get(r.reading.shape, len(rank)), *down)
     prev = answering.reading
     if r.reading.shape == prev.shape and r.reading.size == prev.size:
-        return 0, -place, -tier, -key
-    return (1, -place, -tier, -key) if r.reading.tier else None
+        return (0, *down)
+    return (1, *down) if r.reading.tier else None
 
 
 def strongest(wild: Wild, readings: Sequence[WildReading],

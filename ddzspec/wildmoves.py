@@ -330,7 +330,7 @@ def chosen_moves(hand: Cards, rank: int, rules: Rules,
         move = WildMove(_cards(nkey), k, rank)
         out.extend(WildPlay(move, r) for r in choose(wild, readings, previous))
 
-    def order(p: WildPlay) -> tuple[tuple[int, int, int], int, int, int, int, int]:
+    def order(p: WildPlay) -> tuple[tuple[int, ...], int, int, int, int, int]:
         r = p.reading.reading
         return ((0, 0, 0) if not r.tier else strength(wild, p.reading), r.key,
                 shapes[r.shape], r.size, p.move.wilds, p.move.natural.key)
@@ -432,7 +432,7 @@ def _deficit4(m4: int, h4: int) -> int:
 
 
 #: The score of a reading: lower is taken first (:func:`_lead_score`, :func:`_answer_score`).
-Score = tuple[int, int, int, int]
+Score = tuple[int, ...]
 
 
 class _Policy:

@@ -1137,6 +1137,12 @@ def _build_wild(b: Builder, shapes: tuple[Shape, ...], order: tuple[Rank, ...],
     lengths = w.lengths(bomb, draws, max_cards)
     order_of = w.order_of(bomb)
     ladder = w.ladder(lengths)
+    classes = [i for i, n in enumerate(order_of) if n in set(BombClass)]
+    if BombKey.LENGTH in ladder and classes != list(range(len(order_of) - len(classes),
+                                                           len(order_of))):
+        raise b.err("wild order: with 'ladder length …' the shapes above the bomb come before "
+                    "every class (they stand above bombs of every length; a place among the "
+                    "lengths cannot be written yet)", b._clause(sec, "order"))
     factors, long = w.factors(lengths)
     policy = w.policy()
     return Wild(count, draws, bomb.name, order_of, factors, policy,

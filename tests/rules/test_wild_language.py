@@ -289,6 +289,8 @@ TIANDI = (WILD.replace("count 1", "count 2")
     ("pure 4 long 6", "pure 4", "factor", "wild needs a factor for every bomb class (missing: "
      "long)"),
     ("long 6", "long 6 long 3", "long 3", "wild factor long: given twice"),
+    ("order rocket > pure > hard > soft", "order pure > rocket > hard > soft", "order",
+     "wild order: with 'ladder length …' the shapes above the bomb come before every class"),
     ("draw earth after landlord", "draw earth after landlord from 7", "earth",
      "draw earth: 1 rank to draw from, but a draw never repeats an earlier draw's rank and 1 "
      "come before it"),
