@@ -251,6 +251,7 @@ def test_tiandi_declares_bombs_of_4_to_12_cards_by_length_then_class_then_rank()
     assert [w.factor(BombClass.SOFT, 4), w.factor(BombClass.HARD, 4),
             w.factor(BombClass.PURE, 4), w.factor(BombClass.SOFT, 5),
             w.factor(BombClass.SOFT, 12)] == [2, 4, 4, 6, 6]
+    assert load_rules("tiandi").scoring.factor("rocket") == 6  # "and the rocket x6"
     # laizi keeps one length and the class > rank ladder; its factors ignore a length
     lz = load_rules("laizi").wild
     assert lz is not None and lz.lengths == () and lz.ladder == (BombKey.CLASS, BombKey.RANK)
