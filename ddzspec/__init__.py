@@ -11,7 +11,7 @@ from its module on first use, so ``import ddzspec`` stays cheap (the error class
 ['7']
 
 The rules of each variant are rules files (built in: classic, kawu, duel, duel-literal, happy,
-hebei, laizi; seeds 000/002 classic, 003 duel, 004 kawu; happy, hebei and laizi from public rule
+hebei, laizi, tiandi; seeds 000/002 classic, 003 duel, 004 kawu; the others from public rule
 pages); a
 bad card is a located NotationError (:mod:`ddzspec.cards` shows one); the endgame solver is
 :mod:`ddzspec.solver`.

@@ -386,6 +386,11 @@ def _wild_words(rules: Rules) -> tuple[str, ...]:
                        for n in wild.order)
     out.append(f"{wild.bomb.capitalize()}s by how wild cards made them: {order}; factors "
                + ", ".join(f"{c.value} x{n}" for c, n in wild.factors) + ".")
+    if wild.lengths:
+        out.append(f"A {wild.bomb} holds {wild.lengths[0]} to {wild.lengths[-1]} cards (longer "
+                   "than " + str(wild.lengths[0]) + ": natural and wild cards, soft); two "
+                   f"{wild.bomb}s compare by " + ", then ".join(k.value for k in wild.ladder)
+                   + f"; one longer than {wild.lengths[0]} x{wild.long_factor}.")
     if wild.policy is ReadingPolicy.DECLARED:
         out.append("A move with several readings is read as its player declares.")
     else:

@@ -31,7 +31,15 @@ from .cards import ALL_RANKS, N_RANKS, Cards, parse_cards
 from .errors import NotationError
 from .readings import Reading, beats, solve_readings
 from .rules import Rules
-from .rules.model import BombClass, ReadingPolicy, Wild, WildRestriction, WildRestrictionKind
+from .rules.model import (
+    BombClass,
+    BombKey,
+    ReadingPolicy,
+    Wild,
+    WildDraw,
+    WildRestriction,
+    WildRestrictionKind,
+)
 
 #: The natural readings of a multiset (15 counts): every reading the natural rules give it.
 NaturalReadings = Callable[[tuple[int, ...]], Sequence[Reading]]
@@ -100,19 +108,59 @@ def wild_rank_named(text: str, rules: Rules, notation: str = "en") -> int:
     file's draw cannot draw."""
     wild = require_wild(rules)
     if len(wild.draws) != 1:
-        raise ValueError(f"{rules.name} draws {len(wild.draws)} wild ranks: two wild ranks "
-                         "(tiandi laizi) are not read yet, one is")
+        raise ValueError(f"{rules.name} draws {len(wild.draws)} wild ranks "
+                         f"({', '.join(d.name for d in wild.draws)}): name one for each, "
+                         "e.g. 7,Q")
+    return _drawn_rank(text, wild.draws[0], rules, notation)
+
+
+def wild_ranks_named(text: str, rules: Rules, notation: str = "en") -> WildRanks:
+    """The wild ranks ``text`` names: one rank (``7``) on a file of one draw (the rank index,
+    as :func:`wild_rank_named`), one per draw separated by commas (``9,Q``: tiandi laizi's
+    sky and earth) on a file of several (a tuple of rank indices, in the draws' order).
+    Raises NotationError or ValueError: the wrong number of ranks, a rank named twice (a
+    draw never repeats an earlier one), or what :func:`wild_rank_named` refuses."""
+    wild = require_wild(rules)
+    if len(wild.draws) == 1:
+        return wild_rank_named(text, rules, notation)
+    parts = text.split(",")
+    if len(parts) != len(wild.draws):
+        raise ValueError(f"{rules.name} draws {len(wild.draws)} wild ranks "
+                         f"({', '.join(d.name for d in wild.draws)}): name one for each, "
+                         f"separated by commas, e.g. 7,Q (got {len(parts)})")
+    out: list[int] = []
+    for part, draw in zip(parts, wild.draws):
+        rank = _drawn_rank(part.strip(), draw, rules, notation)
+        if rank in out:
+            raise ValueError(f"{ALL_RANKS[rank].symbol(notation)} named twice: the {draw.name} "
+                             "draw never repeats an earlier draw's rank")
+        out.append(rank)
+    return tuple(out)
+
+
+def _drawn_rank(text: str, draw: WildDraw, rules: Rules, notation: str) -> int:
+    """The rank index ``text`` names, one the draw ``draw`` can draw (see
+    :func:`wild_rank_named`)."""
     cards = parse_cards(text, notation).cards
     if len(cards) != 1:
         raise ValueError(f"one rank, e.g. 7 (got {len(cards)} cards)")
     rank = next(i for i, c in enumerate(cards.counts) if c)
-    draw = wild.draws[0]
     if rank in rules.jokers:
         raise ValueError(f"a joker is never wild ({rules.name}: {draw})")
     if rank not in draw.ranks:
         raise ValueError(f"{rules.name}: the {draw.name} draw cannot draw "
                          f"{ALL_RANKS[rank].symbol(notation)} ({draw})")
     return rank
+
+
+#: The drawn wild ranks a move is read under: a rank index (one draw, laizi) or a tuple of
+#: them (several draws, tiandi laizi's sky and earth).
+WildRanks = int | tuple[int, ...]
+
+
+def ranks_of(rank: WildRanks) -> tuple[int, ...]:
+    """The drawn wild ranks as a tuple (``7`` and ``(7,)`` alike)."""
+    return (rank,) if isinstance(rank, int) else rank
 
 
 def bomb_class(wild: Wild, reading: Reading, stands_for: Sequence[int],
@@ -129,33 +177,82 @@ def bomb_class(wild: Wild, reading: Reading, stands_for: Sequence[int],
 def wild_readings(natural: Cards, wilds: int, rank: int, rules: Rules,
                   readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
     """Every reading of ``natural`` plus ``wilds`` wild cards of rank index ``rank`` (before
-    the wild restrictions), in substitution order. ``readings``: the natural readings (default
-    :func:`natural_readings`). Raises ValueError when ``natural`` holds a card of ``rank`` or a
-    substitution would exceed the deck (more wild cards than the rank has)."""
+    the wild restrictions), in substitution order: :func:`readings_with` of one wild rank.
+    ``readings``: the natural readings (default :func:`natural_readings`). Raises ValueError
+    when ``natural`` holds a card of ``rank`` or a substitution would exceed the deck (more
+    wild cards than the rank has)."""
+    counts = [0] * N_RANKS
+    counts[rank] = wilds
+    return readings_with(natural, Cards(tuple(counts)), (rank,), rules, readings)
+
+
+def readings_with(natural: Cards, wild_cards: Cards, ranks: Sequence[int], rules: Rules,
+                  readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
+    """Every reading of ``natural`` plus the wild cards ``wild_cards`` (cards of the drawn
+    wild ranks ``ranks``: laizi one, tiandi laizi's sky and earth two), before the wild
+    restrictions, in substitution order. Each wild card stands for any non-joker rank, so
+    only their number counts; wild cards alone read as themselves (a sky and an earth card
+    together are two singles: no reading). A substituted multiset of one rank whose length
+    is a longer bomb of the file (``bomb bomb 4 .. 12``) reads as that ``soft`` bomb
+    (:func:`long_bomb`: the natural table knows no more than the deck's copies); any other
+    multiset beyond the deck has no reading. Raises ValueError: ``natural`` holds a wild
+    rank's card, a wild card outside ``ranks``, more of a rank than the deck has."""
     wild = require_wild(rules)
     get = readings or natural_readings(rules)
-    if natural.counts[rank]:
-        raise ValueError(f"the natural cards hold the wild rank {ALL_RANKS[rank].symbol()}")
-    if wilds > rules.deck[rank]:
-        raise ValueError(f"{wilds} wild cards: the deck holds {rules.deck[rank]}")
+    if any(natural.counts[r] for r in ranks):
+        held = next(r for r in ranks if natural.counts[r])
+        raise ValueError(f"the natural cards hold the wild rank {ALL_RANKS[held].symbol()}")
+    for i, c in enumerate(wild_cards.counts):
+        if c and i not in ranks:
+            raise ValueError(f"{ALL_RANKS[i].symbol()} is not a wild rank")
+        if c > rules.deck[i]:
+            raise ValueError(f"{c} wild cards: the deck holds {rules.deck[i]}")
+    wilds = len(wild_cards)
     if not len(natural):
-        own = tuple(wilds if i == rank else 0 for i in range(N_RANKS))
+        own = wild_cards.counts
         rs = get(own) if wilds else ()
         return tuple(WildReading(r, Cards(own), bomb_class(wild, r, own, True), True)
                      for r in rs[:1] if len(rs) == 1)
-    ranks = [i for i in range(N_RANKS) if rules.deck[i] and i not in rules.jokers]
+    subs = [i for i in range(N_RANKS) if rules.deck[i] and i not in rules.jokers]
     out: list[WildReading] = []
-    for sub in combinations_with_replacement(ranks, wilds):
+    for sub in combinations_with_replacement(subs, wilds):
         s = [0] * N_RANKS
         for i in sub:
             s[i] += 1
         m = tuple(c + x for c, x in zip(natural.counts, s))
+        long = long_bomb(rules, m)
+        if long is not None:
+            out.append(WildReading(long, Cards(tuple(s)), BombClass.SOFT))
+            continue
         if any(c > d for c, d in zip(m, rules.deck)):
             continue
         rs = get(m)
         if len(rs) == 1:  # legal under the natural rules: exactly one reading
             out.append(WildReading(rs[0], Cards(tuple(s)), bomb_class(wild, rs[0], s)))
     return tuple(out)
+
+
+def long_bomb(rules: Rules, counts: Sequence[int]) -> Reading | None:
+    """The reading of ``counts`` (15 counts) as a bomb longer than the wild ``bomb`` shape's
+    size (tiandi laizi: 5 to 12 cards of one rank, natural and wild cards): the shape's name
+    and tier, ``size`` its length, ``key`` its rank's strength; None when ``counts`` is not
+    one rank at such a length. The ladder (:func:`strength`) compares it.
+
+    >>> from ddzspec.rules import load_rules
+    >>> r = long_bomb(load_rules("tiandi"), (6,) + (0,) * 14)  # six 3s
+    >>> (r.shape, r.size, r.format()) if r else None
+    ('bomb', 6, '333333')
+    >>> long_bomb(load_rules("tiandi"), (4,) + (0,) * 14) is None  # the natural table's
+    True
+    """
+    wild = require_wild(rules)
+    held = [i for i, c in enumerate(counts) if c]
+    if len(held) != 1 or counts[held[0]] not in wild.lengths[1:]:
+        return None
+    shape = next(x for x in rules.shapes if x.name == wild.bomb)
+    r = held[0]
+    return Reading(shape.name, shape.tier, Cards(tuple(counts)), Cards((0,) * N_RANKS),
+                   rules.strength[r], counts[r], 1, None, r)
 
 
 def violated(wild: Wild, r: WildReading,
@@ -184,14 +281,21 @@ def allowed(natural: Cards, wilds: int, rank: int, rules: Rules,
                  if not violated(wild, r))
 
 
-def strength(wild: Wild, r: WildReading) -> tuple[int, int, int]:
+def strength(wild: Wild, r: WildReading) -> tuple[int, ...]:
     """How high a reading stands: (its place in the wild ``order``, counted from the bottom,
     for a bomb's class or a shape above the bomb, else 0; its tier; its body's key). Above the
     bomb line a higher tuple beats a lower one (``rocket > pure > hard > soft``, then the
-    rank); below it only the key of the same type and size compares."""
+    rank); below it only the key of the same type and size compares. Under a ladder with
+    ``length`` (tiandi laizi) a bomb stands at (1, then its ``ladder`` keys: length, class
+    place, rank key, in the declared order): above every shape below the bomb line, below
+    every shape above the bomb (their places come first in such a file's ``order``)."""
     name = r.bomb_class.value if r.bomb_class else r.reading.shape
     place = len(wild.order) - wild.order.index(name) if name in wild.order else 0
-    return place, r.reading.tier, r.reading.key
+    if r.bomb_class is None or BombKey.LENGTH not in wild.ladder:
+        return place, r.reading.tier, r.reading.key
+    value = {BombKey.LENGTH: r.reading.size, BombKey.CLASS: place,
+             BombKey.RANK: r.reading.key}
+    return (1, *(value[k] for k in wild.ladder))
 
 
 def outranks(wild: Wild, play: WildReading, previous: WildReading) -> bool:
@@ -210,21 +314,21 @@ def _priority(wild: Wild) -> dict[str, int]:
 
 
 def strongest_key(wild: Wild, r: WildReading,
-                  answering: WildReading | None = None) -> tuple[int, int, int, int] | None:
+                  answering: WildReading | None = None) -> tuple[int, ...] | None:
     """Where the ``strongest`` policy ranks the reading ``r``, lower first (the one
     definition of the policy: :func:`strongest` takes the first reading of the lowest key;
     the fast generator of :mod:`ddzspec.wildmoves` orders by it). Leading: (its type's place
     in the ``priority``, then :func:`strength` highest first). Answering: 0 for the
     answered type and size, 1 for a reading above the bomb line, then :func:`strength`
     highest first; None for any other reading (the policy never takes it)."""
-    place, tier, key = strength(wild, r)
+    down = tuple(-x for x in strength(wild, r))
     if answering is None:
         rank = _priority(wild)
-        return rank.get(r.reading.shape, len(rank)), -place, -tier, -key
+        return (rank.get(r.reading.shape, len(rank)), *down)
     prev = answering.reading
     if r.reading.shape == prev.shape and r.reading.size == prev.size:
-        return 0, -place, -tier, -key
-    return (1, -place, -tier, -key) if r.reading.tier else None
+        return (0, *down)
+    return (1, *down) if r.reading.tier else None
 
 
 def strongest(wild: Wild, readings: Sequence[WildReading],
@@ -251,44 +355,82 @@ NO_READING = "not a legal move, whatever rank (but a joker) each wild card stand
 
 @dataclass(frozen=True, slots=True)
 class WildMove:
-    """A played multiset with wild cards: its ``natural`` cards (none of the wild rank) and
-    ``wilds`` wild cards of the rank index ``rank``."""
+    """A played multiset with wild cards: its ``natural`` cards (none of a wild rank) and
+    ``wilds`` wild cards of the rank index ``rank``; with several drawn wild ranks (tiandi
+    laizi), ``split`` holds the wild cards by rank (``rank`` is then the first drawn) and
+    ``drawn`` the drawn ranks."""
 
     natural: Cards
     wilds: int
     rank: int
+    split: Cards | None = None
+    drawn: tuple[int, ...] = ()
+
+    @property
+    def wild_cards(self) -> Cards:
+        """The wild cards as cards of their ranks."""
+        if self.split is not None:
+            return self.split
+        return Cards(tuple(self.wilds if i == self.rank else 0 for i in range(N_RANKS)))
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The drawn wild ranks (one: ``rank``)."""
+        return self.drawn or (self.rank,)
 
     @property
     def cards(self) -> Cards:
-        """The cards played as held: the natural cards and the wild cards as cards of the
-        wild rank."""
-        counts = list(self.natural.counts)
-        counts[self.rank] += self.wilds
-        return Cards(tuple(counts))
+        """The cards played as held: the natural cards and the wild cards as cards of their
+        wild ranks."""
+        return self.natural + self.wild_cards
 
     def format(self, notation: str = "en") -> str:
-        """``4***``: the natural cards, then one ``*`` per wild card."""
-        return (self.natural.format(notation) if len(self.natural) else "") \
-            + WILD_MARK * self.wilds
+        """``4***``: the natural cards, then one ``*`` per wild card; with several drawn
+        ranks the wild cards as their ranks (``77779Q``, as :func:`parse_wild` reads them)."""
+        head = self.natural.format(notation) if len(self.natural) else ""
+        if self.split is not None:
+            return head + (self.split.format(notation) if self.wilds else "")
+        return head + WILD_MARK * self.wilds
 
 
-def parse_wild(text: str, rank: int, rules: Rules, notation: str = "en") -> WildMove:
+def move_readings(move: WildMove, rules: Rules,
+                  readings: NaturalReadings | None = None) -> tuple[WildReading, ...]:
+    """Every reading of ``move`` (:func:`readings_with`, under its drawn wild ranks)."""
+    return readings_with(move.natural, move.wild_cards, move.ranks, rules, readings)
+
+
+def parse_wild(text: str, rank: WildRanks, rules: Rules, notation: str = "en") -> WildMove:
     """Read ``4***`` (wild rank index ``rank``): the cards in ``notation``, each ``*`` a wild
     card; a card of the wild rank written out is a wild card too (every card of that rank is
-    wild). Raises NotationError, located (a bad symbol, more wild cards than the rank has)."""
+    wild). With several drawn ranks (a tuple, tiandi laizi) every card of them is wild and is
+    written as its rank (``7777 9 Q``): a ``*`` would not say which card leaves the hand.
+    Raises NotationError, located (a bad symbol, more wild cards than the rank has, a ``*``
+    with several wild ranks)."""
+    ranks = ranks_of(rank)
     parsed = parse_cards(text, notation, deck=rules.deck, wild=True)
     counts = list(parsed.cards.counts)
-    wilds = len(parsed.wilds) + counts[rank]
-    counts[rank] = 0
-    if wilds > rules.deck[rank]:
-        raise NotationError(f"{wilds} wild cards: the deck holds {rules.deck[rank]} cards of "
-                            f"the wild rank {ALL_RANKS[rank].symbol(notation)}", text,
+    if len(ranks) > 1:
+        if parsed.wilds:
+            raise NotationError(f"{len(ranks)} wild ranks ("
+                                + ", ".join(ALL_RANKS[r].symbol(notation) for r in ranks)
+                                + f"): write each wild card as its rank, not '{WILD_MARK}'",
+                                text, parsed.wilds[0], WILD_MARK)
+        split = tuple(counts[i] if i in ranks else 0 for i in range(N_RANKS))
+        natural = Cards(tuple(0 if i in ranks else c for i, c in enumerate(counts)))
+        return WildMove(natural, sum(split), ranks[0], Cards(split), ranks)
+    (one,) = ranks
+    wilds = len(parsed.wilds) + counts[one]
+    counts[one] = 0
+    if wilds > rules.deck[one]:
+        raise NotationError(f"{wilds} wild cards: the deck holds {rules.deck[one]} cards of "
+                            f"the wild rank {ALL_RANKS[one].symbol(notation)}", text,
                             parsed.wilds[-1] if parsed.wilds else None, WILD_MARK)
     natural = Cards(tuple(counts))
-    return WildMove(natural, wilds, rank)
+    return WildMove(natural, wilds, one)
 
 
-def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> WildReading:
+def parse_declared(text: str, rank: WildRanks, rules: Rules, notation: str = "en"
+                   ) -> WildReading:
     """The reading a player declares (policy ``declared``): ``333*=3333``, the cards played,
     ``=``, then what they make (the wild cards replaced by the ranks they stand for). Raises
     NotationError, located: no ``=``, a bad symbol on either side, a right side the cards
@@ -327,7 +469,7 @@ def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> 
     if any(stands[i] for i in rules.jokers):
         raise refuse("a wild card never stands for a joker")
     wild = require_wild(rules)
-    for r in wild_readings(move.natural, move.wilds, rank, rules):
+    for r in move_readings(move, rules):
         if r.reading.cards == target and r.stands_for.counts == tuple(stands):
             cut = violated(wild, r)
             if cut:
@@ -338,7 +480,7 @@ def parse_declared(text: str, rank: int, rules: Rules, notation: str = "en") -> 
     raise refuse("no legal move under the rules")
 
 
-def parse_play(text: str, rank: int, rules: Rules, notation: str = "en"
+def parse_play(text: str, rank: WildRanks, rules: Rules, notation: str = "en"
                ) -> tuple[WildMove, WildReading | None]:
     """A wild move as a player writes it: ``4***`` (:func:`parse_wild`), or under the
     ``declared`` policy ``333*=3333`` (:func:`parse_declared`); the move and the reading
@@ -392,7 +534,8 @@ class WildExplanation:
         kept = self.kept
         types = list(dict.fromkeys(r.reading.shape for r in kept))
         sides = {r.reading.tier > 0 for r in kept}
-        head = (f"{self.move.format(notation)} (wild {ALL_RANKS[self.move.rank].symbol(notation)}"
+        wild_ranks = ", ".join(ALL_RANKS[r].symbol(notation) for r in self.move.ranks)
+        head = (f"{self.move.format(notation)} (wild {wild_ranks}"
                 f"): {len(kept)} reading{'s' if len(kept) != 1 else ''}")
         if len(types) > 1:
             head += f" of {len(types)} types ({', '.join(types)})"
@@ -430,8 +573,7 @@ def explain_wild(move: WildMove, rules: Rules,
     ``strongest`` policy takes when leading (None under ``declared``); ``declared``: the
     reading the player stated (:func:`parse_declared`), kept as said."""
     wild = require_wild(rules)
-    readings = tuple((r, violated(wild, r))
-                     for r in wild_readings(move.natural, move.wilds, move.rank, rules))
+    readings = tuple((r, violated(wild, r)) for r in move_readings(move, rules))
     kept = [r for r, cut in readings if not cut]
     lead = strongest(wild, kept) if wild.policy is ReadingPolicy.STRONGEST else None
     return WildExplanation(move, readings, lead, declared)

@@ -302,12 +302,16 @@ def wild_legal_moves(hand: Cards, rank: int, rules: Rules,
     (see the module doc; ``strongest``: each play once; ``declared``: one per reading). Order:
     the hint's, smallest useful first (below the bomb line by the body's height, then the shape
     order of the file and the size; above it by class and rank), then fewer wild cards. Raises
-    ValueError on rules without wild cards.
+    ValueError on rules without wild cards, or drawing several wild ranks (tiandi laizi: not
+    generated yet).
 
     Under ``strongest`` a fast path (below) finds the same plays, readings and order as
     :func:`chosen_moves`, the policy applied to every reading of :func:`play_readings`
     (docs/scaling.md, "Wild cards", has the figures)."""
     wild = require_wild(rules)
+    if wild.count > 1:
+        raise ValueError(f"{rules.name} draws {wild.count} wild ranks: legal moves with several "
+                         "wild ranks are not generated yet (one wild rank: laizi)")
     pol = _policy(rules, wild) if wild.policy is ReadingPolicy.STRONGEST else None
     if pol is not None and pol.fast and (previous is None or not pol.odd_order):
         return _fast_moves(hand, rank, rules, wild, previous)
@@ -330,7 +334,7 @@ def chosen_moves(hand: Cards, rank: int, rules: Rules,
         move = WildMove(_cards(nkey), k, rank)
         out.extend(WildPlay(move, r) for r in choose(wild, readings, previous))
 
-    def order(p: WildPlay) -> tuple[tuple[int, int, int], int, int, int, int, int]:
+    def order(p: WildPlay) -> tuple[tuple[int, ...], int, int, int, int, int]:
         r = p.reading.reading
         return ((0, 0, 0) if not r.tier else strength(wild, p.reading), r.key,
                 shapes[r.shape], r.size, p.move.wilds, p.move.natural.key)
@@ -432,7 +436,7 @@ def _deficit4(m4: int, h4: int) -> int:
 
 
 #: The score of a reading: lower is taken first (:func:`_lead_score`, :func:`_answer_score`).
-Score = tuple[int, int, int, int]
+Score = tuple[int, ...]
 
 
 class _Policy:

@@ -200,8 +200,8 @@ def main() -> None:
 
     \b
     Most commands take --rules NAME|PATH (built in: classic, kawu, duel,
-    duel-literal, happy, hebei, laizi), --without SHAPE, --notation en|fr|de and
-    --json; `ddzspec COMMAND --help` says more.
+    duel-literal, happy, hebei, laizi, tiandi), --without SHAPE, --notation
+    en|fr|de and --json; `ddzspec COMMAND --help` says more.
 
     \b
     Exit codes: 0 done; 1 a finding (ambiguous moves, a difference, an invalid

@@ -13,22 +13,24 @@ from .common import common_options, emit_json, fail
 
 if TYPE_CHECKING:
     from ..readings import Verdict
-    from ..wild import WildMove, WildReading
+    from ..wild import WildMove, WildRanks, WildReading
 
 #: ``--wild RANK``, passed as ``wild``: the drawn wild rank, on rules with wild cards.
 wild_option = click.option(
     "--wild", "wild", metavar="RANK", default=None,
-    help="The wild rank (laizi), in the card notation, e.g. --wild 7: required on rules with "
-         "wild cards, refused on others. A wild card is then written * or as a card of "
-         "that rank; 333*=3333 declares a reading (policy declared).")
+    help="The wild rank (laizi), in the card notation, e.g. --wild 7, or one per draw "
+         "separated by commas (tiandi laizi: --wild 9,Q): required on rules with wild cards, "
+         "refused on others. A wild card is then written * or as a card of that rank (with "
+         "several wild ranks: as its rank); 333*=3333 declares a reading (policy declared).")
 
 
-def wild_rank(rules: Rules, wild: str | None, notation: str) -> int | None:
-    """The rank index ``--wild`` names, None on rules without wild cards. Exits 2 (one line)
-    when it is missing on wild rules, given on others, or not a rank the file can draw
-    (:func:`ddzspec.wild.wild_rank_named`)."""
+def wild_rank(rules: Rules, wild: str | None, notation: str) -> WildRanks | None:
+    """The rank index ``--wild`` names (a tuple of them, one per draw, on rules of several
+    draws: ``--wild 9,Q``), None on rules without wild cards. Exits 2 (one line) when it is
+    missing on wild rules, given on others, or not a rank the file can draw
+    (:func:`ddzspec.wild.wild_ranks_named`)."""
     from ..errors import NotationError
-    from ..wild import wild_rank_named
+    from ..wild import wild_ranks_named
     if rules.wild is None:
         if wild is not None:
             fail(f"--wild {wild}: {rules.path}: {rules.name} has no wild cards (no wild "
@@ -38,14 +40,14 @@ def wild_rank(rules: Rules, wild: str | None, notation: str) -> int | None:
         fail(f"{rules.path}: {rules.name} has wild cards: name the wild rank with --wild RANK "
              "(e.g. --wild 7)")
     try:
-        return wild_rank_named(wild, rules, notation)
+        return wild_ranks_named(wild, rules, notation)
     except NotationError as e:
         fail(f"--wild: {e}")
     except ValueError as e:
         fail(f"--wild {wild}: {e}")
 
 
-def parse_wild_move(text: str, rank: int, rules: Rules, notation: str, what: str
+def parse_wild_move(text: str, rank: WildRanks, rules: Rules, notation: str, what: str
                     ) -> tuple[WildMove, WildReading | None]:
     """A wild move as written (``4***``, ``333*=3333`` under the declared policy): the move and
     the declared reading (None when none is written). Exits 2 on bad input, ``what`` first."""
@@ -55,7 +57,7 @@ def parse_wild_move(text: str, rank: int, rules: Rules, notation: str, what: str
     return got
 
 
-def wild_move_or_error(text: str, rank: int, rules: Rules, notation: str, what: str
+def wild_move_or_error(text: str, rank: WildRanks, rules: Rules, notation: str, what: str
                        ) -> tuple[WildMove, WildReading | None] | str:
     """:func:`parse_wild_move`, its error returned as one message (``what`` first) instead of
     exiting: a command that reads several moves reports every one."""
@@ -67,22 +69,21 @@ def wild_move_or_error(text: str, rank: int, rules: Rules, notation: str, what: 
         return f"{what}: {e}"
 
 
-def wild_reading_of(text: str, rank: int, rules: Rules, notation: str, what: str,
+def wild_reading_of(text: str, rank: WildRanks, rules: Rules, notation: str, what: str,
                     previous: WildReading | None = None) -> WildReading | None:
     """The reading a wild move is played as: the declared one, else (policy strongest) the one
     the policy takes leading or answering ``previous``; under ``declared`` a move with several
     readings in context (leading, or beating ``previous``) must declare one (exit 2), as in a
     deal. None: no reading (not a legal move, or no answer)."""
     from ..rules.model import ReadingPolicy
-    from ..wild import wild_readings
+    from ..wild import move_readings
     from ..wildmoves import choose
     move, declared = parse_wild_move(text, rank, rules, notation, what)
     wild = rules.wild
     assert wild is not None
     if declared is not None:
         return declared
-    readings = wild_readings(move.natural, move.wilds, rank, rules)
-    got = choose(wild, readings, previous)
+    got = choose(wild, move_readings(move, rules), previous)
     if wild.policy is ReadingPolicy.DECLARED and len(got) > 1:
         context = "that beat PREVIOUS" if previous is not None else ""
         fail(f"{what} {text}: {len(got)} readings{' ' if context else ''}{context}: declare "
@@ -162,7 +163,7 @@ def read(moves: tuple[str, ...], wild: str | None, rules: Rules, notation: str,
         fail("\n".join(errors))
 
 
-def _read_wild(moves: tuple[str, ...], rank: int, rules: Rules, notation: str,
+def _read_wild(moves: tuple[str, ...], rank: WildRanks, rules: Rules, notation: str,
                as_json: bool) -> None:
     """``read`` with wild cards: each move's readings (policy strongest: the lead's marked;
     a declared reading: that one; a move of one reading: that one, under any policy). A move
@@ -256,7 +257,7 @@ def beats(play: str, previous: str, wild: str | None, rules: Rules, notation: st
         click.echo(("yes: " if ok else "no: ") + why)
 
 
-def _beats_wild(play: str, previous: str, rank: int, rules: Rules, notation: str,
+def _beats_wild(play: str, previous: str, rank: WildRanks, rules: Rules, notation: str,
                 as_json: bool) -> None:
     """``beats`` with wild cards: PLAY's reading in context (answering PREVIOUS), as in a
     deal."""
@@ -373,7 +374,7 @@ def moves(hand: str, beat: str | None, wild: str | None, rules: Rules, notation:
         click.echo("(no move)")
 
 
-def _moves_wild(hand: str, beat: str | None, rank: int, rules: Rules, notation: str,
+def _moves_wild(hand: str, beat: str | None, rank: WildRanks, rules: Rules, notation: str,
                 as_json: bool) -> None:
     """``moves`` with wild cards. Under the ``declared`` policy a play with wild cards is also
     written as typed, its reading declared (``33**=333+4``: text, and ``"declared"`` in the
@@ -381,6 +382,9 @@ def _moves_wild(hand: str, beat: str | None, rank: int, rules: Rules, notation: 
     :func:`~ddzspec.wild.parse_declared` reads back."""
     from ..rules.model import ReadingPolicy
     from ..wildmoves import WildPlay, wild_legal_moves
+    if not isinstance(rank, int):
+        fail(f"{rules.path}: legal moves with {len(rank)} wild ranks at once are not written "
+             "yet (one wild rank: laizi; read, explain and beats take several)")
     if "=" in hand:
         fail(f"HAND {hand}: a hand is cards only ('=' declares the reading of a play)")
     move, _ = parse_wild_move(hand, rank, rules, notation, "HAND")

@@ -111,7 +111,9 @@ def draw_wild(rules: Rules, seed: int | str | None, attempt: int) -> tuple[int, 
     rank index drawn at random from the draw's ranks (never a joker: the rules language refuses
     one), with ``random.Random(f"ddzspec:{seed}:{attempt}:wild")`` — the deal's seed and
     attempt, apart from the shuffle's generator, so deals without wild cards are unchanged.
-    Empty for rules without wild cards (laizi: one rank, Baidu Baike's laizi article).
+    Empty for rules without wild cards (laizi: one rank, Baidu Baike's laizi article). A later
+    draw picks among its ranks that no earlier draw took (tiandi laizi's sky and earth ranks
+    are two ranks, 8 wild cards; the rules language keeps a rank left for it).
 
     >>> from ddzspec.rules import load_rules
     >>> draw_wild(load_rules("classic"), 1, 0)
@@ -122,7 +124,10 @@ def draw_wild(rules: Rules, seed: int | str | None, attempt: int) -> tuple[int, 
     if rules.wild is None:
         return ()
     rng = random.Random(f"ddzspec:{0 if seed is None else seed}:{attempt}:wild")
-    return tuple(rng.choice(d.ranks) for d in rules.wild.draws)
+    drawn: list[int] = []
+    for d in rules.wild.draws:  # a later draw never repeats an earlier rank (tiandi: 8 cards)
+        drawn.append(rng.choice([r for r in d.ranks if r not in drawn]))
+    return tuple(drawn)
 
 
 def attempt_wild(rules: Rules, start: Start, attempt: int) -> tuple[int, ...]:
@@ -138,8 +143,8 @@ def explicit_wild(rules: Rules, wild: Sequence[int | str]) -> tuple[int, ...]:
     """Validate the wild ranks an explicit deal states: one per ``draw`` of the rules' wild
     section, in the order declared, each a rank index or a rank in English notation (``Q``,
     ``T`` or ``10``) among the ranks its draw draws from. Raises GameError (rules without wild
-    cards, the wrong number of ranks, a rank that is not one, a joker, or a rank outside the
-    draw's ``from``).
+    cards, the wrong number of ranks, a rank that is not one, a joker, a rank outside the
+    draw's ``from``, or one an earlier draw took).
 
     >>> from ddzspec.rules import load_rules
     >>> explicit_wild(load_rules("laizi"), ["Q"])  # rank index 9: 3 is 0, Q the tenth rank
@@ -158,6 +163,9 @@ def explicit_wild(rules: Rules, wild: Sequence[int | str]) -> tuple[int, ...]:
         if i not in d.ranks:
             raise GameError(f"wild rank {_symbol(i)}: the draw {d.name} draws from "
                             + " ".join(ALL_RANKS[r].symbol() for r in d.ranks))
+        if i in out:
+            raise GameError(f"wild rank {_symbol(i)}: the draw {d.name} never repeats an "
+                            "earlier draw's rank")
         out.append(i)
     return tuple(out)
 

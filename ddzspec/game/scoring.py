@@ -124,23 +124,30 @@ def shape_factor(state: GameState, reading: Reading, seat: int) -> Factor | None
 
 def class_kinds(rules: Rules) -> tuple[str, ...]:
     """The factor kinds of the wild bomb's classes (``soft_bomb``, ``hard_bomb``,
-    ``pure_bomb``); empty for rules without wild cards."""
+    ``pure_bomb``, and ``long_bomb`` with bombs of several lengths); empty for rules without
+    wild cards."""
     w = rules.wild
-    return () if w is None else tuple(f"{c.value}_{w.bomb}" for c, _ in w.factors)
+    if w is None:
+        return ()
+    return tuple(f"{c.value}_{w.bomb}" for c, _ in w.factors) + (
+        (f"long_{w.bomb}",) if w.lengths else ())
 
 
 def wild_factor(state: GameState, r: WildReading, move: WildMove, seat: int) -> Factor | None:
     """The factor of ``seat`` playing ``move`` read as ``r`` under wild rules: a reading of the
     wild ``bomb`` shape multiplies by its class's factor (``factor soft 2 hard 4 pure 4`` in
-    laizi.rules, Baidu Baike's laizi article), itemised as ``soft_bomb 777*``; any other
+    laizi.rules, Baidu Baike's laizi article), itemised as ``soft_bomb 777*``; a bomb longer
+    than the shortest length by ``factor … long N`` (tiandi.rules), as ``long_bomb``; any other
     shape as :func:`shape_factor` says. ``cut`` beyond ``cap bombs`` as there."""
     w = state.rules.wild
     if w is None or r.bomb_class is None:
         return shape_factor(state, r.reading, seat)
-    times = w.factor(r.bomb_class)
+    times = w.factor(r.bomb_class, r.reading.size)
     if times == 1:
         return None
-    return Factor(f"{r.bomb_class.value}_{w.bomb}", times, seat, move.format(),
+    long = bool(w.lengths) and r.reading.size > w.lengths[0]
+    kind = f"long_{w.bomb}" if long else f"{r.bomb_class.value}_{w.bomb}"
+    return Factor(kind, times, seat, move.format(),
                   cut=not play_counts(counted_plays(state), state.rules.scoring.cap_bombs))
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .. import restrictions as registry
-from ..cards import ALL_RANKS, GUARDED_MAX, N_RANKS, Rank
+from ..cards import ALL_RANKS, GUARDED_MAX, KEY_MASK, N_RANKS, Rank
 from ..errors import RulesError
 from ..larkerrors import did_you_mean
 from .merge import Raw
@@ -26,6 +26,7 @@ from .model import (
     Bidding,
     BiddingSystem,
     BombClass,
+    BombKey,
     Cap,
     Choice,
     Deal,
@@ -116,7 +117,7 @@ class Builder:
         scoring = self.scoring(shapes, bidding)
         rounds = self.rounds(shapes)
         self.first_to_show(bidding, rounds)
-        wild = self.wild(shapes, order) if "wild" in self.raw.sections else None
+        wild = self.wild(shapes, order, max_cards) if "wild" in self.raw.sections else None
         r = Rules(name=self.raw.name, title=self.raw.title or self.raw.name, path=self.raw.path,
                   deck=deck, jokers=jokers, order=order, strength=strength,
                   groups=tuple((k, v) for k, v in groups.items()), deal=deal, bidding=bidding,
@@ -688,9 +689,9 @@ class Builder:
                            "no 1)", pairs[0][0].at)
         return tuple(out)
 
-    def wild(self, shapes: tuple[Shape, ...], order: tuple[Rank, ...]) -> Wild:
+    def wild(self, shapes: tuple[Shape, ...], order: tuple[Rank, ...], max_cards: int) -> Wild:
         """The ``wild`` section (wild cards, laizi), each clause checked (:class:`_WildBuilder`)."""
-        return _build_wild(self, shapes, order)
+        return _build_wild(self, shapes, order, max_cards)
 
     def trick(self) -> Trick:
         sec = self.section("trick")
@@ -874,7 +875,13 @@ class _WildBuilder:
             if any(d.name == name.text for d in out):
                 raise self.b.err(f"draw {name.text}: drawn twice", name.at)
             at = self.b.stage_clause(f"draw {name.text}", moment, stage)
-            out.append(WildDraw(name.text, at, self.ranks(name.text, ranks)))
+            picked = self.ranks(name.text, ranks)
+            if len(picked) <= len(out):
+                raise self.b.err(f"draw {name.text}: {len(picked)} rank"
+                                 f"{'s' if len(picked) > 1 else ''} to draw from, but a draw "
+                                 f"never repeats an earlier draw's rank and {len(out)} come "
+                                 "before it (list more ranks)", name.at)
+            out.append(WildDraw(name.text, at, picked))
         if len(out) < count:
             w: Word | None = self.sec.values().get("count")
             raise self.b.err(f"wild count {count}: {len(out)} draw clause"
@@ -911,7 +918,8 @@ class _WildBuilder:
         return tuple(ra.rank.index for ra in ras)
 
     def bomb(self) -> Shape:
-        w: Word | None = self.sec.values().get("bomb")
+        value: tuple[Word, tuple[Word, ...] | None] | None = self.sec.values().get("bomb")
+        w = None if value is None else value[0]
         if w is None:
             raise self.b.err("wild needs 'bomb SHAPE' (the shape whose readings get a class)",
                              self.sec.at)
@@ -930,6 +938,67 @@ class _WildBuilder:
             raise self.b.err(f"wild bomb {w.text}: a bomb is a shape of one rank, without "
                              "kickers, above others in the precedence", w.at)
         return shape
+
+    def lengths(self, bomb: Shape, draws: tuple[WildDraw, ...], max_cards: int) \
+            -> tuple[int, ...]:
+        """``bomb SHAPE LO .. HI``: the bomb's lengths (none written: the shape's size only,
+        returned as ``()``). LO is the shape's size; HI at most what one rank's copies plus
+        every wild card can make (``deck`` and the draws), a hand can hold and a move key can
+        count."""
+        value: tuple[Word, tuple[Word, ...] | None] = self.sec.values()["bomb"]
+        words = value[1]
+        if words is None:
+            return ()
+        lo, hi = int(words[0].text), int(words[-1].text)
+        if lo != bomb.copies:
+            raise self.b.err(f"wild bomb {bomb.name} {lo}: the lengths start at the shape's "
+                             f"size ({bomb.copies}: a {bomb.name} of {bomb.copies} cards is "
+                             "the shortest)", words[0].at)
+        if hi <= lo:
+            raise self.b.err(f"wild bomb {bomb.name} {lo} .. {hi}: a longer bomb needs HI "
+                             f"above {lo} (leave the lengths out for {lo} cards only)",
+                             words[-1].at)
+        deck = self.b.deck_counts
+        wild_copies = sorted((deck[r] for r in {r for d in draws for r in d.ranks}),
+                             reverse=True)[:len(draws)]
+        natural = max(deck[r.index] for r in self.order if r.index not in set(self.b.jokers))
+        most = natural + sum(wild_copies)
+        for limit, why in ((most, f"one rank's {natural} copies and the {sum(wild_copies)} "
+                                  "wild cards of the draws"),
+                           (max_cards, "a hand with the talon"), (KEY_MASK, "a move key")):
+            if hi > limit:
+                raise self.b.err(f"wild bomb {bomb.name} {lo} .. {hi}: {hi} cards is more than "
+                                 f"{why} can hold (at most {limit})", words[-1].at)
+        return tuple(range(lo, hi + 1))
+
+    def ladder(self, lengths: tuple[int, ...]) -> tuple[BombKey, ...]:
+        """``ladder KEY > KEY …``: length (only with several lengths, then required), class and
+        rank, each once: a ladder lacking one leaves bombs incomparable."""
+        words: tuple[Word, ...] = self.sec.values().get("ladder", ())
+        if not words:
+            if lengths:
+                raise self.b.err(f"wild bomb of {lengths[0]} .. {lengths[-1]} cards needs "
+                                 "'ladder length > class > rank' (how bombs of several lengths "
+                                 "compare)", self.b._clause(self.sec, "bomb"))
+            return (BombKey.CLASS, BombKey.RANK)
+        out: list[BombKey] = []
+        for w in words:
+            if w.text not in set(BombKey):
+                raise self.b.err(f"wild ladder {w.text}: not a key (keys: "
+                                 f"{', '.join(BombKey)})", w.at)
+            if BombKey(w.text) in out:
+                raise self.b.err(f"wild ladder: {w.text} is listed twice", w.at)
+            if w.text == BombKey.LENGTH and not lengths:
+                raise self.b.err("wild ladder length: every bomb of this file has one length "
+                                 "(give 'bomb SHAPE LO .. HI', or leave length out)", w.at)
+            out.append(BombKey(w.text))
+        need = [BombKey.LENGTH, BombKey.CLASS, BombKey.RANK] if lengths else \
+            [BombKey.CLASS, BombKey.RANK]
+        missing = [k.value for k in need if k not in out]
+        if missing:
+            raise self.b.err(f"wild ladder lacks {', '.join(missing)}: two bombs differing "
+                             f"only there would be incomparable", words[0].at)
+        return tuple(out)
 
     def order_of(self, bomb: Shape) -> tuple[str, ...]:
         """``order``: every class once and every shape above the bomb, highest first, the
@@ -961,10 +1030,25 @@ class _WildBuilder:
                              words[0].at)
         return tuple(seen)
 
-    def factors(self) -> tuple[tuple[BombClass, int], ...]:
+    def factors(self, lengths: tuple[int, ...]) \
+            -> tuple[tuple[tuple[BombClass, int], ...], int]:
+        """``factor CLASS N …`` (every class) and, with several lengths, ``long N`` (every bomb
+        longer than the shortest): the class factors and the long factor (1 without)."""
         pairs: tuple[tuple[Word, Word], ...] = self.sec.values().get("factor", ())
         out: list[tuple[BombClass, int]] = []
+        long: int | None = None
         for w, n in pairs:
+            if w.text == "long":
+                if not lengths:
+                    raise self.b.err("wild factor long: every bomb of this file has one length "
+                                     "(give 'bomb SHAPE LO .. HI')", w.at)
+                if long is not None:
+                    raise self.b.err("wild factor long: given twice", w.at)
+                if int(n.text) < 1:
+                    raise self.b.err(f"wild factor long {n.text}: a factor is at least 1",
+                                     n.at)
+                long = int(n.text)
+                continue
             if w.text not in set(BombClass):
                 raise self.b.err(f"wild factor {w.text}: not a bomb class (classes: "
                                  f"{', '.join(BombClass)})", w.at)
@@ -975,10 +1059,12 @@ class _WildBuilder:
                                  n.at)
             out.append((BombClass(w.text), int(n.text)))
         missing = [c.value for c in BombClass if c not in dict(out)]
+        if lengths and long is None:
+            missing.append("long")
         if missing:
             raise self.b.err(f"wild needs a factor for every bomb class (missing: "
                              f"{', '.join(missing)})", self.b._clause(self.sec, "factor"))
-        return tuple(out)
+        return tuple(out), 1 if long is None else long
 
     def policy(self) -> ReadingPolicy:
         w: Word | None = self.sec.values().get("reading")
@@ -1039,13 +1125,25 @@ class _WildBuilder:
         return tuple(out)
 
 
-def _build_wild(b: Builder, shapes: tuple[Shape, ...], order: tuple[Rank, ...]) -> Wild:
+def _build_wild(b: Builder, shapes: tuple[Shape, ...], order: tuple[Rank, ...],
+                max_cards: int) -> Wild:
     sec = b.section("wild")
-    b.once("wild", sec, ("count", "bomb", "order", "factor", "reading", "priority", "restrict"))
+    b.once("wild", sec, ("count", "bomb", "order", "ladder", "factor", "reading", "priority",
+                         "restrict"))
     w = _WildBuilder(b, sec, shapes, order)
     count = w.count()
     draws = w.draws(count)
     bomb = w.bomb()
+    lengths = w.lengths(bomb, draws, max_cards)
+    order_of = w.order_of(bomb)
+    ladder = w.ladder(lengths)
+    classes = [i for i, n in enumerate(order_of) if n in set(BombClass)]
+    if BombKey.LENGTH in ladder and classes != list(range(len(order_of) - len(classes),
+                                                           len(order_of))):
+        raise b.err("wild order: with 'ladder length …' the shapes above the bomb come before "
+                    "every class (they stand above bombs of every length; a place among the "
+                    "lengths cannot be written yet)", b._clause(sec, "order"))
+    factors, long = w.factors(lengths)
     policy = w.policy()
-    return Wild(count, draws, bomb.name, w.order_of(bomb), w.factors(), policy,
-                w.priority(policy), w.restrictions())
+    return Wild(count, draws, bomb.name, order_of, factors, policy,
+                w.priority(policy), w.restrictions(), lengths, ladder, long)

@@ -545,6 +545,16 @@ class BombClass(StrEnum):
     PURE = "pure"
 
 
+class BombKey(StrEnum):
+    """What two wild bombs are compared by, most significant first (the ``ladder`` clause):
+    ``length`` (cards in the bomb; tiandi laizi's bombs of 4 to 12 cards), ``class`` (their
+    :class:`BombClass` in the wild ``order``), ``rank`` (the bomb's rank)."""
+
+    LENGTH = "length"
+    CLASS = "class"
+    RANK = "rank"
+
+
 class ReadingPolicy(StrEnum):
     """How a wild move with several readings gets one (issue 26): ``declared`` (the player
     states the reading) or ``strongest`` (answering: the answered type and size, highest
@@ -599,7 +609,14 @@ class Wild:
     highest first (``rocket > pure > hard > soft``), each class's factor (``factors``), the
     reading ``policy`` with its type ``priority`` (highest first; every shape), and the
     ``restrictions`` that cut readings. A wild card stands for any non-joker rank, its own
-    included, inside a combination; a move of wild cards only reads as itself."""
+    included, inside a combination; a move of wild cards only reads as itself.
+
+    ``lengths``: the bomb's lengths in cards, ascending (``bomb bomb 4 .. 12``; empty: the
+    shape's own size only, laizi); ``ladder``: how two bombs compare, most significant key
+    first (``ladder length > class > rank``; laizi's ``class > rank``); ``long_factor``: the
+    factor of a bomb longer than the shape's size (``factor … long 6``; 1 when there is none).
+    A bomb longer than the shape is always ``soft``: no rank has more copies than the shape's
+    size, and wild cards alone read as themselves, so it holds natural and wild cards."""
 
     count: int
     draws: tuple[WildDraw, ...]
@@ -609,9 +626,15 @@ class Wild:
     policy: ReadingPolicy
     priority: tuple[str, ...] = ()
     restrictions: tuple[WildRestriction, ...] = ()
+    lengths: tuple[int, ...] = ()
+    ladder: tuple[BombKey, ...] = (BombKey.CLASS, BombKey.RANK)
+    long_factor: int = 1
 
-    def factor(self, cls: BombClass) -> int:
-        """The factor of a bomb of class ``cls`` (1 when none is declared)."""
+    def factor(self, cls: BombClass, length: int | None = None) -> int:
+        """The factor of a bomb of class ``cls`` (1 when none is declared); of ``length``
+        cards beyond the shortest declared length: ``long_factor``."""
+        if length is not None and self.lengths and length > self.lengths[0]:
+            return self.long_factor
         return dict(self.factors).get(cls, 1)
 
     def restriction(self, kind: WildRestrictionKind) -> WildRestriction | None:
@@ -620,10 +643,16 @@ class Wild:
 
     def clauses(self) -> list[str]:
         """The section in rules-language words, one clause each."""
-        out = [f"count {self.count}", *map(str, self.draws), f"bomb {self.bomb}",
+        bomb = f"bomb {self.bomb}"
+        if self.lengths:
+            bomb += f" {self.lengths[0]} .. {self.lengths[-1]}"
+        out = [f"count {self.count}", *map(str, self.draws), bomb,
                "order " + " > ".join(self.order)]
+        if self.ladder != (BombKey.CLASS, BombKey.RANK):
+            out.append("ladder " + " > ".join(self.ladder))
         if self.factors:
-            out.append("factor " + " ".join(f"{c.value} {n}" for c, n in self.factors))
+            out.append("factor " + " ".join(f"{c.value} {n}" for c, n in self.factors)
+                       + (f" long {self.long_factor}" if self.lengths else ""))
         out.append(f"reading {self.policy.value}")
         if self.priority:
             out.append("priority " + " > ".join(self.priority))

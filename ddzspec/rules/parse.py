@@ -382,8 +382,16 @@ class _Sections(Transformer[Token, File]):
             return True, ch[0]
         return False, tuple(ch)
 
-    def wild_bomb(self, meta: Meta, ch: list[Token]) -> Setting:
-        return Setting("bomb", self._word(ch[0]), self._at(meta))
+    def wild_bomb(self, meta: Meta, ch: list[Any]) -> Setting:
+        """``bomb SHAPE [LO [.. HI]]``: (the shape's word, the length words or None)."""
+        return Setting("bomb", (self._word(ch[0]), ch[1] if len(ch) > 1 else None),
+                       self._at(meta))
+
+    def wild_lengths(self, meta: Meta, ch: list[Token]) -> tuple[Word, ...]:
+        return tuple(self._word(t) for t in ch)
+
+    def wild_ladder(self, meta: Meta, ch: list[Token]) -> Setting:
+        return self._words("ladder", meta, ch)
 
     def wild_order(self, meta: Meta, ch: list[Token]) -> Setting:
         return self._words("order", meta, ch)

@@ -271,17 +271,66 @@ def test_declared_policy_moves_are_written_as_typed(cli: Any, tmp_path: Path) ->
             assert code == 0 and m["declared"].split("=")[1] == json.loads(out)["declared"]
 
 
-def test_two_wild_ranks_are_refused_by_the_commands_and_the_game(cli: Any,
+def test_two_wild_ranks_are_refused_by_the_game(cli: Any,
                                                                  tmp_path: Path) -> None:
     f = tmp_path / "two.rules"
     f.write_text("rules two extends laizi\nwild {\n    count 2\n    draw laizi after deal\n"
                  "    draw tian before deal\n    bomb bomb\n    order rocket > pure > hard > "
                  "soft\n    factor soft 2 hard 4 pure 4\n    reading declared\n}\n",
                  encoding="utf-8")
+    # read takes one rank per draw (--wild 7,Q); one alone is refused in words
     code, _, err = cli("read", "3", "--rules", str(f), "--wild", "7")
-    assert code == 2 and err.strip().endswith("--wild 7: two draws 2 wild ranks: two wild ranks "
-                                              "(tiandi laizi) are not read yet, one is")
+    assert code == 2 and err.strip().endswith("--wild 7: two draws 2 wild ranks (laizi, tian): "
+                                              "name one for each, separated by commas, e.g. "
+                                              "7,Q (got 1)")
+    assert cli("read", "3", "--rules", str(f), "--wild", "7,Q")[0] == 0
     # play says so, and sends nobody to `ddzspec check` (which refuses two wild ranks too)
     code, _, err = cli("play", "--rules", str(f))
     assert code == 2 and "two wild ranks (tiandi laizi) are not played yet" in err
     assert "ddzspec check" not in err
+
+
+TIANDI = ("--rules", "tiandi", "--wild", "9,Q")  # sky 9, earth Q
+
+
+def test_tiandi_reads_with_two_wild_ranks_named_by_commas(cli: Any) -> None:
+    # 7777 + a 9 and a Q (both wild): 777777 (a 6-card soft bomb) or 7777 with two kickers
+    # among the 12 ranks other than 7, repeats allowed (C(12,2) + 12 = 78): 79 readings; a
+    # lead takes the bomb (priority: bomb before four_two_singles)
+    code, out, _ = cli("read", "--json", "77779Q", *TIANDI)
+    assert code == 0
+    (move,) = json.loads(out)
+    assert move["cards"] == "77779Q" and len(move["readings"]) == 79
+    assert [(r["cards"], r["bomb_class"]) for r in move["readings"] if r["taken"]] == [
+        ("777777", "soft")]
+    # a sky and an earth card alone: themselves, two singles, no move
+    code, out, _ = cli("read", "9Q", *TIANDI)
+    assert code == 0 and "illegal" in out
+
+
+@pytest.mark.parametrize(("play", "previous", "verdict"), [
+    ("77779Q", "AAAA9", "yes"),   # 6 cards beat 5, whatever the rank
+    ("AAAA9", "9999", "yes"),     # 5 cards beat the 4-card pure bomb
+    ("3339Q", "AAAA9", "no"),     # 5 against 5, both soft: the rank (3 < A)
+    ("BR", "77779Q", "yes"),      # the rocket above every length
+])
+def test_tiandi_bombs_compare_by_length_then_class_then_rank(cli: Any, play: str,
+                                                              previous: str,
+                                                              verdict: str) -> None:
+    code, out, _ = cli("beats", play, previous, *TIANDI)
+    assert code == 0 and out.startswith(f"{verdict}:"), out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("read", "7777", "--rules", "tiandi", "--wild", "9"),
+     "--wild 9: tiandi draws 2 wild ranks (sky, earth): name one for each, separated by "
+     "commas, e.g. 7,Q (got 1)"),
+    (("read", "7777", "--rules", "tiandi", "--wild", "9,9"),
+     "9 named twice: the earth draw never repeats an earlier draw's rank"),
+    (("read", "7777**", *TIANDI), "2 wild ranks (9, Q): write each wild card as its rank, "
+     "not '*'"),
+    (("moves", "77779Q", *TIANDI), "legal moves with 2 wild ranks at once are not written yet"),
+])
+def test_tiandi_bad_input_is_one_line(cli: Any, args: tuple[str, ...], message: str) -> None:
+    code, _, err = cli(*args)
+    assert code == 2 and message in err, err

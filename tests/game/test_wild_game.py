@@ -456,3 +456,45 @@ def test_a_stated_last_play_only_reading_needs_the_whole_hand(tmp_path: Path) ->
     with pytest.raises(NotAMoveError, match="no reading under the rules"):
         g.act(Action.play(0, "337"))  # no other reading of three cards
     assert g.state is before
+
+
+def test_tiandi_draws_two_different_ranks_and_an_explicit_deal_may_not_repeat_one() -> None:
+    from ddzspec.game.dealing import explicit_wild
+    tiandi = load_rules("tiandi")
+    # sky and earth: two ranks, never the same (8 wild cards), each from 3 .. 2, per attempt
+    draws = [draw_wild(tiandi, seed, 0) for seed in range(200)]
+    assert all(len(d) == 2 and d[0] != d[1] and max(d) <= Rank.TWO.index for d in draws)
+    assert len({d[1] for d in draws}) == 13  # every non-joker rank can be the earth rank
+    assert explicit_wild(tiandi, ["7", "Q"]) == (SEVEN, Rank.QUEEN.index)
+    with pytest.raises(GameError, match="wild rank 7: the draw earth never repeats an earlier "
+                                        "draw's rank"):
+        explicit_wild(tiandi, ["7", "7"])
+    # one draw: laizi's draws are unchanged (seed 11 draws 7, as pinned above)
+    assert draw_wild(LAIZI, 11, 0) == (SEVEN,)
+
+
+def test_tiandi_bombs_multiply_by_their_length_and_class() -> None:
+    # tiandi.rules: factor soft 2 hard 4 pure 4 long 6 (VARIANTS.md "Tiandi laizi": 4-soft x2,
+    # 4-hard and 4-pure x4, longer bombs x6); the game refuses two wild ranks today, so the
+    # settlement's factor is asked of a laizi state with tiandi's rules
+    from dataclasses import replace
+
+    from ddzspec.game.scoring import class_kinds, wild_factor
+    from ddzspec.wild import parse_wild, readings_with
+    tiandi = load_rules("tiandi")
+    st = replace(deal(), rules=tiandi)
+    ranks = (Rank.NINE.index, Rank.QUEEN.index)
+
+    def factor(text: str) -> tuple[str, int] | None:
+        move = parse_wild(text, ranks, tiandi)
+        (bomb,) = [r for r in readings_with(move.natural, move.wild_cards, ranks, tiandi)
+                   if r.reading.shape == "bomb"]
+        f = wild_factor(st, bomb, move, 0)
+        return None if f is None else (f.kind, f.times)
+    assert factor("77779Q") == ("long_bomb", 6)      # 6 cards: x6
+    assert factor("AAAA9") == ("long_bomb", 6)       # 5 cards: x6
+    assert factor("AAAQ") == ("soft_bomb", 2)        # 4 cards, natural and wild: x2
+    assert factor("2222") == ("hard_bomb", 4)        # 4 natural: x4
+    assert factor("9999") == ("pure_bomb", 4)        # 4 wild as themselves: x4
+    assert class_kinds(tiandi) == ("soft_bomb", "hard_bomb", "pure_bomb", "long_bomb")
+    assert class_kinds(LAIZI) == ("soft_bomb", "hard_bomb", "pure_bomb")

@@ -386,3 +386,10 @@ def test_leads_and_answers_match_the_plain_policy(tmp_path: Path, variant: str,
             assert sorted(got, key=repr) == sorted(want, key=repr)
         else:
             assert got == want
+
+
+def test_legal_moves_refuse_two_wild_ranks_rather_than_read_one() -> None:
+    # the generator takes one wild rank; under tiandi it would miss the other rank's cards and
+    # the long bombs, so it refuses
+    with pytest.raises(ValueError, match="tiandi draws 2 wild ranks: legal moves with several"):
+        wild_legal_moves(parse_cards("77779Q").cards, Rank.NINE.index, load_rules("tiandi"))

@@ -16,9 +16,11 @@ from ddzspec.wild import (
     WildReading,
     allowed,
     explain_wild,
+    long_bomb,
     outranks,
     parse_declared,
     parse_wild,
+    readings_with,
     strongest,
     violated,
     wild_readings,
@@ -265,3 +267,72 @@ def test_explain_says_when_the_wild_restrictions_rule_out_every_reading(
     # kicker) are all cut
     assert lines[0] == "33** (wild 7): 0 readings" and len(lines) == 1 + 13 + 1
     assert lines[-1] == "no reading: the wild restrictions rule out every one"
+
+
+# --- tiandi laizi: two wild ranks (sky 9, earth Q in these examples), bombs of 4 to 12 cards
+TIANDI = load_rules("tiandi")
+SKY_EARTH = (Rank.NINE.index, Rank.QUEEN.index)
+
+
+def _tiandi(natural: str, wild: str) -> tuple[WildReading, ...]:
+    return readings_with(parse_cards(natural).cards if natural else NONE,
+                         parse_cards(wild).cards if wild else NONE, SKY_EARTH, TIANDI)
+
+
+def _bomb(natural: str, wild: str) -> WildReading:
+    (b,) = [r for r in _tiandi(natural, wild) if r.reading.shape == "bomb"]
+    return b
+
+
+def test_7777_and_a_sky_and_an_earth_card_is_a_six_card_soft_bomb_or_four_with_two() -> None:
+    # 7777 + 9 + Q: the two wild cards stand for 77 (777777, a 6-card soft bomb: 6 sevens are
+    # more than the deck's 4, the ladder reads it) or for two kickers XY, X and Y among the
+    # 12 ranks other than 7 (a fifth 7 is no reading), repeats allowed: C(12,2) + 12 = 78
+    rs = _tiandi("7777", "9Q")
+    assert len(rs) == 1 + 78
+    assert sum(r.reading.shape == "four_two_singles" for r in rs) == 78
+    six = _bomb("7777", "9Q")
+    assert (six.describe(), six.reading.size, six.bomb_class) == (
+        "bomb 777777 (soft; wild cards as 77)", 6, BombClass.SOFT)
+    assert TIANDI.wild is not None and TIANDI.wild.factor(BombClass.SOFT, 6) == 6
+    # the strongest policy leads it as the bomb (bomb comes before four_two_singles)
+    assert strongest(TIANDI.wild, rs) == six
+
+
+def test_the_tiandi_ladder_length_then_class_then_rank_and_the_rocket_on_top() -> None:
+    wild = TIANDI.wild
+    assert wild is not None
+    six_7 = _bomb("7777", "9Q")            # 6 cards, soft, 7s
+    five_a = _bomb("AAAA", "9")            # 5 cards, soft, As
+    five_3 = _bomb("3333", "Q")            # 5 cards, soft, 3s
+    pure_9 = _bomb("", "9999")             # 4 cards, the sky rank as itself: pure
+    hard_2 = _bomb("2222", "")             # 4 cards, natural: hard
+    soft_a = _bomb("AAA", "Q")             # 4 cards, soft, As
+    assert [b.bomb_class for b in (pure_9, hard_2, soft_a)] == [
+        BombClass.PURE, BombClass.HARD, BombClass.SOFT]
+    # 4 As are the natural table's bomb, not a longer one; 12 As (4 + the 8 wild cards) are
+    assert long_bomb(TIANDI, parse_cards("AAAA").cards.counts) is None
+    twelve = long_bomb(TIANDI, tuple(12 if i == Rank.ACE.index else 0 for i in range(15)))
+    assert twelve is not None and twelve.size == 12
+    top = WildReading(twelve, parse_cards("99999999").cards, BombClass.SOFT)
+    (rocket,) = _tiandi("BR", "")
+    # highest first: rocket > 12 > 6 > 5 of As > 5 of 3s > pure 4 > hard 4 > soft 4
+    ladder = [rocket, top, six_7, five_a, five_3, pure_9, hard_2, soft_a]
+    for i, hi in enumerate(ladder):
+        for lo in ladder[i + 1:]:
+            assert outranks(wild, hi, lo) and not outranks(wild, lo, hi), (hi.describe(),
+                                                                          lo.describe())
+    # a 6-card soft bomb of 3s beats a 5-card bomb of As and every 4-card bomb (length first)
+    assert outranks(wild, _bomb("333", "999"), five_a)
+
+
+def test_wild_cards_of_both_ranks_alone_read_as_themselves() -> None:
+    # one sky and one earth card: two different singles, no combination (the issue: a
+    # multiset of wild cards only reads as itself)
+    assert _tiandi("", "9Q") == ()
+    # 999Q: a trio of 9s with a Q, never a bomb of 9s
+    (r,) = _tiandi("", "999Q")
+    assert (r.reading.shape, r.all_wild, r.bomb_class) == ("trio_single", True, None)
+    # a natural card of a wild rank is refused: every card of 9 and Q is wild
+    with pytest.raises(ValueError, match="the natural cards hold the wild rank Q"):
+        _tiandi("Q", "9")

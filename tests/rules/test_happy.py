@@ -30,9 +30,9 @@ HAPPY = load_rules("happy")
 HEBEI = load_rules("hebei")
 
 
-def test_the_built_ins_are_the_seeds_variants_plus_happy_hebei_and_laizi() -> None:
+def test_the_built_ins_are_the_seeds_variants_plus_happy_hebei_laizi_and_tiandi() -> None:
     assert builtin_rules() == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu",
-                               "laizi"]
+                               "laizi", "tiandi"]
     assert HAPPY.parents == ("classic",) and HEBEI.parents == ("classic",)
 
 

@@ -12,6 +12,7 @@ from ddzspec.errors import RulesError
 from ddzspec.rules import load_rules
 from ddzspec.rules.model import (
     BombClass,
+    BombKey,
     ReadingPolicy,
     RoundStage,
     WildRestriction,
@@ -49,6 +50,13 @@ def _line_col(text: str, needle: str, after: str = "") -> tuple[int, int]:
     """1-based line and column of the first ``needle`` in ``text`` after ``after``."""
     before = text[:text.index(needle, text.index(after))]
     return before.count("\n") + 1, len(before) - before.rfind("\n")
+
+
+def _located(text: str, tmp_path: Path, at: str, message: str, after: str = "") -> None:
+    """Loading ``text`` fails with ``message`` at the first ``at`` after ``after``."""
+    e = _error(text, tmp_path)
+    assert message in e.message, e.message
+    assert (e.line, e.column) == _line_col(text, at, after), (e.line, e.column, e.message)
 
 
 def test_laizi_declares_one_wild_rank_after_the_deal_with_three_bomb_classes() -> None:
@@ -228,3 +236,83 @@ def test_check_of_two_wild_ranks_at_once_is_refused_in_words(tmp_path: Path) -> 
     rules = _load(text, tmp_path)
     with pytest.raises(RulesError, match="check of 2 wild ranks at once is not written yet"):
         compile_wild_report(rules)  # type: ignore[arg-type]
+
+
+def test_tiandi_declares_bombs_of_4_to_12_cards_by_length_then_class_then_rank() -> None:
+    # VARIANTS.md "Tiandi laizi": bombs of 4 to 12 cards (4 natural cards of a rank and the
+    # 8 wild cards of the sky and earth ranks: 4 + 2 x 4 = 12), by length, class, rank;
+    # 4-soft x2, 4-hard and 4-pure x4, longer bombs x6
+    w = load_rules("tiandi").wild
+    assert w is not None and w.count == 2
+    assert [(d.name, d.stage) for d in w.draws] == [("sky", RoundStage.BEFORE_DEAL),
+                                                    ("earth", RoundStage.LANDLORD)]
+    assert w.lengths == tuple(range(4, 13))
+    assert w.ladder == (BombKey.LENGTH, BombKey.CLASS, BombKey.RANK)
+    assert [w.factor(BombClass.SOFT, 4), w.factor(BombClass.HARD, 4),
+            w.factor(BombClass.PURE, 4), w.factor(BombClass.SOFT, 5),
+            w.factor(BombClass.SOFT, 12)] == [2, 4, 4, 6, 6]
+    assert load_rules("tiandi").scoring.factor("rocket") == 6  # "and the rocket x6"
+    # laizi keeps one length and the class > rank ladder; its factors ignore a length
+    lz = load_rules("laizi").wild
+    assert lz is not None and lz.lengths == () and lz.ladder == (BombKey.CLASS, BombKey.RANK)
+    assert lz.factor(BombClass.SOFT, 4) == 2 and "ladder" not in " ".join(lz.clauses())
+
+
+def test_the_tiandi_clauses_read_back_as_written() -> None:
+    w = load_rules("tiandi").wild
+    assert w is not None
+    assert [c for c in w.clauses() if c.startswith(("bomb", "ladder", "factor"))] == [
+        "bomb bomb 4 .. 12", "ladder length > class > rank",
+        "factor soft 2 hard 4 pure 4 long 6"]
+
+
+TIANDI = (WILD.replace("count 1", "count 2")
+          .replace("draw laizi after deal from 3 .. 2",
+                   "draw sky before deal\n    draw earth after landlord")
+          .replace("bomb bomb", "bomb bomb 4 .. 12\n    ladder length > class > rank")
+          .replace("factor soft 2 hard 4 pure 4", "factor soft 2 hard 4 pure 4 long 6"))
+
+
+@pytest.mark.parametrize(("old", "new", "at", "message"), [
+    # 4 natural cards of a rank + 2 x 4 wild cards = 12 at most
+    ("4 .. 12", "4 .. 13", "13", "wild bomb bomb 4 .. 13: 13 cards is more than one rank's "
+     "4 copies and the 8 wild cards of the draws can hold (at most 12)"),
+    ("4 .. 12", "3 .. 12", "3 ..", "wild bomb bomb 3: the lengths start at the shape's size (4"),
+    ("4 .. 12", "4 .. 4", "4\n", "a longer bomb needs HI above 4"),
+    ("ladder length > class > rank", "ladder class > rank", "class >",
+     "wild ladder lacks length: two bombs differing only there would be incomparable"),
+    ("ladder length > class > rank", "ladder length > class > length", "length\n",
+     "wild ladder: length is listed twice"),
+    ("ladder length > class > rank", "ladder length > suit > rank", "suit",
+     "wild ladder suit: not a key (keys: length, class, rank)"),
+    ("    ladder length > class > rank\n", "", "bomb bomb",
+     "wild bomb of 4 .. 12 cards needs 'ladder length > class > rank'"),
+    ("pure 4 long 6", "pure 4", "factor", "wild needs a factor for every bomb class (missing: "
+     "long)"),
+    ("long 6", "long 6 long 3", "long 3", "wild factor long: given twice"),
+    ("order rocket > pure > hard > soft", "order pure > rocket > hard > soft", "order",
+     "wild order: with 'ladder length …' the shapes above the bomb come before every class"),
+    ("draw earth after landlord", "draw earth after landlord from 7", "earth",
+     "draw earth: 1 rank to draw from, but a draw never repeats an earlier draw's rank and 1 "
+     "come before it"),
+])
+def test_bad_tiandi_bomb_ladders_are_located(tmp_path: Path, old: str, new: str, at: str,
+                                             message: str) -> None:
+    text = TIANDI.replace(old, new, 1)
+    assert text != TIANDI
+    _located(text, tmp_path, at, message, after="wild")
+
+
+@pytest.mark.parametrize(("old", "new", "at", "message"), [
+    ("bomb bomb", "bomb bomb\n    ladder length > class > rank", "length",
+     "wild ladder length: every bomb of this file has one length"),
+    ("factor soft 2 hard 4 pure 4", "factor soft 2 hard 4 pure 4 long 6", "long",
+     "wild factor long: every bomb of this file has one length"),
+    # one wild rank: 4 natural + 4 wild = 8 at most
+    ("bomb bomb", "bomb bomb 4 .. 9\n    ladder length > class > rank", "9\n",
+     "9 cards is more than one rank's 4 copies and the 4 wild cards of the draws can hold "
+     "(at most 8)"),
+])
+def test_a_one_length_file_takes_no_length_clauses(tmp_path: Path, old: str, new: str, at: str,
+                                                    message: str) -> None:
+    _located(WILD.replace(old, new, 1), tmp_path, at, message, after="wild")

@@ -67,7 +67,8 @@ def test_page_static_and_rules_offered(client: TestClient) -> None:
         assert r.status_code == 404 and "import" not in r.text, path
     meta = client.get("/api/rules").json()
     names = [r["name"] for r in meta["rules"]]
-    assert names == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu", "laizi"]
+    assert names == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu", "laizi",
+                     "tiandi"]
     duel = next(r for r in meta["rules"] if r["name"] == "duel")
     assert (duel["players"], duel["bidding"]) == (2, "call_rob")
     # the ranks laizi's draw can give (rules/laizi.rules: 3 .. 2, never a joker): indices 0-12
@@ -400,8 +401,8 @@ def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
     c = TestClient(create_app([str(ROOT / "examples" / "house.rules")], data_dir=tmp_path),
                    base_url="http://localhost")
     names = [r["name"] for r in c.get("/api/rules").json()["rules"]]
-    assert len(names) == 8 and names[:7] == ["classic", "duel", "duel-literal", "happy", "hebei",
-                                             "kawu", "laizi"]
+    assert len(names) == 9 and names[:8] == ["classic", "duel", "duel-literal", "happy", "hebei",
+                                             "kawu", "laizi", "tiandi"]
     g = c.post("/api/games", json={"rules": names[4], "seat": 0, "levels": 1, "seed": 1})
     assert g.status_code == 201, g.text
     assert g.json()["rules"] == names[4]
