@@ -105,7 +105,7 @@ class WildMoves(WildHook):
         on the play only)."""
         out = {}
         for p in wild_legal_moves(hand, self.rank, self.rules, previous):
-            k4 = pack4(p.move.cards.counts)
+            k4 = pack(p.move.cards.counts)
             out[k4] = next(i for i in self.of_play[k4] if self.readings[i] == p.reading)
         return out
 
