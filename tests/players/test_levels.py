@@ -222,6 +222,35 @@ def test_level_2_leads_the_straight_its_wild_card_completes() -> None:
     assert player_for(1).decide(view) == Action.play(0, "3")
 
 
+def _first_bid(name: str, hand: str, wild: str | None, level: int) -> Action:
+    """The first bid of seat 0 holding ``hand`` (17 cards) in a deal of ``name``, the rest of
+    the deck dealt in order (seat 1, seat 2, the talon last), ``wild`` the drawn wild rank."""
+    rules = load_rules(name)
+    rest = [i for i in range(N_RANKS) for _ in range(rules.deck[i])]
+    for i, c in enumerate(Cards.parse(hand).counts):
+        for _ in range(c):
+            rest.remove(i)
+    hands = [Cards.parse(hand)] + [Cards.from_ranks(i + 3 for i in rest[k:k + 17])
+                                   for k in (0, 17)]
+    g = GameState.new(rules, hands=hands, talon=Cards.from_ranks(i + 3 for i in rest[34:]),
+                      first=0, wild=None if wild is None else [wild])
+    assert g.phase == "bidding" and g.turn == 0
+    return player_for(level).decide(g.view(0))
+
+
+def test_level_1_bids_the_bomb_its_wild_card_completes() -> None:
+    """Level 1's count (jokers + natural 2s + fours; bids 5+ → 3, 4 → 2, 3 → 1), hand
+    555 9 R 22 3 4 6 7 8 T J Q K A (17 cards). Classic: the red joker and two 2s, 1 + 2 = 3 →
+    the lowest bid, 1. Laizi with the 9s wild: the wild 9 completes the soft bomb 5555,
+    3 + 1 = 4 → the middle bid, 2. With the 5s wild: the three wild 5s complete the rank with
+    the most cards, 22 (two wild cards: 2222), the third stays alone (one card completes no
+    single's four): 1 + 2 (the natural 2s) + 1 = 4 → 2."""
+    hand = "5559R2234678TJQKA"
+    assert _first_bid("classic", hand, None, 1) == Action.bid(0, 1)
+    assert _first_bid("laizi", hand, "9", 1) == Action.bid(0, 2)
+    assert _first_bid("laizi", hand, "5", 1) == Action.bid(0, 2)
+
+
 def test_level_3_plays_a_laizi_deal_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """Level 3 (160 rollout steps a move, far inside its 51-second clock guard, so the test
     does not depend on the machine's load) against level 2 on a laizi deal:
