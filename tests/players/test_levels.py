@@ -252,16 +252,21 @@ def test_level_1_bids_the_bomb_its_wild_card_completes() -> None:
 
 
 def test_level_3_plays_a_laizi_deal_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Level 3 (160 rollout steps a move, far inside its 51-second clock guard, so the test
-    does not depend on the machine's load) against level 2 on a laizi deal:
-    every action legal, the same deal twice with the same seed gives the same actions, each
-    sampled deal keeps the drawn wild rank and agrees with the seat's view, and the endgame
-    solver is never asked (it plays no wild rank yet)."""
+    """Level 3 (156 rollout steps a move: 13 steps a second × 60 s / ``wild_step_cost`` 5, far
+    inside its 51-second clock guard, so the test does not depend on the machine's load)
+    against level 2 on a laizi deal: every action legal, the same deal twice with the same
+    seed gives the same actions, each sampled deal keeps the drawn wild rank and agrees with
+    the seat's view, and the endgame solver is asked with the wild rank once few cards are
+    left."""
     from ddzspec.players import endgame, level3
 
-    def no_solver(*args: Any) -> None:
-        raise AssertionError("the solver was asked a laizi position")
-    monkeypatch.setattr(endgame, "winning_plays", no_solver)
+    asked: list[tuple[int, ...]] = []
+    solver = endgame.winning_plays
+
+    def spy(state: GameState, seconds: float) -> frozenset[Cards | None] | None:
+        asked.append(state.wild)
+        return solver(state, seconds)
+    monkeypatch.setattr(endgame, "winning_plays", spy)
     samples: list[bool] = []
     real = level3.sample_deal
 
@@ -272,14 +277,16 @@ def test_level_3_plays_a_laizi_deal_to_the_end(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(level3, "sample_deal", checked)
     rules = load_rules("laizi")
     logs = []
+    assert Level3().wild_step_cost == 5  # 13 × 60 / 5 = 156 steps a move
     for _ in range(2):
-        players: list[Player] = [Level3(5, budget=60.0, steps_per_second=40),
+        players: list[Player] = [Level3(5, budget=60.0, steps_per_second=13),
                                  player_for(2), player_for(2)]
-        final = _play(GameState.new(rules, seed=12), players)
+        final = _play(GameState.new(rules, seed=18), players)  # reaches a 14-card endgame
         assert final.over and final.result is not None and sum(final.result.scores) == 0
         logs.append(final.log)
     assert logs[0] == logs[1]
     assert samples and all(samples)
+    assert asked and set(asked) == {final.wild}
 
 
 # ----------------------------------------------------------------------------- the view only
