@@ -30,10 +30,10 @@ run can be stopped and resumed, and ``--minutes 0`` with the same file reprints 
     python bench/players.py --no-speed --variants laizi,classic --pairings "2,1;3,2" \
         --games 2000 --games3 2000 --budget 0.5 --jobs 2 --records ladder.jsonl
 
-Level 3's step budget under wild rules is divided by ``Level3.wild_step_cost`` (a laizi
-rollout step cost about 5 classic ones in CPU time on 2026-12-03); once the wild move
-generation is faster, lower it (``--no-strength --variants laizi``: level 3's move times
-against its budget) and run again.
+Level 3's step budget under wild rules is divided by ``Level3.wild_step_cost`` (5: a step of
+a laizi level-3 decision cost 4.5 to 5.7 classic ones in CPU time with the wild fast path,
+docs/game.md); ``--no-strength --variants laizi`` shows level 3's move times against its
+budget.
 
 Last strength runs (2 cores shared with other jobs, load 3–7; seed 0; points per seat-deal,
 the higher level minus the lower, paired by deal, 95 %; ``--records`` files, resumed runs):
