@@ -61,7 +61,7 @@ def test_the_wheel_installs_only_ddzspec_names(wheel_file: Path) -> None:
     solver = sorted(n for n in names if n.startswith("ddzspec/solver/"))
     assert solver == [f"ddzspec/solver/{m}.py"
                       for m in ("__init__", "cli", "interrupt", "movegen", "position", "search",
-                                "split")]
+                                "split", "wildgen")]
     for data in ("ddzspec/_data/grammar/position.lark", "ddzspec/_data/rules/classic.rules",
                  "ddzspec/_data/rules/happy.rules", "ddzspec/_data/rules/hebei.rules",
                  "ddzspec/py.typed", "ddzspec/web/static/index.html",

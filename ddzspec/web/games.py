@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_input, write_atomic
-from ..cards import SYMBOLS, Cards, parse_cards
+from ..cards import SYMBOLS, Cards, Rank, parse_cards
 from ..errors import (
     DdzError,
     DoesNotBeatError,
@@ -38,6 +38,7 @@ from ..game.play import wild_choices
 from ..game.record import Record, record_of, record_rules, replay, result_lines
 from ..moves import move_index
 from ..players import player_for
+from ..readings import Reading
 from ..rules import Rules, builtin_rules, load_rules
 from ..rules.model import ReadingPolicy
 from ..wild import WildMove, WildReading, explain_wild, parse_declared, parse_wild
@@ -159,14 +160,17 @@ class Offer:
         return None
 
     def to_json(self) -> list[dict[str, Any]]:
-        """``[{"name", "title", "players", "bidding", "bids", "playable", "why"}]``:
-        ``playable`` false (and ``why``, the refusal) for rules that cannot be dealt."""
+        """``[{"name", "title", "players", "bidding", "bids", "playable", "why",
+        "wild_ranks"}]``: ``playable`` false (and ``why``, the refusal) for rules that cannot
+        be dealt; ``wild_ranks``: the rank indices the file's wild draws can give, low to high
+        (empty without wild cards: what Learn's explain offers as the wild rank)."""
         out = []
         for k, r in self.rules.items():
             why = self.refusal(k)
+            drawn = set() if r.wild is None else {i for d in r.wild.draws for i in d.ranks}
             out.append({"name": k, "title": r.title, "players": r.deal.players,
                         "bidding": r.bidding.system, "bids": list(r.bidding.bids),
-                        "playable": why is None, "why": why})
+                        "playable": why is None, "why": why, "wild_ranks": sorted(drawn)})
         return out
 
 
@@ -196,12 +200,12 @@ def illegal_text(cards: Cards, rules: Rules, notation: str) -> str:
 
 def wild_illegal_text(cards: Cards, rank: int, rules: Rules, notation: str) -> str:
     """Why ``cards`` (as held; the cards of rank index ``rank`` are wild) is no move under
-    wild rules, in plain words (:func:`ddzspec.wild.explain_wild`): "34Q is illegal: even with
-    each wild Q standing for any rank, no reading: not a legal move"."""
+    wild rules, in plain words: "is illegal" then the explanation's lines after its head
+    (:func:`ddzspec.wild.explain_wild`): "34Q is illegal: no reading: not a legal move,
+    whatever rank (but a joker) each wild card stands for"."""
     move = WildMove(*split_hand(cards, rank), rank)
     lines = [ln.strip() for ln in explain_wild(move, rules).lines(rules, notation)[1:]]
-    return (f"{cards.format(notation)} is illegal: even with each wild "
-            f"{SYMBOLS[notation][rank]} standing for any rank, " + " ".join(lines))
+    return f"{cards.format(notation)} is illegal: " + " ".join(lines)
 
 
 def move_text(cards: Cards, rules: Rules, notation: str) -> str:
@@ -219,6 +223,32 @@ def wild_play_text(cards: Cards, r: WildReading, notation: str) -> str:
         else cards.format(notation)
 
 
+def faces(text: str, notation: str) -> str:
+    """Cards text in ``notation`` as the page's card faces show it (common.js ``cardText``): a
+    ten is ``10``, and a group with a face of two characters has its cards set off by spaces
+    ("+" kept): ``TTT+4`` → ``10 10 10+4``, ``789TJ`` → ``7 8 9 10 J``, ``333+4`` unchanged.
+    Characters that are no symbol are kept as they are."""
+    longest = sorted(SYMBOLS[notation], key=len, reverse=True)
+    groups = []
+    for group in text.split("+"):
+        out: list[str] = []
+        rest = group
+        while rest:
+            sym = next((x for x in longest if rest.startswith(x)), rest[0])
+            out.append("10" if sym == SYMBOLS[notation][Rank.TEN.index] else sym)
+            rest = rest[len(sym):]
+        groups.append((" " if any(len(x) > 1 for x in out) else "").join(out))
+    return "+".join(groups)
+
+
+def reading_words(reading: Reading, notation: str) -> str:
+    """A reading in the page's words: its shape's name in words, then its cards split into
+    body and kicker units as the faces show them (:func:`faces`): ``trio single 10 10 10+4``
+    (the engine's :meth:`Reading.describe`, ``trio_single TTT+4``, is the CLI's)."""
+    return f"{reading.shape.replace('_', ' ')} " \
+        f"{faces(reading.format(notation, split_units=True), notation)}"
+
+
 def wild_words(cards: Cards, r: WildReading, rank: int, notation: str) -> str | None:
     """What a play's wild cards stood for, and its bomb class (issue 26): ``77 as 33 · bomb
     3333 (soft)``, ``bomb 9999 (hard)`` (four natural cards), ``7 as 7 · straight 34567``; a
@@ -227,12 +257,13 @@ def wild_words(cards: Cards, r: WildReading, rank: int, notation: str) -> str | 
     rules). ``rank``: the wild rank index; ``cards``: as held."""
     if not len(r.stands_for) and not r.all_wild and r.bomb_class is None:
         return None
-    words = r.reading.describe(notation) + (f" ({r.bomb_class.value})" if r.bomb_class else "")
-    held = SYMBOLS[notation][rank] * cards.counts[rank]
+    words = reading_words(r.reading, notation) + \
+        (f" ({r.bomb_class.value})" if r.bomb_class else "")
+    held = faces(SYMBOLS[notation][rank] * cards.counts[rank], notation)
     if r.all_wild:
         return f"{held} as {'itself' if cards.counts[rank] == 1 else 'themselves'} · {words}"
     if len(r.stands_for):
-        return f"{held} as {r.stands_for.format(notation)} · {words}"
+        return f"{held} as {faces(r.stands_for.format(notation), notation)} · {words}"
     return words
 
 
@@ -253,7 +284,7 @@ def reading_choice(cards: Cards, r: WildReading, rank: int, notation: str) -> di
     made = r.reading.format(notation)
     move = WildMove(*split_hand(cards, rank), rank)
     return {"as": made, "typed": f"{move.format(notation)}={made}" if move.wilds else made,
-            "words": wild_words(cards, r, rank, notation) or r.describe(notation)}
+            "words": wild_words(cards, r, rank, notation) or reading_words(r.reading, notation)}
 
 
 def readings_list(choices: Sequence[dict[str, str]]) -> str:

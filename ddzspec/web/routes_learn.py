@@ -17,21 +17,24 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..cards import ALL_RANKS
+from ..cards import ALL_RANKS, Cards
 from ..errors import NotationError
 from ..explain import Explanation, explain
 from ..rules import DEFAULT_RULES, Rules
-from .games import WebError
+from .games import WebError, reading_words, wild_words
 from .shared import notation_of, read_json, table
 
 
 def explanation_json(ex: Explanation, notation: str) -> dict[str, Any]:
-    """An explanation as JSON: ``Explanation.to_json`` when it exists, else ``{"move",
-    "legal", "lines"}``."""
+    """An explanation as JSON: ``Explanation.to_json`` when it exists, each reading with the
+    page's ``"words"`` (:func:`ddzspec.web.games.reading_words`: ``trio single 10 10 10+4``),
+    else ``{"move", "legal", "lines"}``."""
     to_json = getattr(ex, "to_json", None)
     if to_json is not None:
         out: dict[str, Any] = to_json(notation)
         out.setdefault("lines", list(ex.lines))
+        for j, r in zip(out.get("readings", []), ex.verdict.readings, strict=True):
+            j["words"] = reading_words(r, notation)
         return out
     v = ex.verdict
     move = v.reading.format(notation) if v.legal else v.cards.format(notation)
@@ -42,10 +45,14 @@ def explain_wild_json(move: str, wild: object, rules: Rules, notation: str) -> d
     """A move under rules with wild cards (issue 26), as the command line explains it
     (``ddzspec explain MOVE --wild RANK``): ``{"move"`` (as written: ``4***``), ``"legal"``,
     ``"wild"`` (the rank), ``"wild_readings"`` (each reading with the wild restrictions that cut
-    it), ``"declared"`` (a declared reading's cards, ``333*=3333``), ``"lines"}``. Without a
+    it, and its ``"words"`` as the table writes a play's reading: ``777 as 444 · bomb 4444
+    (soft)``), ``"declared"`` (a declared reading's cards, ``333*=3333``), ``"policy"``
+    (``strongest`` or ``declared``), ``"taken"`` (the index in ``wild_readings`` of the reading
+    declared, else of the one a lead takes under ``strongest``; null when none), ``"lines"}``.
+    Without a
     wild rank the cards are never read naturally: WebError, as for a rank the file cannot draw
     or a rules file drawing two."""
-    from ..wild import explain_wild, parse_play, wild_rank_named
+    from ..wild import explain_wild, parse_play, require_wild, wild_rank_named
     if wild is not None and not isinstance(wild, str):
         raise WebError("\"wild\": the wild rank as cards text, e.g. \"7\"")
     if wild is None or not wild.strip():
@@ -61,9 +68,16 @@ def explain_wild_json(move: str, wild: object, rules: Rules, notation: str) -> d
     played, declared = parse_play(move, rank, rules, notation)
     ex = explain_wild(played, rules, declared)
     out = ex.to_json(notation)
+    held = Cards(tuple(c + (played.wilds if i == rank else 0)
+                       for i, c in enumerate(played.natural.counts)))
+    for j, (r, _) in zip(out["readings"], ex.readings, strict=True):
+        j["words"] = wild_words(held, r, rank, notation) or reading_words(r.reading, notation)
+    taken = ex.declared if ex.declared is not None else ex.lead
     return {"move": out.pop("cards"), "legal": out.pop("legal"),
             "wild": ALL_RANKS[rank].symbol(notation), "wild_readings": out.pop("readings"),
-            **out, "lines": ex.lines(rules, notation)}
+            **out, "policy": require_wild(rules).policy.value,
+            "taken": next((i for i, (r, _) in enumerate(ex.readings) if r == taken), None),
+            "lines": ex.lines(rules, notation)}
 
 
 async def explain_move(request: Request) -> Response:

@@ -70,6 +70,8 @@ def test_page_static_and_rules_offered(client: TestClient) -> None:
     assert names == ["classic", "duel", "duel-literal", "happy", "hebei", "kawu", "laizi"]
     duel = next(r for r in meta["rules"] if r["name"] == "duel")
     assert (duel["players"], duel["bidding"]) == (2, "call_rob")
+    # the ranks laizi's draw can give (rules/laizi.rules: 3 .. 2, never a joker): indices 0-12
+    assert [r["wild_ranks"] for r in meta["rules"]] == [[]] * 6 + [list(range(13))]
     assert meta["levels"] == [1, 2, 3] and meta["notations"] == ["en", "fr", "de"]
 
 
@@ -326,6 +328,10 @@ def test_explain_route(client: TestClient) -> None:
     assert any("quad_block" in ln for ln in d["lines"])
     d = client.post("/api/explain?notation=fr", json={"move": "RRR+3"}).json()
     assert d["legal"] is True and d["move"] == "RRR+3"
+    # the page's words: the shape in words, a ten as the faces write it (the CLI's text kept)
+    d = client.post("/api/explain", json={"move": "4TTT"}).json()
+    assert [(r["text"], r["words"]) for r in d["readings"]] == [
+        ("trio_single TTT+4", "trio single 10 10 10+4")]
     r = client.post("/api/explain", json={"move": "33X"})
     assert r.status_code == 400 and "unknown symbol" in r.json()["error"]
     r = client.post("/api/explain", json={"move": "33", "rules": "house"})
@@ -350,8 +356,14 @@ def test_explain_under_wild_rules_needs_the_wild_rank(client: TestClient) -> Non
                              "reading)")
     assert d["lines"][-1].startswith("reading strongest: leading, bomb 4444 (soft; wild cards "
                                      "as 444)")
-    assert {"type": "bomb", "cards": "4444", "body": "4444", "kickers": "", "bomb_class": "soft",
-            "wild_as": "444", "ruled_out_by": []} in d["wild_readings"]
+    bomb = {"type": "bomb", "cards": "4444", "body": "4444", "kickers": "", "bomb_class": "soft",
+            "wild_as": "444", "ruled_out_by": [], "words": "777 as 444 · bomb 4444 (soft)"}
+    # the page's words and the reading a lead takes (reading strongest: bomb first), by index
+    assert (d["policy"], d["wild_readings"][d["taken"]]) == ("strongest", bomb)
+    # the page writes a shape in words and a ten as the faces do: TTT7 reads TTT+9 with 7 as 9
+    d = client.post("/api/explain", json={"move": "TTT7", "rules": "laizi", "wild": "7"}).json()
+    assert [r["words"] for r in d["wild_readings"]][6:8] == [
+        "7 as 9 · trio single 10 10 10+9", "7 as 10 · bomb 10 10 10 10 (soft)"]
     d = client.post("/api/explain", json={"move": "B*", "rules": "laizi", "wild": "7"}).json()
     assert d["legal"] is False and d["lines"][-1] == (
         "no reading: not a legal move, whatever rank (but a joker) each wild card stands for")
@@ -374,6 +386,9 @@ def test_explain_of_a_declared_reading(tmp_path: Path) -> None:
     d = c.post("/api/explain", json={"move": "333*=3333", "rules": name, "wild": "7"}).json()
     # 333*: 3333 and 333+X for X in 4 .. 2: 13 readings, the one declared said taken
     assert d["declared"] == "3333" and len(d["wild_readings"]) == 13
+    # the one declared is the one taken: its index, and the page's words for it
+    assert (d["policy"], d["wild_readings"][d["taken"]]["words"]) == (
+        "declared", "7 as 3 · bomb 3333 (soft)")
     assert "  bomb 3333 (soft; wild cards as 3)  <- declared" in d["lines"]
     assert d["lines"][-1] == "declared: 333*=3333 is taken, bomb 3333 (soft; wild cards as 3)"
     r = c.post("/api/explain", json={"move": "333*=*333", "rules": name, "wild": "7"})
@@ -776,8 +791,8 @@ def test_a_laizi_play_is_read_with_its_wild_cards_and_an_illegal_one_changes_not
     # 3 4 Q: a wild Q makes no pair, trio or straight of three cards
     r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "34Q"})
     assert r.status_code == 422 and r.json()["error"] == (
-        "34Q is illegal: even with each wild Q standing for any rank, no reading: not a "
-        "legal move, whatever rank (but a joker) each wild card stands for")
+        "34Q is illegal: no reading: not a legal move, whatever rank (but a joker) each wild "
+        "card stands for")
     after = c.get(f"/api/games/{gid}").json()
     assert after["view"] == g["view"] and after["log"] == g["log"]
     assert (tmp_path / "web-games" / f"{gid}.json").read_text() == saved
@@ -825,7 +840,7 @@ def test_a_laizi_deal_saves_a_version_4_record_that_resumes_and_uploads(
     # (natural cards only), x4 (laizi.rules: factor hard 4)
     first_play = next(e for e in g["log"] if e["kind"] == "play")
     assert first_play == {"seat": 0, "kind": "play", "choice": None, "text": "plays TTTT",
-                          "cards": "TTTT", "reading": "bomb TTTT (hard)",
+                          "cards": "TTTT", "reading": "bomb 10 10 10 10 (hard)",
                           "as": None}  # reading strongest: none stated
     assert {"kind": "hard_bomb", "times": 4, "seat": 0, "cards": "TTTT"} in \
         g["view"]["result"]["factors"]
@@ -866,8 +881,8 @@ def declared_landlord(c: TestClient) -> dict[str, Any]:
 
 #: 7 8 9 10 and a wild Q, led: the wild card extends the run below (6) or above (J), two
 #: straights of five; hand-worked, as the page lists them
-STRAIGHTS = [{"as": "6789T", "typed": "789T*=6789T", "words": "Q as 6 · straight 6789T"},
-             {"as": "789TJ", "typed": "789T*=789TJ", "words": "Q as J · straight 789TJ"}]
+STRAIGHTS = [{"as": "6789T", "typed": "789T*=6789T", "words": "Q as 6 · straight 6 7 8 9 10"},
+             {"as": "789TJ", "typed": "789T*=789TJ", "words": "Q as J · straight 7 8 9 10 J"}]
 
 
 def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
@@ -879,8 +894,8 @@ def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
     r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ"})
     assert r.status_code == 422
     assert r.json() == {
-        "error": "789T* has 2 readings here: say which (\"as\"): Q as 6 · straight 6789T (as "
-                 "6789T); Q as J · straight 789TJ (as 789TJ)",
+        "error": "789T* has 2 readings here: say which (\"as\"): Q as 6 · straight 6 7 8 9 10 (as "
+                 "6789T); Q as J · straight 7 8 9 10 J (as 789TJ)",
         "readings": STRAIGHTS}
     # a reading the cards cannot make: refused with the reason and the readings here
     r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ",
@@ -888,8 +903,8 @@ def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
     assert r.status_code == 422 and r.json()["readings"] == STRAIGHTS
     assert r.json()["error"].startswith(
         "789T* as 89TJQ is refused: the cards cannot make 89TJQ under the rules")
-    assert r.json()["error"].endswith("Its readings here: Q as 6 · straight 6789T (as 6789T); "
-                                      "Q as J · straight 789TJ (as 789TJ)")
+    assert r.json()["error"].endswith("Its readings here: Q as 6 · straight 6 7 8 9 10 (as 6789T); "
+                                      "Q as J · straight 7 8 9 10 J (as 789TJ)")
     # "as" that is no cards, or empty
     assert c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ",
                                                     "as": "78X"}).status_code == 400
@@ -904,9 +919,9 @@ def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
     assert r.status_code == 200, r.text
     g = r.json()
     t = g["trick_cards"][0]
-    assert (t["text"], t["reading"]) == ("789TQ", "Q as J · straight 789TJ")
+    assert (t["text"], t["reading"]) == ("789TQ", "Q as J · straight 7 8 9 10 J")
     assert g["log"][-1] == {"seat": 0, "kind": "play", "choice": None, "text": "plays 789TQ",
-                            "cards": "789TQ", "reading": "Q as J · straight 789TJ",
+                            "cards": "789TQ", "reading": "Q as J · straight 7 8 9 10 J",
                             "as": "789TJ"}
     assert g["view"]["hand"] == "3446788TTJQKKA2"
     assert saved_record(tmp_path, gid).actions[-1].to_json() == {"seat": 0, "play": "789TQ",
@@ -920,7 +935,7 @@ def test_declared_a_reading_typed_with_the_play_and_one_reading_plays_at_once(
     # the typed form of the terminal seat: the play, =, what it makes
     r = c.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "789T*=6789T"})
     assert r.status_code == 200, r.text
-    assert r.json()["trick_cards"][0]["reading"] == "Q as 6 · straight 6789T"
+    assert r.json()["trick_cards"][0]["reading"] == "Q as 6 · straight 6 7 8 9 10"
     g2 = declared_landlord(c)
     # stated twice is refused; 3 and a wild Q have one reading (the pair 33): played at once
     r = c.post(f"/api/games/{g2['id']}/action",

@@ -257,6 +257,50 @@ def test_learn_explains_44445555(browser: Any, server: str, shots: Path) -> None
     page.close()
 
 
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_learn_explains_a_wild_move_with_the_wild_rank_named(browser: Any, server: str,
+                                                             shots: Path, width: int,
+                                                             height: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-learn")
+    assert not page.is_visible("#learn-wild")  # classic: no wild cards, no wild rank asked
+    page.select_option("#learn-rules", "laizi")
+    # laizi's draw: any rank 3 .. 2, never a joker (rules/laizi.rules), a ten written 10
+    assert page.eval_on_selector_all("#learn-wild option", "os => os.map(o => o.text)") == \
+        ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+    page.select_option("#learn-wild", label="7")
+    page.fill("#learn-move", "4777")
+    page.click("#learn-go")
+    page.wait_for_selector("#learn-out .wild-readings li")
+    assert page.inner_text("#learn-out .verdict") == "4*** (wild 7) is legal"
+    # 4 and three wild 7s: 4444 (soft bomb), 444+X for the 12 other ranks, XXX+4 for 12: 25
+    items = page.eval_on_selector_all("#learn-out .wild-readings li",
+                                      "ls => ls.map(l => l.innerText)")
+    assert len(items) == 25 and items[0] == "777 as 333 · trio single 333+4"
+    assert page.inner_text("#learn-out .wild-readings li.taken") == \
+        "777 as 444 · bomb 4444 (soft) — taken when leading"
+    # the faces: one 4, three 7s marked wild
+    assert page.eval_on_selector_all("#learn-out .explain-head .card", "cs => cs.map(c => "
+                                     "c.getAttribute('aria-label'))") == \
+        ["4", "7 (wild)", "7 (wild)", "7 (wild)"]
+    snap(page, shots, f"09c-learn-wild-{width}")
+    # in French the ranks are written V D R, the rank chosen kept; QQ4 with the Qs (D) wild
+    page.select_option("#notation", "fr")
+    assert page.eval_on_selector_all("#learn-wild option", "os => os.map(o => o.text)")[7:11] \
+        == ["10", "V", "D", "R"] and page.input_value("#learn-wild") == "4"
+    page.select_option("#learn-wild", label="D")
+    page.fill("#learn-move", "DD4")
+    page.click("#learn-go")
+    page.wait_for_function("() => document.querySelector('#learn-out .verdict')?"
+                           ".textContent.startsWith('4**')")
+    assert page.inner_text("#learn-out .verdict") == "4** (wild D) is legal"
+    assert page.inner_text("#learn-out .wild-readings li.taken") == \
+        "DD as 44 · trio 444 — taken when leading"
+    page.close()
+
+
 def test_the_server_stays_responsive_while_a_computer_thinks(
         server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A computer's move (level 3 thinks 0.5 s) runs in a worker thread: other requests are
@@ -1075,9 +1119,20 @@ def declared_lead(page: Any, base: str) -> None:
     page.wait_for_selector("#me.turn")
 
 
+def select(page: Any, symbols: str, touch: bool) -> None:
+    """Select a card of each of ``symbols`` (the last not yet selected, by its left edge: seen
+    in a phone's fan), by a tap on a touch screen, else a click."""
+    for sym in symbols:
+        card = page.locator(f"#hand .card[data-symbol='{sym}']:not(.selected)").last
+        if touch:
+            card.tap(position={"x": 6, "y": 30})
+        else:
+            card.click(position={"x": 6, "y": 30})
+
+
 #: what the dialog lists for 7 8 9 10 and a wild Q led (hand-worked: the wild card extends
 #: the run below, 6, or above, J)
-STRAIGHTS = ["Q as 6 · straight 6789T", "Q as J · straight 789TJ"]
+STRAIGHTS = ["Q as 6 · straight 6 7 8 9 10", "Q as J · straight 7 8 9 10 J"]
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
@@ -1093,12 +1148,7 @@ def test_declared_a_play_with_two_readings_asks_which(browser: Any, declared_ser
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     declared_lead(page, declared_server)
-    for sym in "789TQ":  # the last card of each rank, by its left edge: seen in a phone's fan
-        card = page.locator(f"#hand .card[data-symbol='{sym}']:not(.selected)").last
-        if width < 900:
-            card.tap(position={"x": 6, "y": 30})
-        else:
-            card.click(position={"x": 6, "y": 30})
+    select(page, "789TQ", touch=width < 900)
     assert len(page.query_selector_all("#hand .card.selected")) == 5
     before = page.get_attribute("body", "data-actions") or ""
     page.click("#btn-play")
@@ -1127,11 +1177,51 @@ def test_declared_a_play_with_two_readings_asks_which(browser: Any, declared_ser
     wait_change(page, before)
     page.wait_for_selector("#trick .reading")
     assert not page.is_visible("#reading-dialog")
-    assert page.inner_text("#trick .play >> nth=0").endswith("Q as J · straight 789TJ")
-    assert "You: plays 7 8 9 10 Q — Q as J · straight 789TJ" in page.inner_text("#log")
+    assert page.inner_text("#trick .play >> nth=0").endswith("Q as J · straight 7 8 9 10 J")
+    assert "You: plays 7 8 9 10 Q — Q as J · straight 7 8 9 10 J" in page.inner_text("#log")
     page.screenshot(path=str(shots / f"21-declared-played-{width}x{height}.png"),
                     full_page=True)
     assert not errors
+    page.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(844, 390), (1280, 800)])
+def test_declared_many_readings_fit_the_window_over_a_dimmed_table(
+        browser: Any, declared_server: str, shots: Path, width: int, height: int) -> None:
+    """8 8 8 and a wild Q led: 13 readings (the soft bomb 8888, 888+X for the 12 other ranks
+    3 .. 2), more than the keys 1-9: the dialog stays inside the window (a phone held sideways
+    too), its list scrolls to the last reading, rows 10-13 have no key; the table behind is
+    dimmed (the dialog's ::backdrop: the header's pixels change when it opens)."""
+    page = browser.new_page(viewport={"width": width, "height": height},
+                            has_touch=width < 900)
+    declared_lead(page, declared_server)
+    select(page, "888Q", touch=width < 900)
+    assert len(page.query_selector_all("#hand .card.selected")) == 4
+    page.evaluate("() => window.scrollTo(0, 0)")
+    header = {"x": 0, "y": 0, "width": width, "height": 40}
+    undimmed = page.screenshot(clip=header)
+    page.click("#btn-play")
+    page.wait_for_selector("#reading-dialog[open]")
+    assert page.screenshot(clip=header) != undimmed  # the backdrop paints over the page
+    words = page.locator("#reading-list .reading-choice .words").all_inner_texts()
+    assert len(words) == 13 and "Q as 8 · bomb 8888 (soft)" in words
+    assert page.locator("#reading-list .num").all_inner_texts() == \
+        [str(i) for i in range(1, 10)] + [""] * 4
+    box = page.locator("#reading-dialog").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height
+    page.screenshot(path=str(shots / f"22-declared-many-{width}x{height}.png"))
+    # the list scrolls (13 rows of 44 px or more: taller than the list's room even at 800 px):
+    # its last reading can be brought inside the dialog and the window
+    assert page.evaluate("() => { const l = document.getElementById('reading-list'); "
+                         "return l.scrollHeight > l.clientHeight; }")
+    last = page.locator("#reading-list .reading-choice").last
+    last.scroll_into_view_if_needed()
+    lb = last.bounding_box()
+    assert lb is not None and box["y"] <= lb["y"] and lb["y"] + lb["height"] <= box["y"] + \
+        box["height"]
+    page.screenshot(path=str(shots / f"22b-declared-many-scrolled-{width}x{height}.png"))
+    page.keyboard.press("Escape")
     page.close()
 
 
