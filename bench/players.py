@@ -31,7 +31,7 @@ run can be stopped and resumed, and ``--minutes 0`` with the same file reprints 
         --games 2000 --games3 2000 --budget 0.5 --jobs 2 --records ladder.jsonl
 
 Level 3's step budget under wild rules is divided by ``Level3.wild_step_cost`` (5: a step of
-a laizi level-3 decision cost 4.5 to 5.7 classic ones in CPU time with the wild fast path,
+a laizi level-3 decision cost 4.0 to 5.7 classic ones in CPU time with the wild fast path,
 docs/game.md); ``--step-cost 8 --variants classic,laizi`` measures it again (``--seed``: the
 first deal), ``--no-strength --variants laizi`` shows level 3's move times against its
 budget.

@@ -279,7 +279,7 @@ class Level3:
     bid as the other seats did (:func:`infer_deal`; 1: no inference); ``round_margin``: the
     standard errors taken off the estimated win rate of a round's choice
     (:meth:`decide_round`); ``wild_step_cost``: under wild rules (issue 26) the step budget
-    of a trick-play decision is divided by this (a laizi step of a level-3 decision cost 4.5
+    of a trick-play decision is divided by this (a laizi step of a level-3 decision cost 4.0
     to 5.7 times a classic one in CPU time, measured with the wild fast path: docs/game.md),
     so the work stays a deterministic count that fits the budget."""
 
