@@ -30,10 +30,11 @@ run can be stopped and resumed, and ``--minutes 0`` with the same file reprints 
     python bench/players.py --no-speed --variants laizi,classic --pairings "2,1;3,2" \
         --games 2000 --games3 2000 --budget 0.5 --jobs 2 --records ladder.jsonl
 
-Level 3's step budget under wild rules is divided by ``Level3.wild_step_cost`` (a laizi
-rollout step cost about 5 classic ones in CPU time on 2026-12-03); once the wild move
-generation is faster, lower it (``--no-strength --variants laizi``: level 3's move times
-against its budget) and run again.
+Level 3's step budget under wild rules is divided by ``Level3.wild_step_cost`` (5: a step of
+a laizi level-3 decision cost 4.0 to 5.7 classic ones in CPU time with the wild fast path,
+docs/game.md); ``--step-cost 8 --variants classic,laizi`` measures it again (``--seed``: the
+first deal), ``--no-strength --variants laizi`` shows level 3's move times against its
+budget.
 
 Last strength runs (2 cores shared with other jobs, load 3–7; seed 0; points per seat-deal,
 the higher level minus the lower, paired by deal, 95 %; ``--records`` files, resumed runs):
@@ -215,6 +216,54 @@ def speed(name: str, deals: int, deals3: int, budget: float) -> dict[str, Any]:
     return out
 
 
+def step_cost(name: str, deals: int, every: int, seed: int) -> dict[str, Any]:
+    """CPU milliseconds per counted rollout step of level-3 trick-play decisions under
+    ``name``: at every ``every``-th trick-play position of level-2 deals ``seed`` … ``seed +
+    deals − 1``, a level-3 decision with 1,500 steps, no solver (``solve_cards`` 0),
+    ``wild_step_cost`` 1 and a clock guard out of reach (100 s). The steps counted are those
+    its rollouts report (each + 1, as the decision counts them). The ratio of two variants'
+    figures is what ``Level3.wild_step_cost`` divides the budget by."""
+    from ddzspec.game import GameState, Phase
+    from ddzspec.players import level3, player_for
+    from ddzspec.players.base import prepare
+    from ddzspec.rules import load_rules
+    rules = load_rules(name)
+    prepare(rules)
+    counted = [0]
+    real = level3.rollout
+
+    def counting(state: Any, seat: int, deadline: float) -> tuple[float | None, int]:
+        v, k = real(state, seat, deadline)
+        counted[0] += k + 1
+        return v, k
+    level3.rollout = counting  # the bench's own count
+    try:
+        l2 = player_for(2)
+        l3 = level3.Level3(0, budget=100.0, steps_per_second=15, solve_cards=0,
+                           wild_step_cost=1)
+        cpu, decisions, k = 0.0, 0, 0
+        for d in range(seed, seed + deals):
+            st = GameState.new(rules, seed=d)
+            while not st.over:
+                t = st.turn
+                assert t is not None
+                if st.phase is Phase.PLAY:
+                    k += 1
+                    if k % every == 0:
+                        c0 = time.process_time()
+                        l3.decide_move(st.view(t))
+                        cpu += time.process_time() - c0
+                        decisions += 1
+                st = st.apply(l2.decide(st.view(t)))
+    finally:
+        level3.rollout = real
+    ms = 1000 * cpu / max(1, counted[0])
+    print(f"{name}: {decisions} level-3 decisions, {counted[0]} rollout steps, "
+          f"{1000 * cpu / max(1, decisions):.1f} ms CPU a decision, {ms:.4f} ms CPU a step "
+          f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    return {"rules": name, "decisions": decisions, "steps": counted[0], "ms_per_step": ms}
+
+
 def _p99(values: Sequence[float]) -> float:
     """The 99th percentile of sorted ``values`` (the value at rank ⌊0.99 n⌋)."""
     return values[min(len(values) - 1, int(0.99 * len(values)))]
@@ -374,6 +423,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--pairings", default="2,1;3,2", help="level pairs, ';'-separated")
     ap.add_argument("--speed-deals", type=int, default=100)
     ap.add_argument("--speed-deals3", type=int, default=3)
+    ap.add_argument("--step-cost", type=int, default=0, metavar="DEALS",
+                    help="only the CPU cost of a level-3 rollout step per variant, over this "
+                         "many level-2 deals (every fourth trick-play position)")
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--no-strength", action="store_true")
     ap.add_argument("--peer-venv", default=None, metavar="PATH",
@@ -396,6 +448,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             with open(args.json_out, "w") as f:
                 json.dump(out, f, indent=1)
 
+    if args.step_cost:
+        out["step_cost"] = [step_cost(name, args.step_cost, 4, args.seed)
+                            for name in args.variants.split(",")]
+        save()
+        return
     if not args.no_speed:
         for name in args.variants.split(","):
             out["speed"].append(speed(name, args.speed_deals, args.speed_deals3, args.budget))

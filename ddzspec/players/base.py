@@ -243,6 +243,6 @@ def prepare(rules: Rules, *, endgame: bool = False) -> None:
     if move_index(rules).is_small():
         get_table(rules)
     legal_moves(EMPTY, None, rules)  # builds the index over the table now in memory
-    if endgame and rules.wild is None:  # issue 26: the solver plays no wild rank yet
+    if endgame:  # under rules the solver refuses, warm_up builds nothing
         from .endgame import warm_up
         warm_up(rules)

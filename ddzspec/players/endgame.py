@@ -15,28 +15,42 @@ from ..cards import N_RANKS, Cards, parse_cards
 from ..game import GameState, next_seat
 from ..game.scoring import counted_plays, own_factor
 from ..rules import Rules
+from ..wild import parse_wild
 
 if TYPE_CHECKING:
     from ..solver import Position
 
-_WARM: dict[int, Rules] = {}
+#: Per rules (by id, the rules kept so the id stays theirs): whether the solver takes its
+#: positions, once its move set is built.
+_WARM: dict[int, tuple[Rules, bool]] = {}
 
 
-def warm_up(rules: Rules) -> None:
+def warm_up(rules: Rules) -> bool:
     """Build the solver's per-rules move set once (a trivial two-card position is solved),
-    so that the first real endgame search fits its time limit. Nothing for rules with wild
-    cards: level 3 does not use the solver under them (issue 26)."""
-    if _WARM.get(id(rules)) is rules or rules.wild is not None:
-        return
-    from ..solver import make_position, solve
+    so that the first real endgame search fits its time limit. Returns whether the solver
+    takes positions of ``rules``: under wild rules (issue 26) the trivial position has the
+    first rank of the wild draw wild, and the solver's refusal (PositionError: e.g. ``reading
+    declared``, two wild ranks; solver/position.py) means no: level 3 then rolls out to the
+    last card."""
+    got = _WARM.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    from ..solver import PositionError, make_position, solve
     ranks = [i for i in range(N_RANKS) if rules.deck[i]][:2]
     hands = {}
     for name, r in zip(("landlord", "peasant"), ranks):
         v = [0] * N_RANKS
         v[r] = 1
         hands[name] = Cards(tuple(v))
-    solve(make_position(rules, hands, "landlord"), line=False)
-    _WARM[id(rules)] = rules
+    wild = None if rules.wild is None else rules.wild.draws[0].ranks[0]
+    try:
+        pos = make_position(rules, hands, "landlord", wild=wild)
+    except PositionError:
+        _WARM[id(rules)] = (rules, False)
+        return False
+    solve(pos, line=False)
+    _WARM[id(rules)] = (rules, True)
+    return True
 
 
 def position_of(state: GameState) -> Position:
@@ -56,10 +70,13 @@ def position_of(state: GameState) -> Position:
     names = ("landlord", "peasant") if n == 2 else ("landlord", "peasant1", "peasant2")
     name_of = {seat: nm for seat, nm in zip(order, names)}
     last = state.last
+    table = None if last is None else last[1].cards
+    if last is not None and state.last_wild is not None:  # the held cards, as they were played
+        table = next(a.cards for a in reversed(state.log) if a.kind == "play")
     own = {name_of[s]: own_factor(state.factors, s) for s in order[1:]}
     return make_position(
         state.rules, {name_of[s]: state.hands[s] for s in order}, name_of[state.turn],
-        on_table=None if last is None else last[1].cards,
+        on_table=table,
         played_by=None if last is None else name_of[last[0]],
         targets={name_of[s]: state.target(s) for s in order},
         base=state.base or 1, multiplier=state.multiplier,
@@ -67,13 +84,18 @@ def position_of(state: GameState) -> Position:
         peasants_played=any(state.plays[s] for s in order[1:]),
         pairs=own if any(f != 1 for f in own.values()) else None,
         bombs=counted_plays(state) if state.rules.scoring.cap_bombs is not None else None,
-        shown=[name_of[s] for s in state.shown])
+        shown=[name_of[s] for s in state.shown],
+        wild=state.wild[0] if state.wild else None,
+        on_table_as=None if last is None or state.last_wild is None
+        else state.last_wild.reading.cards)
 
 
 def winning_plays(state: GameState, seconds: float) -> frozenset[Cards | None] | None:
     """The winning moves of the seat on turn in ``state`` with every hand open: a set of Cards
-    (None stands for a pass); empty when the seat's side loses whatever it plays; None when the
-    solver did not finish within ``seconds`` or cannot pose the position. Only during play."""
+    (None stands for a pass; under wild rules the held cards played, the wild cards as cards of
+    the wild rank — with ``reading strongest`` the held cards fix the reading); empty when the
+    seat's side loses whatever it plays; None when the solver did not finish within
+    ``seconds`` or cannot pose the position. Only during play."""
     from ..solver import PASS, Limit, PositionError, solve
     if state.phase != "play" or state.landlord is None or state.turn is None or seconds <= 0:
         return None
@@ -86,5 +108,10 @@ def winning_plays(state: GameState, seconds: float) -> frozenset[Cards | None] |
         return None
     out: set[Cards | None] = set()
     for m in res.winning_moves:
-        out.add(None if m == PASS else parse_cards(m, deck=state.rules.deck).cards)
+        if m == PASS:
+            out.add(None)
+        elif state.wild:  # '55K*=555+K': the held cards, '*' a wild card
+            out.add(parse_wild(m.partition("=")[0], state.wild[0], state.rules).cards)
+        else:
+            out.add(parse_cards(m, deck=state.rules.deck).cards)
     return frozenset(out)

@@ -1,7 +1,8 @@
 """Level 1, the beginner (seed 003's first computer level): simple, fast, no plan.
 
 - Bidding: a plain count of high cards — each joker, each card of the highest ordinary rank
-  (the 2) and each four of a rank count one. Auction (seeds 000/002/004): 5 or more bids the
+  (the 2) and each four of a rank count one; under wild rules (issue 26) the wild cards first
+  complete fours (:func:`wild_fours`). Auction (seeds 000/002/004): 5 or more bids the
   top bid, 4 the middle one, 3 the lowest, when it is above the current bid; else pass.
   call_rob (seed 003): call with 3 or more, rob with 4 plus one per rob already made.
   A round (show cards, doubling): the lowest factor above 1 with 4 or more, the next one with
@@ -14,6 +15,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..game import Action, ActionKind, Role, SeatView
@@ -25,16 +27,40 @@ _ROUND_ACTION = {"showing": ActionKind.SHOW, "blind": ActionKind.BLIND,
                  "doubling": ActionKind.DOUBLE}
 
 
+def wild_fours(counts: Sequence[int], plain: Sequence[int], wild: int) -> list[int]:
+    """``counts`` with the cards of the wild rank index ``wild`` (issue 26: each stands for any
+    non-joker rank in a combination, Baidu Baike's laizi article) completing fours: the
+    ranks of ``plain`` (non-joker rank indices) with the most cards first (ties: the higher
+    rank), each taking the 4 − its count wild cards it needs while enough are left; the wild
+    cards not used stay cards of their own rank (four of them are a bomb themselves)."""
+    out = list(counts)
+    w = out[wild]
+    if w == 4 or not w:
+        return out
+    out[wild] = 0
+    for i in sorted((i for i in plain if i != wild and out[i]),
+                    key=lambda i: (-out[i], -plain.index(i))):
+        if 4 - out[i] <= w:
+            w -= 4 - out[i]
+            out[i] = 4
+    out[wild] = w
+    return out
+
+
 def high_card_count(view: SeatView) -> int:
-    """Jokers + cards of the highest ordinary rank + fours of a rank in ``view.hand``."""
+    """Jokers + cards of the highest ordinary rank + fours of a rank in ``view.hand``; under
+    wild rules the wild cards first complete fours (:func:`wild_fours`), so a soft bomb counts
+    as a four, and a top-rank card counts as itself (wild 2s: those left alone)."""
     rules = check_view(view)
-    counts = view.hand.counts
+    counts: Sequence[int] = view.hand.counts
     plain = [i for i in sorted(range(len(counts)), key=lambda i: rules.strength[i])
              if rules.strength[i] >= 0 and i not in rules.jokers]
+    fours = wild_fours(counts, plain, view.wild[0]) if view.wild else counts
     n = sum(counts[j] for j in rules.jokers)
-    if plain:
-        n += counts[plain[-1]]
-    n += sum(1 for i in plain if counts[i] == 4)
+    if plain:  # the top rank's own cards (a wild card standing for one counts in its four)
+        top = plain[-1]
+        n += fours[top] if view.wild and top == view.wild[0] else counts[top]
+    n += sum(1 for i in plain if fours[i] == 4)
     return n
 
 

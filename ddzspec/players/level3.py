@@ -279,10 +279,9 @@ class Level3:
     bid as the other seats did (:func:`infer_deal`; 1: no inference); ``round_margin``: the
     standard errors taken off the estimated win rate of a round's choice
     (:meth:`decide_round`); ``wild_step_cost``: under wild rules (issue 26) the step budget
-    of a trick-play decision is divided by this (a laizi rollout step cost about 5 times a classic
-    one in CPU time with the wild move generation of 2026-12-03, more with cold plans and on
-    a loaded machine: docs/game.md), so the work stays a deterministic count that fits the
-    budget."""
+    of a trick-play decision is divided by this (a laizi step of a level-3 decision cost 4.0
+    to 5.7 times a classic one in CPU time, measured with the wild fast path: docs/game.md),
+    so the work stays a deterministic count that fits the budget."""
 
     seed: int | str = 0
     budget: float = 0.5
@@ -293,7 +292,7 @@ class Level3:
     rollout_bids: bool = False
     infer_tries: int = 16
     round_margin: float = 1.0
-    wild_step_cost: int = 15
+    wild_step_cost: int = 5
     level: int = 3
 
     def decide(self, view: SeatView) -> Action:
@@ -305,7 +304,7 @@ class Level3:
         answer, blind landlord, show cards after the deal) by rollouts (:meth:`decide_round`);
         with ``rollout_bids``, a call or rob (call_rob) by rollouts too; other bids, calls and
         robs are level 2's (and the endgame solver's one-time set-up for these rules, so that
-        no trick-play decision pays for it; none under wild rules, issue 26)."""
+        no trick-play decision pays for it)."""
         rules = check_view(view, BID_PHASES)
         from .endgame import warm_up
         warm_up(rules)
@@ -435,11 +434,10 @@ class Level3:
                             f"{view.hand.counts}:{len(view.bids)}")
         totals = [0.0] * len(cands)
         done = 0
-        # the exact solver does not play wild ranks yet (issue 26): rollouts only
-        small = not view.wild and sum(view.cards_left) <= self.solve_cards
+        # the exact solver where it takes these rules' positions (under wild rules: one wild
+        # rank, ``reading strongest``; issue 26), else rollouts to the last card
         from .endgame import warm_up, winning_plays
-        if small:
-            warm_up(rules)
+        small = sum(view.cards_left) <= self.solve_cards and warm_up(rules)
         # one sample is enough when the view pins the hidden cards down (a single hidden hand)
         known = len(known_talon_left(view, played_by_seat(view)))
         hidden = [view.cards_left[s] - (known if s == view.landlord else 0)
@@ -457,7 +455,8 @@ class Level3:
                                     else min(wall - time.perf_counter(), self.budget / 4))
                 work -= 50
                 if win is not None:
-                    values = [float((None if m is None else m.cards) in win) for m in cands]
+                    values = [float((None if m is None else held_cards(m, held)) in win)
+                              for m in cands]
             if values is None:
                 values = []
                 for m in cands:

@@ -237,10 +237,6 @@ def generate(rules: Rules, *, seats: int = 2, cards: Sequence[int] = (10, 9), co
     from ..execute import Task, rules_ref, run
     from ..game.state import accept_rules
     accept_rules(rules)
-    if rules.wild is not None and source == "selfplay":  # issue 26: level 2's deals are
-        # cut into positions by ddzspec.players.endgame.position_of, which poses no wild rank
-        raise ValueError(f"{rules.name} has wild cards: selfplay candidates are not cut with "
-                         "their wild rank yet; use --source random")
     if seats not in (2, 3) or len(cards) != seats:
         raise ValueError(f"--seats {seats} needs {seats} hand sizes in --cards, got "
                          f"{len(cards)}")

@@ -218,9 +218,9 @@ def test_play_deals_reading_declared_and_the_record_replays(cli: Any, tmp_path: 
 
 @pytest.mark.parametrize("rules", ["laizi", "examples/laizi-declared.rules"])
 def test_level_3_plays_a_wild_deal(cli: Any, rules: str) -> None:
-    """Level 3 plays wild deals by rollouts, without the solver (issue 26): a deal with a
-    level-3 seat finishes (the solver's warm-up refused wild rules once). Its decisions:
-    tests/players/test_levels.py."""
+    """Level 3 plays wild deals (issue 26; laizi: rollouts and the endgame solver; reading
+    declared: rollouts only, the solver refuses it): a deal with a level-3 seat finishes.
+    Its decisions: tests/players/test_levels.py and test_endgame.py."""
     path = str(Path(__file__).parents[2] / rules) if rules.endswith(".rules") else rules
     code, out, err = cli("play", "--rules", path, "--levels", "3,2,2", "--seed", "2")
     assert code == 0 and "Traceback" not in err

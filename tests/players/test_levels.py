@@ -222,17 +222,51 @@ def test_level_2_leads_the_straight_its_wild_card_completes() -> None:
     assert player_for(1).decide(view) == Action.play(0, "3")
 
 
+def _first_bid(name: str, hand: str, wild: str | None, level: int) -> Action:
+    """The first bid of seat 0 holding ``hand`` (17 cards) in a deal of ``name``, the rest of
+    the deck dealt in order (seat 1, seat 2, the talon last), ``wild`` the drawn wild rank."""
+    rules = load_rules(name)
+    rest = [i for i in range(N_RANKS) for _ in range(rules.deck[i])]
+    for i, c in enumerate(Cards.parse(hand).counts):
+        for _ in range(c):
+            rest.remove(i)
+    hands = [Cards.parse(hand)] + [Cards.from_ranks(i + 3 for i in rest[k:k + 17])
+                                   for k in (0, 17)]
+    g = GameState.new(rules, hands=hands, talon=Cards.from_ranks(i + 3 for i in rest[34:]),
+                      first=0, wild=None if wild is None else [wild])
+    assert g.phase == "bidding" and g.turn == 0
+    return player_for(level).decide(g.view(0))
+
+
+def test_level_1_bids_the_bomb_its_wild_card_completes() -> None:
+    """Level 1's count (jokers + natural 2s + fours; bids 5+ → 3, 4 → 2, 3 → 1), hand
+    555 9 R 22 3 4 6 7 8 T J Q K A (17 cards). Classic: the red joker and two 2s, 1 + 2 = 3 →
+    the lowest bid, 1. Laizi with the 9s wild: the wild 9 completes the soft bomb 5555,
+    3 + 1 = 4 → the middle bid, 2. With the 5s wild: the three wild 5s complete the rank with
+    the most cards, 22 (two wild cards: 2222), the third stays alone (one card completes no
+    single's four): 1 + 2 (the natural 2s) + 1 = 4 → 2."""
+    hand = "5559R2234678TJQKA"
+    assert _first_bid("classic", hand, None, 1) == Action.bid(0, 1)
+    assert _first_bid("laizi", hand, "9", 1) == Action.bid(0, 2)
+    assert _first_bid("laizi", hand, "5", 1) == Action.bid(0, 2)
+
+
 def test_level_3_plays_a_laizi_deal_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Level 3 (160 rollout steps a move, far inside its 51-second clock guard, so the test
-    does not depend on the machine's load) against level 2 on a laizi deal:
-    every action legal, the same deal twice with the same seed gives the same actions, each
-    sampled deal keeps the drawn wild rank and agrees with the seat's view, and the endgame
-    solver is never asked (it plays no wild rank yet)."""
+    """Level 3 (156 rollout steps a move: 13 steps a second × 60 s / ``wild_step_cost`` 5, far
+    inside its 51-second clock guard, so the test does not depend on the machine's load)
+    against level 2 on a laizi deal: every action legal, the same deal twice with the same
+    seed gives the same actions, each sampled deal keeps the drawn wild rank and agrees with
+    the seat's view, and the endgame solver is asked with the wild rank once few cards are
+    left."""
     from ddzspec.players import endgame, level3
 
-    def no_solver(*args: Any) -> None:
-        raise AssertionError("the solver was asked a laizi position")
-    monkeypatch.setattr(endgame, "winning_plays", no_solver)
+    asked: list[tuple[int, ...]] = []
+    solver = endgame.winning_plays
+
+    def spy(state: GameState, seconds: float) -> frozenset[Cards | None] | None:
+        asked.append(state.wild)
+        return solver(state, seconds)
+    monkeypatch.setattr(endgame, "winning_plays", spy)
     samples: list[bool] = []
     real = level3.sample_deal
 
@@ -243,14 +277,16 @@ def test_level_3_plays_a_laizi_deal_to_the_end(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(level3, "sample_deal", checked)
     rules = load_rules("laizi")
     logs = []
+    assert Level3().wild_step_cost == 5  # 13 × 60 / 5 = 156 steps a move
     for _ in range(2):
-        players: list[Player] = [Level3(5, budget=60.0, steps_per_second=40),
+        players: list[Player] = [Level3(5, budget=60.0, steps_per_second=13),
                                  player_for(2), player_for(2)]
-        final = _play(GameState.new(rules, seed=12), players)
+        final = _play(GameState.new(rules, seed=18), players)  # reaches a 14-card endgame
         assert final.over and final.result is not None and sum(final.result.scores) == 0
         logs.append(final.log)
     assert logs[0] == logs[1]
     assert samples and all(samples)
+    assert asked and set(asked) == {final.wild}
 
 
 # ----------------------------------------------------------------------------- the view only

@@ -241,10 +241,20 @@ def test_after_a_wild_play_the_table_holds_what_it_read_as() -> None:
     assert solve(nxt, want="all").winning_moves == ("999+3", "999+K")
 
 
-def test_puzzles_generate_refuses_selfplay_under_wild_rules(cli: Any) -> None:
+def test_selfplay_candidates_under_wild_rules_keep_the_deals_wild_rank(cli: Any) -> None:
+    """A laizi self-play candidate is cut with its deal's wild rank (the deal of seed
+    ``puzzle:1:i``, replayed here by level 2 to the same cut) and the solver takes it."""
+    from ddzspec.game import GameState
+    from ddzspec.puzzles.generation import selfplay_candidate
+    laizi = load_rules("laizi")
+    cut = [(i, selfplay_candidate(laizi, (7, 6, 6), 1, i)) for i in range(10)]
+    kept = [(i, p) for i, p in cut if p is not None]
+    assert kept
+    for i, pos in kept:
+        assert pos.wild == GameState.new(laizi, seed=f"puzzle:1:{i}").wild[0]
+        assert sum(map(len, pos.hands)) <= 7 + 6 + 6
+        assert solve(pos, seconds=30.0).status == "solved"
     code, out, err = cli("puzzles", "generate", "--rules", "laizi", "--count", "1",
                          "--workers", "1", "--source", "selfplay", "--seats", "3",
-                         "--cards", "5,4,4")
-    assert (code, out) == (2, "")
-    assert "laizi has wild cards: selfplay candidates are not cut with their wild rank " \
-           "yet; use --source random" in err, err
+                         "--cards", "5,4,4", "--max-candidates", "10")
+    assert code == 0 and "of 10 candidates (laizi, seed 0)" in out + err, err
