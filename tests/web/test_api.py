@@ -71,8 +71,9 @@ def test_page_static_and_rules_offered(client: TestClient) -> None:
                      "tiandi"]
     duel = next(r for r in meta["rules"] if r["name"] == "duel")
     assert (duel["players"], duel["bidding"]) == (2, "call_rob")
-    # the ranks laizi's draw can give (rules/laizi.rules: 3 .. 2, never a joker): indices 0-12
-    assert [r["wild_ranks"] for r in meta["rules"]] == [[]] * 6 + [list(range(13))]
+    # the ranks laizi's draw can give (rules/laizi.rules: 3 .. 2, never a joker): indices 0-12;
+    # tiandi's two draws each give 3 .. 2
+    assert [r["wild_ranks"] for r in meta["rules"]] == [[]] * 6 + [list(range(13))] * 2
     assert meta["levels"] == [1, 2, 3] and meta["notations"] == ["en", "fr", "de"]
 
 
