@@ -15,6 +15,7 @@ from ..cards import N_RANKS, Cards, parse_cards
 from ..game import GameState, next_seat
 from ..game.scoring import counted_plays, own_factor
 from ..rules import Rules
+from ..rules.model import ReadingPolicy
 from ..wild import parse_wild
 
 if TYPE_CHECKING:
@@ -29,12 +30,16 @@ def warm_up(rules: Rules) -> bool:
     """Build the solver's per-rules move set once (a trivial two-card position is solved),
     so that the first real endgame search fits its time limit. Returns whether the solver
     takes positions of ``rules``: under wild rules (issue 26) the trivial position has the
-    first rank of the wild draw wild, and the solver's refusal (PositionError: e.g. ``reading
-    declared``, two wild ranks; solver/position.py) means no: level 3 then rolls out to the
-    last card."""
+    first rank of the wild draw wild, and the solver's refusal (PositionError: e.g. two wild
+    ranks; solver/position.py) means no: level 3 then rolls out to the last card. Under
+    ``reading declared`` also no: :func:`winning_plays` gives held cards, not the reading a
+    winning move states."""
     got = _WARM.get(id(rules))
     if got is not None and got[0] is rules:
         return got[1]
+    if rules.wild is not None and rules.wild.policy is ReadingPolicy.DECLARED:
+        _WARM[id(rules)] = (rules, False)
+        return False
     from ..solver import PositionError, make_position, solve
     ranks = [i for i in range(N_RANKS) if rules.deck[i]][:2]
     hands = {}

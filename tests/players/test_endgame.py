@@ -121,8 +121,9 @@ def test_level_3_plays_the_solvers_winning_pair_in_a_laizi_endgame(
 
 
 def test_level_3_solves_laizi_but_not_a_declared_reading() -> None:
-    """The solver takes laizi (``reading strongest``) and refuses ``reading declared``
-    (solver/position.py): level 3 follows, rollouts to the last card there."""
+    """Level 3 asks the solver under laizi (``reading strongest``: the held cards fix the
+    reading) but not under ``reading declared``, where a winning move's stated reading would
+    be lost in the held cards: rollouts to the last card there."""
     from ddzspec.players.endgame import warm_up
     assert warm_up(load_rules("laizi")) is True
     declared = str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules")
