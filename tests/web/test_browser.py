@@ -1285,3 +1285,46 @@ def test_declared_digit_and_stray_keys_act_only_while_the_dialog_is_open(
     assert '"as":"789TJ"' in sent[1][0].replace(" ", "")
     assert "You: plays 7 8 9 10 Q — Q as J · straight 7 8 9 10 J" in page.inner_text("#log")
     page.close()
+
+
+def test_a_laizi_puzzle_marks_its_wild_cards_and_plays_the_hinted_wild_move(
+        browser: Any, server: str, shots: Path) -> None:
+    """The tester's laizi position (the 6s wild) on a phone: the wild rank is shown as on the
+    Play tab and the 6s are marked wild; Hint writes 7 9 10 J and the wild 6 as 7 8 9 10 J in
+    words and selects the wild 6 (before: a natural 10, which Play then sent and the puzzle
+    refused); Play plays it."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-puzzle")
+    page.fill("#puzzle-text", "rules laizi\nwild 6\nlandlord: 679TTJ\npeasant: 67TJK\n"
+              "to_move: landlord\n")
+    page.click("#puzzle-start-text")
+    page.wait_for_selector("body[data-puzzle='human']")
+    assert page.inner_text("#pz-wild-badge") == "Wild: 6"
+    assert [c.get_attribute("data-symbol") for c in
+            page.query_selector_all("#puzzle-hand .card.wild")] == ["6"]
+    assert page.inner_text("#puzzle-hand .card.wild .wild-mark") == "wild"
+    page.click("#pz-hint")
+    page.wait_for_selector("#puzzle-hand .card.selected")
+    hint = page.inner_text("#puzzle-message")
+    assert "7 9 10 J + wild 6 as 7 8 9 10 J" in hint and "*" not in hint, hint
+    for _ in range(20):  # Hint again until the straight is the one selected
+        if "7 9 10 J + wild 6 as 7 8 9 10 J (selected" in hint:
+            break
+        page.click("#pz-hint")
+        hint = page.inner_text("#puzzle-message")
+    picked = page.query_selector_all("#puzzle-hand .card.selected")
+    assert sorted(c.get_attribute("data-symbol") or "" for c in picked) == \
+        sorted(["7", "9", "T", "J", "6"])
+    assert page.query_selector("#puzzle-hand .card.wild.selected") is not None
+    page.screenshot(path=str(shots / "30-laizi-puzzle-hint-390x844.png"), full_page=True)
+    page.click("#pz-play")
+    page.wait_for_function("() => Number(document.body.dataset.pzmoves) >= 1")
+    assert "wild 6 as 7 8 9 10 J" in page.inner_text("#puzzle-log")
+    assert not page.is_visible("#puzzle-message.error"), page.inner_text("#puzzle-message")
+    page.screenshot(path=str(shots / "31-laizi-puzzle-played-390x844.png"), full_page=True)
+    assert errors == []
+    page.close()

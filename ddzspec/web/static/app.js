@@ -3,7 +3,7 @@
    network beyond this server. */
 import {
   $, api, app, cardEl, cardText, cardsRow, el, faceText, hashParams, moveSymbols, notation, plural,
-  setHash, showMessage, symbolsToCards, wildCardsText, withCards,
+  setHash, showMessage, symbolsToCards, wildBadge, wildCardsText, withCards,
 } from "./common.js";
 import { initLearn } from "./learn.js";
 import { initPuzzle, puzzleHashSync, puzzleRefresh } from "./puzzle.js";
@@ -233,11 +233,7 @@ function render(actedSeat) {
   const talon = $("talon");
   talon.innerHTML = "";
   (g.wild || []).forEach((w) => {  // the wild rank drawn (laizi), shown to every seat
-    const b = el("span", "wild-badge", "Wild: " + faceText(w.symbol));
-    b.id = "wild-badge";
-    b.title = "Every " + faceText(w.symbol) + " is wild: in a combination it stands for any rank but a joker; alone, it is itself";
-    b.setAttribute("aria-label", "wild rank " + faceText(w.symbol));
-    talon.appendChild(b);
+    talon.appendChild(wildBadge(w.symbol, "wild-badge"));
   });
   if (g.talon_cards && g.talon_cards.length) {  // a variant may deal no talon
     talon.appendChild(el("span", "", "Talon:"));
