@@ -431,15 +431,19 @@ def test_serve_prints_the_address_binds_localhost_and_serves(tmp_path: Path) -> 
     import urllib.request
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "ddzspec", "serve", "--port", "0",
-                             "--data-dir", str(tmp_path)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                             "--data-dir", str(tmp_path), "--rules", "laizi"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        assert proc.stdout is not None
+        assert proc.stdout is not None and proc.stderr is not None
+        # a built-in named again: one warning line, offered once (before: laizi and laizi-2)
+        assert proc.stderr.readline() == ("ddzspec: warning: --rules laizi: the same rules as "
+                                          "laizi, offered already (not offered twice)\n")
         line = proc.stdout.readline()
         assert line.startswith("ddzspec: the table is at http://127.0.0.1:"), line
         url = line.split()[5]
         with urllib.request.urlopen(url + "api/rules", timeout=10) as r:
-            assert json.load(r)["rules"][0]["name"] == "classic"
+            names = [x["name"] for x in json.load(r)["rules"]]
+            assert names[0] == "classic" and names.count("laizi") == 1 and len(names) == 8
         with urllib.request.urlopen(url, timeout=10) as r:
             assert b"Dou Dizhu" in r.read()
     finally:
