@@ -1324,6 +1324,8 @@ def test_a_laizi_puzzle_marks_its_wild_cards_and_plays_the_hinted_wild_move(
     page.click("#pz-play")
     page.wait_for_function("() => Number(document.body.dataset.pzmoves) >= 1")
     assert "wild 6 as 7 8 9 10 J" in page.inner_text("#puzzle-log")
+    assert page.inner_text("#puzzle-message").startswith(
+        "Good: 7 9 10 J + wild 6 as 7 8 9 10 J keeps the win")
     assert not page.is_visible("#puzzle-message.error"), page.inner_text("#puzzle-message")
     page.screenshot(path=str(shots / "31-laizi-puzzle-played-390x844.png"), full_page=True)
     assert errors == []

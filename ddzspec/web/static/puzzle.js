@@ -109,7 +109,11 @@ function introText(g) {
 }
 
 function showVerdict(v) {
-  // what the server said of the person's last move (null: nothing to say)
+  // what the server said of the person's last move (null: nothing to say); a wild move in
+  // words, as the log writes it
+  if (v && v.move && String(v.move).includes("*")) {
+    v = { ...v, lines: v.lines.map((t) => t.split(v.move).join(moveWords(v.move))) };
+  }
   if (v && v.keeps_win === false) {
     showMessage("puzzle-message", v.lines.join("\n"), "error");
   } else if (v && v.keeps_win) {
