@@ -44,7 +44,8 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
 
     Prints the address, then serves until interrupted. The browser picks only among the
     built-in rules and the --rules files given here (a file that cannot be loaded stops it
-    with one line; rules that cannot be played out are offered in Learn only, with one
+    with one line; a file whose rules are offered already, such as a built-in's, is skipped
+    with a warning line; rules that cannot be played out are offered in Learn only, with one
     warning line saying why); every deal is autosaved after each
     action and resumed after a restart. On localhost it answers only to localhost,
     127.0.0.1 and [::1]; on any other address every request needs the token printed in the
@@ -61,7 +62,9 @@ def serve(host: str, port: int, rules_paths: tuple[str, ...], data_dir: str | No
         token = None if is_loopback(host) else secrets.token_urlsafe(24)
         app = create_app(rules_paths, data_dir, offer, hosts=allowed_hosts(host, allow_hosts),
                          token=token, max_games=max_deals or MAX_GAMES)
-        for name in list(offer.rules)[len(offer.rules) - len(rules_paths):]:
+        for note in offer.ignored:
+            click.echo(f"ddzspec: warning: {note}", err=True)
+        for name in offer.added:
             why = offer.refusal(name)  # computed once, kept for the page
             if why is not None:
                 click.echo(f"ddzspec: warning: {why} (offered in Learn only, not for play)",

@@ -634,6 +634,12 @@ class PuzzleGame:
 
     # ---------------------------------------------------------------- output
 
+    @property
+    def wild(self) -> int | None:
+        """The position's wild rank (a rank index: every card of it is wild), None without."""
+        rank: int | None = self._engine.position.wild
+        return rank
+
     def position(self) -> Position | None:
         """The current position for the solver (None when the game is over)."""
         if self._state is None:

@@ -41,7 +41,15 @@ from ..players import player_for
 from ..readings import Reading
 from ..rules import Rules, builtin_rules, load_rules
 from ..rules.model import ReadingPolicy
-from ..wild import WildMove, WildReading, explain_wild, parse_declared, parse_wild
+from ..wild import (
+    WildMove,
+    WildReading,
+    explain_wild,
+    parse_declared,
+    parse_wild,
+    strength,
+    strongest_key,
+)
 from ..wildmoves import split_hand, wild_legal_moves
 
 #: The notations the page offers (cards.NOTATIONS).
@@ -101,23 +109,37 @@ class Offer:
     """The rules the server offers, by the name the page shows: every built-in, plus the
     rules files named at start (``ddzspec serve --rules PATH``), keyed by their rules name
     (or the file's stem when that name is taken). A request names one of these keys, never a
-    path. Raises RulesError for a file that cannot be loaded."""
+    path. A file whose rules are already offered (a built-in's name or file, the same file
+    twice) is not offered again: ``ignored`` says which and why (``serve`` prints each as a
+    warning). ``added``: the keys of the files offered, in order. Raises RulesError for a
+    file that cannot be loaded."""
 
     rules: dict[str, Rules] = field(default_factory=dict)
+    added: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
     _refusals: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, paths: Sequence[str] = ()) -> Offer:
+        from ..game.state import same_rules
         offered: dict[str, Rules] = {n: load_rules(n) for n in builtin_rules()}
+        added: list[str] = []
+        ignored: list[str] = []
         for p in paths:
             r = load_rules(p)
+            same = next((k for k, o in offered.items() if same_rules(o, r)), None)
+            if same is not None:
+                ignored.append(f"--rules {p}: the same rules as {same}, offered already "
+                               "(not offered twice)")
+                continue
             key = r.name if r.name not in offered else Path(p).stem
             n = 2
             base = key
             while key in offered:
                 key, n = f"{base}-{n}", n + 1
             offered[key] = r
-        return cls(offered)
+            added.append(key)
+        return cls(offered, added=tuple(added), ignored=tuple(ignored))
 
     def get(self, name: Any) -> Rules:
         """The rules offered as ``name``; WebError (400) naming what is offered otherwise."""
@@ -565,12 +587,22 @@ class WebGame:
     def choices(self, cards: Cards, notation: str) -> list[dict[str, str]]:
         """Under ``reading declared``, the readings the person may play ``cards`` (held) as
         now (:func:`ddzspec.game.play.wild_choices`), each as :func:`reading_choice`; empty
-        otherwise, or when the person does not hold them."""
+        otherwise, or when the person does not hold them. Every reading, strongest first:
+        bombs and the rocket (highest class and rank first), then the others as the
+        ``strongest`` policy ranks a lead (the type's place in the ``priority``, the highest
+        body); readings that differ only in their kickers stay together, in the order given."""
         st = self.state
         if not is_declared(st) or not cards <= st.hands[self.seat]:
             return []
+        wild = st.rules.wild
+        assert wild is not None  # is_declared
+
+        def first(r: WildReading) -> tuple[int, ...]:
+            if r.reading.tier:
+                return (0, *(-x for x in strength(wild, r)))
+            return (1, *(strongest_key(wild, r) or ()))
         return [reading_choice(cards, r, st.wild[0], notation)
-                for r in wild_choices(st, self.seat, cards)]
+                for r in sorted(wild_choices(st, self.seat, cards), key=first)]
 
     def check_person_turn(self) -> None:
         """WebError (409) unless the person is on turn."""

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..cards import SYMBOLS
 from .games import WebError
 
 if TYPE_CHECKING:
@@ -59,10 +60,14 @@ class Session:
         return True
 
     def to_json(self, notation: str) -> dict[str, Any]:
-        """The session as the page reads it: its game, the moves it may play, the verdict."""
+        """The session as the page reads it: its game, the moves it may play, the verdict, the
+        wild rank (``[{"rank", "symbol"}]``, empty without: as a deal's)."""
         v = self.verdict
         game = self.game.to_json(notation)
+        rank = self.game.wild  # laizi: the wild rank, as a deal's "wild" (the badge, the marks)
         return {"sid": self.sid,
+                "wild": [] if rank is None else [{"rank": rank,
+                                                  "symbol": SYMBOLS[notation][rank]}],
                 "puzzle": None if self.puzzle is None else self.puzzle.to_json(),
                 "game": game,
                 "legal": list(game["legal_moves"]) if self.game.human_to_move else [],

@@ -409,6 +409,22 @@ def test_rules_files_named_at_start_are_offered(tmp_path: Path) -> None:
     assert g.json()["rules"] == names[4]
 
 
+def test_rules_already_offered_are_not_offered_twice() -> None:
+    from ddzspec.web.games import Offer
+    house = str(ROOT / "examples" / "house.rules")
+    # before: --rules laizi offered "laizi" and "laizi-2", both titled the same
+    offer = Offer.build(["laizi", str(ROOT / "rules" / "classic.rules"), house, house])
+    assert list(offer.rules)[:8] == ["classic", "duel", "duel-literal", "happy", "hebei",
+                                     "kawu", "laizi", "tiandi"]
+    assert len(offer.rules) == 9 and offer.added == (list(offer.rules)[8],)
+    assert offer.ignored == (
+        "--rules laizi: the same rules as laizi, offered already (not offered twice)",
+        f"--rules {ROOT / 'rules' / 'classic.rules'}: the same rules as classic, offered "
+        "already (not offered twice)",
+        f"--rules {house}: the same rules as {offer.added[0]}, offered already (not offered "
+        "twice)")
+
+
 def test_serve_prints_the_address_binds_localhost_and_serves(tmp_path: Path) -> None:
     import os
     import subprocess
@@ -416,15 +432,19 @@ def test_serve_prints_the_address_binds_localhost_and_serves(tmp_path: Path) -> 
     import urllib.request
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "ddzspec", "serve", "--port", "0",
-                             "--data-dir", str(tmp_path)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                             "--data-dir", str(tmp_path), "--rules", "laizi"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        assert proc.stdout is not None
+        assert proc.stdout is not None and proc.stderr is not None
+        # a built-in named again: one warning line, offered once (before: laizi and laizi-2)
+        assert proc.stderr.readline() == ("ddzspec: warning: --rules laizi: the same rules as "
+                                          "laizi, offered already (not offered twice)\n")
         line = proc.stdout.readline()
         assert line.startswith("ddzspec: the table is at http://127.0.0.1:"), line
         url = line.split()[5]
         with urllib.request.urlopen(url + "api/rules", timeout=10) as r:
-            assert json.load(r)["rules"][0]["name"] == "classic"
+            names = [x["name"] for x in json.load(r)["rules"]]
+            assert names[0] == "classic" and names.count("laizi") == 1 and len(names) == 8
         with urllib.request.urlopen(url, timeout=10) as r:
             assert b"Dou Dizhu" in r.read()
     finally:
@@ -882,9 +902,9 @@ def declared_landlord(c: TestClient) -> dict[str, Any]:
 
 
 #: 7 8 9 10 and a wild Q, led: the wild card extends the run below (6) or above (J), two
-#: straights of five; hand-worked, as the page lists them
-STRAIGHTS = [{"as": "6789T", "typed": "789T*=6789T", "words": "Q as 6 · straight 6 7 8 9 10"},
-             {"as": "789TJ", "typed": "789T*=789TJ", "words": "Q as J · straight 7 8 9 10 J"}]
+#: straights of five; hand-worked, as the page lists them (the higher body first)
+STRAIGHTS = [{"as": "789TJ", "typed": "789T*=789TJ", "words": "Q as J · straight 7 8 9 10 J"},
+             {"as": "6789T", "typed": "789T*=6789T", "words": "Q as 6 · straight 6 7 8 9 10"}]
 
 
 def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
@@ -896,8 +916,8 @@ def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
     r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ"})
     assert r.status_code == 422
     assert r.json() == {
-        "error": "789T* has 2 readings here: say which (\"as\"): Q as 6 · straight 6 7 8 9 10 (as "
-                 "6789T); Q as J · straight 7 8 9 10 J (as 789TJ)",
+        "error": "789T* has 2 readings here: say which (\"as\"): Q as J · straight 7 8 9 10 J (as "
+                 "789TJ); Q as 6 · straight 6 7 8 9 10 (as 6789T)",
         "readings": STRAIGHTS}
     # a reading the cards cannot make: refused with the reason and the readings here
     r = c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ",
@@ -905,8 +925,8 @@ def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
     assert r.status_code == 422 and r.json()["readings"] == STRAIGHTS
     assert r.json()["error"].startswith(
         "789T* as 89TJQ is refused: the cards cannot make 89TJQ under the rules")
-    assert r.json()["error"].endswith("Its readings here: Q as 6 · straight 6 7 8 9 10 (as 6789T); "
-                                      "Q as J · straight 7 8 9 10 J (as 789TJ)")
+    assert r.json()["error"].endswith("Its readings here: Q as J · straight 7 8 9 10 J (as 789TJ); "
+                                      "Q as 6 · straight 6 7 8 9 10 (as 6789T)")
     # "as" that is no cards, or empty
     assert c.post(f"/api/games/{gid}/action", json={"kind": "play", "cards": "789TQ",
                                                     "as": "78X"}).status_code == 400
@@ -928,6 +948,21 @@ def test_declared_a_play_with_several_readings_asks_which_and_changes_nothing(
     assert g["view"]["hand"] == "3446788TTJQKKA2"
     assert saved_record(tmp_path, gid).actions[-1].to_json() == {"seat": 0, "play": "789TQ",
                                                                   "as": "789TJ"}
+
+
+def test_declared_readings_come_bomb_first_then_strongest_and_none_is_dropped(
+        tmp_path: Path) -> None:
+    c = declared_client(tmp_path)
+    g = declared_landlord(c)
+    r = c.post(f"/api/games/{g['id']}/action", json={"kind": "play", "cards": "888Q"})
+    assert r.status_code == 422
+    said = r.json()["readings"]
+    # hand-worked: the wild Q as 8 makes the soft bomb 8888; as any other rank but a joker
+    # (3 .. 2 without 8: 12 ranks) a trio with that single. Before: the bomb sat 6th, between
+    # 888+7 and 888+9, below the fold of a phone's dialog
+    assert said[0] == {"as": "8888", "typed": "888*=8888", "words": "Q as 8 · bomb 8888 (soft)"}
+    assert [x["as"] for x in said[1:]] == ["888+" + k for k in "345679TJQKA2"]
+    assert said[6]["words"] == "Q as 9 · trio single 888+9"
 
 
 def test_declared_a_reading_typed_with_the_play_and_one_reading_plays_at_once(
@@ -965,7 +1000,7 @@ def test_declared_hints_are_the_games_play_reading_pairs_with_their_typed_form(
                                                  legal["readings"], strict=True)
              if m == "789TQ"]
     assert [(x, t, w) for _, x, t, w in pairs] == [(s["as"], s["typed"], s["words"])
-                                                   for s in STRAIGHTS]
+                                                   for s in STRAIGHTS[::-1]]  # lowest first
     assert ("3", "3", "3", None) in [(m, x, t, w) for m, x, t, w in zip(
         legal["moves"], legal["as"], legal["typed"], legal["readings"], strict=True)]
     # under laizi's reading strongest nothing is stated: no "as", and one is refused

@@ -1132,7 +1132,7 @@ def select(page: Any, symbols: str, touch: bool) -> None:
 
 #: what the dialog lists for 7 8 9 10 and a wild Q led (hand-worked: the wild card extends
 #: the run below, 6, or above, J)
-STRAIGHTS = ["Q as 6 · straight 6 7 8 9 10", "Q as J · straight 7 8 9 10 J"]
+STRAIGHTS = ["Q as J · straight 7 8 9 10 J", "Q as 6 · straight 6 7 8 9 10"]  # higher first
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
@@ -1154,7 +1154,7 @@ def test_declared_a_play_with_two_readings_asks_which(browser: Any, declared_ser
     page.click("#btn-play")
     page.wait_for_selector("#reading-dialog[open]")
     assert page.locator("#reading-list .reading-choice .words").all_inner_texts() == STRAIGHTS
-    assert page.evaluate("() => document.activeElement.dataset.as") == "6789T"
+    assert page.evaluate("() => document.activeElement.dataset.as") == "789TJ"
     assert page.inner_text("#reading-note").startswith(
         "7 8 9 10 Q can be played as 2 readings here")
     box = page.locator("#reading-dialog").bounding_box()
@@ -1172,13 +1172,13 @@ def test_declared_a_play_with_two_readings_asks_which(browser: Any, declared_ser
         page.tap("#reading-list .reading-choice >> nth=1")
     else:
         page.keyboard.press("ArrowDown")
-        assert page.evaluate("() => document.activeElement.dataset.as") == "789TJ"
+        assert page.evaluate("() => document.activeElement.dataset.as") == "6789T"
         page.keyboard.press("Enter")
     wait_change(page, before)
     page.wait_for_selector("#trick .reading")
     assert not page.is_visible("#reading-dialog")
-    assert page.inner_text("#trick .play >> nth=0").endswith("Q as J · straight 7 8 9 10 J")
-    assert "You: plays 7 8 9 10 Q — Q as J · straight 7 8 9 10 J" in page.inner_text("#log")
+    assert page.inner_text("#trick .play >> nth=0").endswith("Q as 6 · straight 6 7 8 9 10")
+    assert "You: plays 7 8 9 10 Q — Q as 6 · straight 6 7 8 9 10" in page.inner_text("#log")
     page.screenshot(path=str(shots / f"21-declared-played-{width}x{height}.png"),
                     full_page=True)
     assert not errors
@@ -1204,7 +1204,13 @@ def test_declared_many_readings_fit_the_window_over_a_dimmed_table(
     page.wait_for_selector("#reading-dialog[open]")
     assert page.screenshot(clip=header) != undimmed  # the backdrop paints over the page
     words = page.locator("#reading-list .reading-choice .words").all_inner_texts()
-    assert len(words) == 13 and "Q as 8 · bomb 8888 (soft)" in words
+    # the bomb first, inside the window without scrolling (before: 6th, below the fold at
+    # 844x390), then every trio single 888+X kept
+    assert len(words) == 13 and words[0] == "Q as 8 · bomb 8888 (soft)"
+    assert words[1:] == [f"Q as {k} · trio single 888+{k}" for k in
+                         ["3", "4", "5", "6", "7", "9", "10", "J", "Q", "K", "A", "2"]]
+    fb = page.locator("#reading-list .reading-choice").first.bounding_box()
+    assert fb is not None and fb["y"] >= 0 and fb["y"] + fb["height"] <= height
     assert page.locator("#reading-list .num").all_inner_texts() == \
         [str(i) for i in range(1, 10)] + [""] * 4
     box = page.locator("#reading-dialog").bounding_box()
@@ -1244,4 +1250,83 @@ def test_declared_hints_show_the_reading_and_play_it_without_asking(
     assert not page.is_visible("#reading-dialog")
     assert page.inner_text("#trick .play >> nth=0").endswith("Q as 3 · pair 33")
     assert not errors
+    page.close()
+
+
+def test_declared_digit_and_stray_keys_act_only_while_the_dialog_is_open(
+        browser: Any, declared_server: str) -> None:
+    """The keys 1-9 choose a reading only while the dialog is open: pressed on the table
+    (nothing selected, or cards selected) they send nothing; in the dialog, 1 plays the first
+    reading once, and the key does not reach the table after the dialog closes. Other stray
+    keys (letters, 0, Space) on the table send nothing either."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    declared_lead(page, declared_server)
+    sent: list[tuple[str, int]] = []
+    page.on("response", lambda r: sent.append((r.request.post_data or "", r.status))
+            if "/action" in r.url else None)
+    for key in ("1", "2", "9", "0", "x", "q", " ", "Backspace"):
+        page.keyboard.press(key)
+    select(page, "789TQ", touch=False)
+    for key in ("1", "2", "0", "y", "n", " "):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)
+    assert sent == [] and len(page.query_selector_all("#hand .card.selected")) == 5
+    page.click("#btn-play")
+    page.wait_for_selector("#reading-dialog[open]")
+    before = page.get_attribute("body", "data-actions") or ""
+    page.keyboard.down("1")  # held: the key repeats after the dialog has closed
+    page.keyboard.down("1")
+    page.keyboard.up("1")
+    wait_change(page, before)
+    page.keyboard.press("1")  # and pressed again on the table, the play sent
+    page.wait_for_timeout(300)
+    # the play without a reading (422: asks which), then the first reading: played once
+    assert [s for _, s in sent] == [422, 200], sent
+    assert '"as":"789TJ"' in sent[1][0].replace(" ", "")
+    assert "You: plays 7 8 9 10 Q — Q as J · straight 7 8 9 10 J" in page.inner_text("#log")
+    page.close()
+
+
+def test_a_laizi_puzzle_marks_its_wild_cards_and_plays_the_hinted_wild_move(
+        browser: Any, server: str, shots: Path) -> None:
+    """The tester's laizi position (the 6s wild) on a phone: the wild rank is shown as on the
+    Play tab and the 6s are marked wild; Hint writes 7 9 10 J and the wild 6 as 7 8 9 10 J in
+    words and selects the wild 6 (before: a natural 10, which Play then sent and the puzzle
+    refused); Play plays it."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-puzzle")
+    page.fill("#puzzle-text", "rules laizi\nwild 6\nlandlord: 679TTJ\npeasant: 67TJK\n"
+              "to_move: landlord\n")
+    page.click("#puzzle-start-text")
+    page.wait_for_selector("body[data-puzzle='human']")
+    assert page.inner_text("#pz-wild-badge") == "Wild: 6"
+    assert [c.get_attribute("data-symbol") for c in
+            page.query_selector_all("#puzzle-hand .card.wild")] == ["6"]
+    assert page.inner_text("#puzzle-hand .card.wild .wild-mark") == "wild"
+    page.click("#pz-hint")
+    page.wait_for_selector("#puzzle-hand .card.selected")
+    hint = page.inner_text("#puzzle-message")
+    assert "7 9 10 J + wild 6 as 7 8 9 10 J" in hint and "*" not in hint, hint
+    for _ in range(20):  # Hint again until the straight is the one selected
+        if "7 9 10 J + wild 6 as 7 8 9 10 J (selected" in hint:
+            break
+        page.click("#pz-hint")
+        hint = page.inner_text("#puzzle-message")
+    picked = page.query_selector_all("#puzzle-hand .card.selected")
+    assert sorted(c.get_attribute("data-symbol") or "" for c in picked) == \
+        sorted(["7", "9", "T", "J", "6"])
+    assert page.query_selector("#puzzle-hand .card.wild.selected") is not None
+    page.screenshot(path=str(shots / "30-laizi-puzzle-hint-390x844.png"), full_page=True)
+    page.click("#pz-play")
+    page.wait_for_function("() => Number(document.body.dataset.pzmoves) >= 1")
+    assert "wild 6 as 7 8 9 10 J" in page.inner_text("#puzzle-log")
+    assert page.inner_text("#puzzle-message").startswith(
+        "Good: 7 9 10 J + wild 6 as 7 8 9 10 J keeps the win")
+    assert not page.is_visible("#puzzle-message.error"), page.inner_text("#puzzle-message")
+    page.screenshot(path=str(shots / "31-laizi-puzzle-played-390x844.png"), full_page=True)
+    assert errors == []
     page.close()

@@ -220,3 +220,21 @@ def test_a_puzzle_on_a_french_page_speaks_french_hint_verdict_and_replies(
     assert r.json()["game"]["lines"] == ["took back landlord's D"]
     r = c.post(f"/api/puzzles/{sid}/move?notation=en", json={"move": "Q"})
     assert r.json()["verdict"]["lines"][0] == "this loses: after Q the peasant wins with A"
+
+
+#: a laizi position (the tester's): the 6s wild; 7 9 10 J and the wild 6 make 7 8 9 10 J
+WILD_POSITION = "rules laizi\nwild 6\nlandlord: 679TTJ\npeasant: 67TJK\nto_move: landlord\n"
+
+
+def test_a_laizi_position_names_its_wild_rank_and_takes_the_hinted_wild_play(
+        client: TestClient) -> None:
+    s = start(client, {"position": WILD_POSITION})
+    assert s["wild"] == [{"rank": 3, "symbol": "6"}]  # rank index: 3 4 5 6 -> 3
+    hint = client.get(f"/api/puzzles/{s['sid']}/hint").json()["moves"]
+    assert "79TJ*=789TJ" in hint
+    # the page sends the hint's text when the selection is the hint's: accepted as it reads
+    r = client.post(f"/api/puzzles/{s['sid']}/move", json={"move": "79TJ*=789TJ"})
+    assert r.status_code == 200, r.text
+    assert r.json()["game"]["history"][0] == ["landlord", "79TJ*=789TJ"]
+    assert start(client, {"position": WILD_POSITION.replace("rules laizi\nwild 6\n", "")
+                          })["wild"] == []

@@ -3,7 +3,7 @@
    network beyond this server. */
 import {
   $, api, app, cardEl, cardText, cardsRow, el, faceText, hashParams, moveSymbols, notation, plural,
-  setHash, showMessage, symbolsToCards, wildCardsText, withCards,
+  setHash, showMessage, symbolsToCards, wildBadge, wildCardsText, withCards,
 } from "./common.js";
 import { initLearn } from "./learn.js";
 import { initPuzzle, puzzleHashSync, puzzleRefresh } from "./puzzle.js";
@@ -233,11 +233,7 @@ function render(actedSeat) {
   const talon = $("talon");
   talon.innerHTML = "";
   (g.wild || []).forEach((w) => {  // the wild rank drawn (laizi), shown to every seat
-    const b = el("span", "wild-badge", "Wild: " + faceText(w.symbol));
-    b.id = "wild-badge";
-    b.title = "Every " + faceText(w.symbol) + " is wild: in a combination it stands for any rank but a joker; alone, it is itself";
-    b.setAttribute("aria-label", "wild rank " + faceText(w.symbol));
-    talon.appendChild(b);
+    talon.appendChild(wildBadge(w.symbol, "wild-badge"));
   });
   if (g.talon_cards && g.talon_cards.length) {  // a variant may deal no talon
     talon.appendChild(el("span", "", "Talon:"));
@@ -481,11 +477,15 @@ function readingKeys(e) {
   // in the dialog: 1-9 choose, arrows move between the readings (Esc: the dialog's own cancel)
   const items = [...document.querySelectorAll("#reading-list .reading-choice")];
   const at = items.indexOf(document.activeElement);
-  if (/^[1-9]$/.test(e.key) && Number(e.key) <= items.length) { items[Number(e.key) - 1].click(); e.preventDefault(); }
-  else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+  // a key the dialog takes stops here: choosing closes the dialog at once, and the table's
+  // keys (onKey, on the document) must not act on the same key press after it
+  if (/^[1-9]$/.test(e.key)) {
+    if (!e.repeat && Number(e.key) <= items.length) items[Number(e.key) - 1].click();
+    e.preventDefault(); e.stopPropagation();
+  } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
     const step = e.key === "ArrowDown" ? 1 : -1;
     items[((at < 0 ? (step > 0 ? -1 : 0) : at) + step + items.length) % items.length].focus();
-    e.preventDefault();
+    e.preventDefault(); e.stopPropagation();
   }
 }
 
@@ -617,6 +617,7 @@ function onKey(e) {
   if (e.target.matches("input, textarea, select")) return;
   if ($("reading-dialog").open) return;  // the dialog's keys are its own (readingKeys)
   if (!$("pane-play").classList.contains("active") || !app.game) return;
+  if (e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;  // a held key acts once
   const k = e.key.toLowerCase();
   const legal = app.game.legal;
   if (k === "escape") { app.selected.clear(); app.hintIndex = -1; renderMe(); }  // any phase

@@ -121,6 +121,15 @@ export function cardEl(card) {
   return c;
 }
 
+// the wild rank's badge (laizi), with the element id given: the Play tab's and the Puzzle tab's
+export function wildBadge(symbol, id) {
+  const b = el("span", "wild-badge", "Wild: " + faceText(symbol));
+  b.id = id;
+  b.title = "Every " + faceText(symbol) + " is wild: in a combination it stands for any rank but a joker; alone, it is itself";
+  b.setAttribute("aria-label", "wild rank " + faceText(symbol));
+  return b;
+}
+
 // a factor's cards in the records' notation ("KK**": two natural kings and two wild cards,
 // laizi's soft bomb) as the page writes them: "KK + 2 wild"
 export function wildCardsText(text) {

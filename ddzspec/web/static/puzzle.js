@@ -1,13 +1,42 @@
 /* ddzspec web table: the Puzzle tab, endgames against the solver (an ES module, no build step). */
 import {
-  $, api, cardEl, cardText, cardsRow, el, hashParams, notation, plural, setHash, showMessage,
-  symbolsToCards,
+  $, api, cardEl, cardText, cardsRow, el, faceText, hashParams, notation, plural, setHash,
+  showMessage, symbolsToCards, wildBadge,
 } from "./common.js";
 
 const pz = { session: null, side: null, selected: new Set(), puzzles: [], busy: false, hintShown: false,
   sending: false };
 
-function parseHand(text) { return symbolsToCards(text); }
+// laizi positions (a "wild RANK" line): the wild rank, as a deal's g.wild ([{rank, symbol}])
+function wildOf() { return (pz.session && pz.session.wild && pz.session.wild[0]) || null; }
+
+// a hand's cards, each card of the wild rank marked wild (drawn as on the Play tab)
+function parseHand(text) {
+  const w = wildOf();
+  return symbolsToCards(text).map((c) => (w && c.rank === w.rank ? { ...c, wild: true } : c));
+}
+
+// a move as the solver writes it ("79TJ*=789TJ": each * a wild card, then what it makes):
+// the cards played (the wild ones marked)
+function moveCards(text) {
+  const w = wildOf();
+  const played = String(text).split("=")[0];
+  const wilds = (played.match(/\*/g) || []).length;
+  const out = parseHand(played.replace(/\*/g, ""));
+  for (let k = 0; k < wilds && w; k++) out.push({ rank: w.rank, symbol: w.symbol, wild: true });
+  return out;
+}
+
+// a move in words: "7 9 10 J + wild 6 as 7 8 9 10 J" (cardText alone for a move with no wild card)
+function moveWords(text) {
+  const w = wildOf();
+  const [played, made] = String(text).split("=");
+  const wilds = (played.match(/\*/g) || []).length;
+  if (!w || !wilds) return cardText(played);
+  const natural = played.replace(/\*/g, "");
+  return (natural ? cardText(natural) + " + " : "") + "wild " + faceText(w.symbol) +
+    (wilds > 1 ? " ×" + wilds : "") + (made ? " as " + cardText(made) : "");
+}
 
 function humanSeats(game) {
   if (game.human_seats) return game.human_seats;
@@ -80,7 +109,11 @@ function introText(g) {
 }
 
 function showVerdict(v) {
-  // what the server said of the person's last move (null: nothing to say)
+  // what the server said of the person's last move (null: nothing to say); a wild move in
+  // words, as the log writes it
+  if (v && v.move && String(v.move).includes("*")) {
+    v = { ...v, lines: v.lines.map((t) => t.split(v.move).join(moveWords(v.move))) };
+  }
   if (v && v.keeps_win === false) {
     showMessage("puzzle-message", v.lines.join("\n"), "error");
   } else if (v && v.keeps_win) {
@@ -141,6 +174,11 @@ function renderPuzzle() {
   $("puzzle-ui").classList.add("picked");
   $("puzzle-title").textContent = (s.puzzle ? "Puzzle " + s.puzzle.id : "Your position") +
     " · you play " + pz.side;
+  const w = wildOf();
+  if (w) {  // the wild rank, as the Play tab's badge
+    $("puzzle-title").appendChild(document.createTextNode(" "));
+    $("puzzle-title").appendChild(wildBadge(w.symbol, "pz-wild-badge"));
+  }
   $("puzzle-source").textContent = s.puzzle ? readableSource(s.puzzle.source) : "";
   const seats = $("puzzle-seats");
   seats.innerHTML = "";
@@ -162,7 +200,8 @@ function renderPuzzle() {
   if (g.on_table) {
     const p = el("div", "play");
     p.appendChild(el("div", "who", "on the table, played by " + g.on_table[0]));
-    p.appendChild(cardsRow(parseHand(g.on_table[1])));
+    p.appendChild(cardsRow(moveCards(g.on_table[1])));
+    if (g.on_table[1].includes("=")) p.appendChild(el("div", "reading", moveWords(g.on_table[1])));
     table.appendChild(p);
   }
   // the human hand to click: the seat to move when it is the human's, else the first human seat
@@ -195,7 +234,7 @@ function renderPuzzle() {
   const log = $("puzzle-log");
   log.innerHTML = "";
   g.history.forEach(([seat, mv]) => log.appendChild(el("li", mine.includes(seat) ? "me-act" : "",
-    seat + ": " + (mv === "PASS" ? "pass" : cardText(mv)))));
+    seat + ": " + (mv === "PASS" ? "pass" : moveWords(mv)))));
   document.body.dataset.pzmoves = g.history.length;
   document.body.dataset.puzzle = g.over ? "over" : (g.human_to_move ? "human" : "solver");
   if (g.over) {
@@ -239,6 +278,12 @@ async function puzzleMove(move) {
 }
 
 function selectedPuzzleText() {
+  // the hint's move as the solver wrote it (its reading included) when the selection is still
+  // the hint's: a wild play then reads as the hint said
+  const h = pz.hint;
+  if (h && h.index >= 0 && h.picked && h.picked === [...pz.selected].sort((a, b) => a - b).join(",")) {
+    return h.moves[h.index];
+  }
   return [...pz.selected].sort((a, b) => a - b).map((i) => pz.handCards[i].symbol).join(" ");
 }
 
@@ -266,14 +311,16 @@ async function puzzleHint() {
     const move = h.moves[h.index];
     pz.selected.clear();
     const used = new Set();
-    if (move !== "PASS") {
-      symbolsToCards(move).forEach((cd) => {
-        const i = pz.handCards.findIndex((c, k) => !used.has(k) && c.symbol === cd.symbol);
+    if (move !== "PASS") {  // a wild card (*) takes a card of the wild rank, a natural one its own
+      moveCards(move).forEach((cd) => {
+        const i = pz.handCards.findIndex((c, k) => !used.has(k) && c.symbol === cd.symbol &&
+          !c.wild === !cd.wild);
         if (i >= 0) { used.add(i); pz.selected.add(i); }
       });
     }
+    h.picked = [...pz.selected].sort((a, b) => a - b).join(",");
     renderPuzzle();
-    const shown = (m) => m === "PASS" ? "pass" : cardText(m);
+    const shown = (m) => m === "PASS" ? "pass" : moveWords(m);
     showMessage("puzzle-message", "Winning moves: " + h.moves.map(shown).join(", ") +
       "\nHint " + (h.index + 1) + " of " + h.moves.length + ": " + shown(move) +
       (move === "PASS" ? " (press Pass)" : " (selected: press Play)") +
