@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from .._io import read_input
 from ..cards import parse_cards
-from ..errors import DdzError, PuzzleError
-from ..solver import PASS, Position, parse_position, position_from_puzzle, solve
+from ..errors import DdzError, NotationError, PuzzleError
+from ..solver import PASS, Position, SolveResult, parse_position, position_from_puzzle, solve
 from ..solver.position import side_of_winner
+from ..wild import parse_wild
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -220,34 +221,63 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
         if res.status != "solved":
             out.append(Problem(name, "unknown: the solver's limit was reached"))
             continue
-        assert res.winning_moves is not None
-        winner = res.winner if "position" in rec else (
-            "first" if res.to_move_wins else "second")
-        want = rec.get("winning_moves")
-        single = isinstance(want, list) and len(want) == 1
-        if "winner" not in rec and "winning_moves" not in rec:
-            out.append(Problem(name, f"no expected answer: solved as {winner} wins, winning "
-                               f"moves {', '.join(res.winning_moves) or 'none'}", info=True))
-        elif single and res.to_move_wins and len(res.winning_moves) > 1:
-            out.append(Problem(name, f"{len(res.winning_moves)} winning moves: not unique"))
-        elif (side_of_winner(rec.get("winner"), pos.n_seats) if "position" in rec
-              else rec.get("winner")) != winner:
-            out.append(Problem(name, f"the winner is {winner}, not {rec.get('winner')}"))
-        elif not isinstance(want, list) or sorted(map(_canon(r), want)) != sorted(
-                map(_canon(r), res.winning_moves)):
-            out.append(Problem(name, "the winning moves are "
-                               f"{', '.join(res.winning_moves) or 'none'}, not "
-                               f"{', '.join(map(str, want or [])) or 'none'}"))
-        elif "difficulty" in rec and res.winning_moves and res.winning_moves[0] == PASS:
-            out.append(Problem(name, "the winning move is a pass"))
+        try:
+            problem = _compare(name, rec, pos, res)
+        except DdzError as e:  # a recorded move that cannot be read
+            problem = Problem(name, f"cannot be read: {e}")
+        if problem is not None:
+            out.append(problem)
     return out
 
 
-def _canon(rules: Rules) -> Callable[[str], str]:
-    """Moves as sorted rank counts, to compare regardless of the order cards are written."""
+def _compare(name: str, rec: Mapping[str, Any], pos: Position, res: SolveResult
+             ) -> Problem | None:
+    """The problem of one solved record whose answer differs from its ``winner`` /
+    ``winning_moves`` (see :func:`check`), or None; raises DdzError for a recorded move that
+    cannot be read."""
+    assert res.winning_moves is not None
+    winner = res.winner if "position" in rec else ("first" if res.to_move_wins else "second")
+    want = rec.get("winning_moves")
+    if "winner" not in rec and "winning_moves" not in rec:
+        return Problem(name, f"no expected answer: solved as {winner} wins, winning moves "
+                       f"{', '.join(res.winning_moves) or 'none'}", info=True)
+    if isinstance(want, list) and len(want) == 1 and res.to_move_wins \
+            and len(res.winning_moves) > 1:
+        return Problem(name, f"{len(res.winning_moves)} winning moves: not unique")
+    if (side_of_winner(rec.get("winner"), pos.n_seats) if "position" in rec
+            else rec.get("winner")) != winner:
+        return Problem(name, f"the winner is {winner}, not {rec.get('winner')}")
+    if not isinstance(want, list) or not all(isinstance(m, str) for m in want) or sorted(
+            map(_canon(pos), want)) != sorted(map(_canon(pos), res.winning_moves)):
+        return Problem(name, "the winning moves are "
+                       f"{', '.join(res.winning_moves) or 'none'}, not "
+                       f"{', '.join(map(str, want or [])) or 'none'}")
+    if "difficulty" in rec and res.winning_moves and res.winning_moves[0] == PASS:
+        return Problem(name, "the winning move is a pass")
+    return None
+
+
+def _canon(pos: Position) -> Callable[[str], str]:
+    """Moves as sorted rank counts, to compare regardless of the order cards are written; with
+    a wild rank (``79TJ*=789TJ``) the cards played (a ``*`` or a card of the wild rank: a wild
+    card) and what they read as (after ``=``). Raises NotationError for a move that cannot be
+    read."""
+    rules = pos.rules
 
     def f(m: str) -> str:
-        return m if m == PASS else str(parse_cards(m, "en", rules.deck).cards)
+        if m == PASS:
+            return m
+        played, _, reading = m.partition("=") if pos.wild is not None else (m, "", "")
+        try:
+            cards = (parse_cards(played, pos.notation, rules.deck).cards if pos.wild is None
+                     else parse_wild(played, pos.wild, rules, pos.notation).cards)
+        except NotationError as e:
+            raise DdzError(f"winning move {m!r}: {e.one_line()}") from None
+        try:
+            read = reading and parse_cards(reading, pos.notation, rules.deck).cards
+        except NotationError as e:
+            raise DdzError(f"winning move {m!r}: after '=': {e.one_line()}") from None
+        return str((cards, read))
     return f
 
 
