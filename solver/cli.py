@@ -68,8 +68,9 @@ Position format (one statement a line, # comments):
   played landlord: none|lead|more   played peasants: no|yes   (spring)
   pair SEAT: N   (a peasant's own factor)   bombs N   (counted, cap bombs)
   shown SEAT ...   (the seats that showed their hands)
-  wild RANK   (the drawn wild rank, rules with wild cards; on_table: 8887=888+7 by SEAT
-    says what a wild move on the table reads as)"""
+  wild RANK   (the drawn wild rank, rules with wild cards; a * in the cards is a card
+    of it; on_table: 8887=888+7 by SEAT says what a wild move on the table reads as, and
+    so does --on-table 8887=888+7)"""
 
 
 def result_json(pos: Position, res: SolveResult) -> dict[str, Any]:
