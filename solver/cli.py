@@ -48,6 +48,7 @@ from .position import (
     make_position,
     parse_position,
     position_from_puzzle,
+    read_cards,
     seat_index,
     side_of_winner,
 )
@@ -67,8 +68,9 @@ Position format (one statement a line, # comments):
   played landlord: none|lead|more   played peasants: no|yes   (spring)
   pair SEAT: N   (a peasant's own factor)   bombs N   (counted, cap bombs)
   shown SEAT ...   (the seats that showed their hands)
-  wild RANK   (the drawn wild rank, rules with wild cards; on_table: 8887=888+7 by SEAT
-    says what a wild move on the table reads as)"""
+  wild RANK   (the drawn wild rank, rules with wild cards; a * in the cards is a card
+    of it; on_table: 8887=888+7 by SEAT says what a wild move on the table reads as, and
+    so does --on-table 8887=888+7)"""
 
 
 def result_json(pos: Position, res: SolveResult) -> dict[str, Any]:
@@ -337,13 +339,22 @@ def _check_file_options(file: str, pos: Position, rules: Rules, notation: str) -
              "to it (drop the option, or change that line)")
 
 
-def _cards_option(option: str, text: str, rules: Rules, notation: str) -> Cards:
-    """The cards given to ``option`` (e.g. ``--peasant``); a notation error exits 2 naming
-    the option and its value."""
+def _cards_option(option: str, text: str, rules: Rules, notation: str,
+                  wild: str | None = None, within: str | None = None) -> Cards:
+    """The cards given to ``option`` (e.g. ``--peasant``; a ``*``: a card of the ``--wild``
+    rank); ``within``: the whole value when ``text`` is what a wild move on the table reads
+    as, after its ``=`` (natural ranks only). A notation error or a bad wild rank exits 2
+    naming the option and its value (the column in the whole value)."""
     try:
-        return parse_cards(text, notation, deck=rules.deck).cards
+        return read_cards(text, rules, notation, wild, reading=within is not None)
     except NotationError as e:
-        fail(f"{option} {text!r}: {e}")
+        if within is not None:
+            by = len(within) - len(text)
+            e = NotationError(e.message, within, None if e.column is None else e.column + by,
+                              e.offending)
+        fail(f"{option} {within if within is not None else text!r}: {e}")
+    except PositionError as e:
+        fail(f"--wild {wild!r}: {e}")
 
 
 def _seat_option(option: str, seat: str, seats: tuple[str, ...],
@@ -461,16 +472,21 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
         if len(peasants) > 2:
             fail("at most two --peasant hands")
         names = ("peasant",) if len(peasants) == 1 else ("peasant1", "peasant2")
-        hands = {"landlord": _cards_option("--landlord", landlord, rules, notation),
-                 **{n: _cards_option("--peasant", h, rules, notation)
+        hands = {"landlord": _cards_option("--landlord", landlord, rules, notation, wild),
+                 **{n: _cards_option("--peasant", h, rules, notation, wild)
                     for n, h in zip(names, peasants)}}
         if (on_table is None) != (played_by is None):
             fail("--on-table and --played-by go together")
         seats = ("landlord", *names)
         _seat_option("--to-move", to_move, seats)
-        table = None
+        table = read_as = None
         if on_table is not None and played_by is not None:
-            table = _cards_option("--on-table", on_table, rules, notation)
+            # 8887=888+7: the cards played, then what they read as (as a position file's)
+            played, eq, read = on_table.partition("=")
+            table = _cards_option("--on-table", played if eq else on_table, rules, notation,
+                                  wild)
+            if eq:
+                read_as = _cards_option("--on-table", read, rules, notation, wild, on_table)
             _seat_option("--played-by", played_by, seats)
         own: dict[str, int] = {}
         for given in pairs:
@@ -485,7 +501,7 @@ def solve(file: str | None, landlord: str | None, peasants: tuple[str, ...],
                             robs=robs, base=base, multiplier=multiplier, notation=notation,
                             pairs=own, bombs=bombs,
                             shown=[_seat_option("--shown", s, seats) for s in shown],
-                            wild=wild)
+                            wild=wild, on_table_as=read_as)
     if split:
         from ddzspec.execute import ExecuteError
         try:

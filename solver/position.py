@@ -311,16 +311,16 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
         if not isinstance(hands[s], Cards | str):
             raise PositionError(f"the hand of {s}: {type(hands[s]).__name__} given; a hand is "
                                 "Cards or a string of cards", field=f"hand of {s}")
-    cards = tuple(h if isinstance(h, Cards) else parse_cards(h, notation, rules.deck).cards
+    cards = tuple(h if isinstance(h, Cards) else read_cards(h, rules, notation, wild)
                   for h in (hands[s] for s in seats))
     tm = seat_index(to_move, seats)
     table = None if on_table is None else (
         on_table if isinstance(on_table, Cards)
-        else parse_cards(on_table, notation, rules.deck).cards)
+        else read_cards(on_table, rules, notation, wild))
     pb = None if played_by is None else seat_index(played_by, seats)
     read_as = None if on_table_as is None else (
         on_table_as if isinstance(on_table_as, Cards)
-        else parse_cards(on_table_as, notation, rules.deck).cards)
+        else read_cards(on_table_as, rules, notation, wild, reading=True))
     if read_as is not None and (wild is None or table is None):
         raise PositionError("what the move on the table reads as ('on_table: 8887=8888') goes "
                             "with a wild rank and a move on the table", field="on_table")
@@ -348,6 +348,36 @@ def make_position(rules: Rules, hands: Mapping[str, Cards | str], to_move: str, 
                    _pairs_of(rules, seats, pairs or {}), _bombs_of(rules, bombs),
                    _shown_of(rules, seats, shown), _wild_of(rules, wild, notation), read_as)
     return validate(pos, passes_given=passes is not None)
+
+
+def read_cards(text: str, rules: Rules, notation: str = "en", wild: int | str | None = None,
+               reading: bool = False) -> Cards:
+    """The cards of a hand or a played move in ``notation``. Under rules with wild cards and
+    the drawn wild rank ``wild`` (as :func:`make_position` takes it), a ``*`` is a card of
+    that rank (``333*`` with 7 wild: 3337). ``reading``: the text says what a wild move reads
+    as (after ``=``): natural ranks only. Raises NotationError (located: a ``*`` with no wild
+    rank named or in a reading, more cards of the wild rank than the deck holds) or
+    PositionError (a bad wild rank)."""
+    star = text.find("*")
+    if star >= 0 and rules.wild is not None and (reading or wild is None):
+        raise NotationError("'*' in what a wild move reads as: write the rank each wild card "
+                            "stands for (8887=888+7)" if reading else
+                            "'*' is a card of the drawn wild rank: name that rank first "
+                            "('wild 7' in a position file, --wild 7 on the command line)",
+                            text, star + 1, "*")
+    parsed = parse_cards(text, notation, rules.deck, wild=star >= 0 and not reading
+                         and rules.wild is not None)
+    if not parsed.wilds:
+        return parsed.cards
+    index = _wild_of(rules, wild, notation)
+    assert index is not None
+    counts = list(parsed.cards.counts)
+    counts[index] += len(parsed.wilds)
+    if counts[index] > rules.deck[index]:
+        raise NotationError(f"{counts[index]} cards of the wild rank "
+                            f"{ALL_RANKS[index].symbol(notation)} (each '*' is one): the deck "
+                            f"holds {rules.deck[index]}", text, parsed.wilds[-1], "*")
+    return Cards(tuple(counts))
 
 
 def _pairs_of(rules: Rules, seats: tuple[str, ...], given: Mapping[str, int]) -> tuple[int, ...]:
@@ -763,6 +793,8 @@ class _Builder:
         self.rules = rules
         self.base = base
         self.seen: dict[str, _Line] = {}
+        #: the ``wild`` line (a ``*`` in a hand is a card of its rank, before or after it)
+        self.wild_line = next((st for st in stmts if isinstance(st, _WildLine)), None)
 
     def err(self, msg: str, node: _Located) -> PositionError:
         line = col = None
@@ -789,12 +821,19 @@ class _Builder:
                                 (tok.column or 1) + e.pos, self.source) from None
         return text
 
-    def cards(self, tok: _Word, rules: Rules) -> Cards:
+    def cards(self, tok: _Word, rules: Rules, reading: bool = False) -> Cards:
+        """The cards of ``tok`` (a ``*``: a card of the ``wild`` line's rank, wherever that
+        line is; ``reading``: what a wild move reads as, natural ranks only); PositionError
+        located at the card at fault (or at the ``wild`` line, a bad rank)."""
         text, offset = tok.text.rstrip(), 0  # a hand runs to the end of the line
         if tok.type == "ESCAPED_STRING":
             text, offset = self.unquote(tok), 1
+        wild = self.wild_line
         try:
-            return parse_cards(text, self.notation, rules.deck).cards
+            return read_cards(text, rules, self.notation, None if wild is None
+                              else wild.rank.text, reading)
+        except PositionError as e:  # the wild line's rank
+            raise self.err(e.message, None if wild is None else wild.rank) from None
         except NotationError as e:
             col = (tok.column or 1) + offset + ((e.column or 1) - 1)
             shown = excerpt(text, (e.column or 1) - 1)[0]  # a long line is cut around it
@@ -871,7 +910,7 @@ class _Builder:
                     on_table = self.cards(replace(st.cards, text=played), rules)
                     on_table_as = self.cards(replace(
                         st.cards, text=read, column=(st.cards.column or 1) + len(played) + 1),
-                        rules)
+                        rules, reading=True)
                 else:
                     on_table = self.cards(st.cards, rules)
                 played_by = st.by

@@ -95,6 +95,7 @@ def _computer(game: PuzzleGame, notation: str) -> PuzzleGame:
 
 @puzzles.command("play")
 @click.argument("puzzle", metavar="ID|FILE", type=FileName())
+@click.argument("record", metavar="[ID]", required=False)
 @click.option("--side", default=None, metavar="landlord|peasants|SEAT",
               help="The side you play (default: the side to move).")
 @click.option("--seconds", default=10.0, show_default=True,
@@ -104,9 +105,11 @@ def _computer(game: PuzzleGame, notation: str) -> PuzzleGame:
 @click.option("--rules", "rules_name", default=DEFAULT_RULES, show_default=True,
               metavar="NAME|PATH",
               help="The rules of a position FILE with no 'rules' line (as solve --rules).")
-def play(puzzle: str, side: str | None, seconds: float, notation: str,
+def play(puzzle: str, record: str | None, side: str | None, seconds: float, notation: str,
          rules_name: str) -> None:
-    """Play puzzle ID (see 'puzzles list') or a position FILE against the solver.
+    """Play puzzle ID (see 'puzzles list'), a position FILE, or puzzle ID of a FILE.jsonl
+    of puzzle records ('puzzles generate' writes them; ID may be left out when the file holds
+    one) against the solver.
 
     You play one side (with three seats: the landlord, or both peasants); the solver plays
     the other with perfect defence: a winning move when it wins, the longest resistance when
@@ -116,7 +119,7 @@ def play(puzzle: str, side: str | None, seconds: float, notation: str,
     from ..puzzles.catalogue import load_puzzle
     from ..puzzles.game import PuzzleGame
     try:
-        pz = load_puzzle(puzzle, load_rules(rules_name))
+        pz = load_puzzle(puzzle, load_rules(rules_name), record)
         pos = pz.position()
         if side is None:
             mover = pos.seats[pos.to_move]

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from .._io import read_input
 from ..cards import parse_cards
-from ..errors import DdzError, PuzzleError
-from ..solver import PASS, Position, parse_position, position_from_puzzle, solve
+from ..errors import DdzError, NotationError, PuzzleError
+from ..solver import PASS, Position, SolveResult, parse_position, position_from_puzzle, solve
 from ..solver.position import side_of_winner
+from ..wild import parse_wild
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -133,26 +134,41 @@ def puzzle_by_id(pid: str) -> Puzzle:
     raise PuzzleError(f"unknown puzzle {pid!r}; the puzzles are {ids}")
 
 
-def load_puzzle(id_or_file: str, rules: Rules | None = None) -> Puzzle:
+def load_puzzle(id_or_file: str, rules: Rules | None = None, pid: str | None = None
+                ) -> Puzzle:
     """A shipped puzzle by id, or a position file (the solver's text format) as a puzzle with
     id and source the file name; ``rules``: the rules of a file with no ``rules`` line (as
     ``solve --rules``); a relative path on its ``rules`` line is found from the file's folder.
-    Raises PuzzleError (unknown id, a folder, unreadable file, bad position, with the file's
-    line and column)."""
+    A file of puzzle records (JSON lines, as ``puzzles generate`` writes them: a file whose
+    first character is ``{``) gives its record ``pid`` (case-insensitive), or its one record
+    when ``pid`` is None. Raises PuzzleError (unknown id, a folder, unreadable file, bad
+    position, with the file's line and column; ``pid`` with a position file or a shipped id)."""
     try:
-        return puzzle_by_id(id_or_file)
+        found = puzzle_by_id(id_or_file)
     except PuzzleError as e:
         path = Path(id_or_file)
         if path.is_dir():
             raise PuzzleError(f"{id_or_file}: is a folder, not a position file") from None
         if not path.exists():
-            raise PuzzleError(str(e).replace(";", " and no such file;", 1)) from None
+            raise PuzzleError(str(e).replace(";", " and no such file;", 1)
+                              + " (a puzzle of a file of records, as 'puzzles generate' "
+                              "writes: give the file, then its id)") from None
+    else:
+        if pid is not None:
+            raise PuzzleError(f"{id_or_file} is a shipped puzzle: give no id after it "
+                              f"({pid!r})")
+        return found
     try:
         text = read_input(path)
     except OSError as e:
         raise PuzzleError(f"{id_or_file}: cannot read: {e.strerror}") from None
     except UnicodeDecodeError as e:
         raise PuzzleError(f"{id_or_file}: not a UTF-8 text file (byte {e.start})") from None
+    if text.lstrip().startswith("{"):
+        return _record_puzzle(text, id_or_file, rules, pid)
+    if pid is not None:
+        raise PuzzleError(f"{id_or_file} is a position file, not a file of puzzle records "
+                          f"(JSON lines): give no id after it ({pid!r})")
     try:
         pos = parse_position(text, source=id_or_file, rules=rules, base=path.parent)
     except DdzError as e:
@@ -162,7 +178,55 @@ def load_puzzle(id_or_file: str, rules: Rules | None = None) -> Puzzle:
 
 
 
+def _record_puzzle(text: str, where: str, rules: Rules | None, pid: str | None) -> Puzzle:
+    """The puzzle ``pid`` of a file of puzzle records (its only one when None); each record
+    read under the rules it names (:func:`record_rules`). Raises PuzzleError naming the line."""
+    recs: list[tuple[int, dict[str, Any]]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as e:
+            raise PuzzleError(f"{where}:{n}: not JSON: {e}") from None
+        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+            raise PuzzleError(f'{where}:{n}: a puzzle record is a JSON object with an "id"')
+        recs.append((n, rec))
+    ids = ", ".join(r["id"] for _, r in recs)
+    if pid is None:
+        if len(recs) != 1:
+            raise PuzzleError(f"{where} holds {len(recs)} puzzles: give the id of one after "
+                              f"the file ({ids})")
+        chosen = recs[0]
+    else:
+        match = [x for x in recs if x[1]["id"].lower() == pid.strip().lower()]
+        if not match:
+            raise PuzzleError(f"{where}: no puzzle {pid!r}; its puzzles are {ids}")
+        chosen = match[0]
+    n, rec = chosen
+    try:
+        pos = position_of(rec, record_rules(rec, rules), Path(where).parent)
+    except DdzError as e:
+        raise PuzzleError(f"{where}:{n} ({rec['id']}): {e}") from None
+    moves = rec.get("winning_moves", ())
+    return Puzzle(rec["id"], str(rec.get("source", where)), pos.n_seats,
+                  tuple(len(h) for h in pos.hands), pos.format(), str(rec.get("winner", "")),
+                  tuple(map(str, moves)) if isinstance(moves, list) else (), parsed=pos)
+
+
 # ----------------------------------------------------------------------------- puzzle records
+
+def record_rules(rec: Mapping[str, Any], rules: Rules | None = None) -> Rules:
+    """The rules a puzzle record is read under: the built-in rules it names (``rules``, with
+    ``without``), else ``rules``, else classic. Raises DdzError for a bad ``without``."""
+    from ..rules import builtin_rules, load_rules
+    if rec.get("rules") in builtin_rules():
+        without = rec.get("without", [])
+        if not isinstance(without, list) or not all(isinstance(w, str) for w in without):
+            raise DdzError('"without" must be a list of shape names')
+        return load_rules(rec["rules"], without=tuple(without))
+    return rules or load_rules()
+
 
 def position_of(rec: Mapping[str, Any], rules: Rules, base: str | Path | None = None) -> Any:
     """The position of a puzzle record (either form of the module doc); ``base``: the folder
@@ -197,22 +261,13 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
     ``winning_moves`` expects nothing: it gets an ``info`` entry saying how it was solved.
     ``base``: the folder a relative rules path in a record's ``position`` is found from (the
     puzzle file's)."""
-    from ..rules import builtin_rules, load_rules
     out = []
     for where, rec in records:
         name = f"{where} ({rec['id']})" if isinstance(rec, Mapping) and "id" in rec else where
         try:
             if not isinstance(rec, Mapping):
                 raise DdzError("a puzzle is a JSON object")
-            r = rules
-            if rec.get("rules") in builtin_rules():
-                without = rec.get("without", [])
-                if not isinstance(without, list) or not all(isinstance(w, str)
-                                                            for w in without):
-                    raise DdzError('"without" must be a list of shape names')
-                r = load_rules(rec["rules"], without=tuple(without))
-            r = r or load_rules()
-            pos = position_of(rec, r, base)
+            pos = position_of(rec, record_rules(rec, rules), base)
             res = solve(pos, want="all", seconds=seconds)
         except DdzError as e:
             out.append(Problem(name, f"cannot be read: {e}"))
@@ -220,34 +275,63 @@ def check(records: Iterable[tuple[str, Mapping[str, Any]]], rules: Rules | None 
         if res.status != "solved":
             out.append(Problem(name, "unknown: the solver's limit was reached"))
             continue
-        assert res.winning_moves is not None
-        winner = res.winner if "position" in rec else (
-            "first" if res.to_move_wins else "second")
-        want = rec.get("winning_moves")
-        single = isinstance(want, list) and len(want) == 1
-        if "winner" not in rec and "winning_moves" not in rec:
-            out.append(Problem(name, f"no expected answer: solved as {winner} wins, winning "
-                               f"moves {', '.join(res.winning_moves) or 'none'}", info=True))
-        elif single and res.to_move_wins and len(res.winning_moves) > 1:
-            out.append(Problem(name, f"{len(res.winning_moves)} winning moves: not unique"))
-        elif (side_of_winner(rec.get("winner"), pos.n_seats) if "position" in rec
-              else rec.get("winner")) != winner:
-            out.append(Problem(name, f"the winner is {winner}, not {rec.get('winner')}"))
-        elif not isinstance(want, list) or sorted(map(_canon(r), want)) != sorted(
-                map(_canon(r), res.winning_moves)):
-            out.append(Problem(name, "the winning moves are "
-                               f"{', '.join(res.winning_moves) or 'none'}, not "
-                               f"{', '.join(map(str, want or [])) or 'none'}"))
-        elif "difficulty" in rec and res.winning_moves and res.winning_moves[0] == PASS:
-            out.append(Problem(name, "the winning move is a pass"))
+        try:
+            problem = _compare(name, rec, pos, res)
+        except DdzError as e:  # a recorded move that cannot be read
+            problem = Problem(name, f"cannot be read: {e}")
+        if problem is not None:
+            out.append(problem)
     return out
 
 
-def _canon(rules: Rules) -> Callable[[str], str]:
-    """Moves as sorted rank counts, to compare regardless of the order cards are written."""
+def _compare(name: str, rec: Mapping[str, Any], pos: Position, res: SolveResult
+             ) -> Problem | None:
+    """The problem of one solved record whose answer differs from its ``winner`` /
+    ``winning_moves`` (see :func:`check`), or None; raises DdzError for a recorded move that
+    cannot be read."""
+    assert res.winning_moves is not None
+    winner = res.winner if "position" in rec else ("first" if res.to_move_wins else "second")
+    want = rec.get("winning_moves")
+    if "winner" not in rec and "winning_moves" not in rec:
+        return Problem(name, f"no expected answer: solved as {winner} wins, winning moves "
+                       f"{', '.join(res.winning_moves) or 'none'}", info=True)
+    if isinstance(want, list) and len(want) == 1 and res.to_move_wins \
+            and len(res.winning_moves) > 1:
+        return Problem(name, f"{len(res.winning_moves)} winning moves: not unique")
+    if (side_of_winner(rec.get("winner"), pos.n_seats) if "position" in rec
+            else rec.get("winner")) != winner:
+        return Problem(name, f"the winner is {winner}, not {rec.get('winner')}")
+    if not isinstance(want, list) or not all(isinstance(m, str) for m in want) or sorted(
+            map(_canon(pos), want)) != sorted(map(_canon(pos), res.winning_moves)):
+        return Problem(name, "the winning moves are "
+                       f"{', '.join(res.winning_moves) or 'none'}, not "
+                       f"{', '.join(map(str, want or [])) or 'none'}")
+    if "difficulty" in rec and res.winning_moves and res.winning_moves[0] == PASS:
+        return Problem(name, "the winning move is a pass")
+    return None
+
+
+def _canon(pos: Position) -> Callable[[str], str]:
+    """Moves as sorted rank counts, to compare regardless of the order cards are written; with
+    a wild rank (``79TJ*=789TJ``) the cards played (a ``*`` or a card of the wild rank: a wild
+    card) and what they read as (after ``=``). Raises NotationError for a move that cannot be
+    read."""
+    rules = pos.rules
 
     def f(m: str) -> str:
-        return m if m == PASS else str(parse_cards(m, "en", rules.deck).cards)
+        if m == PASS:
+            return m
+        played, _, reading = m.partition("=") if pos.wild is not None else (m, "", "")
+        try:
+            cards = (parse_cards(played, pos.notation, rules.deck).cards if pos.wild is None
+                     else parse_wild(played, pos.wild, rules, pos.notation).cards)
+        except NotationError as e:
+            raise DdzError(f"winning move {m!r}: {e.one_line()}") from None
+        try:
+            read = reading and parse_cards(reading, pos.notation, rules.deck).cards
+        except NotationError as e:
+            raise DdzError(f"winning move {m!r}: after '=': {e.one_line()}") from None
+        return str((cards, read))
     return f
 
 

@@ -258,3 +258,28 @@ def test_selfplay_candidates_under_wild_rules_keep_the_deals_wild_rank(cli: Any)
                          "--workers", "1", "--source", "selfplay", "--seats", "3",
                          "--cards", "5,4,4", "--max-candidates", "10")
     assert code == 0 and "of 10 candidates (laizi, seed 0)" in out + err, err
+
+
+def test_puzzles_check_reads_a_wild_winning_move(tmp_path: Path, cli: Any) -> None:
+    """A laizi record as ``puzzles generate`` writes it (seed 0, candidate 81): wild 6, the
+    landlord's 679TTJ leads 79TJ with the wild 6 as the 8 (the straight 7-J), keeping T; the
+    peasant's 67TJK cannot beat a five-card straight (8-Q would need 8, 9 and Q: one wild card
+    gives one), passes, and the lone T goes out. The move is compared as cards played and
+    reading: the wild card written as its rank (6) is the same move; another reading is a
+    problem, an unreadable one a located problem (no traceback)."""
+    rec = {"id": "laizi-0-81", "source": "test", "seats": 2, "rules": "laizi", "without": [],
+           "position": "rules laizi\nwild 6\nlandlord: 679TTJ\npeasant: 67TJK\n"
+                       "to_move: landlord\n",
+           "winner": "landlord", "winning_moves": ["79TJ*=789TJ"], "difficulty": {}}
+    code, out = _check(cli, _write(tmp_path / "ok.jsonl", [
+        rec, {**rec, "winning_moves": ["679TJ=789TJ"]}]))
+    assert (code, out) == (0, "2 puzzles checked, 0 with a problem\n")
+    code, out = _check(cli, _write(tmp_path / "bad.jsonl", [
+        {**rec, "winning_moves": ["79TJ*=7789TJ"]}, {**rec, "winning_moves": ["79TJ*=7Z"]}]))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == ("line 1 (laizi-0-81): the winning moves are 79TJ*=789TJ, not "
+                        "79TJ*=7789TJ")
+    assert lines[1].startswith("line 2 (laizi-0-81): cannot be read: winning move "
+                               "'79TJ*=7Z': after '=': column 2: unknown symbol 'Z'"), lines[1]
+    assert lines[2] == "2 puzzles checked, 2 with a problem"

@@ -611,3 +611,35 @@ def test_a_hand_worked_game_with_a_wild_card() -> None:
         after.play("4")
     with pytest.raises(PuzzleError, match="'36': is not a legal move with 9 wild under laizi"):
         game.play("36")
+
+
+def test_puzzles_play_takes_a_file_of_puzzle_records_and_an_id(tmp_path: Path,
+                                                                cli: Any) -> None:
+    # two records as 'puzzles generate' writes them (laizi, seed 0): wild 6, the landlord's
+    # 679TTJ wins with the straight 79TJ and the wild 6 as the 8, then the T
+    def rec(pid: str, landlord: str) -> dict[str, Any]:
+        return {"id": pid, "source": "generated", "seats": 2, "rules": "laizi", "without": [],
+                "position": f"rules laizi\nwild 6\nlandlord: {landlord}\npeasant: 67TJK\n"
+                            "to_move: landlord\n",
+                "winner": "landlord", "winning_moves": ["79TJ*=789TJ"]}
+    f = tmp_path / "laizi.jsonl"
+    f.write_text(json.dumps(rec("laizi-0-81", "679TTJ")) + "\n"
+                 + json.dumps(rec("laizi-0-82", "679TJJ")) + "\n")
+    res = cli("puzzles", "play", str(f), "LAIZI-0-81", input="79TJ*\nT\n")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("laizi-0-81 (generated): you play landlord")
+    assert "landlord (you): 679TTJ" in res.stdout and "Game over: landlord won" in res.stdout
+    one = tmp_path / "one.jsonl"
+    one.write_text(f.read_text().splitlines()[1] + "\n")
+    res = cli("puzzles", "play", str(one), input="quit\n")  # the one record, no id needed
+    assert res.exit_code == 0 and "landlord (you): 679TJJ" in res.stdout, res.output
+    for args, message in [
+        ([str(f)], f"{f} holds 2 puzzles: give the id of one after the file (laizi-0-81, "
+                   "laizi-0-82)"),
+        ([str(f), "nope"], f"{f}: no puzzle 'nope'; its puzzles are laizi-0-81, laizi-0-82"),
+        (["laizi-0-81"], "unknown puzzle 'laizi-0-81' and no such file; the puzzles are "),
+        (["DDZ2-15", "x"], "DDZ2-15 is a shipped puzzle: give no id after it ('x')"),
+    ]:
+        code, out, err = cli("puzzles", "play", *args)
+        assert (code, out) == (2, "") and err.startswith(f"ddzspec: error: {message}"), err
+        assert len(err.splitlines()) == 1

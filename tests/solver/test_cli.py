@@ -624,3 +624,58 @@ def test_a_wild_rules_position_without_its_rank_exits_2(cli: Any) -> None:
     assert r.exit_code == 2
     assert r.output == ("ddzspec: error: laizi has wild cards: give the drawn wild rank ('wild "
                         "7' in a position file, --wild 7 on the command line)\n")
+
+
+def test_on_table_states_what_a_wild_move_reads_as_as_a_position_file_does(cli: Any) -> None:
+    # 888 and the wild 7: as a lead the soft bomb 8888, which 999K cannot beat; stated as
+    # 888+7 (a trio with a single), 999+K beats it (the file form: test_positions)
+    args = ("solve", "--rules", "laizi", "--wild", "7", "--landlord", "999K", "--peasant", "3",
+            "--to-move", "landlord", "--played-by", "peasant", "--all", "--on-table")
+    r = cli(*args, "8887=888+7")
+    assert r.exit_code == 0, r.output
+    assert "winning moves: 999+K" in r.output
+    r = cli(*args, "888*=888+7")  # the wild card written '*': the same move
+    assert r.exit_code == 0 and "winning moves: 999+K" in r.output, r.output
+    r = cli(*args, "8887")
+    assert r.exit_code == 0 and "winning moves: none" in r.output, r.output
+    r = cli(*args, "8887=888+*")  # column 10 of the whole value
+    assert r.exit_code == 2
+    assert r.output.startswith("ddzspec: error: --on-table '8887=888+*': column 10: '*' in "
+                               "what a wild move reads as: write the rank each wild card "
+                               "stands for (8887=888+7)\n"), r.output
+
+
+def test_under_declared_readings_the_cli_takes_the_reading_its_error_asks_for(cli: Any) -> None:
+    # 444 and the wild 7 read 13 ways under laizi-declared: the error names one to write
+    # after '=', and that value is accepted (555 with the wild 7 as a 3 beats 444+3)
+    rules = str(Path(__file__).parents[2] / "examples" / "laizi-declared.rules")
+    args = ("solve", "--rules", rules, "--wild", "7", "--landlord", "5557", "--peasant", "3",
+            "--to-move", "landlord", "--played-by", "peasant", "--on-table")
+    r = cli(*args, "4447")
+    assert r.exit_code == 2
+    asked = r.output.rsplit("after '=' (", 1)[1].removesuffix(")\n")
+    assert asked == "444*=444+3", r.output
+    r = cli(*args, asked)
+    assert r.exit_code == 0 and "winner: landlord (landlord, to move, wins)" in r.output, r.output
+
+
+def test_a_star_in_a_hand_is_a_card_of_the_wild_rank(cli: Any) -> None:
+    # 7 wild: 333* is 3337. Against 22 the landlord wins by the soft bomb 3333 (out at once)
+    # or a trio (333, or 33 and the wild card), which 22 cannot answer, then the last card;
+    # a single or a pair is beaten by a 2 and the peasant's other 2 goes out
+    base = ("solve", "--rules", "laizi", "--peasant", "22", "--to-move", "landlord", "--all")
+    for hand in ("333*", "3337"):
+        r = cli(*base, "--wild", "7", "--landlord", hand)
+        assert r.exit_code == 0, r.output
+        assert "winning moves: 333, 33*=333, 333*=3333\n" in r.output, r.output
+    r = cli(*base, "--landlord", "333*")
+    assert r.exit_code == 2
+    assert r.output.startswith("ddzspec: error: --landlord '333*': column 4: '*' is a card of "
+                               "the drawn wild rank: name that rank first ('wild 7' in a "
+                               "position file, --wild 7 on the command line)\n"), r.output
+    r = cli(*base, "--wild", "7", "--landlord", "77777")  # 7 * 5 > 4 copies
+    assert r.exit_code == 2 and "more copies of '7' than the deck holds (4)" in r.output
+    r = cli(*base, "--wild", "7", "--landlord", "777**")
+    assert r.exit_code == 2
+    assert "column 5: 5 cards of the wild rank 7 (each '*' is one): the deck holds 4" \
+        in r.output, r.output

@@ -525,8 +525,21 @@ def test_the_wild_line_reads_a_drawn_rank_and_formats_back() -> None:
      "<p>:2:1: wild 77: give one rank"),
     ("rules laizi\nwild 7\nwild 8\nlandlord: 33\npeasant: 4\nto_move: landlord\n",
      "<p>:3:1: wild given twice"),
+    # a '*' in a hand: a card of the wild line's rank (or a located error)
+    ("rules laizi\nlandlord: 333*\npeasant: 4\nto_move: landlord\n",
+     "<p>:2:14: '*' is a card of the drawn wild rank: name that rank first ('wild 7' in a "
+     "position file"),
+    ("rules laizi\nlandlord: 777**\npeasant: 4\nto_move: landlord\nwild 7\n",
+     "<p>:2:15: 5 cards of the wild rank 7 (each '*' is one): the deck holds 4"),
+    ("rules laizi\nlandlord: 333*\npeasant: 4\nto_move: landlord\nwild B\n",
+     "<p>:5:6: wild B: laizi never draws that rank as wild"),
+    ("rules laizi\nwild 7\nlandlord: 999K\npeasant: 3\non_table: 8887=888+* by peasant\n"
+     "to_move: landlord\n",
+     "<p>:5:20: '*' in what a wild move reads as: write the rank each wild card stands for"),
+    ("rules classic\nlandlord: 333*\npeasant: 4\nto_move: landlord\n",
+     "<p>:2:14: '*' is a wild card: only under rules with wild cards"),
 ])
-def test_a_bad_wild_line_is_a_located_error(text: str, message: str) -> None:
+def test_a_bad_wild_line_or_wild_card_is_a_located_error(text: str, message: str) -> None:
     with pytest.raises(PositionError) as e:
         parse_position(text, source="<p>")
     assert str(e.value).startswith(message), str(e.value)
@@ -587,3 +600,14 @@ def test_under_declared_readings_the_move_on_the_table_names_its_reading() -> No
                        "readings under 'reading declared': write the one it was played as "
                        r"after '=' \(444\*=444\+3\)"):
         parse_position(text.replace("=444+3", ""), source="<p>")
+
+
+@pytest.mark.parametrize("order", ["wild first", "wild last"])
+def test_a_star_in_a_hand_is_a_card_of_the_wild_line_s_rank(order: str) -> None:
+    # 7 wild: 333* is 3337 and 8* is 87, wherever the wild line stands
+    hands = "landlord: 333*\npeasant: 8*\nto_move: landlord\n"
+    wild = "wild 7\n"
+    text = "rules laizi\n" + (wild + hands if order == "wild first" else hands + wild)
+    p = parse_position(text)
+    assert (p.hands[0].format(), p.hands[1].format(), p.wild) == ("3337", "78", 4)
+    assert p == parse_position(text.replace("333*", "3337").replace("8*", "87"))
